@@ -1,0 +1,323 @@
+//! Everything a step does comes out as typed events. Each event has one
+//! `Display` line: the trace line that the command line, the tests and the
+//! page's event log all share.
+
+use crate::config::BrokerId;
+use crate::invariants::Violation;
+use crate::protocol::{Errors, Message};
+use crate::scenario::Acks;
+use serde::Serialize;
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a log was truncated, with the rule (and its source) that did it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum Truncation {
+    /// `legacy`: a replica that becomes a follower truncates to its own HW
+    /// (`ReplicaManager.makeFollowers`, Kafka 0.10).
+    HighWatermark { high_watermark: u64 },
+    /// `kip101`: the leader's OffsetsForLeaderEpoch answer (KIP-101).
+    LeaderEpoch { requested_epoch: u32, end_offset: u64 },
+    /// `kip101`: the leader knows no epoch at or below the follower's; fall
+    /// back to the own HW (KIP-101, UNDEFINED_EPOCH_OFFSET).
+    UndefinedEpochOffset { high_watermark: u64 },
+    /// `modern`: DivergingEpoch in the fetch response
+    /// (`AbstractFetcherThread.truncateOnFetchResponse`, KIP-279 semantics).
+    DivergingEpoch { epoch: u32, end_offset: u64, follower_end_offset: u64 },
+    /// Fetch offset beyond the leader's log end (`OFFSET_OUT_OF_RANGE`).
+    OffsetOutOfRange { leader_log_end_offset: u64 },
+    /// Unflushed records lost with the power.
+    PowerLoss { lost: u64 },
+}
+
+impl fmt::Display for Truncation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Truncation::HighWatermark { high_watermark } => {
+                write!(f, "truncated to HW {high_watermark} (legacy rule: truncate to own HW on becoming follower)")
+            }
+            Truncation::LeaderEpoch { requested_epoch, end_offset } => {
+                write!(f, "leader says epoch {requested_epoch} ends at {end_offset} (KIP-101 OffsetsForLeaderEpoch)")
+            }
+            Truncation::UndefinedEpochOffset { high_watermark } => {
+                write!(f, "leader knows no epoch this old; truncated to HW {high_watermark} (KIP-101 fallback)")
+            }
+            Truncation::DivergingEpoch { epoch, end_offset, follower_end_offset } => write!(
+                f,
+                "diverging epoch {epoch} ends at {end_offset} on the leader, at {follower_end_offset} here (KIP-279 DivergingEpoch)"
+            ),
+            Truncation::OffsetOutOfRange { leader_log_end_offset } => {
+                write!(f, "fetch offset beyond the leader's log end {leader_log_end_offset} (OFFSET_OUT_OF_RANGE)")
+            }
+            Truncation::PowerLoss { lost } => write!(f, "power loss: {lost} unflushed record(s) gone"),
+        }
+    }
+}
+
+/// Why a high watermark changed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+pub enum HighWatermarkCause {
+    /// Leader: the smallest LEO over the ISR (`Partition.maybeIncrementLeaderHW`).
+    IsrLogEndOffsets { isr: Vec<(BrokerId, u64)> },
+    /// Follower: min(leader HW in the fetch response, own LEO)
+    /// (`ReplicaFetcherThread.processPartitionData`).
+    FetchResponse { leader_high_watermark: u64 },
+    /// HW can never exceed LEO: a truncation pulled it down.
+    Truncation,
+    /// Restart: min(checkpointed HW, LEO).
+    Checkpoint { checkpointed: u64 },
+}
+
+impl fmt::Display for HighWatermarkCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HighWatermarkCause::IsrLogEndOffsets { isr } => {
+                f.write_str("min LEO over ISR: ")?;
+                for (i, (b, leo)) in isr.iter().enumerate() {
+                    write!(f, "{}{b}:{leo}", if i == 0 { "" } else { ", " })?;
+                }
+                Ok(())
+            }
+            HighWatermarkCause::FetchResponse { leader_high_watermark } => {
+                write!(f, "min(leader HW {leader_high_watermark}, own LEO)")
+            }
+            HighWatermarkCause::Truncation => f.write_str("cannot exceed the LEO after truncation"),
+            HighWatermarkCause::Checkpoint { checkpointed } => write!(f, "min(checkpointed HW {checkpointed}, LEO) after restart"),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ElectionKind {
+    /// First live ISR member in assignment order
+    /// (`PartitionStateMachine.offlinePartitionLeaderElection`).
+    Clean,
+    /// No live ISR member; first live replica (`unclean.leader.election.enable`).
+    Unclean,
+}
+
+/// Outcome of a produce request as the client sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProduceResult {
+    Acked,
+    /// acks=0: no response will come.
+    Sent,
+    Error(Errors),
+}
+
+/// Why a message did not arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    LinkCut,
+    Isolated,
+    BrokerDown,
+}
+
+impl fmt::Display for DropReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DropReason::LinkCut => "link cut",
+            DropReason::Isolated => "broker isolated",
+            DropReason::BrokerDown => "broker down",
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    ProduceRequest { request: u64, to: Option<BrokerId>, value: Arc<str>, acks: Acks },
+    Appended { broker: BrokerId, offset: u64, epoch: u32, value: Arc<str> },
+    ProduceResponse { request: u64, value: Arc<str>, acks: Acks, offset: Option<u64>, result: ProduceResult },
+    /// A message left its sender; in timed mode it arrives at `arrives_ms`.
+    Sent { from: BrokerId, to: BrokerId, message: Message, latency_ms: u64 },
+    Dropped { from: BrokerId, to: BrokerId, kind: &'static str, reason: DropReason },
+    /// A follower ignored a response that no longer matches its state.
+    ResponseIgnored { follower: BrokerId, kind: &'static str, reason: &'static str },
+    FetchTimedOut { follower: BrokerId, leader: BrokerId },
+    RemoteLogEndOffsetUpdated { leader: BrokerId, follower: BrokerId, from: Option<u64>, to: u64 },
+    FollowerAppended { follower: BrokerId, leader: BrokerId, first_offset: u64, count: u64, log_end_offset: u64 },
+    HighWatermarkChanged { broker: BrokerId, from: u64, to: u64, cause: HighWatermarkCause },
+    /// Generation `modern`: the HW would move but the ISR is below `min.insync.replicas` (KAFKA-15583).
+    HighWatermarkHeld { broker: BrokerId, high_watermark: u64, isr_size: u32, min_insync_replicas: u32 },
+    Truncated { broker: BrokerId, from: u64, to: u64, truncation: Truncation },
+    IsrShrunk { leader: Option<BrokerId>, removed: Vec<BrokerId>, isr: Vec<BrokerId>, by_controller: bool },
+    IsrExpanded { leader: BrokerId, added: BrokerId, isr: Vec<BrokerId> },
+    IsrChangeFailed { leader: BrokerId, proposed: Vec<BrokerId>, reason: &'static str },
+    BrokerFenced { broker: BrokerId, session_timeout_ms: u64 },
+    BrokerUnfenced { broker: BrokerId },
+    LeaderElected { leader: BrokerId, leader_epoch: u32, isr: Vec<BrokerId>, kind: ElectionKind },
+    PartitionOffline { reason: String },
+    BecameLeader { broker: BrokerId, leader_epoch: u32, start_offset: u64 },
+    BecameFollower { broker: BrokerId, leader: Option<BrokerId>, leader_epoch: u32 },
+    Crashed { broker: BrokerId, lose_unflushed: u64 },
+    Restarted { broker: BrokerId },
+    HighWatermarkCheckpointed { broker: BrokerId, high_watermark: u64 },
+    LatencyChanged { broker: BrokerId, latency_ms: u64 },
+    LinkCut { from: BrokerId, to: BrokerId, both_ways: bool },
+    Isolated { broker: BrokerId },
+    LinkHealed { from: BrokerId, to: BrokerId },
+    IsolationHealed { broker: BrokerId },
+    FetcherPaused { broker: BrokerId },
+    FetcherResumed { broker: BrokerId },
+    ClockAdvanced { from_ms: u64, to_ms: u64 },
+    Consumed { broker: BrokerId, from: u64, to: u64, high_watermark: u64, values: Vec<Arc<str>> },
+    ConsumeFailed { error: String },
+    StepRejected { step: String, reason: String },
+    Violation(Violation),
+}
+
+fn list(ids: &[BrokerId]) -> String {
+    let parts: Vec<String> = ids.iter().map(|b| b.to_string()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn quoted(value: &str) -> String {
+    // Debug escaping keeps every trace line one line, whatever the value holds.
+    format!("{value:?}")
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Event::*;
+        match self {
+            ProduceRequest { request, to, value, acks } => match to {
+                Some(b) => write!(f, "producer -> broker {b}: Produce #{request} {} {acks}", quoted(value)),
+                None => write!(f, "producer: Produce #{request} {} {acks} finds no leader", quoted(value)),
+            },
+            Appended { broker, offset, epoch, value } => {
+                write!(f, "broker {broker} appended {} at offset {offset} in epoch {epoch}", quoted(value))
+            }
+            ProduceResponse { request, value, acks, offset, result } => {
+                write!(f, "producer: #{request} {} {acks}: ", quoted(value))?;
+                match (result, offset) {
+                    (ProduceResult::Acked, Some(o)) => write!(f, "acknowledged at offset {o}"),
+                    (ProduceResult::Acked, None) => write!(f, "acknowledged"),
+                    (ProduceResult::Sent, _) => write!(f, "sent, no response expected"),
+                    (ProduceResult::Error(e), _) => write!(f, "{e}"),
+                }
+            }
+            Sent { from, to, message, latency_ms } => {
+                write!(f, "broker {from} -> broker {to}: {message}")?;
+                if *latency_ms > 0 {
+                    write!(f, " (arrives in {latency_ms} ms)")?;
+                }
+                Ok(())
+            }
+            Dropped { from, to, kind, reason } => write!(f, "broker {from} -> broker {to}: {kind} dropped ({reason})"),
+            ResponseIgnored { follower, kind, reason } => write!(f, "broker {follower} ignored a {kind}: {reason}"),
+            FetchTimedOut { follower, leader } => write!(f, "broker {follower}: fetch from broker {leader} timed out, will retry"),
+            RemoteLogEndOffsetUpdated { leader, follower, from, to } => match from {
+                Some(from) => write!(f, "broker {leader} notes follower {follower} at LEO {to} (was {from})"),
+                None => write!(f, "broker {leader} notes follower {follower} at LEO {to} (was unknown)"),
+            },
+            FollowerAppended { follower, leader, first_offset, count, log_end_offset } => write!(
+                f,
+                "broker {follower} appended {count} record(s) from broker {leader} at offset {first_offset}, LEO {log_end_offset}"
+            ),
+            HighWatermarkChanged { broker, from, to, cause } => write!(f, "broker {broker} HW {from} -> {to} ({cause})"),
+            HighWatermarkHeld { broker, high_watermark, isr_size, min_insync_replicas } => write!(
+                f,
+                "broker {broker} holds HW at {high_watermark}: ISR size {isr_size} < min.insync.replicas {min_insync_replicas} (KAFKA-15583)"
+            ),
+            Truncated { broker, from, to, truncation } => write!(f, "broker {broker} truncated its log {from} -> {to}: {truncation}"),
+            IsrShrunk { leader, removed, isr, by_controller } => {
+                if *by_controller {
+                    write!(f, "controller shrank the ISR to {} (removed fenced {})", list(isr), list(removed))
+                } else {
+                    let l = leader.map(|l| l.to_string()).unwrap_or_default();
+                    write!(f, "leader {l} shrank the ISR to {} (removed {}: not caught up within replica.lag.time.max.ms)", list(isr), list(removed))
+                }
+            }
+            IsrExpanded { leader, added, isr } => write!(f, "ISR expanded to {} (broker {added} caught up) on leader {leader}", list(isr)),
+            IsrChangeFailed { leader, proposed, reason } => {
+                write!(f, "broker {leader} could not change the ISR to {}: {reason}", list(proposed))
+            }
+            BrokerFenced { broker, session_timeout_ms } => {
+                write!(f, "controller fenced broker {broker}: no heartbeat for {session_timeout_ms} ms")
+            }
+            BrokerUnfenced { broker } => write!(f, "controller unfenced broker {broker}: heartbeats again"),
+            LeaderElected { leader, leader_epoch, isr, kind } => {
+                let kind = match kind {
+                    ElectionKind::Clean => "clean",
+                    ElectionKind::Unclean => "UNCLEAN",
+                };
+                write!(f, "controller elected broker {leader} leader in epoch {leader_epoch} ({kind}), ISR {}", list(isr))
+            }
+            PartitionOffline { reason } => write!(f, "partition offline: {reason}"),
+            BecameLeader { broker, leader_epoch, start_offset } => {
+                write!(f, "broker {broker} is leader in epoch {leader_epoch}, epoch starts at offset {start_offset}")
+            }
+            BecameFollower { broker, leader, leader_epoch } => match leader {
+                Some(l) => write!(f, "broker {broker} follows broker {l} in epoch {leader_epoch}"),
+                None => write!(f, "broker {broker} has no leader to follow (epoch {leader_epoch})"),
+            },
+            Crashed { broker, lose_unflushed } => {
+                if *lose_unflushed > 0 {
+                    write!(f, "broker {broker} lost power ({lose_unflushed} unflushed record(s) at risk)")
+                } else {
+                    write!(f, "broker {broker} crashed")
+                }
+            }
+            Restarted { broker } => write!(f, "broker {broker} restarted"),
+            HighWatermarkCheckpointed { broker, high_watermark } => write!(f, "broker {broker} checkpointed HW {high_watermark}"),
+            LatencyChanged { broker, latency_ms } => write!(f, "links of broker {broker} now take {latency_ms} ms"),
+            LinkCut { from, to, both_ways } => {
+                if *both_ways {
+                    write!(f, "network partition between broker {from} and broker {to}")
+                } else {
+                    write!(f, "link cut from broker {from} to broker {to}")
+                }
+            }
+            Isolated { broker } => write!(f, "broker {broker} isolated from the other brokers and the controller"),
+            LinkHealed { from, to } => write!(f, "link between broker {from} and broker {to} healed"),
+            IsolationHealed { broker } => write!(f, "broker {broker} reconnected"),
+            FetcherPaused { broker } => write!(f, "broker {broker} fetcher paused"),
+            FetcherResumed { broker } => write!(f, "broker {broker} fetcher resumed"),
+            ClockAdvanced { from_ms, to_ms } => write!(f, "clock {from_ms} -> {to_ms} ms"),
+            Consumed { broker, from, to, high_watermark, values } => {
+                if values.is_empty() {
+                    write!(f, "consumer read nothing from broker {broker} (position {from}, HW {high_watermark})")
+                } else {
+                    let vs: Vec<String> = values.iter().map(|v| quoted(v)).collect();
+                    let range = if to - from == 1 { format!("offset {from}") } else { format!("offsets {from}..{}", to - 1) };
+                    write!(f, "consumer read {range} from broker {broker}: {}", vs.join(", "))
+                }
+            }
+            ConsumeFailed { error } => write!(f, "consumer: {error}"),
+            StepRejected { step, reason } => write!(f, "rejected {step}: {reason}"),
+            Violation(v) => write!(f, "VIOLATION {v}"),
+        }
+    }
+}
+
+impl Event {
+    /// A `Sent` event for a message (records are left out of the event).
+    pub fn sent(message: &Message, latency_ms: u64) -> Event {
+        let message = match message {
+            Message::FetchResponse(r) => Message::FetchResponse(r.summary()),
+            other => other.clone(),
+        };
+        Event::Sent { from: message.from(), to: message.to(), message, latency_ms }
+    }
+}
+
+/// An event with the step and simulated time it happened at.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Traced {
+    pub step: u64,
+    pub time_ms: u64,
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+impl fmt::Display for Traced {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:>7} ms  #{:<3} {}", self.time_ms, self.step, self.event)
+    }
+}

@@ -1,0 +1,374 @@
+//! Safety checks, each named after the guarantee it protects, run after every
+//! action of the engine (reference §9; the TLA+ specification's WeakIsr and
+//! StrongIsr). They are incremental: each remembers up to where it has
+//! verified a log and re-checks only what a truncation or a leader change
+//! touched, so a step's cost does not grow with the log.
+
+use crate::config::BrokerId;
+use crate::consumer::Consumer;
+use crate::controller::Controller;
+use crate::event::{ElectionKind, Event, ProduceResult, Traced, Truncation};
+use crate::producer::Producer;
+use crate::replica::Broker;
+use crate::scenario::Acks;
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ViolationKind {
+    /// An acknowledged record is not at its offset in the current leader's log.
+    AckedWriteLost,
+    /// An ISR member holds, below the leader's HW, a record other than the leader's.
+    CommittedDivergence,
+    /// The consumer read a record the leader's log no longer holds at that offset.
+    ConsumerSawVanishedRecord,
+    /// HW above LEO, or a leader HW that went down within one epoch.
+    HwExceedsLeo,
+}
+
+impl ViolationKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ViolationKind::AckedWriteLost => "acked_write_lost",
+            ViolationKind::CommittedDivergence => "committed_divergence",
+            ViolationKind::ConsumerSawVanishedRecord => "consumer_saw_vanished_record",
+            ViolationKind::HwExceedsLeo => "hw_exceeds_leo",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    /// The step (1-based count of applied steps) during which it happened.
+    pub step: u64,
+    pub time_ms: u64,
+    pub brokers: Vec<BrokerId>,
+    pub offset: Option<u64>,
+    pub value: Option<Arc<str>>,
+    pub acks: Option<Acks>,
+    /// False only for an acks=1 loss, which Kafka's contract allows.
+    pub protocol_violation: bool,
+    pub detail: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.name(), self.detail)
+    }
+}
+
+/// What the checks read: the state after an action and the events it caused.
+pub struct View<'a> {
+    pub brokers: &'a [Broker],
+    pub controller: &'a Controller,
+    pub producer: &'a Producer,
+    pub consumer: &'a Consumer,
+    pub step: u64,
+    pub time_ms: u64,
+}
+
+impl View<'_> {
+    fn broker(&self, b: BrokerId) -> &Broker {
+        &self.brokers[(b - 1) as usize]
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct LastTruncation {
+    step: u64,
+    from: u64,
+    to: u64,
+    truncation: Option<Truncation>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Checker {
+    /// `(offset, request)` of acknowledged writes (acks 1 and all) not yet lost.
+    acked: BTreeSet<(u64, u64)>,
+    acked_verified_below: u64,
+    consumed_seen: usize,
+    consumed: BTreeSet<(u64, u64)>,
+    consumed_verified_below: u64,
+    /// Per broker: offsets below this agree with the leader's log.
+    isr_verified_below: Vec<u64>,
+    diverged: BTreeSet<(BrokerId, u64)>,
+    /// The leader and epoch the watermarks above refer to.
+    leader_seen: Option<(BrokerId, u32)>,
+    leader_hw_seen: Vec<Option<(u32, u64)>>,
+    hw_over_leo: Vec<bool>,
+    last_truncation: Vec<LastTruncation>,
+    last_election: Option<(BrokerId, u32, ElectionKind, u64)>,
+}
+
+impl Checker {
+    pub fn new(brokers: u32) -> Checker {
+        let n = brokers as usize;
+        Checker {
+            acked: BTreeSet::new(),
+            acked_verified_below: 0,
+            consumed_seen: 0,
+            consumed: BTreeSet::new(),
+            consumed_verified_below: 0,
+            isr_verified_below: vec![0; n],
+            diverged: BTreeSet::new(),
+            leader_seen: None,
+            leader_hw_seen: vec![None; n],
+            hw_over_leo: vec![false; n],
+            last_truncation: vec![LastTruncation::default(); n],
+            last_election: None,
+        }
+    }
+
+    /// Runs every check; returns the violations found now.
+    pub fn check(&mut self, v: &View, events: &[Traced]) -> Vec<Violation> {
+        let mut found = vec![];
+        let leader = v.controller.leader;
+        let mut new_acks = vec![];
+        for e in events {
+            match &e.event {
+                Event::Truncated { broker, from, to, truncation } => {
+                    let i = (*broker - 1) as usize;
+                    self.last_truncation[i] =
+                        LastTruncation { step: v.step, from: *from, to: *to, truncation: Some(truncation.clone()) };
+                    self.isr_verified_below[i] = self.isr_verified_below[i].min(*to);
+                    if Some(*broker) == leader {
+                        self.acked_verified_below = self.acked_verified_below.min(*to);
+                        self.consumed_verified_below = self.consumed_verified_below.min(*to);
+                        for w in &mut self.isr_verified_below {
+                            *w = (*w).min(*to);
+                        }
+                    }
+                }
+                Event::Restarted { broker } => self.leader_hw_seen[(*broker - 1) as usize] = None,
+                Event::LeaderElected { leader, leader_epoch, kind, .. } => {
+                    self.last_election = Some((*leader, *leader_epoch, *kind, v.step))
+                }
+                Event::ProduceResponse { request, acks, result: ProduceResult::Acked, .. } if *acks != Acks::Zero => {
+                    new_acks.push(*request)
+                }
+                _ => {}
+            }
+        }
+        let current = leader.map(|l| (l, v.controller.leader_epoch));
+        if current != self.leader_seen {
+            self.leader_seen = current;
+            self.acked_verified_below = 0;
+            self.consumed_verified_below = 0;
+            self.isr_verified_below.iter_mut().for_each(|w| *w = 0);
+        }
+        let consumed = &v.consumer.read[self.consumed_seen..];
+        self.consumed.extend(consumed.iter().map(|c| (c.offset, c.id)));
+        self.consumed_seen = v.consumer.read.len();
+
+        if let Some(l) = leader {
+            self.check_acked(v, l, new_acks, &mut found);
+            self.check_consumed(v, l, &mut found);
+            self.check_committed(v, l, &mut found);
+        }
+        self.check_high_watermarks(v, &mut found);
+        found
+    }
+
+    /// `acked_write_lost`.
+    fn check_acked(&mut self, v: &View, l: BrokerId, new_acks: Vec<u64>, found: &mut Vec<Violation>) {
+        let log = &v.broker(l).log;
+        let holds = |offset: u64, id: u64| log.get(offset).is_some_and(|r| r.id == id);
+        let mut lost = vec![];
+        for id in new_acks {
+            let r = &v.producer.requests[id as usize];
+            let offset = r.offset.expect("an acknowledged write has an offset");
+            if holds(offset, id) {
+                self.acked.insert((offset, id));
+            } else {
+                let by = r.broker.expect("an acknowledged write has a broker");
+                let epoch = r.epoch.unwrap_or(0);
+                let stale = (by != l && epoch < v.controller.leader_epoch).then_some((by, epoch));
+                lost.push((offset, id, stale));
+            }
+        }
+        for &(offset, id) in self.acked.range((self.acked_verified_below, 0)..) {
+            if !holds(offset, id) {
+                lost.push((offset, id, None));
+            }
+        }
+        self.acked_verified_below = log.log_end_offset();
+        for (offset, id, stale) in lost {
+            self.acked.remove(&(offset, id));
+            found.push(self.lost_write(v, l, offset, id, stale));
+        }
+    }
+
+    fn lost_write(&self, v: &View, l: BrokerId, offset: u64, id: u64, stale: Option<(BrokerId, u32)>) -> Violation {
+        let r = &v.producer.requests[id as usize];
+        let leader = v.broker(l);
+        let by = r.broker.unwrap_or(l);
+        let mut detail = format!(
+            "{:?} ({}) was acknowledged at offset {offset} by broker {by} in epoch {}, but the leader, broker {l} (epoch {}), ",
+            &*r.value,
+            r.acks,
+            r.epoch.unwrap_or(0),
+            v.controller.leader_epoch
+        );
+        match leader.log.get(offset) {
+            Some(other) => detail += &format!("holds {:?} there.", &*other.value),
+            None => detail += &format!("has no record there (its log ends at {}).", leader.log_end_offset()),
+        }
+        detail += " ";
+        detail += &self.cause(v, l, offset, stale);
+        if r.acks == Acks::One {
+            detail += " acks=1 waits only for the leader's own append, so this loss is allowed by Kafka's contract.";
+        } else {
+            detail += " acks=all promised the write would survive any failure the ISR could absorb: this is data loss.";
+        }
+        Violation {
+            kind: ViolationKind::AckedWriteLost,
+            step: v.step,
+            time_ms: v.time_ms,
+            brokers: vec![l],
+            offset: Some(offset),
+            value: Some(r.value.clone()),
+            acks: Some(r.acks),
+            protocol_violation: r.acks == Acks::All,
+            detail,
+        }
+    }
+
+    /// One sentence on how broker `l` came to miss or overwrite `offset`.
+    /// `stale_leader` is set when the ack came from a broker that the
+    /// controller had already replaced.
+    fn cause(&self, v: &View, l: BrokerId, offset: u64, stale_leader: Option<(BrokerId, u32)>) -> String {
+        if let Some((by, epoch)) = stale_leader {
+            return format!(
+                "Broker {by} acknowledged it as leader of epoch {epoch}, but the controller had already moved leadership to broker {l} in epoch {}: broker {by} was a stale leader that had not heard of the election.",
+                v.controller.leader_epoch
+            );
+        }
+        let t = &self.last_truncation[(l - 1) as usize];
+        if let Some(truncation) = &t.truncation {
+            if t.to <= offset && offset < t.from {
+                return format!("Broker {l} removed it at step {}: {truncation}.", t.step);
+            }
+        }
+        match self.last_election {
+            Some((b, e, ElectionKind::Unclean, step)) if b == l => format!(
+                "Broker {l} became leader of epoch {e} at step {step} through an unclean election: it was not in the ISR and never had the record."
+            ),
+            Some((b, e, ElectionKind::Clean, step)) if b == l => {
+                format!("Broker {l} was elected leader of epoch {e} at step {step} from the ISR without holding the record.")
+            }
+            _ => format!("Broker {l} does not hold it."),
+        }
+    }
+
+    /// `consumer_saw_vanished_record`.
+    fn check_consumed(&mut self, v: &View, l: BrokerId, found: &mut Vec<Violation>) {
+        let log = &v.broker(l).log;
+        let vanished: Vec<(u64, u64)> = self
+            .consumed
+            .range((self.consumed_verified_below, 0)..)
+            .filter(|&&(o, id)| log.get(o).is_none_or(|r| r.id != id))
+            .copied()
+            .collect();
+        self.consumed_verified_below = log.log_end_offset();
+        for (offset, id) in vanished {
+            self.consumed.remove(&(offset, id));
+            let value = v.producer.requests[id as usize].value.clone();
+            let now = match log.get(offset) {
+                Some(r) => format!("holds {:?} there", &*r.value),
+                None => format!("ends at {}", log.log_end_offset()),
+            };
+            found.push(Violation {
+                kind: ViolationKind::ConsumerSawVanishedRecord,
+                step: v.step,
+                time_ms: v.time_ms,
+                brokers: vec![l],
+                offset: Some(offset),
+                value: Some(value.clone()),
+                acks: None,
+                protocol_violation: true,
+                detail: format!(
+                    "the consumer read {value:?} at offset {offset}, but the leader's log (broker {l}) now {now}: a record below the HW vanished."
+                ),
+            });
+        }
+    }
+
+    /// `committed_divergence` (StrongIsr).
+    fn check_committed(&mut self, v: &View, l: BrokerId, found: &mut Vec<Violation>) {
+        let leader = v.broker(l);
+        for &f in v.controller.isr.iter().filter(|&&f| f != l) {
+            let follower = v.broker(f);
+            let i = (f - 1) as usize;
+            let bound = leader.high_watermark.min(follower.log_end_offset()).min(leader.log_end_offset());
+            for o in self.isr_verified_below[i]..bound {
+                let (ours, theirs) = (follower.log.get(o).unwrap(), leader.log.get(o).unwrap());
+                if ours.id != theirs.id && self.diverged.insert((f, o)) {
+                    let t = &self.last_truncation[i];
+                    let why = match &t.truncation {
+                        Some(tr) => format!(" Broker {f} last truncated at step {} ({} -> {}): {tr}.", t.step, t.from, t.to),
+                        None => String::new(),
+                    };
+                    found.push(Violation {
+                        kind: ViolationKind::CommittedDivergence,
+                        step: v.step,
+                        time_ms: v.time_ms,
+                        brokers: vec![f, l],
+                        offset: Some(o),
+                        value: Some(ours.value.clone()),
+                        acks: None,
+                        protocol_violation: true,
+                        detail: format!(
+                            "broker {f} is in the ISR and holds {:?} (epoch {}) at offset {o}, but leader broker {l} holds {:?} (epoch {}) there, below its HW {}.{why}",
+                            &*ours.value, ours.epoch, &*theirs.value, theirs.epoch, leader.high_watermark
+                        ),
+                    });
+                }
+            }
+            self.isr_verified_below[i] = self.isr_verified_below[i].max(bound);
+        }
+    }
+
+    /// `hw_exceeds_leo`, and a leader HW that went down within one epoch.
+    fn check_high_watermarks(&mut self, v: &View, found: &mut Vec<Violation>) {
+        for b in v.brokers {
+            let i = (b.id - 1) as usize;
+            let over = b.high_watermark > b.log_end_offset();
+            if over && !self.hw_over_leo[i] {
+                found.push(self.hw_violation(v, b, format!("broker {} has HW {} above its LEO {}.", b.id, b.high_watermark, b.log_end_offset())));
+            }
+            self.hw_over_leo[i] = over;
+            if b.is_leader() {
+                if let Some((epoch, hw)) = self.leader_hw_seen[i] {
+                    if epoch == b.leader_epoch && b.high_watermark < hw {
+                        found.push(self.hw_violation(
+                            v,
+                            b,
+                            format!("leader broker {} lowered its HW from {hw} to {} within epoch {epoch}.", b.id, b.high_watermark),
+                        ));
+                    }
+                }
+                self.leader_hw_seen[i] = Some((b.leader_epoch, b.high_watermark));
+            } else {
+                self.leader_hw_seen[i] = None;
+            }
+        }
+    }
+
+    fn hw_violation(&self, v: &View, b: &Broker, detail: String) -> Violation {
+        Violation {
+            kind: ViolationKind::HwExceedsLeo,
+            step: v.step,
+            time_ms: v.time_ms,
+            brokers: vec![b.id],
+            offset: Some(b.high_watermark),
+            value: None,
+            acks: None,
+            protocol_violation: true,
+            detail,
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! Links between brokers: latency, one-way cuts, isolation, and the messages
+//! in flight (timed mode).
+
+use crate::config::BrokerId;
+use crate::event::DropReason;
+use crate::protocol::Message;
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Network {
+    /// Latency of each broker's links (index `id - 1`). A message between two
+    /// brokers takes the larger of their latencies.
+    pub latency_ms: Vec<u64>,
+    /// Directed cuts `(from, to)`.
+    pub cuts: BTreeSet<(BrokerId, BrokerId)>,
+    /// Cut from every broker and from the controller (index `id - 1`).
+    pub isolated: Vec<bool>,
+    /// Messages in flight, by arrival time and send order.
+    pub in_flight: BTreeMap<(u64, u64), Message>,
+    next_seq: u64,
+}
+
+impl Network {
+    pub fn new(brokers: u32, latency_ms: u64) -> Network {
+        Network {
+            latency_ms: vec![latency_ms; brokers as usize],
+            cuts: BTreeSet::new(),
+            isolated: vec![false; brokers as usize],
+            in_flight: BTreeMap::new(),
+            next_seq: 0,
+        }
+    }
+
+    pub fn is_isolated(&self, b: BrokerId) -> bool {
+        self.isolated[(b - 1) as usize]
+    }
+
+    /// Why a message from `from` to `to` would be lost now, if it would.
+    pub fn blocked(&self, from: BrokerId, to: BrokerId) -> Option<DropReason> {
+        if self.is_isolated(from) || self.is_isolated(to) {
+            Some(DropReason::Isolated)
+        } else if self.cuts.contains(&(from, to)) {
+            Some(DropReason::LinkCut)
+        } else {
+            None
+        }
+    }
+
+    pub fn latency(&self, a: BrokerId, b: BrokerId) -> u64 {
+        self.latency_ms[(a - 1) as usize].max(self.latency_ms[(b - 1) as usize])
+    }
+
+    /// Puts a message on the wire; returns its arrival time.
+    pub fn send(&mut self, message: Message, now_ms: u64) -> u64 {
+        let arrives = now_ms + self.latency(message.from(), message.to());
+        self.in_flight.insert((arrives, self.next_seq), message);
+        self.next_seq += 1;
+        arrives
+    }
+
+    pub fn next_arrival_ms(&self) -> Option<u64> {
+        self.in_flight.keys().next().map(|&(t, _)| t)
+    }
+
+    /// The first message arriving at or before `now_ms`.
+    pub fn pop_arrived(&mut self, now_ms: u64) -> Option<Message> {
+        let (&(t, _), _) = self.in_flight.iter().next()?;
+        if t <= now_ms {
+            self.in_flight.pop_first().map(|(_, m)| m)
+        } else {
+            None
+        }
+    }
+}

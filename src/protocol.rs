@@ -1,0 +1,209 @@
+//! The requests and responses brokers exchange, named as in Kafka's protocol,
+//! and the Kafka error codes the model can produce.
+
+use crate::config::BrokerId;
+use crate::log::Record;
+use serde::Serialize;
+use std::fmt;
+
+/// Kafka error names (`org.apache.kafka.common.protocol.Errors`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Errors {
+    NotLeaderOrFollower,
+    NotEnoughReplicas,
+    NotEnoughReplicasAfterAppend,
+    RequestTimedOut,
+    NetworkException,
+    FencedLeaderEpoch,
+    UnknownLeaderEpoch,
+    OffsetOutOfRange,
+}
+
+impl Errors {
+    pub fn name(self) -> &'static str {
+        match self {
+            Errors::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            Errors::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
+            Errors::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+            Errors::RequestTimedOut => "REQUEST_TIMED_OUT",
+            Errors::NetworkException => "NETWORK_EXCEPTION",
+            Errors::FencedLeaderEpoch => "FENCED_LEADER_EPOCH",
+            Errors::UnknownLeaderEpoch => "UNKNOWN_LEADER_EPOCH",
+            Errors::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
+        }
+    }
+}
+
+impl fmt::Display for Errors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A follower's Fetch request (`FetchRequest`, replica side).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Fetch {
+    pub follower: BrokerId,
+    pub leader: BrokerId,
+    /// The follower's log end offset.
+    pub fetch_offset: u64,
+    /// KIP-320 `CurrentLeaderEpoch` (generation `modern` only).
+    pub current_leader_epoch: Option<u32>,
+    /// Fetch v12 `LastFetchedEpoch` (generation `modern` only).
+    pub last_fetched_epoch: Option<u32>,
+    /// The epoch the follower was in when it sent the request; a response
+    /// from another epoch is stale and ignored.
+    pub sent_in_epoch: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct DivergingEpoch {
+    pub epoch: u32,
+    pub end_offset: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct FetchResponse {
+    pub leader: BrokerId,
+    pub follower: BrokerId,
+    pub fetch_offset: u64,
+    pub sent_in_epoch: u32,
+    pub error: Option<Errors>,
+    /// The leader's LEO (used by a follower after OFFSET_OUT_OF_RANGE).
+    pub leader_log_end_offset: u64,
+    pub high_watermark: u64,
+    pub diverging_epoch: Option<DivergingEpoch>,
+    pub record_count: u64,
+    #[serde(skip)]
+    pub records: Vec<Record>,
+}
+
+impl FetchResponse {
+    /// The response as events show it: everything but the records themselves.
+    pub fn summary(&self) -> FetchResponse {
+        FetchResponse { records: Vec::new(), ..*self }
+    }
+}
+
+/// KIP-101 `OffsetsForLeaderEpoch` request, sent by a follower (generation `kip101`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OffsetsForLeaderEpoch {
+    pub follower: BrokerId,
+    pub leader: BrokerId,
+    pub leader_epoch: u32,
+    pub sent_in_epoch: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OffsetsForLeaderEpochResponse {
+    pub leader: BrokerId,
+    pub follower: BrokerId,
+    pub requested_epoch: u32,
+    pub sent_in_epoch: u32,
+    pub error: Option<Errors>,
+    /// `None` is Kafka's UNDEFINED_EPOCH_OFFSET.
+    pub end_offset: Option<u64>,
+}
+
+/// A message on the wire between two brokers (timed mode keeps them in flight).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind")]
+pub enum Message {
+    Fetch(Fetch),
+    FetchResponse(FetchResponse),
+    OffsetsForLeaderEpoch(OffsetsForLeaderEpoch),
+    OffsetsForLeaderEpochResponse(OffsetsForLeaderEpochResponse),
+}
+
+impl Message {
+    pub fn from(&self) -> BrokerId {
+        match self {
+            Message::Fetch(m) => m.follower,
+            Message::FetchResponse(m) => m.leader,
+            Message::OffsetsForLeaderEpoch(m) => m.follower,
+            Message::OffsetsForLeaderEpochResponse(m) => m.leader,
+        }
+    }
+
+    pub fn to(&self) -> BrokerId {
+        match self {
+            Message::Fetch(m) => m.leader,
+            Message::FetchResponse(m) => m.follower,
+            Message::OffsetsForLeaderEpoch(m) => m.leader,
+            Message::OffsetsForLeaderEpochResponse(m) => m.follower,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Message::Fetch(_) => "Fetch",
+            Message::FetchResponse(_) => "FetchResponse",
+            Message::OffsetsForLeaderEpoch(_) => "OffsetsForLeaderEpoch",
+            Message::OffsetsForLeaderEpochResponse(_) => "OffsetsForLeaderEpochResponse",
+        }
+    }
+}
+
+impl fmt::Display for Fetch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Fetch(offset {}", self.fetch_offset)?;
+        if let Some(e) = self.current_leader_epoch {
+            write!(f, ", leader epoch {e}")?;
+        }
+        if let Some(e) = self.last_fetched_epoch {
+            write!(f, ", last fetched epoch {e}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl fmt::Display for FetchResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(e) = self.error {
+            return write!(f, "FetchResponse({e})");
+        }
+        if let Some(d) = self.diverging_epoch {
+            return write!(f, "FetchResponse(DivergingEpoch(epoch {}, end offset {}), HW {})", d.epoch, d.end_offset, self.high_watermark);
+        }
+        let n = self.record_count;
+        match n {
+            0 => write!(f, "FetchResponse(no records, HW {})", self.high_watermark),
+            1 => write!(f, "FetchResponse(1 record at offset {}, HW {})", self.fetch_offset, self.high_watermark),
+            _ => write!(
+                f,
+                "FetchResponse({n} records, offsets {}..{}, HW {})",
+                self.fetch_offset,
+                self.fetch_offset + n - 1,
+                self.high_watermark
+            ),
+        }
+    }
+}
+
+impl fmt::Display for OffsetsForLeaderEpoch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OffsetsForLeaderEpoch(epoch {})", self.leader_epoch)
+    }
+}
+
+impl fmt::Display for OffsetsForLeaderEpochResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.error, self.end_offset) {
+            (Some(e), _) => write!(f, "OffsetsForLeaderEpochResponse({e})"),
+            (None, Some(o)) => write!(f, "OffsetsForLeaderEpochResponse(end offset {o})"),
+            (None, None) => f.write_str("OffsetsForLeaderEpochResponse(UNDEFINED_EPOCH_OFFSET)"),
+        }
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Message::Fetch(m) => m.fmt(f),
+            Message::FetchResponse(m) => m.fmt(f),
+            Message::OffsetsForLeaderEpoch(m) => m.fmt(f),
+            Message::OffsetsForLeaderEpochResponse(m) => m.fmt(f),
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! One broker's replica of the partition: its log and high watermark, what it
+//! believes about leadership, and (on a leader) what it knows of each follower
+//! (`cluster/Partition.scala`, `cluster/Replica.scala`).
+
+use crate::config::BrokerId;
+use crate::log::Log;
+
+/// What a leader keeps about one follower (`cluster/Replica.scala`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RemoteReplica {
+    /// The follower's LEO as the leader last learned it from a fetch;
+    /// unknown right after the leader took over.
+    pub log_end_offset: Option<u64>,
+    pub last_caught_up_ms: u64,
+    last_fetch_leader_log_end_offset: u64,
+    last_fetch_ms: u64,
+}
+
+impl RemoteReplica {
+    /// `Replica.updateFetchState`: the follower is caught up at `now` if it
+    /// fetched up to the leader's LEO, and was caught up at its previous fetch
+    /// time if it has now reached the LEO the leader had back then.
+    pub fn update_fetch_state(&mut self, fetch_offset: u64, leader_log_end_offset: u64, now_ms: u64) {
+        if fetch_offset >= leader_log_end_offset {
+            self.last_caught_up_ms = self.last_caught_up_ms.max(now_ms);
+        } else if fetch_offset >= self.last_fetch_leader_log_end_offset {
+            self.last_caught_up_ms = self.last_caught_up_ms.max(self.last_fetch_ms);
+        }
+        self.log_end_offset = Some(fetch_offset);
+        self.last_fetch_leader_log_end_offset = leader_log_end_offset;
+        self.last_fetch_ms = now_ms;
+    }
+
+    /// `Replica.resetReplicaState` on becoming leader: LEO unknown, and an ISR
+    /// member counts as caught up now.
+    pub fn reset(now_ms: u64, leader_log_end_offset: u64, in_isr: bool) -> RemoteReplica {
+        RemoteReplica {
+            log_end_offset: None,
+            last_caught_up_ms: if in_isr { now_ms } else { 0 },
+            last_fetch_leader_log_end_offset: leader_log_end_offset,
+            last_fetch_ms: now_ms,
+        }
+    }
+}
+
+/// The follower side's fetch loop state (`AbstractFetcherThread`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fetcher {
+    pub paused: bool,
+    /// When the request in flight was sent (timed mode).
+    pub in_flight_since_ms: Option<u64>,
+    pub next_fetch_ms: u64,
+    /// `kip101`: an OffsetsForLeaderEpoch round must come before fetching.
+    pub needs_epoch_truncation: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Broker {
+    pub id: BrokerId,
+    pub alive: bool,
+    pub log: Log,
+    pub high_watermark: u64,
+    /// The last HW written to the checkpoint file; survives a crash.
+    pub checkpointed_high_watermark: u64,
+    /// The leader epoch this broker last learned from the controller.
+    pub leader_epoch: u32,
+    /// Who this broker believes leads the partition.
+    pub leader: Option<BrokerId>,
+    /// On a leader: its view of the ISR.
+    pub isr: Vec<BrokerId>,
+    /// On a leader: one entry per broker id (index `id - 1`; its own unused).
+    pub remote: Vec<RemoteReplica>,
+    /// On a leader: the LEO when its epoch began (ISR expansion needs it in `modern`).
+    pub epoch_start_offset: u64,
+    pub fetcher: Fetcher,
+}
+
+impl Broker {
+    pub fn new(id: BrokerId, brokers: u32) -> Broker {
+        Broker {
+            id,
+            alive: true,
+            log: Log::default(),
+            high_watermark: 0,
+            checkpointed_high_watermark: 0,
+            leader_epoch: 0,
+            leader: None,
+            isr: vec![],
+            remote: vec![RemoteReplica::default(); brokers as usize],
+            epoch_start_offset: 0,
+            fetcher: Fetcher::default(),
+        }
+    }
+
+    pub fn log_end_offset(&self) -> u64 {
+        self.log.log_end_offset()
+    }
+
+    /// Alive and believing itself the leader (possibly a stale one).
+    pub fn is_leader(&self) -> bool {
+        self.alive && self.leader == Some(self.id)
+    }
+
+    /// Alive and following some other broker.
+    pub fn following(&self) -> Option<BrokerId> {
+        match self.leader {
+            Some(l) if self.alive && l != self.id => Some(l),
+            _ => None,
+        }
+    }
+
+    pub fn remote(&self, follower: BrokerId) -> &RemoteReplica {
+        &self.remote[(follower - 1) as usize]
+    }
+
+    pub fn remote_mut(&mut self, follower: BrokerId) -> &mut RemoteReplica {
+        &mut self.remote[(follower - 1) as usize]
+    }
+
+    /// `Partition.makeLeader`: take the epoch, note where it starts, forget
+    /// every follower's LEO.
+    pub fn make_leader(&mut self, leader_epoch: u32, isr: Vec<BrokerId>, now_ms: u64) {
+        self.leader = Some(self.id);
+        self.leader_epoch = leader_epoch;
+        self.log.assign_epoch(leader_epoch);
+        let leo = self.log_end_offset();
+        self.epoch_start_offset = leo;
+        for (i, r) in self.remote.iter_mut().enumerate() {
+            *r = RemoteReplica::reset(now_ms, leo, isr.contains(&(i as u32 + 1)));
+        }
+        self.isr = isr;
+        self.fetcher = Fetcher { paused: self.fetcher.paused, ..Fetcher::default() };
+    }
+
+    /// Followers of the leader's ISR that are out of sync
+    /// (`Partition.getOutOfSyncReplicas` / `isFollowerOutOfSync`): not at the
+    /// leader's LEO and not caught up for more than the lag time.
+    pub fn out_of_sync_replicas(&self, now_ms: u64, lag_time_max_ms: u64) -> Vec<BrokerId> {
+        let leo = self.log_end_offset();
+        self.isr
+            .iter()
+            .copied()
+            .filter(|&f| f != self.id)
+            .filter(|&f| {
+                let r = self.remote(f);
+                r.log_end_offset != Some(leo) && now_ms.saturating_sub(r.last_caught_up_ms) > lag_time_max_ms
+            })
+            .collect()
+    }
+
+    /// The HW the leader may move to: the smallest LEO over itself and its
+    /// ISR (`Partition.maybeIncrementLeaderHW`). `None` while some ISR
+    /// follower's LEO is unknown (a new leader waits for every ISR follower).
+    pub fn isr_high_watermark(&self) -> Option<(u64, Vec<(BrokerId, u64)>)> {
+        let mut hw = self.log_end_offset();
+        let mut leos = Vec::with_capacity(self.isr.len());
+        for &b in &self.isr {
+            let leo = if b == self.id { self.log_end_offset() } else { self.remote(b).log_end_offset? };
+            leos.push((b, leo));
+            hw = hw.min(leo);
+        }
+        Some((hw, leos))
+    }
+}

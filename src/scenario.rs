@@ -1,0 +1,389 @@
+//! The scenario format, version 1: a configuration and a list of steps.
+//! A public contract, documented in `docs/scenario-format.md`.
+
+use crate::config::{limits, BrokerId, Config};
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use std::fmt;
+
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default)]
+    pub config: Config,
+    #[serde(default)]
+    pub steps: Vec<Step>,
+}
+
+/// Producer acknowledgement level, written `"0"`, `"1"` or `"all"` (numbers 0 and 1 are accepted too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Acks {
+    Zero,
+    One,
+    #[default]
+    All,
+}
+
+impl Acks {
+    pub fn name(self) -> &'static str {
+        match self {
+            Acks::Zero => "0",
+            Acks::One => "1",
+            Acks::All => "all",
+        }
+    }
+}
+
+impl fmt::Display for Acks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "acks={}", self.name())
+    }
+}
+
+impl Serialize for Acks {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Acks {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Acks;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("\"0\", \"1\" or \"all\"")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Acks, E> {
+                match v {
+                    "0" => Ok(Acks::Zero),
+                    "1" => Ok(Acks::One),
+                    "all" | "-1" => Ok(Acks::All),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Acks, E> {
+                match v {
+                    0 => Ok(Acks::Zero),
+                    1 => Ok(Acks::One),
+                    _ => Err(E::invalid_value(de::Unexpected::Unsigned(v), &self)),
+                }
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Acks, E> {
+                match v {
+                    -1 => Ok(Acks::All),
+                    0 | 1 => self.visit_u64(v as u64),
+                    _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Produce {
+    pub value: String,
+    #[serde(default)]
+    pub acks: Acks,
+    /// The broker the request is sent to; by default the current leader.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<BrokerId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Crash {
+    pub broker: BrokerId,
+    /// Records at the end of the log that were never flushed and are lost
+    /// (a power loss); 0 for a process crash.
+    #[serde(default)]
+    pub lose_unflushed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delay {
+    pub broker: BrokerId,
+    pub ms: u64,
+}
+
+/// What a `heal` step restores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Heal {
+    /// Every cut and every isolation.
+    All,
+    /// Both directions between two brokers.
+    Link(BrokerId, BrokerId),
+    /// Every link of one broker, including to the controller.
+    Broker(BrokerId),
+}
+
+impl Serialize for Heal {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Heal::All => s.serialize_str("all"),
+            Heal::Link(a, b) => [a, b].serialize(s),
+            Heal::Broker(b) => s.serialize_u32(b),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Heal {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Heal;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("\"all\", a broker id, or a pair of broker ids [a, b]")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Heal, E> {
+                if v == "all" {
+                    Ok(Heal::All)
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Str(v), &self))
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Heal, E> {
+                u32::try_from(v)
+                    .map(Heal::Broker)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Heal, A::Error> {
+                let a: BrokerId = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let b: BrokerId = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(3, &self));
+                }
+                Ok(Heal::Link(a, b))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One action of a scenario. Faults are ordinary steps: a button in the page,
+/// a line in a file and a move of the explorer all go through `Simulation::apply`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    Produce(Produce),
+    /// One whole fetch round of this follower (request and response).
+    Fetch(BrokerId),
+    /// Run the clock: timers, and in timed mode the fetchers and the network.
+    AdvanceMs(u64),
+    Crash(Crash),
+    Restart(BrokerId),
+    /// `null`: the controller moves leadership to its choice now; a broker id: to that broker.
+    Elect(Option<BrokerId>),
+    Delay(Delay),
+    /// One-way cut: messages from the first broker to the second are dropped.
+    Cut([BrokerId; 2]),
+    /// Two-way cut between two brokers.
+    Partition([BrokerId; 2]),
+    /// Cut a broker from every other broker and from the controller (not from clients).
+    Isolate(BrokerId),
+    Heal(Heal),
+    /// The consumer reads from the leader up to the high watermark.
+    Consume(()),
+    /// Stop this follower's fetcher (timed mode).
+    Pause(BrokerId),
+    Resume(BrokerId),
+}
+
+impl Step {
+    /// The step as one line of scenario JSON (for traces and errors).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "?".into())
+    }
+
+    /// Broker ids the step names, with the field they are in.
+    fn brokers(&self) -> Vec<(&'static str, BrokerId)> {
+        match self {
+            Step::Produce(p) => p.to.map(|b| vec![("produce.to", b)]).unwrap_or_default(),
+            Step::Fetch(b) => vec![("fetch", *b)],
+            Step::Crash(c) => vec![("crash.broker", c.broker)],
+            Step::Restart(b) => vec![("restart", *b)],
+            Step::Elect(Some(b)) => vec![("elect", *b)],
+            Step::Delay(d) => vec![("delay.broker", d.broker)],
+            Step::Cut([a, b]) => vec![("cut", *a), ("cut", *b)],
+            Step::Partition([a, b]) => vec![("partition", *a), ("partition", *b)],
+            Step::Isolate(b) => vec![("isolate", *b)],
+            Step::Heal(Heal::Link(a, b)) => vec![("heal", *a), ("heal", *b)],
+            Step::Heal(Heal::Broker(b)) => vec![("heal", *b)],
+            Step::Pause(b) => vec![("pause", *b)],
+            Step::Resume(b) => vec![("resume", *b)],
+            Step::AdvanceMs(_) | Step::Elect(None) | Step::Heal(Heal::All) | Step::Consume(()) => vec![],
+        }
+    }
+
+    /// Checks the step against the configuration and the limits. `elapsed_ms`
+    /// is the simulated time the scenario has used before this step.
+    pub fn validate(&self, config: &Config, elapsed_ms: u64) -> Result<(), String> {
+        for (field, b) in self.brokers() {
+            if b < 1 || b > config.brokers {
+                return Err(format!("{field}: broker {b} does not exist (brokers are 1..={})", config.brokers));
+            }
+        }
+        match self {
+            Step::Produce(p) if p.value.len() > limits::MAX_VALUE_BYTES => Err(format!(
+                "produce.value: {} bytes is longer than the limit of {} bytes",
+                p.value.len(),
+                limits::MAX_VALUE_BYTES
+            )),
+            Step::AdvanceMs(ms) if elapsed_ms.saturating_add(*ms) > limits::MAX_SIMULATED_MS => Err(format!(
+                "advance_ms: {ms} would take the scenario past the limit of {} ms of simulated time (already {elapsed_ms} ms)",
+                limits::MAX_SIMULATED_MS
+            )),
+            Step::Delay(d) if d.ms > limits::MAX_DURATION_MS => {
+                Err(format!("delay.ms: {} is larger than the limit of {} ms", d.ms, limits::MAX_DURATION_MS))
+            }
+            Step::Cut([a, b]) | Step::Partition([a, b]) if a == b => {
+                Err(format!("{}: a broker cannot be cut from itself ({a})", if matches!(self, Step::Cut(_)) { "cut" } else { "partition" }))
+            }
+            Step::Heal(Heal::Link(a, b)) if a == b => Err(format!("heal: a broker has no link to itself ({a})")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A scenario that could not be read: what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError(pub String);
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl Scenario {
+    pub fn new(config: Config) -> Self {
+        Scenario { version: FORMAT_VERSION, name: String::new(), description: String::new(), config, steps: vec![] }
+    }
+
+    /// Reads and validates a scenario. Never panics; the error names the field.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > limits::MAX_SCENARIO_BYTES {
+            return Err(ScenarioError(format!(
+                "scenario: {} bytes is larger than the limit of {} bytes",
+                text.len(),
+                limits::MAX_SCENARIO_BYTES
+            )));
+        }
+        // Check the version first so that a future format gets a clear message.
+        let raw: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario is not valid JSON: {e}")))?;
+        Self::from_value(raw)
+    }
+
+    pub fn from_value(raw: serde_json::Value) -> Result<Scenario, ScenarioError> {
+        match raw.get("version") {
+            None if raw.is_object() => return Err(ScenarioError("version: missing (this reader knows version 1)".into())),
+            Some(v) if v.as_u64() != Some(FORMAT_VERSION as u64) => {
+                return Err(ScenarioError(format!("version: {v} is not supported (this reader knows version 1)")))
+            }
+            _ => {}
+        }
+        let scenario: Scenario = serde_path_to_error::deserialize(raw).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." { "scenario".to_string() } else { path };
+            ScenarioError(format!("{path}: {}", e.inner()))
+        })?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.name.chars().count() > limits::MAX_NAME_CHARS {
+            return Err(ScenarioError(format!("name: longer than {} characters", limits::MAX_NAME_CHARS)));
+        }
+        if self.description.chars().count() > limits::MAX_DESCRIPTION_CHARS {
+            return Err(ScenarioError(format!("description: longer than {} characters", limits::MAX_DESCRIPTION_CHARS)));
+        }
+        self.config.validate().map_err(ScenarioError)?;
+        if self.steps.len() > limits::MAX_STEPS {
+            return Err(ScenarioError(format!("steps: {} steps is more than the limit of {}", self.steps.len(), limits::MAX_STEPS)));
+        }
+        let mut elapsed_ms = 0u64;
+        for (i, step) in self.steps.iter().enumerate() {
+            step.validate(&self.config, elapsed_ms).map_err(|e| ScenarioError(format!("steps[{i}].{e}")))?;
+            if let Step::AdvanceMs(ms) = step {
+                elapsed_ms += ms;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scenario always serializes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        Scenario::from_json(text).unwrap_err().0
+    }
+
+    #[test]
+    fn reads_every_step_form_and_writes_it_back() {
+        let text = r#"{"version":1,"steps":[
+            {"produce":{"value":"m1","acks":"all"}},{"produce":{"value":"m2","acks":1,"to":2}},
+            {"fetch":2},{"advance_ms":10000},{"crash":{"broker":1,"lose_unflushed":1}},{"restart":1},
+            {"elect":null},{"elect":2},{"delay":{"broker":2,"ms":400}},{"cut":[1,2]},{"partition":[1,2]},
+            {"isolate":1},{"heal":[1,2]},{"heal":"all"},{"heal":3},{"consume":null},{"pause":2},{"resume":2}]}"#;
+        let s = Scenario::from_json(text).unwrap();
+        assert_eq!(s.steps.len(), 18);
+        assert_eq!(s.steps[1], Step::Produce(Produce { value: "m2".into(), acks: Acks::One, to: Some(2) }));
+        assert_eq!(s.steps[6], Step::Elect(None));
+        assert_eq!(s.steps[14], Step::Heal(Heal::Broker(3)));
+        let back = Scenario::from_json(&s.to_json_pretty()).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(Step::Consume(()).to_json(), r#"{"consume":null}"#);
+        assert_eq!(Step::Elect(None).to_json(), r#"{"elect":null}"#);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        assert_eq!(err(r#"{"steps":[]}"#), "version: missing (this reader knows version 1)");
+        assert_eq!(err(r#"{"version":2}"#), "version: 2 is not supported (this reader knows version 1)");
+        assert!(err(r#"{"version":1,"config":{"brokers":9}}"#).starts_with("config.brokers: 9 is out of range"));
+        assert!(err(r#"{"version":1,"config":{"brokerz":3}}"#).starts_with("config: unknown field `brokerz`"));
+        let e = err(r#"{"version":1,"steps":[{"fetch":2},{"produce":{"value":"x","acks":"2"}}]}"#);
+        assert!(e.starts_with("steps[1].produce.acks: invalid value"), "{e}");
+        let e = err(r#"{"version":1,"steps":[{"fetch":5}]}"#);
+        assert_eq!(e, "steps[0].fetch: broker 5 does not exist (brokers are 1..=3)");
+        let e = err(r#"{"version":1,"steps":[{"jump":1}]}"#);
+        assert!(e.starts_with("steps[0]: unknown variant `jump`"), "{e}");
+        assert!(err("{").starts_with("scenario is not valid JSON"));
+        assert!(err("[]").starts_with("scenario: invalid type"), "{}", err("[]"));
+    }
+
+    #[test]
+    fn limits_are_enforced_with_their_numbers() {
+        let big = "x".repeat(limits::MAX_VALUE_BYTES + 1);
+        let e = err(&format!(r#"{{"version":1,"steps":[{{"produce":{{"value":"{big}"}}}}]}}"#));
+        assert!(e.starts_with("steps[0].produce.value: 1025 bytes is longer than the limit of 1024"), "{e}");
+        let e = err(r#"{"version":1,"steps":[{"advance_ms":3000000},{"advance_ms":3000000}]}"#);
+        assert!(e.starts_with("steps[1].advance_ms: 3000000 would take the scenario past the limit"), "{e}");
+        let steps = vec![r#"{"fetch":2}"#; limits::MAX_STEPS + 1].join(",");
+        let e = err(&format!(r#"{{"version":1,"steps":[{steps}]}}"#));
+        assert!(e.starts_with("steps: 10001 steps is more than the limit"), "{e}");
+        let e = err(r#"{"version":1,"config":{"seed":9007199254740992}}"#);
+        assert!(e.starts_with("config.seed:"), "{e}");
+        let e = err(&" ".repeat(limits::MAX_SCENARIO_BYTES + 1));
+        assert!(e.contains("larger than the limit"), "{e}");
+    }
+}

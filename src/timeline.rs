@@ -1,0 +1,146 @@
+//! A run with its history: the steps, every event, and periodic snapshots,
+//! so that any step can be revisited (seek) without keeping every state.
+
+use crate::config::limits;
+use crate::event::Traced;
+use crate::scenario::{Scenario, ScenarioError, Step};
+use crate::simulation::Simulation;
+
+/// At most this many snapshots are kept; when full, every other one goes and
+/// the spacing doubles, so memory stays bounded and a seek replays at most
+/// `len / MAX_SNAPSHOTS * 2` steps.
+const MAX_SNAPSHOTS: usize = 32;
+
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    scenario: Scenario,
+    events: Vec<Traced>,
+    /// `step_ends[i]`: the number of events after step `i + 1`.
+    step_ends: Vec<usize>,
+    /// `snapshots[k]`: the state after `k * every` steps.
+    snapshots: Vec<Simulation>,
+    every: usize,
+    position: usize,
+    current: Simulation,
+}
+
+impl Timeline {
+    /// Runs a (validated) scenario to its end.
+    pub fn new(scenario: &Scenario) -> Result<Timeline, ScenarioError> {
+        scenario.validate()?;
+        let start = Simulation::new(scenario.config.clone());
+        let mut t = Timeline {
+            scenario: Scenario { steps: vec![], ..scenario.clone() },
+            events: vec![],
+            step_ends: vec![],
+            snapshots: vec![start.clone()],
+            every: 8,
+            position: 0,
+            current: start,
+        };
+        for (i, step) in scenario.steps.iter().enumerate() {
+            t.apply(step.clone()).map_err(|e| ScenarioError(format!("steps[{i}].{e}")))?;
+        }
+        Ok(t)
+    }
+
+    /// Applies a step at the current position; steps after it (if the user
+    /// went back in time) are discarded. The error says why a step is not
+    /// allowed at all (a limit or a broker that does not exist); a step that
+    /// is merely impossible now is applied and comes back as a rejected event.
+    pub fn apply(&mut self, step: Step) -> Result<&[Traced], String> {
+        if self.position >= limits::MAX_STEPS {
+            return Err(format!("steps: the limit of {} steps is reached", limits::MAX_STEPS));
+        }
+        step.validate(&self.scenario.config, self.current.now_ms)?;
+        self.truncate_future();
+        let events = self.current.apply(&step);
+        let from = self.events.len();
+        self.events.extend(events);
+        self.step_ends.push(self.events.len());
+        self.scenario.steps.push(step);
+        self.position += 1;
+        if self.position % self.every == 0 {
+            self.snapshots.push(self.current.clone());
+            if self.snapshots.len() > MAX_SNAPSHOTS {
+                let kept: Vec<Simulation> = self.snapshots.drain(..).step_by(2).collect();
+                self.snapshots = kept;
+                self.every *= 2;
+            }
+        }
+        Ok(&self.events[from..])
+    }
+
+    fn truncate_future(&mut self) {
+        let p = self.position;
+        if p == self.scenario.steps.len() {
+            return;
+        }
+        self.scenario.steps.truncate(p);
+        self.step_ends.truncate(p);
+        self.events.truncate(if p == 0 { 0 } else { self.step_ends[p - 1] });
+        self.snapshots.truncate(p / self.every + 1);
+    }
+
+    /// Moves to the state after `position` steps (time travel).
+    pub fn seek(&mut self, position: usize) -> Result<(), String> {
+        let len = self.scenario.steps.len();
+        if position > len {
+            return Err(format!("seek: position {position} is past the last step ({len})"));
+        }
+        if position == self.position {
+            return Ok(());
+        }
+        let k = (position / self.every).min(self.snapshots.len() - 1);
+        let mut sim = self.snapshots[k].clone();
+        for step in &self.scenario.steps[k * self.every..position] {
+            sim.apply(step);
+        }
+        self.current = sim;
+        self.position = position;
+        Ok(())
+    }
+
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// Steps in the timeline (including any after the position).
+    pub fn len(&self) -> usize {
+        self.scenario.steps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.scenario.steps.is_empty()
+    }
+
+    pub fn current(&self) -> &Simulation {
+        &self.current
+    }
+
+    /// The events up to the current position.
+    pub fn events(&self) -> &[Traced] {
+        match self.position {
+            0 => &[],
+            p => &self.events[..self.step_ends[p - 1]],
+        }
+    }
+
+    /// Events of one step (1-based), whatever the position.
+    pub fn step_events(&self, step: usize) -> &[Traced] {
+        if step == 0 || step > self.step_ends.len() {
+            return &[];
+        }
+        let start = if step == 1 { 0 } else { self.step_ends[step - 2] };
+        &self.events[start..self.step_ends[step - 1]]
+    }
+
+    pub fn trace_lines(&self) -> Vec<String> {
+        self.events().iter().map(|e| e.to_string()).collect()
+    }
+
+    /// The scenario with every step of the timeline.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+}
