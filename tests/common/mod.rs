@@ -1,0 +1,44 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use highwater::{Protocol, Scenario, Simulation, Traced, Violation, ViolationKind};
+use std::path::{Path, PathBuf};
+
+pub fn scenarios_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios")
+}
+
+pub fn load(name: &str) -> Scenario {
+    let path = scenarios_dir().join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Scenario::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+pub fn with_protocol(mut s: Scenario, p: Protocol) -> Scenario {
+    s.config.protocol = p;
+    s
+}
+
+pub struct Run {
+    pub sim: Simulation,
+    pub events: Vec<Traced>,
+}
+
+impl Run {
+    pub fn trace(&self) -> String {
+        self.events.iter().map(|e| format!("{e}\n")).collect()
+    }
+
+    pub fn violations(&self, kind: ViolationKind) -> Vec<&Violation> {
+        self.sim.violations.iter().filter(|v| v.kind == kind).collect()
+    }
+}
+
+pub fn run(s: &Scenario) -> Run {
+    let mut sim = Simulation::new(s.config.clone());
+    let mut events = vec![];
+    for step in &s.steps {
+        events.extend(sim.apply(step));
+    }
+    Run { sim, events }
+}

@@ -1,0 +1,225 @@
+//! What each golden scenario must show, asserted on the model's state rather
+//! than on trace text: the golden files pin the exact events, these pin the
+//! meaning (and fail if a re-blessed trace lost it).
+
+mod common;
+
+use common::{load, run, with_protocol};
+use highwater::scenario::{Acks, Produce};
+use highwater::{Config, Protocol, Simulation, Step, ViolationKind};
+use ViolationKind::*;
+
+fn acked_losses(r: &common::Run, acks: Acks) -> Vec<String> {
+    r.violations(AckedWriteLost).iter().filter(|v| v.acks == Some(acks)).map(|v| v.value.as_deref().unwrap_or("").to_string()).collect()
+}
+
+/// Worked example: one follower needs two fetch rounds before its HW moves.
+#[test]
+fn follower_hw_moves_only_in_the_second_round() {
+    let s = load("two-fetch-rounds");
+    let mut sim = Simulation::new(s.config.clone());
+    sim.apply(&s.steps[0]);
+    sim.apply(&s.steps[1]);
+    assert_eq!(sim.broker(2).log_end_offset(), 1, "round 1 copies the record");
+    assert_eq!(sim.broker(2).high_watermark, 0, "but the follower's HW has not moved");
+    assert_eq!(sim.broker(1).high_watermark, 0, "nor the leader's: it does not yet know the follower has it");
+    sim.apply(&s.steps[2]);
+    assert_eq!(sim.broker(1).high_watermark, 1);
+    assert_eq!(sim.broker(2).high_watermark, 1, "round 2 carries HW 1 back");
+    assert_eq!(sim.producer.requests[0].status, highwater::producer::Status::Done(highwater::event::ProduceResult::Acked));
+}
+
+/// Worked example: leader LEO 5, follower LEOs (as the leader knows them) 5 and 4: HW 4.
+#[test]
+fn high_watermark_is_the_smallest_isr_leo() {
+    let r = run(&load("hw-is-min-isr-leo"));
+    let leader = r.sim.broker(1);
+    assert_eq!(leader.log_end_offset(), 5);
+    assert_eq!(leader.remote(2).log_end_offset, Some(5));
+    assert_eq!(leader.remote(3).log_end_offset, Some(4));
+    assert_eq!(leader.high_watermark, 4);
+    assert!(r.sim.violations.is_empty());
+}
+
+/// KIP-101 failure 1: legacy loses an acks=all write; leader epochs do not.
+#[test]
+fn loss_after_follower_restart_only_in_legacy() {
+    let s = load("kip101-loss-after-restart");
+    let legacy = run(&with_protocol(s.clone(), Protocol::Legacy));
+    assert_eq!(acked_losses(&legacy, Acks::All), vec!["m2"]);
+    let v = legacy.violations(AckedWriteLost)[0];
+    assert!(v.protocol_violation && v.offset == Some(1) && v.step == 13, "{v:?}");
+    assert!(v.detail.contains("legacy rule"), "the explanation names the rule: {}", v.detail);
+    for p in [Protocol::Kip101, Protocol::Modern] {
+        let r = run(&with_protocol(s.clone(), p));
+        assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
+        assert_eq!(r.sim.broker(2).log.get(1).map(|r| &*r.value), Some("m2"), "{p}: the new leader kept m2");
+    }
+}
+
+/// KIP-101 failure 2: divergence after a power loss under legacy only.
+#[test]
+fn divergence_after_power_loss_only_in_legacy() {
+    let s = load("kip101-divergence-after-power-loss");
+    let legacy = run(&with_protocol(s.clone(), Protocol::Legacy));
+    let d = legacy.violations(CommittedDivergence);
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].offset, d[0].brokers.clone()), (Some(1), vec![1, 2]));
+    for p in [Protocol::Kip101, Protocol::Modern] {
+        let r = run(&with_protocol(s.clone(), p));
+        assert!(r.violations(CommittedDivergence).is_empty(), "{p}");
+        assert_eq!(r.sim.broker(1).log.get(1).map(|r| &*r.value), Some("m3"), "{p}: broker 1 replaced m2 by m3");
+    }
+    // m2 was acks=1 and died with the power: an allowed loss, under every generation.
+    assert_eq!(acked_losses(&legacy, Acks::One), vec!["m2"]);
+    assert!(!legacy.violations(AckedWriteLost)[0].protocol_violation);
+}
+
+/// KIP-279: kip101 still diverges after fast leader changes; modern does not.
+#[test]
+fn fast_leader_change_diverges_under_kip101_not_modern() {
+    let s = load("kip279-fast-leader-change");
+    let kip101 = run(&with_protocol(s.clone(), Protocol::Kip101));
+    let d = kip101.violations(CommittedDivergence);
+    assert_eq!(d.len(), 1, "{:?}", kip101.sim.violations);
+    assert_eq!(d[0].offset, Some(1));
+    let modern = run(&with_protocol(s.clone(), Protocol::Modern));
+    assert!(modern.violations(CommittedDivergence).is_empty());
+    let (b1, b2) = (modern.sim.broker(1), modern.sim.broker(2));
+    assert_eq!(b2.log_end_offset(), b1.log_end_offset());
+    for o in 0..b1.log_end_offset() {
+        assert_eq!(b1.log.get(o), b2.log.get(o), "modern: logs agree at {o}");
+    }
+}
+
+/// Unclean election loses an acks=all write; without it the partition stays offline.
+#[test]
+fn unclean_election_loses_data_and_clean_stays_offline() {
+    let unclean = run(&load("unclean-election-loss"));
+    assert_eq!(acked_losses(&unclean, Acks::All), vec!["m2"]);
+    assert!(unclean.violations(AckedWriteLost)[0].detail.contains("unclean election"));
+    assert_eq!(unclean.sim.controller.leader, Some(2));
+    assert_eq!(unclean.sim.controller.isr, vec![2]);
+
+    let offline = run(&load("offline-without-unclean"));
+    assert!(offline.sim.violations.is_empty());
+    assert_eq!(offline.sim.controller.leader, None, "the partition is offline");
+    assert_eq!(offline.sim.controller.isr, vec![1], "the ISR is never emptied");
+    let last = offline.sim.producer.requests.last().unwrap();
+    assert_eq!(highwater::view::result_name(last.status), "NOT_LEADER_OR_FOLLOWER");
+}
+
+/// NOT_ENOUGH_REPLICAS: refused before the append.
+#[test]
+fn not_enough_replicas_refuses_before_append() {
+    let r = run(&load("not-enough-replicas"));
+    let reqs = &r.sim.producer.requests;
+    assert_eq!(highwater::view::result_name(reqs[0].status), "NOT_ENOUGH_REPLICAS");
+    assert_eq!(reqs[0].offset, None);
+    assert_eq!(highwater::view::result_name(reqs[1].status), "acked");
+    assert_eq!(r.sim.broker(1).log_end_offset(), 1, "only the acks=1 record was appended");
+}
+
+/// Under min ISR, modern freezes the HW (timeout); legacy advances (after-append error).
+#[test]
+fn high_watermark_frozen_under_min_isr_in_modern() {
+    let s = load("hw-frozen-under-min-isr");
+    let modern = run(&with_protocol(s.clone(), Protocol::Modern));
+    assert_eq!(modern.sim.broker(1).high_watermark, 0);
+    assert_eq!(highwater::view::result_name(modern.sim.producer.requests[0].status), "REQUEST_TIMED_OUT");
+    assert!(modern.sim.consumer.read.is_empty());
+    let legacy = run(&with_protocol(s, Protocol::Legacy));
+    assert_eq!(legacy.sim.broker(1).high_watermark, 1);
+    assert_eq!(highwater::view::result_name(legacy.sim.producer.requests[0].status), "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
+}
+
+/// ISR shrink after the lag time (checked every lag/2), expand on catch-up.
+#[test]
+fn isr_shrinks_after_lag_and_expands_after_catch_up() {
+    let s = load("isr-shrink-and-expand");
+    let mut sim = Simulation::new(s.config.clone());
+    let mut shrunk_at = None;
+    for (i, step) in s.steps.iter().enumerate() {
+        for e in sim.apply(step) {
+            if let highwater::Event::IsrShrunk { removed, .. } = &e.event {
+                assert_eq!(removed, &vec![3]);
+                shrunk_at = Some((i, e.time_ms));
+            }
+        }
+        if i == 4 {
+            assert_eq!(sim.controller.isr, vec![1, 2, 3], "at 30 s follower 3 is exactly at the lag limit: still in");
+        }
+    }
+    assert_eq!(shrunk_at, Some((6, 45_000)), "removed at the 45 s check");
+    assert_eq!(sim.controller.isr, vec![1, 2, 3], "and back after catching up");
+}
+
+/// acks=1 is lost on failover, and reported as an allowed loss.
+#[test]
+fn acks_one_loss_after_failover() {
+    let r = run(&load("acks1-loss-after-failover"));
+    assert_eq!(acked_losses(&r, Acks::One), vec!["m2"]);
+    assert!(acked_losses(&r, Acks::All).is_empty());
+    assert!(!r.violations(AckedWriteLost)[0].protocol_violation);
+}
+
+/// An isolated old leader: acks=1 writes to it are lost, acks=all writes time out.
+#[test]
+fn isolated_old_leader() {
+    let r = run(&load("isolated-old-leader"));
+    assert_eq!(acked_losses(&r, Acks::One), vec!["z1"]);
+    assert!(r.violations(AckedWriteLost)[0].detail.contains("stale leader"));
+    let result = |v: &str| {
+        let q = r.sim.producer.requests.iter().find(|q| &*q.value == v).unwrap();
+        highwater::view::result_name(q.status)
+    };
+    assert_eq!(result("z2"), "REQUEST_TIMED_OUT");
+    assert_eq!(result("m2"), "acked");
+    let b1 = r.sim.broker(1);
+    assert_eq!(b1.leader, Some(2), "after healing, broker 1 follows the new leader");
+    assert_eq!(b1.log.get(1).map(|r| &*r.value), Some("m2"), "z1 and z2 were truncated away");
+    assert_eq!(b1.log_end_offset(), 2);
+}
+
+/// Timed mode: fetchers, latency and the session timeout drive a failover alone.
+#[test]
+fn timed_failover_elects_after_session_timeout() {
+    let r = run(&load("timed-failover"));
+    let elected = r
+        .events
+        .iter()
+        .find_map(|e| match &e.event {
+            highwater::Event::LeaderElected { leader, leader_epoch, .. } => Some((*leader, *leader_epoch, e.time_ms)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(elected, (2, 1, 2_700 + 9_000));
+    assert!(r.sim.violations.is_empty());
+    assert_eq!(r.sim.broker(3).high_watermark, 3, "broker 3 caught up with m3 over its slow link");
+}
+
+/// Impossible steps are rejected with a reason and the run goes on.
+#[test]
+fn impossible_steps_are_rejected_and_the_run_goes_on() {
+    let mut sim = Simulation::new(Config::default());
+    let rejected = |events: Vec<highwater::Traced>| match &events[0].event {
+        highwater::Event::StepRejected { reason, .. } => reason.clone(),
+        other => panic!("not rejected: {other:?}"),
+    };
+    assert_eq!(rejected(sim.apply(&Step::Restart(2))), "broker 2 is already running");
+    assert_eq!(rejected(sim.apply(&Step::Fetch(1))), "broker 1 is the leader; only followers fetch");
+    assert_eq!(rejected(sim.apply(&Step::Fetch(9))), "fetch: broker 9 does not exist (brokers are 1..=3)");
+    assert!(rejected(sim.apply(&Step::Elect(Some(1)))).contains("already the leader"));
+    sim.apply(&Step::Crash(highwater::scenario::Crash { broker: 2, lose_unflushed: 0 }));
+    assert_eq!(rejected(sim.apply(&Step::Fetch(2))), "broker 2 is down");
+    let events = sim.apply(&Step::Produce(Produce { value: "ok".into(), acks: Acks::One, to: None }));
+    assert!(events.iter().any(|e| e.to_string().contains("acknowledged at offset 0")));
+    assert_eq!(sim.step, 7);
+}
+
+/// Produce with no leader gets NOT_LEADER_OR_FOLLOWER, not a crash.
+#[test]
+fn produce_without_leader_is_an_error_result() {
+    let r = run(&load("offline-without-unclean"));
+    assert!(r.trace().contains("NOT_LEADER_OR_FOLLOWER"));
+}
