@@ -7,6 +7,7 @@ pub mod config;
 pub mod consumer;
 pub mod controller;
 pub mod event;
+pub mod explore;
 pub mod invariants;
 pub mod log;
 pub mod network;

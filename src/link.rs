@@ -46,7 +46,13 @@ mod tests {
         let link = encode(&s);
         assert!(link.starts_with("v1.") && link.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)));
         assert_eq!(decode(&link).unwrap(), s);
-        assert!(decode(&link[..link.len() - 5]).unwrap_err().0.starts_with("link: is corrupt or truncated"));
+        let mut corrupt = 0;
+        for cut in 1..20 {
+            let e = decode(&link[..link.len() - cut]).unwrap_err().0;
+            assert!(e.contains("it may be cut short") || e.starts_with("link: is corrupt or truncated"), "{e}");
+            corrupt += e.contains("corrupt") as u32;
+        }
+        assert!(corrupt > 0, "some cuts reach the decompressor");
         assert!(decode("hello").unwrap_err().0.contains("not a Highwater scenario link"));
         assert!(decode("v1.@@@").unwrap_err().0.contains("base64url"));
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; limits::MAX_SCENARIO_BYTES + 10], 9);

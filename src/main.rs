@@ -1,8 +1,10 @@
 //! `highwater`: run a scenario and print what happened.
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use highwater::explore::{explore, Search, Strategy};
 use highwater::view::EventView;
-use highwater::{LogWindow, Scenario, Simulation, StateView};
+use highwater::{Acks, Config, LogWindow, Protocol, Scenario, Simulation, StateView};
+use std::time::Instant;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,13 +25,171 @@ enum Command {
         /// The scenario file (format version 1, see docs/scenario-format.md).
         file: PathBuf,
     },
+    /// Search for the shortest run that breaks a safety check.
+    Explore(ExploreArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ProtocolArg {
+    Legacy,
+    Kip101,
+    Modern,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AcksArg {
+    #[value(name = "1")]
+    One,
+    #[value(name = "all")]
+    All,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StrategyArg {
+    Bfs,
+    Random,
+}
+
+#[derive(clap::Args)]
+struct ExploreArgs {
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=7))]
+    brokers: u32,
+    #[arg(long, value_enum, default_value = "modern")]
+    protocol: ProtocolArg,
+    #[arg(long = "min-isr", default_value_t = 1)]
+    min_isr: u32,
+    #[arg(long, value_enum, default_value = "all")]
+    acks: AcksArg,
+    /// Allow unclean leader election.
+    #[arg(long)]
+    unclean: bool,
+    /// Allow power loss (a crash that drops the last unflushed record).
+    #[arg(long = "power-loss")]
+    power_loss: bool,
+    /// Allow one-way link cuts from the leader, and heal.
+    #[arg(long = "network-faults")]
+    network_faults: bool,
+    #[arg(long, value_enum, default_value = "bfs")]
+    strategy: StrategyArg,
+    /// Steps to search (after the prefix).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=64))]
+    depth: u64,
+    /// Stop after this many distinct states (bfs) or steps (random).
+    #[arg(long = "max-states", default_value_t = 2_000_000)]
+    max_states: u64,
+    /// Records the producer may write.
+    #[arg(long = "max-produces", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
+    max_produces: u32,
+    /// Seed of the random walks.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Count acks=1 losses too (Kafka's contract allows them).
+    #[arg(long = "count-acks1")]
+    count_acks1: bool,
+    /// Start from this scenario's configuration and steps.
+    #[arg(long)]
+    prefix: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Run { json, file } => run(&file, json),
+        Command::Explore(args) => explore_command(args),
     }
+}
+
+fn explore_command(a: ExploreArgs) -> ExitCode {
+    let protocol = match a.protocol {
+        ProtocolArg::Legacy => Protocol::Legacy,
+        ProtocolArg::Kip101 => Protocol::Kip101,
+        ProtocolArg::Modern => Protocol::Modern,
+    };
+    let mut config = Config {
+        brokers: a.brokers,
+        protocol,
+        min_insync_replicas: a.min_isr,
+        unclean_leader_election: a.unclean,
+        ..Config::default()
+    };
+    let mut prefix = vec![];
+    if let Some(path) = &a.prefix {
+        let scenario = match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| Scenario::from_json(&t).map_err(|e| e.0)) {
+            Ok(s) => s,
+            Err(e) => return fail(format!("{}: {e}", path.display())),
+        };
+        config = scenario.config;
+        prefix = scenario.steps;
+    }
+    if let Err(e) = config.validate() {
+        return fail(e);
+    }
+    let search = Search {
+        acks: match a.acks {
+            AcksArg::One => Acks::One,
+            AcksArg::All => Acks::All,
+        },
+        power_loss: a.power_loss,
+        network_faults: a.network_faults,
+        prefix,
+        strategy: match a.strategy {
+            StrategyArg::Bfs => Strategy::Bfs,
+            StrategyArg::Random => Strategy::Random,
+        },
+        depth: a.depth as usize,
+        max_states: a.max_states,
+        max_produces: a.max_produces,
+        seed: a.seed,
+        count_acks_one_losses: a.count_acks1,
+        ..Search::new(config)
+    };
+    let started = Instant::now();
+    let json = a.json;
+    let mut last_report = Instant::now();
+    let outcome = explore(&search, &mut |states, depth| {
+        if !json && last_report.elapsed().as_millis() >= 1000 {
+            last_report = Instant::now();
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!("depth {depth}: {states} states, {:.0} states/s", states as f64 / secs);
+        }
+        true
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let per_second = if seconds > 0.0 { outcome.states as f64 / seconds } else { 0.0 };
+    if json {
+        let mut v = serde_json::to_value(&outcome).expect("outcome serializes");
+        v["seconds"] = serde_json::json!(seconds);
+        v["states_per_second"] = serde_json::json!(per_second.round());
+        v["link"] = serde_json::json!(outcome.scenario.as_ref().map(highwater::link::encode));
+        print_all(&(serde_json::to_string_pretty(&v).expect("json") + "\n"));
+        return ExitCode::SUCCESS;
+    }
+    let what = if search.strategy == Strategy::Bfs { "distinct states" } else { "steps" };
+    let mut text = format!(
+        "searched {} {what} to depth {} in {seconds:.2} s ({per_second:.0}/s){}\n",
+        outcome.states,
+        outcome.depth,
+        if outcome.complete { "" } else { " (stopped at the bound)" }
+    );
+    match (&outcome.violation, &outcome.scenario) {
+        (Some(v), Some(s)) => {
+            text += &format!("FOUND {}: {}\n", v.kind.name(), v.detail);
+            text += &format!("scenario ({} steps):\n{}\n", s.steps.len(), s.to_json_pretty());
+            text += &format!("link: {}\n", highwater::link::encode(s));
+        }
+        _ => text += &format!("no violation up to depth {}\n", outcome.depth),
+    }
+    print_all(&text);
+    ExitCode::SUCCESS
+}
+
+/// Writes to stdout, ignoring a closed pipe (`| head`).
+fn print_all(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
 fn fail(message: String) -> ExitCode {

@@ -287,8 +287,11 @@ impl Scenario {
     }
 
     pub fn from_value(raw: serde_json::Value) -> Result<Scenario, ScenarioError> {
+        if !raw.is_object() {
+            return Err(ScenarioError("scenario: expected a JSON object like {\"version\": 1, \"steps\": [...]}".into()));
+        }
         match raw.get("version") {
-            None if raw.is_object() => return Err(ScenarioError("version: missing (this reader knows version 1)".into())),
+            None => return Err(ScenarioError("version: missing (this reader knows version 1)".into())),
             Some(v) if v.as_u64() != Some(FORMAT_VERSION as u64) => {
                 return Err(ScenarioError(format!("version: {v} is not supported (this reader knows version 1)")))
             }
@@ -324,8 +327,15 @@ impl Scenario {
         Ok(())
     }
 
+    /// Pretty JSON with one step per line, as the scenario files are written.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a scenario always serializes")
+        let head = Scenario { steps: vec![], ..self.clone() };
+        let mut text = serde_json::to_string_pretty(&head).expect("a scenario always serializes");
+        let steps: Vec<String> = self.steps.iter().map(|s| format!("    {}", s.to_json())).collect();
+        let body = if steps.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", steps.join(",\n")) };
+        let at = text.rfind("\"steps\": []").expect("steps field present");
+        text.replace_range(at.., &format!("\"steps\": {body}\n}}"));
+        text
     }
 }
 
@@ -360,7 +370,7 @@ mod tests {
         assert_eq!(err(r#"{"steps":[]}"#), "version: missing (this reader knows version 1)");
         assert_eq!(err(r#"{"version":2}"#), "version: 2 is not supported (this reader knows version 1)");
         assert!(err(r#"{"version":1,"config":{"brokers":9}}"#).starts_with("config.brokers: 9 is out of range"));
-        assert!(err(r#"{"version":1,"config":{"brokerz":3}}"#).starts_with("config: unknown field `brokerz`"));
+        assert!(err(r#"{"version":1,"config":{"brokerz":3}}"#).starts_with("config.brokerz: unknown field `brokerz`"));
         let e = err(r#"{"version":1,"steps":[{"fetch":2},{"produce":{"value":"x","acks":"2"}}]}"#);
         assert!(e.starts_with("steps[1].produce.acks: invalid value"), "{e}");
         let e = err(r#"{"version":1,"steps":[{"fetch":5}]}"#);
@@ -368,7 +378,7 @@ mod tests {
         let e = err(r#"{"version":1,"steps":[{"jump":1}]}"#);
         assert!(e.starts_with("steps[0]: unknown variant `jump`"), "{e}");
         assert!(err("{").starts_with("scenario is not valid JSON"));
-        assert!(err("[]").starts_with("scenario: invalid type"), "{}", err("[]"));
+        assert!(err("[]").starts_with("scenario: expected a JSON object"));
     }
 
     #[test]

@@ -1,0 +1,335 @@
+//! The counterexample explorer: searches the scenario format's own steps for
+//! a run that breaks a safety check, like a model checker, and hands back the
+//! shortest one it finds as a replayable scenario, minimised.
+//!
+//! Two strategies: seeded random walks (fast, reproducible from the seed) and
+//! an exhaustive search in breadth-first order (iterative deepening, so memory
+//! stays at one path plus the visited set) with canonical state hashing, which
+//! either proves there is no violation up to the depth or returns a shortest one.
+
+use crate::config::{Config, Protocol};
+use crate::invariants::{Violation, ViolationKind};
+use crate::rng::Rng;
+use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
+use crate::simulation::Simulation;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    Bfs,
+    Random,
+}
+
+/// What to search: the cluster, the faults allowed, and the bounds.
+#[derive(Clone, Debug)]
+pub struct Search {
+    pub config: Config,
+    pub acks: Acks,
+    pub power_loss: bool,
+    /// Allow one-way cuts from the leader and `heal`.
+    pub network_faults: bool,
+    /// Steps to start from (a scenario prefix).
+    pub prefix: Vec<Step>,
+    pub strategy: Strategy,
+    /// Steps after the prefix.
+    pub depth: usize,
+    pub max_states: u64,
+    /// Records the producer may write (bounds the space).
+    pub max_produces: u32,
+    /// Random walks only.
+    pub seed: u64,
+    /// Which violations count: acks=1 losses are allowed by Kafka's contract.
+    pub count_acks_one_losses: bool,
+}
+
+impl Search {
+    pub fn new(config: Config) -> Search {
+        Search {
+            config,
+            acks: Acks::All,
+            power_loss: false,
+            network_faults: false,
+            prefix: vec![],
+            strategy: Strategy::Bfs,
+            depth: 8,
+            max_states: 1_000_000,
+            max_produces: 2,
+            seed: 1,
+            count_acks_one_losses: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub found: bool,
+    pub violation: Option<Violation>,
+    /// A complete scenario that replays to the violation (minimised).
+    pub scenario: Option<Scenario>,
+    /// Distinct states visited (exhaustive), or steps taken (random).
+    pub states: u64,
+    /// The depth searched to completion (exhaustive), or the walk length (random).
+    pub depth: usize,
+    /// False if the search stopped at `max_states` before finishing its depth.
+    pub complete: bool,
+}
+
+/// Progress callback: (states so far, depth being searched).
+pub type Progress<'a> = &'a mut dyn FnMut(u64, usize) -> bool;
+
+/// The steps the explorer may choose from in a state (bounded: values are
+/// numbered, at most `max_produces` records, one lost record per power loss).
+pub fn actions(sim: &Simulation, search: &Search, out: &mut Vec<Step>) {
+    out.clear();
+    let produced = sim.producer.requests.len() as u32;
+    if produced < search.max_produces && sim.controller.leader.is_some() {
+        out.push(Step::Produce(Produce { value: format!("v{}", produced + 1), acks: search.acks, to: None }));
+    }
+    for b in &sim.brokers {
+        if b.following().is_some() {
+            out.push(Step::Fetch(b.id));
+        }
+    }
+    for b in &sim.brokers {
+        if b.alive {
+            out.push(Step::Crash(Crash { broker: b.id, lose_unflushed: 0 }));
+            if search.power_loss && b.log_end_offset() > 0 {
+                out.push(Step::Crash(Crash { broker: b.id, lose_unflushed: 1 }));
+            }
+        } else {
+            out.push(Step::Restart(b.id));
+        }
+    }
+    if sim.controller.leader.is_some() {
+        out.push(Step::Elect(None));
+    }
+    out.push(Step::AdvanceMs(sim.config.broker_session_timeout_ms));
+    // Past the lag time whatever the phase of the lag/2 check.
+    out.push(Step::AdvanceMs(sim.config.replica_lag_time_max_ms * 3 / 2));
+    if search.network_faults {
+        if let Some(l) = sim.controller.leader {
+            for f in sim.config.broker_ids().filter(|&f| f != l && !sim.network.cuts.contains(&(l, f))) {
+                out.push(Step::Cut([l, f]));
+            }
+        }
+        if !sim.network.cuts.is_empty() {
+            out.push(Step::Heal(Heal::All));
+        }
+    }
+}
+
+/// A hash of everything that decides the future of a run, with times made
+/// relative to now and capped where only "past the timeout" matters, so that
+/// equivalent states are visited once.
+pub fn canonical_hash(sim: &Simulation) -> u64 {
+    let now = sim.now_ms;
+    let cap = sim.config.replica_lag_time_max_ms.max(sim.config.broker_session_timeout_ms).max(sim.config.request_timeout_ms) + 1;
+    let age = |t: u64| now.saturating_sub(t).min(cap);
+    let mut h = std::hash::DefaultHasher::new();
+    for b in &sim.brokers {
+        (b.alive, b.high_watermark, b.checkpointed_high_watermark, b.leader_epoch, b.leader).hash(&mut h);
+        b.log.log_end_offset().hash(&mut h);
+        for r in b.log.iter_from(0) {
+            (r.id, r.epoch).hash(&mut h);
+        }
+        b.log.epochs().entries().hash(&mut h);
+        b.fetcher.needs_epoch_truncation.hash(&mut h);
+        if b.is_leader() {
+            (&b.isr, b.epoch_start_offset).hash(&mut h);
+            for r in &b.remote {
+                (r.log_end_offset, age(r.last_caught_up_ms)).hash(&mut h);
+            }
+        }
+    }
+    let c = &sim.controller;
+    (c.leader, c.leader_epoch, &c.isr, &c.fenced).hash(&mut h);
+    for s in &c.silent_since_ms {
+        s.map(age).hash(&mut h);
+    }
+    (&sim.network.cuts, &sim.network.isolated).hash(&mut h);
+    for r in &sim.producer.requests {
+        (r.status, r.offset, r.deadline_ms.saturating_sub(now).min(cap)).hash(&mut h);
+    }
+    h.finish()
+}
+
+fn counts(v: &Violation, search: &Search) -> bool {
+    search.count_acks_one_losses || !(v.kind == ViolationKind::AckedWriteLost && v.acks == Some(Acks::One))
+}
+
+/// Applies steps from a fresh simulation; the first counted violation, if any.
+fn replay(search: &Search, steps: &[Step]) -> (Simulation, Option<Violation>) {
+    let mut sim = Simulation::new(search.config.clone());
+    for step in steps {
+        sim.apply(step);
+        if let Some(v) = sim.violations.iter().find(|v| counts(v, search)).cloned() {
+            return (sim, Some(v));
+        }
+    }
+    (sim, None)
+}
+
+/// Runs the search.
+pub fn explore(search: &Search, progress: Progress) -> Outcome {
+    let found = match search.strategy {
+        Strategy::Bfs => exhaustive(search, progress),
+        Strategy::Random => random_walks(search, progress),
+    };
+    let (path, states, depth, complete) = found;
+    match path {
+        Some(steps) => {
+            let steps = minimise(search, steps);
+            let (_, violation) = replay(search, &steps);
+            let mut scenario = Scenario::new(search.config.clone());
+            scenario.name = "Found by the explorer".into();
+            scenario.description = violation.as_ref().map(|v| v.detail.clone()).unwrap_or_default();
+            scenario.steps = steps;
+            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, depth, complete }
+        }
+        None => Outcome { found: false, violation: None, scenario: None, states, depth, complete },
+    }
+}
+
+type Found = (Option<Vec<Step>>, u64, usize, bool);
+
+/// Iterative deepening: every depth from 1 to `search.depth`, depth-first,
+/// never expanding a state again unless reached with more steps left.
+fn exhaustive(search: &Search, progress: Progress) -> Found {
+    let (root, violation) = replay(search, &search.prefix);
+    if violation.is_some() {
+        return (Some(search.prefix.clone()), 1, 0, true);
+    }
+    let mut states = 0;
+    for limit in 1..=search.depth {
+        let mut dfs = Dfs { search, visited: HashMap::new(), path: vec![], states: 0, stopped: false, progress: &mut *progress, limit };
+        if dfs.go(&root, limit) {
+            let mut steps = search.prefix.clone();
+            steps.extend(dfs.path);
+            return (Some(steps), states.max(dfs.states), limit, true);
+        }
+        states = dfs.states;
+        if dfs.stopped {
+            return (None, states, limit - 1, false);
+        }
+    }
+    (None, states, search.depth, true)
+}
+
+struct Dfs<'a, 'p> {
+    search: &'a Search,
+    /// Canonical state -> most steps left when it was expanded.
+    visited: HashMap<u64, usize>,
+    path: Vec<Step>,
+    states: u64,
+    stopped: bool,
+    progress: &'p mut dyn FnMut(u64, usize) -> bool,
+    limit: usize,
+}
+
+impl Dfs<'_, '_> {
+    /// True when a violation was found (`path` leads to it).
+    fn go(&mut self, sim: &Simulation, left: usize) -> bool {
+        if left == 0 || self.stopped {
+            return false;
+        }
+        let mut steps = vec![];
+        actions(sim, self.search, &mut steps);
+        for step in steps {
+            let mut next = sim.clone();
+            let seen = next.violations.len();
+            next.apply(&step);
+            self.path.push(step);
+            if next.violations[seen..].iter().any(|v| counts(v, self.search)) {
+                return true;
+            }
+            let key = canonical_hash(&next);
+            let more = match self.visited.get(&key) {
+                Some(&l) if l >= left - 1 => false,
+                Some(_) => true,
+                None => {
+                    self.states += 1;
+                    if self.states % 4096 == 0 && !(self.progress)(self.states, self.limit) {
+                        self.stopped = true;
+                    }
+                    if self.states >= self.search.max_states {
+                        self.stopped = true;
+                    }
+                    true
+                }
+            };
+            if more {
+                self.visited.insert(key, left - 1);
+                if self.go(&next, left - 1) {
+                    return true;
+                }
+            }
+            self.path.pop();
+            if self.stopped {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// Seeded random walks of `search.depth` steps until a violation or
+/// `max_states` steps in all.
+fn random_walks(search: &Search, progress: Progress) -> Found {
+    let (root, violation) = replay(search, &search.prefix);
+    if violation.is_some() {
+        return (Some(search.prefix.clone()), 1, 0, true);
+    }
+    let mut rng = Rng::new(search.seed);
+    let mut taken = 0u64;
+    let mut steps = vec![];
+    while taken < search.max_states {
+        let mut sim = root.clone();
+        let mut path = search.prefix.clone();
+        for _ in 0..search.depth {
+            actions(&sim, search, &mut steps);
+            let step = rng.pick(&steps).expect("advance is always possible").clone();
+            let seen = sim.violations.len();
+            sim.apply(&step);
+            path.push(step);
+            taken += 1;
+            if sim.violations[seen..].iter().any(|v| counts(v, search)) {
+                return (Some(path), taken, search.depth, true);
+            }
+        }
+        if taken % 4096 < search.depth as u64 && !progress(taken, search.depth) {
+            return (None, taken, search.depth, false);
+        }
+    }
+    (None, taken, search.depth, false)
+}
+
+/// Drops every step that is not needed for a violation of the same kind
+/// (one at a time, until no single step can go).
+pub fn minimise(search: &Search, mut steps: Vec<Step>) -> Vec<Step> {
+    let Some(kind) = replay(search, &steps).1.map(|v| v.kind) else { return steps };
+    let keep = search.prefix.len().min(steps.len());
+    loop {
+        let mut shrunk = false;
+        let mut i = steps.len();
+        while i > keep {
+            i -= 1;
+            let mut shorter = steps.clone();
+            shorter.remove(i);
+            if replay(search, &shorter).1.is_some_and(|v| v.kind == kind) {
+                steps = shorter;
+                shrunk = true;
+            }
+        }
+        if !shrunk {
+            return steps;
+        }
+    }
+}
+
+/// Parses a generation name (`legacy`, `kip101`, `modern`).
+pub fn parse_protocol(s: &str) -> Result<Protocol, String> {
+    Protocol::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| format!("unknown protocol {s:?} (legacy, kip101 or modern)"))
+}
