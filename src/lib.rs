@@ -26,6 +26,8 @@ pub use simulation::Simulation;
 pub mod link;
 pub mod timeline;
 pub mod view;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 pub use timeline::Timeline;
 pub use view::{LogWindow, StateView};

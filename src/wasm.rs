@@ -1,0 +1,233 @@
+//! The WebAssembly boundary: one opaque handle around a `Timeline`, coarse
+//! calls, plain objects out, and every error turned into a JS `Error` here.
+//! No protocol logic lives on this side or in JavaScript.
+
+use crate::config::{limits, Config};
+use crate::explore::{self, Search, Strategy};
+use crate::link;
+use crate::scenario::{Acks, Scenario, Step};
+use crate::timeline::Timeline;
+use crate::view::{EventView, LogWindow, StateView};
+use serde::Serialize;
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
+
+thread_local! {
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Remembers the message of a panic, so that the page can show it after the
+/// module traps (the page then starts a fresh instance).
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        LAST_PANIC.with(|p| *p.borrow_mut() = Some(info.to_string()));
+    }));
+}
+
+/// The message of the last panic in the core, if any.
+#[wasm_bindgen(js_name = lastPanic)]
+pub fn last_panic() -> Option<String> {
+    LAST_PANIC.with(|p| p.borrow().clone())
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Text as is; anything else through `JSON.stringify`.
+fn json_text(value: &JsValue, what: &str) -> Result<String, JsError> {
+    if let Some(s) = value.as_string() {
+        return Ok(s);
+    }
+    js_sys::JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| JsError::new(&format!("{what}: expected an object or JSON text")))
+}
+
+#[wasm_bindgen]
+pub struct Simulation {
+    timeline: Timeline,
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// A scenario as an object or JSON text; throws with the field and the problem.
+    #[wasm_bindgen(js_name = fromScenario)]
+    pub fn from_scenario(scenario: JsValue) -> Result<Simulation, JsError> {
+        let text = json_text(&scenario, "scenario")?;
+        let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+        Self::run(&scenario)
+    }
+
+    /// A share link's scenario text; throws on a corrupt, truncated or oversized link.
+    #[wasm_bindgen(js_name = fromLink)]
+    pub fn from_link(text: &str) -> Result<Simulation, JsError> {
+        let scenario = link::decode(text).map_err(|e| JsError::new(&e.0))?;
+        Self::run(&scenario)
+    }
+
+    fn run(scenario: &Scenario) -> Result<Simulation, JsError> {
+        Timeline::new(scenario).map(|timeline| Simulation { timeline }).map_err(|e| JsError::new(&e.0))
+    }
+
+    /// Applies one step (scenario format) at the current position and returns
+    /// the events it caused. Throws if the step is malformed or over a limit.
+    pub fn apply(&mut self, step: JsValue) -> Result<JsValue, JsError> {
+        let text = json_text(&step, "step")?;
+        let step: Step = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("step: {e}")))?;
+        let events = self.timeline.apply(step).map_err(|e| JsError::new(&e))?;
+        to_js(&events.iter().map(EventView::of).collect::<Vec<_>>())
+    }
+
+    /// The state at the current position, shaped like `highwater run --json`
+    /// without `events`. With `logFrom`/`logCount`, only that window of each log.
+    pub fn state(&self, log_from: Option<u32>, log_count: Option<u32>) -> Result<JsValue, JsError> {
+        let window = LogWindow {
+            start: log_from.unwrap_or(0) as u64,
+            max_records: log_count.map(|c| c as usize).unwrap_or(usize::MAX),
+        };
+        to_js(&StateView::of(self.timeline.current(), window))
+    }
+
+    /// Trace lines up to the current position, as the command line prints them.
+    #[wasm_bindgen(js_name = traceLines)]
+    pub fn trace_lines(&self) -> Vec<String> {
+        self.timeline.trace_lines()
+    }
+
+    /// Events up to the current position, from index `from` on.
+    #[wasm_bindgen(js_name = eventsSince)]
+    pub fn events_since(&self, from: usize) -> Result<JsValue, JsError> {
+        let events = self.timeline.events();
+        let from = from.min(events.len());
+        to_js(&events[from..].iter().map(EventView::of).collect::<Vec<_>>())
+    }
+
+    /// The events of one step (1-based), whatever the position.
+    #[wasm_bindgen(js_name = stepEvents)]
+    pub fn step_events(&self, step: usize) -> Result<JsValue, JsError> {
+        to_js(&self.timeline.step_events(step).iter().map(EventView::of).collect::<Vec<_>>())
+    }
+
+    /// Time travel: the state after `position` steps.
+    pub fn seek(&mut self, position: usize) -> Result<(), JsError> {
+        self.timeline.seek(position).map_err(|e| JsError::new(&e))
+    }
+
+    /// Steps applied up to the current position.
+    pub fn position(&self) -> usize {
+        self.timeline.position()
+    }
+
+    /// Steps in the timeline (including any after the position).
+    pub fn length(&self) -> usize {
+        self.timeline.len()
+    }
+
+    /// The scenario: config and every step of the timeline.
+    pub fn scenario(&self) -> Result<JsValue, JsError> {
+        to_js(self.timeline.scenario())
+    }
+
+    /// The scenario as text for a URL fragment.
+    #[wasm_bindgen(js_name = toLink)]
+    pub fn to_link(&self) -> String {
+        link::encode(self.timeline.scenario())
+    }
+}
+
+/// Limits the page shows and checks against before asking the core.
+#[wasm_bindgen]
+pub fn limits() -> Result<JsValue, JsError> {
+    to_js(&serde_json::json!({
+        "max_brokers": limits::MAX_BROKERS,
+        "max_steps": limits::MAX_STEPS,
+        "max_value_bytes": limits::MAX_VALUE_BYTES,
+        "max_simulated_ms": limits::MAX_SIMULATED_MS,
+        "max_link_chars": limits::MAX_LINK_CHARS,
+    }))
+}
+
+/// The configuration defaults (Kafka's).
+#[wasm_bindgen(js_name = defaultConfig)]
+pub fn default_config() -> Result<JsValue, JsError> {
+    to_js(&Config::default())
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExploreOptions {
+    config: Config,
+    #[serde(default)]
+    acks: Acks,
+    #[serde(default)]
+    power_loss: bool,
+    #[serde(default)]
+    network_faults: bool,
+    #[serde(default)]
+    prefix: Vec<Step>,
+    #[serde(default = "default_strategy")]
+    strategy: String,
+    #[serde(default = "default_depth")]
+    depth: usize,
+    #[serde(default = "default_max_states")]
+    max_states: u64,
+    #[serde(default = "default_max_produces")]
+    max_produces: u32,
+    #[serde(default)]
+    seed: u64,
+}
+
+fn default_strategy() -> String {
+    "bfs".into()
+}
+fn default_depth() -> usize {
+    8
+}
+fn default_max_states() -> u64 {
+    500_000
+}
+fn default_max_produces() -> u32 {
+    2
+}
+
+/// Runs the counterexample explorer (meant for a Web Worker). `progress` is
+/// called with (states, depth) now and then; returning false stops the search.
+#[wasm_bindgen]
+pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue, JsError> {
+    let text = json_text(&options, "options")?;
+    let o: ExploreOptions = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("options: {e}")))?;
+    o.config.validate().map_err(|e| JsError::new(&e))?;
+    if o.depth == 0 || o.depth > 64 {
+        return Err(JsError::new("options.depth: must be between 1 and 64"));
+    }
+    let strategy = match o.strategy.as_str() {
+        "bfs" => Strategy::Bfs,
+        "random" => Strategy::Random,
+        other => return Err(JsError::new(&format!("options.strategy: {other:?} is not bfs or random"))),
+    };
+    let search = Search {
+        acks: o.acks,
+        power_loss: o.power_loss,
+        network_faults: o.network_faults,
+        prefix: o.prefix,
+        strategy,
+        depth: o.depth,
+        max_states: o.max_states,
+        max_produces: o.max_produces.clamp(1, 16),
+        seed: o.seed,
+        ..Search::new(o.config)
+    };
+    let outcome = explore::explore(&search, &mut |states, depth| {
+        progress
+            .call2(&JsValue::NULL, &JsValue::from_f64(states as f64), &JsValue::from_f64(depth as f64))
+            .map(|r| r.as_bool() != Some(false))
+            .unwrap_or(true)
+    });
+    let link = outcome.scenario.as_ref().map(link::encode);
+    let mut value = serde_json::to_value(&outcome).map_err(|e| JsError::new(&e.to_string()))?;
+    value["link"] = serde_json::json!(link);
+    to_js(&value)
+}
