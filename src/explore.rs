@@ -14,7 +14,54 @@ use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
 use crate::simulation::Simulation;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// FxHash (rustc's hasher): fast, deterministic, good enough for de-duplication.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64)
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64)
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64)
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The visited set's keys are already hashes.
+#[derive(Default)]
+struct IdentityHasher(u64);
+
+impl Hasher for IdentityHasher {
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys")
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Visited = HashMap<u64, usize, BuildHasherDefault<IdentityHasher>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -128,7 +175,7 @@ pub fn canonical_hash(sim: &Simulation) -> u64 {
     let now = sim.now_ms;
     let cap = sim.config.replica_lag_time_max_ms.max(sim.config.broker_session_timeout_ms).max(sim.config.request_timeout_ms) + 1;
     let age = |t: u64| now.saturating_sub(t).min(cap);
-    let mut h = std::hash::DefaultHasher::new();
+    let mut h = FxHasher::default();
     for b in &sim.brokers {
         (b.alive, b.high_watermark, b.checkpointed_high_watermark, b.leader_epoch, b.leader).hash(&mut h);
         b.log.log_end_offset().hash(&mut h);
@@ -204,7 +251,7 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
     }
     let mut states = 0;
     for limit in 1..=search.depth {
-        let mut dfs = Dfs { search, visited: HashMap::new(), path: vec![], states: 0, stopped: false, progress: &mut *progress, limit };
+        let mut dfs = Dfs { search, visited: Visited::default(), path: vec![], states: 0, stopped: false, progress: &mut *progress, limit };
         if dfs.go(&root, limit) {
             let mut steps = search.prefix.clone();
             steps.extend(dfs.path);
@@ -221,7 +268,7 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
 struct Dfs<'a, 'p> {
     search: &'a Search,
     /// Canonical state -> most steps left when it was expanded.
-    visited: HashMap<u64, usize>,
+    visited: Visited,
     path: Vec<Step>,
     states: u64,
     stopped: bool,

@@ -3,6 +3,7 @@
 //! The core (everything but `wasm`) is pure Rust with no clock, no I/O and no
 //! hidden randomness; it builds and tests natively.
 
+pub mod bench;
 pub mod config;
 pub mod consumer;
 pub mod controller;

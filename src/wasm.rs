@@ -231,3 +231,10 @@ pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue,
     value["link"] = serde_json::json!(link);
     to_js(&value)
 }
+
+/// The engine benchmark's workload (`highwater::bench::timed_produce_run`),
+/// for comparing wasm with native on the same code.
+#[wasm_bindgen(js_name = benchTimedRun)]
+pub fn bench_timed_run(records: u32) -> Result<JsValue, JsError> {
+    to_js(&crate::bench::timed_produce_run(records as u64, &mut |_| {}))
+}

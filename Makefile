@@ -1,0 +1,50 @@
+# highwater: build, serve and test. `make serve` and `make test` first install
+# whatever is missing (scripts/setup.sh), so they work on a fresh machine.
+SHELL := /bin/bash
+PORT ?= 8080
+BENCH ?= cargo run --release --example bench
+
+.PHONY: help setup build serve test test-native test-browser bench clean
+
+help:
+	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
+	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
+	@echo "make build   the wasm package only (www/pkg)"
+	@echo "make bench   $(BENCH)"
+	@echo "make setup   install everything the above need"
+	@echo "make clean   remove build output"
+
+setup:
+	@scripts/setup.sh all
+
+build:
+	@scripts/setup.sh wasm
+	@scripts/build-wasm.sh
+
+serve: build
+	@node scripts/serve.mjs --port $(PORT) --root www
+
+# Installs first, then runs each part in order; the first failure stops it.
+test:
+	@scripts/setup.sh wasm browser
+	@$(MAKE) --no-print-directory test-native
+	@scripts/build-wasm.sh
+	@$(MAKE) --no-print-directory test-browser
+
+test-native:
+	cargo test --release --no-fail-fast
+
+# Needs www/pkg (make build) and the browser (scripts/setup.sh browser).
+test-browser:
+	@if compgen -G 'tests/browser/*.test.mjs' >/dev/null; then \
+		echo "node --test tests/browser/"; node --test tests/browser/; \
+	else \
+		echo "browser tests: none yet (no tests/browser/*.test.mjs), skipped"; \
+	fi
+
+bench:
+	$(BENCH)
+
+clean:
+	cargo clean
+	rm -rf www/pkg

@@ -1,0 +1,55 @@
+//! Engine benchmark: a timed run of 3 brokers with auto-fetch and 1,000,000
+//! produced records (acks=all, one record per simulated millisecond).
+//! Reports events per second, the cost of each tenth of the run (flat = a
+//! step's cost does not grow with the log) and peak memory; then the
+//! explorer's states per second on the 3-broker `modern` configuration.
+//!
+//! `cargo run --release --example bench [-- RECORDS]`
+
+use highwater::bench::timed_produce_run;
+use highwater::explore::{explore, Search};
+use highwater::{Config, Protocol};
+use std::time::Instant;
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn main() {
+    let records: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
+    let started = Instant::now();
+    let mut lap = Instant::now();
+    let mut tenths = vec![];
+    let run = timed_produce_run(records, &mut |_| {
+        tenths.push(lap.elapsed().as_secs_f64() * 1000.0);
+        lap = Instant::now();
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let peak = peak_rss_kib();
+    println!("engine: 3 brokers, auto-fetch, acks=all, one record per simulated ms");
+    println!("  records          {}", run.records);
+    println!("  simulated time   {} s", run.simulated_ms / 1000);
+    println!("  steps            {}", run.steps);
+    println!("  events           {}", run.events);
+    println!("  wall time        {seconds:.2} s");
+    println!("  events/second    {:.0}", run.events as f64 / seconds);
+    println!("  steps/second     {:.0}", run.steps as f64 / seconds);
+    let fmt: Vec<String> = tenths.iter().map(|t| format!("{t:.0}")).collect();
+    println!("  ms per tenth     {}", fmt.join(" "));
+    if let Some(kib) = peak {
+        println!("  peak memory      {:.0} MiB ({:.0} bytes per record)", kib as f64 / 1024.0, kib as f64 * 1024.0 / records as f64);
+    }
+
+    let config = Config { brokers: 3, protocol: Protocol::Modern, min_insync_replicas: 2, ..Config::default() };
+    let search = Search { depth: 8, max_states: u64::MAX, ..Search::new(config) };
+    let started = Instant::now();
+    let outcome = explore(&search, &mut |_, _| true);
+    let seconds = started.elapsed().as_secs_f64();
+    println!("explorer: exhaustive, 3 brokers, modern, min ISR 2, acks=all, depth {}", search.depth);
+    println!("  found            {}", outcome.found);
+    println!("  distinct states  {}", outcome.states);
+    println!("  wall time        {seconds:.2} s");
+    println!("  states/second    {:.0}", outcome.states as f64 / seconds);
+}
