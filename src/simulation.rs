@@ -798,12 +798,16 @@ impl Simulation {
                 if !self.live(b) {
                     return Err(format!("broker {b} is down, isolated or fenced"));
                 }
+                let live_isr = self.controller.isr.iter().any(|&m| self.live(m));
                 if in_isr(b) {
                     Some((b, ElectionKind::Clean))
-                } else if unclean_ok {
-                    Some((b, ElectionKind::Unclean))
-                } else {
+                } else if !unclean_ok {
                     return Err(format!("broker {b} is not in the ISR and unclean.leader.election.enable is false"));
+                } else if live_isr {
+                    // An unclean election only happens when no ISR member is live.
+                    return Err(format!("broker {b} is not in the ISR, and a live ISR member can be elected cleanly"));
+                } else {
+                    Some((b, ElectionKind::Unclean))
                 }
             }
             Election::Requested(None) | Election::Failover => {
@@ -821,9 +825,7 @@ impl Simulation {
                 format!("no live replica in the ISR {:?} and unclean.leader.election.enable is false", self.controller.isr)
             };
             if let Election::Requested(_) = why {
-                if current.is_some() {
-                    return Err(reason);
-                }
+                return Err(reason);
             }
             if current.is_some() || why == Election::Failover {
                 self.controller.leader = None;

@@ -1,0 +1,134 @@
+//! The counterexample explorer finds what Kafka's history says it should, and
+//! proves the modern protocol safe up to a stated depth.
+
+mod common;
+
+use highwater::explore::{explore, Outcome, Search, Strategy};
+use highwater::{Acks, Config, Protocol, Scenario, ViolationKind};
+use std::process::Command;
+
+fn search(brokers: u32, protocol: Protocol, min_isr: u32, unclean: bool, depth: usize) -> Search {
+    let config = Config { brokers, protocol, min_insync_replicas: min_isr, unclean_leader_election: unclean, ..Config::default() };
+    Search { depth, max_states: 5_000_000, ..Search::new(config) }
+}
+
+/// The scenario an outcome returns replays, through the public format, to a
+/// violation of the same kind at the same offset.
+fn replays(outcome: &Outcome) -> Scenario {
+    let scenario = Scenario::from_json(&outcome.scenario.as_ref().unwrap().to_json_pretty()).unwrap();
+    let v = outcome.violation.as_ref().unwrap();
+    let run = common::run(&scenario);
+    assert!(run.sim.violations.iter().any(|r| r.kind == v.kind && r.offset == v.offset), "{}", run.trace());
+    scenario
+}
+
+#[test]
+fn legacy_two_brokers_loses_an_acked_write_in_a_handful_of_steps() {
+    let outcome = explore(&search(2, Protocol::Legacy, 1, false, 8), &mut |_, _| true);
+    assert!(outcome.found);
+    let v = outcome.violation.as_ref().unwrap();
+    assert_eq!((v.kind, v.acks), (ViolationKind::AckedWriteLost, Some(Acks::All)));
+    let scenario = replays(&outcome);
+    assert!(scenario.steps.len() <= 6, "{} steps", scenario.steps.len());
+    assert_eq!(outcome.depth, scenario.steps.len(), "breadth-first: the first depth with a violation");
+}
+
+#[test]
+fn kip101_finds_the_divergence_kip279_fixed() {
+    let s = Search { acks: Acks::One, ..search(2, Protocol::Kip101, 1, false, 8) };
+    let outcome = explore(&s, &mut |_, _| true);
+    assert_eq!(outcome.violation.as_ref().map(|v| v.kind), Some(ViolationKind::CommittedDivergence));
+    let scenario = replays(&outcome);
+    assert!(scenario.steps.iter().filter(|s| matches!(s, highwater::Step::Elect(_))).count() >= 2, "two leader changes");
+    // The same steps are safe under modern.
+    let modern = common::run(&common::with_protocol(scenario, Protocol::Modern));
+    assert!(modern.violations(ViolationKind::CommittedDivergence).is_empty());
+}
+
+#[test]
+fn modern_three_brokers_min_isr_two_is_safe_to_depth_seven() {
+    let outcome = explore(&search(3, Protocol::Modern, 2, false, 7), &mut |_, _| true);
+    assert!(!outcome.found, "{:?}", outcome.violation);
+    assert!(outcome.complete);
+    assert_eq!(outcome.depth, 7);
+    assert!(outcome.states > 50_000, "covered {} states", outcome.states);
+}
+
+#[test]
+fn modern_with_unclean_election_finds_the_loss() {
+    let outcome = explore(&search(3, Protocol::Modern, 2, true, 8), &mut |_, _| true);
+    let v = outcome.violation.as_ref().expect("found");
+    assert_eq!((v.kind, v.acks), (ViolationKind::AckedWriteLost, Some(Acks::All)));
+    assert!(v.detail.contains("unclean"), "{}", v.detail);
+    replays(&outcome);
+}
+
+#[test]
+fn random_walks_are_reproducible_from_the_seed() {
+    let s = Search { strategy: Strategy::Random, max_states: 200_000, depth: 10, seed: 42, ..search(2, Protocol::Legacy, 1, false, 10) };
+    let a = explore(&s, &mut |_, _| true);
+    let b = explore(&s, &mut |_, _| true);
+    assert!(a.found);
+    assert_eq!(a.states, b.states);
+    assert_eq!(a.scenario, b.scenario);
+}
+
+#[test]
+fn the_search_stops_when_asked() {
+    let mut calls = 0;
+    let outcome = explore(&search(3, Protocol::Modern, 2, false, 10), &mut |_, _| {
+        calls += 1;
+        calls < 3
+    });
+    assert!(!outcome.complete && !outcome.found);
+    assert!(outcome.states < 20_000);
+}
+
+/// `highwater explore --json` prints the documented fields, and its scenario
+/// replays with `highwater run` to the same violation.
+#[test]
+fn explore_command_json_round_trips_through_run() {
+    let bin = env!("CARGO_BIN_EXE_highwater");
+    let out = Command::new(bin)
+        .args(["explore", "--brokers", "2", "--protocol", "legacy", "--min-isr", "1", "--acks", "all", "--strategy", "bfs", "--depth", "8", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for field in ["found", "violation", "scenario", "states", "depth", "seconds", "states_per_second", "link"] {
+        assert!(v.get(field).is_some(), "missing {field}");
+    }
+    assert_eq!(v["found"], true);
+    let dir = std::env::temp_dir().join(format!("highwater-explore-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("found.json");
+    std::fs::write(&file, serde_json::to_string(&v["scenario"]).unwrap()).unwrap();
+    let run = Command::new(bin).args(["run", "--json"]).arg(&file).output().unwrap();
+    assert!(run.status.success());
+    let state: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let kinds: Vec<&str> = state["violations"].as_array().unwrap().iter().map(|x| x["kind"].as_str().unwrap()).collect();
+    assert!(kinds.contains(&v["violation"]["kind"].as_str().unwrap()), "{kinds:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_to_the_commands_exits_two_with_a_message() {
+    let bin = env!("CARGO_BIN_EXE_highwater");
+    let dir = std::env::temp_dir().join(format!("highwater-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (text, message) in [
+        ("{", "not valid JSON"),
+        (r#"{"version":1,"steps":[{"fetch":12}]}"#, "steps[0].fetch: broker 12 does not exist"),
+        (r#"{"version":1,"config":{"protocol":"zk"}}"#, "config.protocol: unknown variant `zk`"),
+    ] {
+        let file = dir.join("bad.json");
+        std::fs::write(&file, text).unwrap();
+        let out = Command::new(bin).arg("run").arg(&file).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{err}");
+    }
+    let out = Command::new(bin).args(["run", "/nonexistent/file.json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
