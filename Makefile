@@ -4,13 +4,14 @@ SHELL := /bin/bash
 PORT ?= 8080
 BENCH ?= cargo run --release --example bench
 
-.PHONY: help setup build serve test test-native test-browser bench clean
+.PHONY: help setup build serve test test-native test-browser bench bless clean
 
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
 	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
 	@echo "make build   the wasm package only (www/pkg)"
 	@echo "make bench   $(BENCH)"
+	@echo "make bless   rewrite the golden traces (review the diff)"
 	@echo "make setup   install everything the above need"
 	@echo "make clean   remove build output"
 
@@ -44,6 +45,10 @@ test-browser:
 
 bench:
 	$(BENCH)
+
+# Rewrites tests/golden/ from the current model; review the diff before committing.
+bless:
+	HIGHWATER_BLESS=1 cargo test --release --test golden
 
 clean:
 	cargo clean
