@@ -33,22 +33,22 @@ pub struct ProduceRequest {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Producer {
     pub requests: Vec<ProduceRequest>,
-    /// Per broker (index `id - 1`), pending acks=all requests in offset order.
-    pending: Vec<VecDeque<u64>>,
+    /// Pending acks=all requests in send order (per broker, offset order).
+    pending: VecDeque<u64>,
     /// Every pending request in deadline order (one timeout for all, so send order).
     deadlines: VecDeque<u64>,
 }
 
 impl Producer {
-    pub fn new(brokers: u32) -> Producer {
-        Producer { requests: vec![], pending: vec![VecDeque::new(); brokers as usize], deadlines: VecDeque::new() }
+    pub fn new() -> Producer {
+        Producer { requests: vec![], pending: VecDeque::new(), deadlines: VecDeque::new() }
     }
 
     pub fn add(&mut self, request: ProduceRequest) -> u64 {
         let id = self.requests.len() as u64;
         if request.status == Status::Pending {
-            let broker = request.broker.expect("a pending request was appended by a broker");
-            self.pending[(broker - 1) as usize].push_back(id);
+            debug_assert!(request.broker.is_some(), "a pending request was appended by a broker");
+            self.pending.push_back(id);
             self.deadlines.push_back(id);
         }
         self.requests.push(request);
@@ -57,26 +57,31 @@ impl Producer {
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
     pub fn take_reached(&mut self, broker: BrokerId, high_watermark: u64) -> Vec<u64> {
-        let mut done = vec![];
-        let queue = &mut self.pending[(broker - 1) as usize];
-        while let Some(&id) = queue.front() {
-            let r = &self.requests[id as usize];
-            if r.status != Status::Pending {
-                queue.pop_front();
-            } else if r.offset.is_some_and(|o| o < high_watermark) {
-                queue.pop_front();
-                done.push(id);
-            } else {
-                break;
-            }
-        }
-        done
+        self.take_pending(|r| r.broker == Some(broker) && r.offset.is_some_and(|o| o < high_watermark))
     }
 
     /// Every request still pending on `broker` (it lost leadership or died).
     pub fn take_all_pending(&mut self, broker: BrokerId) -> Vec<u64> {
-        let queue = std::mem::take(&mut self.pending[(broker - 1) as usize]);
-        queue.into_iter().filter(|&id| self.requests[id as usize].status == Status::Pending).collect()
+        self.take_pending(|r| r.broker == Some(broker))
+    }
+
+    /// Removes (and returns, in send order) the pending requests that match;
+    /// forgets requests that are no longer pending.
+    fn take_pending(&mut self, matches: impl Fn(&ProduceRequest) -> bool) -> Vec<u64> {
+        let mut taken = vec![];
+        let requests = &self.requests;
+        self.pending.retain(|&id| {
+            let r = &requests[id as usize];
+            if r.status != Status::Pending {
+                false
+            } else if matches(r) {
+                taken.push(id);
+                false
+            } else {
+                true
+            }
+        });
+        taken
     }
 
     /// Pending requests whose `request.timeout.ms` has passed by `now_ms`.

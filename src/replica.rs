@@ -151,14 +151,19 @@ impl Broker {
     /// The HW the leader may move to: the smallest LEO over itself and its
     /// ISR (`Partition.maybeIncrementLeaderHW`). `None` while some ISR
     /// follower's LEO is unknown (a new leader waits for every ISR follower).
-    pub fn isr_high_watermark(&self) -> Option<(u64, Vec<(BrokerId, u64)>)> {
+    pub fn isr_high_watermark(&self) -> Option<u64> {
         let mut hw = self.log_end_offset();
-        let mut leos = Vec::with_capacity(self.isr.len());
         for &b in &self.isr {
-            let leo = if b == self.id { self.log_end_offset() } else { self.remote(b).log_end_offset? };
-            leos.push((b, leo));
-            hw = hw.min(leo);
+            if b != self.id {
+                hw = hw.min(self.remote(b).log_end_offset?);
+            }
         }
-        Some((hw, leos))
+        Some(hw)
+    }
+
+    /// The LEO of each ISR member as this leader knows it (for the trace).
+    pub fn isr_log_end_offsets(&self) -> Vec<(BrokerId, u64)> {
+        let leo = |b: BrokerId| if b == self.id { Some(self.log_end_offset()) } else { self.remote(b).log_end_offset };
+        self.isr.iter().filter_map(|&b| leo(b).map(|l| (b, l))).collect()
     }
 }

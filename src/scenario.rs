@@ -206,29 +206,30 @@ impl Step {
     }
 
     /// Broker ids the step names, with the field they are in.
-    fn brokers(&self) -> Vec<(&'static str, BrokerId)> {
+    fn brokers(&self) -> [Option<(&'static str, BrokerId)>; 2] {
+        let one = |field, b| [Some((field, b)), None];
         match self {
-            Step::Produce(p) => p.to.map(|b| vec![("produce.to", b)]).unwrap_or_default(),
-            Step::Fetch(b) => vec![("fetch", *b)],
-            Step::Crash(c) => vec![("crash.broker", c.broker)],
-            Step::Restart(b) => vec![("restart", *b)],
-            Step::Elect(Some(b)) => vec![("elect", *b)],
-            Step::Delay(d) => vec![("delay.broker", d.broker)],
-            Step::Cut([a, b]) => vec![("cut", *a), ("cut", *b)],
-            Step::Partition([a, b]) => vec![("partition", *a), ("partition", *b)],
-            Step::Isolate(b) => vec![("isolate", *b)],
-            Step::Heal(Heal::Link(a, b)) => vec![("heal", *a), ("heal", *b)],
-            Step::Heal(Heal::Broker(b)) => vec![("heal", *b)],
-            Step::Pause(b) => vec![("pause", *b)],
-            Step::Resume(b) => vec![("resume", *b)],
-            Step::AdvanceMs(_) | Step::Elect(None) | Step::Heal(Heal::All) | Step::Consume(()) => vec![],
+            Step::Produce(p) => [p.to.map(|b| ("produce.to", b)), None],
+            Step::Fetch(b) => one("fetch", *b),
+            Step::Crash(c) => one("crash.broker", c.broker),
+            Step::Restart(b) => one("restart", *b),
+            Step::Elect(Some(b)) => one("elect", *b),
+            Step::Delay(d) => one("delay.broker", d.broker),
+            Step::Cut([a, b]) => [Some(("cut", *a)), Some(("cut", *b))],
+            Step::Partition([a, b]) => [Some(("partition", *a)), Some(("partition", *b))],
+            Step::Isolate(b) => one("isolate", *b),
+            Step::Heal(Heal::Link(a, b)) => [Some(("heal", *a)), Some(("heal", *b))],
+            Step::Heal(Heal::Broker(b)) => one("heal", *b),
+            Step::Pause(b) => one("pause", *b),
+            Step::Resume(b) => one("resume", *b),
+            Step::AdvanceMs(_) | Step::Elect(None) | Step::Heal(Heal::All) | Step::Consume(()) => [None, None],
         }
     }
 
     /// Checks the step against the configuration and the limits. `elapsed_ms`
     /// is the simulated time the scenario has used before this step.
     pub fn validate(&self, config: &Config, elapsed_ms: u64) -> Result<(), String> {
-        for (field, b) in self.brokers() {
+        for (field, b) in self.brokers().into_iter().flatten() {
             if b < 1 || b > config.brokers {
                 return Err(format!("{field}: broker {b} does not exist (brokers are 1..={})", config.brokers));
             }

@@ -71,7 +71,7 @@ impl Simulation {
             brokers,
             controller,
             network: Network::new(n, config.link_latency_ms),
-            producer: Producer::new(n),
+            producer: Producer::new(),
             consumer: Consumer::default(),
             checker: Checker::new(n),
             violations: vec![],
@@ -266,7 +266,7 @@ impl Simulation {
         if !broker.is_leader() {
             return;
         }
-        let Some((hw, isr)) = broker.isr_high_watermark() else { return };
+        let Some(hw) = broker.isr_high_watermark() else { return };
         if hw <= broker.high_watermark {
             return;
         }
@@ -281,6 +281,7 @@ impl Simulation {
             return;
         }
         let from = std::mem::replace(&mut broker.high_watermark, hw);
+        let isr = broker.isr_log_end_offsets();
         self.emit(Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr } });
         self.complete_produces(b);
     }
