@@ -223,3 +223,19 @@ fn produce_without_leader_is_an_error_result() {
     let r = run(&load("offline-without-unclean"));
     assert!(r.trace().contains("NOT_LEADER_OR_FOLLOWER"));
 }
+
+/// A write acknowledged while the partition is offline (by a stale leader the
+/// controller no longer counts) is still checked once a leader is elected.
+#[test]
+fn acks_during_an_offline_partition_are_checked_when_a_leader_returns() {
+    let text = r#"{"version":1,"config":{"brokers":2,"unclean_leader_election":true},"steps":[
+        {"crash":{"broker":2}},
+        {"isolate":1},
+        {"advance_ms":9000},
+        {"produce":{"value":"zombie","acks":"1","to":1}},
+        {"restart":2},
+        {"advance_ms":1}]}"#;
+    let r = run(&highwater::Scenario::from_json(text).unwrap());
+    assert_eq!(r.sim.controller.leader, Some(2), "broker 2, the last ISR member, is elected on its return");
+    assert_eq!(acked_losses(&r, Acks::One), vec!["zombie"], "{}", r.trace());
+}
