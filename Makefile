@@ -21,6 +21,7 @@ setup:
 build:
 	@scripts/setup.sh wasm
 	@scripts/build-wasm.sh
+	@node scripts/gallery.mjs
 
 serve: build
 	@node scripts/serve.mjs --port $(PORT) --root www

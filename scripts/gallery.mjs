@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Writes www/gallery.json, the page's scenario gallery, from
+// tests/scenarios/*.json: name, description, a one-line summary, the file and
+// the scenario itself; the scenarios whose point is comparing protocol
+// generations also get one variant per generation.
+//
+//   node scripts/gallery.mjs [--out www/gallery.json]
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SCENARIOS = path.join(ROOT, 'tests', 'scenarios');
+const outArg = process.argv.indexOf('--out');
+const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(ROOT, 'www', 'gallery.json');
+
+const PROTOCOLS = ['legacy', 'kip101', 'modern'];
+// Scenarios that show how the generations differ on the same steps.
+const COMPARE = new Set(['kip101-loss-after-restart', 'kip101-divergence-after-power-loss', 'kip279-fast-leader-change', 'hw-frozen-under-min-isr']);
+// Gallery order: the basics first, then failures, then the generation comparisons.
+const ORDER = [
+  'two-fetch-rounds', 'hw-is-min-isr-leo', 'isr-shrink-and-expand', 'timed-failover', 'not-enough-replicas',
+  'acks1-loss-after-failover', 'offline-without-unclean', 'unclean-election-loss', 'isolated-old-leader',
+  'kip101-loss-after-restart', 'kip101-divergence-after-power-loss', 'kip279-fast-leader-change', 'hw-frozen-under-min-isr',
+];
+
+/** The first sentence of a description (the card's one line). */
+function summary(text) {
+  const m = /^(.+?[.!?])(\s|$)/s.exec(text.replace(/\s+/g, ' ').trim());
+  return m ? m[1] : text;
+}
+
+const files = fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')).sort();
+const rank = (f) => {
+  const i = ORDER.indexOf(path.basename(f, '.json'));
+  return i < 0 ? ORDER.length : i;
+};
+files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+
+const entries = files.map((file) => {
+  const id = path.basename(file, '.json');
+  let scenario;
+  try {
+    scenario = JSON.parse(fs.readFileSync(path.join(SCENARIOS, file), 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`);
+  }
+  const entry = {
+    id,
+    name: scenario.name || id,
+    description: scenario.description || '',
+    summary: summary(scenario.description || ''),
+    file: `tests/scenarios/${file}`,
+    scenario,
+  };
+  if (COMPARE.has(id)) {
+    entry.variants = PROTOCOLS.map((protocol) => ({
+      protocol,
+      scenario: { ...scenario, config: { ...scenario.config, protocol } },
+    }));
+  }
+  return entry;
+});
+
+const missing = [...COMPARE].filter((id) => !entries.some((e) => e.id === id));
+if (missing.length) console.error(`gallery: warning: no scenario file for ${missing.join(', ')}`);
+
+fs.mkdirSync(path.dirname(OUT), { recursive: true });
+fs.writeFileSync(OUT, `${JSON.stringify({ entries }, null, 1)}\n`);
+console.log(`gallery: ${entries.length} scenarios -> ${path.relative(process.cwd(), OUT) || OUT}`);

@@ -1,0 +1,151 @@
+// Shared set-up of the browser tests: builds what is missing, starts
+// scripts/serve.mjs on a free port, launches Chromium through playwright-core,
+// and closes both. Helpers read what the page shows (the DOM), not the core.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RESULTS = path.join(ROOT, 'test-results');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status})`);
+}
+
+/** The wasm package (built if missing) and the gallery (always rewritten: it is cheap and must match the scenarios). */
+export function ensureBuilt() {
+  if (!fs.existsSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm'))) run('bash', ['scripts/build-wasm.sh']);
+  const r = spawnSync(process.execPath, ['scripts/gallery.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`scripts/gallery.mjs failed: ${r.stderr}`);
+}
+
+/** The command-line binary, built if missing. */
+export function cliBinary() {
+  const bin = path.join(ROOT, 'target', 'release', 'highwater');
+  if (!fs.existsSync(bin)) run('cargo', ['build', '--release']);
+  return bin;
+}
+
+/** The trace `highwater run` prints for a scenario (a file, or an object written to a temp file). */
+export function cliTrace(scenario) {
+  let file = scenario;
+  if (typeof scenario !== 'string') {
+    file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'highwater-')), 'scenario.json');
+    fs.writeFileSync(file, JSON.stringify(scenario));
+  }
+  const r = spawnSync(cliBinary(), ['run', file], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`highwater run ${file}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Starts scripts/serve.mjs on a free port; resolves with { url, close }. */
+export function startServer() {
+  const child = spawn(process.execPath, ['scripts/serve.mjs', '--port', '0', '--root', 'www', '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (chunk) => {
+      out += chunk;
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) {
+        child.stdout.off('data', onData);
+        resolve({
+          url: m[1],
+          close: () => new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d) => { out += d; });
+    child.once('exit', (code) => reject(new Error(`serve.mjs exited (${code}): ${out}`)));
+  });
+}
+
+/** Server + browser for one test file. */
+export async function setup() {
+  ensureBuilt();
+  const server = await startServer();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  return {
+    url: server.url,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Opens the page (path such as '' or '?embed', fragment such as '#s=...') and
+ * waits until the first state is drawn. Page errors are collected in page.errors.
+ */
+export async function openPage(env, { path: p = '', hash = '', viewport = { width: 1280, height: 900 }, colorScheme = 'light', reducedMotion = 'reduce', context: ctxOptions = {} } = {}) {
+  const context = await env.browser.newContext({ viewport, colorScheme, reducedMotion, ...ctxOptions });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(`${env.url}${p}${hash}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+/** A broker's figure as the page shows it (data-stat: leo, hw, ckpt, epoch). */
+export async function brokerStat(page, broker, stat) {
+  return (await page.locator(`.broker-row[data-broker="${broker}"] [data-stat="${stat}"]`).textContent()).trim();
+}
+
+/** The whole trace from the page's "Trace as text" view. */
+export async function pageTrace(page) {
+  await page.click('#btn-trace');
+  const text = await page.locator('#trace-text').textContent();
+  await page.locator('#dlg-trace button[data-close]').click();
+  return text;
+}
+
+/** Opens Settings, changes fields, applies. */
+export async function applySettings(page, values) {
+  await page.click('#btn-settings');
+  const form = page.locator('#settings-form');
+  for (const [name, value] of Object.entries(values)) {
+    const field = form.locator(`[name="${name}"]`);
+    if (typeof value === 'boolean') await field.setChecked(value);
+    else if (name === 'protocol') await field.selectOption(value);
+    else await field.fill(String(value));
+  }
+  await form.locator('button[type="submit"]').click();
+}
+
+/** Loads a gallery entry by name (and protocol variant). */
+export async function loadFromGallery(page, name, protocol) {
+  await page.click('#btn-gallery');
+  const card = page.locator('.gallery-card', { has: page.locator('h3', { hasText: name }) }).first();
+  if (protocol) await card.locator(`button[data-protocol="${protocol}"]`).click();
+  else await card.locator('button.primary').click();
+  await page.locator('#dlg-gallery').waitFor({ state: 'hidden' });
+}
+
+export async function produce(page, value, acks = 'all') {
+  await page.fill('#produce-value', value);
+  await page.selectOption('#produce-acks', acks);
+  await page.click('#btn-produce');
+}
+
+export function brokerButton(page, broker, action) {
+  return page.locator(`.broker-row[data-broker="${broker}"] button[data-action="${action}"]`);
+}
+
+export async function noHorizontalScroll(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+}

@@ -1,0 +1,122 @@
+// Share links: a round trip replays exactly; corrupt, truncated, oversized or
+// hostile links never break the page and never run their content.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, ROOT } from './harness.mjs';
+
+let env;
+let core;
+before(async () => {
+  env = await setup();
+  // The core itself (the same wasm package) makes the links the tests open.
+  core = await import(path.join(ROOT, 'www', 'pkg', 'highwater.js'));
+  core.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm')) });
+});
+after(async () => { await env?.close(); });
+
+test('share link round trip: the trace and the position after opening the link equal those before', async () => {
+  const page = await openPage(env);
+  await produce(page, 'm1', 'all');
+  await brokerButton(page, 2, 'fetch').click();
+  await brokerButton(page, 2, 'fetch').click();
+  await produce(page, 'm2', '1');
+  await brokerButton(page, 1, 'crash').click();
+  await page.click('#btn-session');
+  await page.click('#btn-consume');
+  // Share from the middle of the run: the link carries the position too.
+  await page.click('#btn-back');
+  await page.click('#btn-back');
+  const url = page.url();
+  assert.match(url, /#s=v1\.[A-Za-z0-9_-]+&at=5$/);
+  const trace = await pageTrace(page);
+  const position = await page.locator('#position').textContent();
+  assert.equal(position, '5 / 7');
+
+  const other = await openPage(env, { hash: url.slice(url.indexOf('#')) });
+  assert.equal(await other.locator('#position').textContent(), position);
+  assert.equal(await pageTrace(other), trace);
+  await other.click('#btn-forward');
+  await other.click('#btn-forward');
+  await page.click('#btn-forward');
+  await page.click('#btn-forward');
+  assert.equal(await pageTrace(other), await pageTrace(page));
+  assert.deepEqual([...page.errors, ...other.errors], []);
+});
+
+test('Copy link puts the current URL (scenario and position) on the clipboard', async () => {
+  const page = await openPage(env, { context: { permissions: ['clipboard-read', 'clipboard-write'] } });
+  await produce(page, 'copied', '1');
+  await page.click('#btn-copy-link');
+  await page.locator('.notice', { hasText: 'Link copied' }).waitFor();
+  const text = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(text, page.url());
+  assert.match(text, /&at=1$/);
+});
+
+test('a link whose messages hold HTML or script runs nothing and shows the text', async () => {
+  const img = '<img src=x onerror="window.__pwned=1">';
+  const script = '<script>window.__pwned=2</script>';
+  const sim = core.Simulation.fromScenario({
+    version: 1,
+    name: `<img src=y onerror="window.__pwned=3">Name`,
+    description: `<script>window.__pwned=4</script>`,
+    config: { brokers: 2 },
+    steps: [
+      { produce: { value: img, acks: '1' } },
+      { produce: { value: script, acks: 'all' } },
+      { fetch: 2 },
+      { fetch: 2 },
+      { consume: null },
+    ],
+  });
+  const link = sim.toLink();
+  sim.free();
+  const page = await openPage(env, { hash: `#s=${link}&at=5` });
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('main img, main script, #banner img').count(), 0);
+  // The literal text is on the page: in the producer list, the cells and the heading.
+  await page.locator('#producer .rec-value', { hasText: img }).waitFor();
+  await page.locator('#producer .rec-value', { hasText: script }).waitFor();
+  assert.equal(await page.locator('.broker-row[data-broker="1"] .cell-value').first().textContent(), img);
+  assert.equal(await page.locator('#scenario-name').textContent(), `<img src=y onerror="window.__pwned=3">Name`);
+  assert.equal(await page.locator('#scenario-description').textContent(), '<script>window.__pwned=4</script>');
+  assert.match(await page.locator('#event-log').textContent(), /onerror/);
+  // Embed code escapes the name.
+  await page.click('#btn-embed');
+  const code = await page.locator('#embed-code').inputValue();
+  assert.ok(code.includes('&lt;img src=y onerror=&quot;window.__pwned=3&quot;&gt;Name'), code);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(page.errors, []);
+});
+
+test('corrupt, truncated, oversized and foreign links show an error and a usable page', async () => {
+  const sim = core.Simulation.fromScenario({ version: 1, steps: [{ produce: { value: 'm1', acks: '1' } }, { fetch: 2 }] });
+  const good = sim.toLink();
+  sim.free();
+  const cases = [
+    ['corrupt', `#s=${good.slice(0, 10)}@@@${good.slice(13)}`],
+    ['truncated', `#s=${good.slice(0, good.length - 9)}`],
+    ['oversized', `#s=v1.${'A'.repeat(210000)}`],
+    ['foreign', '#s=hello-world&at=3'],
+    ['bad json', `#s=v1.${Buffer.from('{"version": 1, "config": {"brokers": 99}}').toString('base64url')}`],
+  ];
+  for (const [what, hash] of cases) {
+    const page = await openPage(env, { hash });
+    const alert = page.locator('.notice-error', { hasText: 'could not be opened' });
+    await alert.waitFor();
+    assert.match(await alert.textContent(), /link/, what);
+    // A working default playground: produce works.
+    assert.equal(await page.locator('.broker-row').count(), 3, what);
+    await produce(page, `after ${what}`, '1');
+    assert.equal(await brokerStat(page, 1, 'leo'), '1', what);
+    assert.equal(await page.locator('#producer [data-result]').first().textContent(), 'acked', what);
+    assert.deepEqual(page.errors, [], what);
+    await page.context().close();
+  }
+  // A position that is not a number is reported; the run still opens (at its end).
+  const page = await openPage(env, { hash: `#s=${good}&at=<b>` });
+  await page.locator('.notice', { hasText: 'is not a step number' }).waitFor();
+  assert.equal(await page.locator('#position').textContent(), '2 / 2');
+});

@@ -1,0 +1,931 @@
+// The controller: wires the page's controls to the core, keeps the URL
+// fragment in step with the run, and redraws. Every change goes through the
+// core (sim.apply / sim.seek); the page only draws what comes back.
+
+import { loadCore, core, isCrash, panicMessage } from './core.js';
+import { h, patch } from './dom.js';
+import { render } from './render.js';
+import { renderEventLog, ROW_HEIGHT } from './eventlog.js';
+import { animateStep, cancelAnimations } from './animate.js';
+import { parseFragment, buildFragment, pageUrl, embedSnippet } from './share.js';
+import { describeStep, formatMs, violationHeadline } from './describe.js';
+import { renderGallery } from './gallery.js';
+import { ExploreRunner } from './explore.js';
+
+const $ = (id) => document.getElementById(id);
+const EMBED = document.documentElement.classList.contains('embed');
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+const CELL_WIDTH = { normal: 46, compact: 30, dense: 8 };
+const PLAY_TICK_MS = 200; // one clock step every tick while playing at the end of the timeline
+
+const app = {
+  sim: null,
+  name: '',
+  description: '',
+  config: null,
+  steps: [], // the timeline's steps, kept to rebuild the run after a crash of the core
+  trace: { lines: [], stepEnds: [] },
+  windowStart: 0,
+  windowCount: 20,
+  follow: true,
+  zoom: EMBED ? 'compact' : 'normal',
+  playing: false,
+  playToken: 0,
+  undo: null,
+  lastHash: '',
+  hashTimer: 0,
+  stepEventsCache: new Map(),
+  recovering: false,
+};
+
+// ------------------------------------------------------------------ notices
+
+function notify(kind, text, { action, timeoutMs } = {}) {
+  const box = $('notices');
+  const note = document.createElement('div');
+  note.className = `notice notice-${kind}`;
+  note.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  const p = document.createElement('p');
+  p.textContent = text;
+  note.append(p);
+  if (action) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = action.label;
+    b.addEventListener('click', () => {
+      note.remove();
+      action.run();
+    });
+    note.append(b);
+  }
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'close';
+  close.setAttribute('aria-label', 'Dismiss');
+  close.textContent = '✕';
+  close.addEventListener('click', () => note.remove());
+  note.append(close);
+  box.append(note);
+  while (box.children.length > 4) box.firstElementChild.remove();
+  const ttl = timeoutMs ?? (kind === 'error' ? 0 : 7000);
+  if (ttl) setTimeout(() => note.remove(), ttl);
+  return note;
+}
+
+// ------------------------------------------------------------------ core calls
+
+/** Runs a call into the core; a crash of the core is recovered from, other errors are shown. */
+function guarded(what, fn) {
+  try {
+    return { ok: true, value: fn() };
+  } catch (err) {
+    if (isCrash(err)) {
+      recover(err);
+      return { ok: false, crashed: true };
+    }
+    notify('error', `${what}: ${err && err.message ? err.message : err}`);
+    return { ok: false, error: err };
+  }
+}
+
+async function recover(err) {
+  if (app.recovering) return;
+  app.recovering = true;
+  stop();
+  const message = panicMessage() || (err && err.message) || String(err);
+  notify('error', `The simulation core stopped unexpectedly (${message}). It was restarted and the run rebuilt from its last good state.`);
+  try {
+    await loadCore();
+    const scenario = currentScenario();
+    try {
+      loadScenario(scenario, { at: Math.min(app.position ?? scenario.steps.length, scenario.steps.length) });
+    } catch (again) {
+      notify('error', `The run could not be rebuilt (${again.message}); here is an empty run with the same settings.`);
+      loadScenario({ ...scenario, steps: [] });
+    }
+  } catch (fatal) {
+    notify('error', `The simulation core could not be restarted: ${fatal.message}. Reload the page.`);
+  } finally {
+    app.recovering = false;
+  }
+}
+
+function currentScenario() {
+  const s = { version: 1, config: { ...app.config }, steps: app.steps.slice() };
+  if (app.name) s.name = app.name;
+  if (app.description) s.description = app.description;
+  return s;
+}
+
+function defaultScenario() {
+  return { version: 1, config: { ...core().defaultConfig }, steps: [] };
+}
+
+/** Replaces the run (throws the core's error, leaving the current run as it was). */
+function adopt(sim, { at } = {}) {
+  // Right after construction the position is the end: every event is there.
+  const events = sim.eventsSince(0);
+  const scenario = sim.scenario();
+  const length = sim.length();
+  const lines = new Array(events.length);
+  const stepEnds = new Array(length).fill(0);
+  for (let i = 0; i < events.length; i++) {
+    lines[i] = events[i].line;
+    const s = events[i].step;
+    if (s >= 1 && s <= length) stepEnds[s - 1] = i + 1;
+  }
+  for (let i = 1; i < length; i++) stepEnds[i] = Math.max(stepEnds[i], stepEnds[i - 1]);
+  const position = at === null || at === undefined ? length : Math.max(0, Math.min(at, length));
+  if (position !== length) sim.seek(position);
+  if (app.sim) app.sim.free();
+  app.sim = sim;
+  app.name = scenario.name || '';
+  app.description = scenario.description || '';
+  app.config = scenario.config;
+  app.steps = scenario.steps;
+  app.trace = { lines, stepEnds };
+  app.position = position;
+  app.stepEventsCache.clear();
+  app.follow = true;
+  refreshStaticControls();
+}
+
+function loadScenario(scenario, opts) {
+  const sim = core().Simulation.fromScenario(scenario);
+  try {
+    adopt(sim, opts);
+  } catch (err) {
+    sim.free();
+    throw err;
+  }
+  draw();
+}
+
+function loadLink(link, opts) {
+  const sim = core().Simulation.fromLink(link);
+  try {
+    adopt(sim, opts);
+  } catch (err) {
+    sim.free();
+    throw err;
+  }
+  draw();
+}
+
+function stepEvents(position) {
+  if (position < 1) return [];
+  if (!app.stepEventsCache.has(position)) {
+    if (app.stepEventsCache.size > 64) app.stepEventsCache.clear();
+    app.stepEventsCache.set(position, app.sim.stepEvents(position));
+  }
+  return app.stepEventsCache.get(position);
+}
+
+// ------------------------------------------------------------------ actions
+
+/** Applies one step at the current position. Returns true if the core took it. */
+function apply(step, { animate = true } = {}) {
+  const sim = app.sim;
+  const position = sim.position();
+  const future = sim.length() - position;
+  const before = future ? currentScenario() : null;
+  const violationsBefore = app.violationCount || 0;
+  const r = guarded(`Could not ${describeStep(step)}`, () => sim.apply(step));
+  if (!r.ok) return false;
+  const events = r.value;
+  const t = app.trace;
+  t.lines.length = position ? t.stepEnds[position - 1] : 0;
+  t.stepEnds.length = position;
+  for (const e of events) t.lines.push(e.line);
+  t.stepEnds.push(t.lines.length);
+  app.steps.length = position;
+  app.steps.push(step);
+  app.position = position + 1;
+  app.stepEventsCache.clear();
+  app.stepEventsCache.set(app.position, events);
+  if (future) {
+    app.undo = { scenario: before, position };
+    notify('info', `${future} later step(s) were replaced by this one.`, { action: { label: 'Undo', run: restoreUndo } });
+  }
+  for (const e of events) if (e.type === 'step_rejected') notify('warn', `Not possible now: ${e.reason}`, { timeoutMs: 5000 });
+  draw({ events: animate ? events : null });
+  if (app.playing && (app.violationCount || 0) > violationsBefore) {
+    stop();
+    notify('warn', `Paused: step ${app.position} broke a guarantee (see the banner).`);
+  }
+  return true;
+}
+
+function restoreUndo() {
+  const u = app.undo;
+  if (!u) return;
+  app.undo = null;
+  stop();
+  try {
+    loadScenario(u.scenario, { at: u.position });
+  } catch (err) {
+    notify('error', `Undo failed: ${err.message}`);
+  }
+}
+
+function seek(position, { animate = false } = {}) {
+  const sim = app.sim;
+  const target = Math.max(0, Math.min(position, sim.length()));
+  if (target === sim.position()) return true;
+  const r = guarded('Could not go to that step', () => sim.seek(target));
+  if (!r.ok) return false;
+  app.position = target;
+  draw({ events: animate ? stepEvents(target) : null });
+  return true;
+}
+
+function advanceIncrementMs() {
+  return Math.max(1, Math.round(PLAY_TICK_MS * speed()));
+}
+
+/** Forward one step: the next recorded step, or at the end the clock by one tick. */
+function stepForward() {
+  const sim = app.sim;
+  if (sim.position() < sim.length()) return seek(sim.position() + 1, { animate: true });
+  return apply({ advance_ms: advanceIncrementMs() });
+}
+
+function stepBack() {
+  return seek(app.sim.position() - 1);
+}
+
+function speed() {
+  return Number($('speed').value) || 1;
+}
+
+function perMessageMs() {
+  return Math.max(120, Math.min(900, 650 / speed()));
+}
+
+// ------------------------------------------------------------------ play
+
+function play() {
+  if (app.playing) return;
+  app.playing = true;
+  const token = ++app.playToken;
+  updatePlayButton();
+  (async () => {
+    while (app.playing && token === app.playToken) {
+      const atEnd = app.sim.position() >= app.sim.length();
+      const ok = stepForward();
+      if (!ok) break;
+      await (app.animation || Promise.resolve());
+      const pause = atEnd ? PLAY_TICK_MS : Math.max(150, 500 / speed());
+      await new Promise((r) => setTimeout(r, pause));
+    }
+    if (token === app.playToken) stop();
+  })();
+}
+
+function stop() {
+  const was = app.playing;
+  app.playing = false;
+  app.playToken++;
+  updatePlayButton();
+  if (was) scheduleHash();
+}
+
+function togglePlay() {
+  if (app.playing) stop();
+  else play();
+}
+
+function updatePlayButton() {
+  const b = $('btn-play');
+  b.classList.toggle('playing', app.playing);
+  b.setAttribute('aria-label', app.playing ? 'Pause (Space)' : 'Play (Space)');
+  b.setAttribute('aria-pressed', String(app.playing));
+  b.title = app.playing ? 'Pause (Space)' : 'Play (Space)';
+}
+
+// ------------------------------------------------------------------ drawing
+
+function measureWindow() {
+  const host = $('cluster');
+  const track = host.querySelector('.ruler');
+  let width = track ? track.clientWidth : 0;
+  if (!width) {
+    const w = host.clientWidth || 600;
+    width = w > 720 ? w - 250 : w - 16;
+  }
+  const cell = CELL_WIDTH[app.zoom] || CELL_WIDTH.normal;
+  return Math.max(3, Math.min(400, Math.floor((width - 30) / cell)));
+}
+
+function draw({ events = null } = {}) {
+  const sim = app.sim;
+  if (!sim) return;
+  const position = sim.position();
+  app.position = position;
+  app.windowCount = measureWindow();
+  let state = sim.state(app.windowStart, app.windowCount);
+  const maxLeo = Math.max(0, ...state.brokers.map((b) => b.log_end_offset));
+  let start = app.follow ? Math.max(0, maxLeo + 1 - app.windowCount) : Math.min(app.windowStart, Math.max(0, maxLeo));
+  if (start !== app.windowStart) {
+    app.windowStart = start;
+    state = sim.state(start, app.windowCount);
+  }
+  app.state = state;
+  app.violationCount = state.violations.length;
+  const view = {
+    windowStart: app.windowStart,
+    windowCount: app.windowCount,
+    dense: app.zoom === 'dense',
+    stepEvents: stepEvents(position),
+    step: position ? app.steps[position - 1] : null,
+    position,
+    length: sim.length(),
+  };
+  const out = render(state, view);
+  const cluster = $('cluster');
+  cluster.dataset.zoom = app.zoom;
+  cancelAnimations(cluster.firstElementChild);
+  patch($('banner'), out.banner);
+  patch($('caption'), out.caption);
+  patch(cluster, out.cluster);
+  patch($('legend'), out.legend);
+  if (!EMBED) {
+    patch($('producer'), out.producer);
+    patch($('consumer'), out.consumer);
+    patch($('network'), out.network);
+  }
+  // The window may need another size once the track exists at its real width.
+  const count = measureWindow();
+  if (count !== app.windowCount && !app.redrawing) {
+    app.redrawing = true;
+    draw({ events });
+    app.redrawing = false;
+    return;
+  }
+  drawHead();
+  drawPlayer(view);
+  drawLogWindow(maxLeo);
+  drawEventLog(true);
+  scheduleHash();
+  if (events && events.length && !reducedMotion.matches) {
+    app.animation = animateStep(cluster.firstElementChild, events, { perMessageMs: perMessageMs() });
+  } else {
+    app.animation = null;
+  }
+  if (!app.firstDrawn) {
+    app.firstDrawn = true;
+    performance.mark('highwater:first-draw');
+    $('app').setAttribute('aria-busy', 'false');
+    document.body.dataset.ready = 'true';
+  }
+}
+
+function drawHead() {
+  $('scenario-name').textContent = app.name || 'Your run';
+  $('scenario-description').textContent = app.description || (app.steps.length ? '' : 'Produce a record, let the followers fetch, crash a broker: every step is replayed by the model of Kafka\'s replication protocol. Or open a worked example under Scenarios.');
+  document.title = app.name ? `${app.name} · Highwater` : 'Highwater · Kafka replication playground';
+}
+
+function drawPlayer(view) {
+  const slider = $('timeline');
+  slider.max = String(view.length);
+  slider.value = String(view.position);
+  slider.setAttribute('aria-valuetext', `step ${view.position} of ${view.length}`);
+  $('position').textContent = `${view.position} / ${view.length}`;
+  $('btn-back').disabled = view.position === 0;
+  $('btn-start').disabled = view.position === 0;
+}
+
+function drawLogWindow(maxLeo) {
+  const box = $('log-window');
+  const needed = maxLeo + 1 > app.windowCount;
+  box.hidden = !needed;
+  if (!needed) return;
+  const s = $('win-start');
+  const max = Math.max(0, maxLeo + 1 - app.windowCount);
+  s.max = String(max);
+  s.value = String(app.windowStart);
+  $('win-label').textContent = `offsets ${app.windowStart}–${app.windowStart + app.windowCount - 1} of 0–${maxLeo}`;
+  $('win-end').disabled = app.follow;
+}
+
+function drawEventLog(toEnd) {
+  const log = $('event-log');
+  const t = app.trace;
+  const count = app.position ? t.stepEnds[app.position - 1] : 0;
+  const currentFrom = app.position > 1 ? t.stepEnds[app.position - 2] : 0;
+  if (toEnd) {
+    const height = log.clientHeight || 240;
+    log.scrollTop = Math.max(0, count * ROW_HEIGHT - height);
+  }
+  patch(log, renderEventLog({
+    lines: t.lines,
+    count,
+    stepOf: (i) => stepOfLine(i),
+    currentFrom,
+    scrollTop: log.scrollTop,
+    height: log.clientHeight || 240,
+  }));
+}
+
+function stepOfLine(i) {
+  // stepEnds is sorted: the first step whose end is past line i.
+  const ends = app.trace.stepEnds;
+  let lo = 0;
+  let hi = ends.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ends[mid] > i) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo + 1;
+}
+
+/** Controls that depend on the configuration (broker lists, time buttons). */
+function refreshStaticControls() {
+  const ids = Array.from({ length: app.config.brokers }, (_, i) => i + 1);
+  const options = (first) => [first, ...ids.map((id) => h('option', { value: id, key: id }, `broker ${id}`))];
+  const keep = (select, fn) => {
+    const v = select.value;
+    patch(select, fn());
+    select.value = [...select.options].some((o) => o.value === v) ? v : select.options[0]?.value ?? '';
+  };
+  keep($('elect-target'), () => options(h('option', { value: '', key: 'c' }, 'controller\'s choice')));
+  keep($('produce-to'), () => options(h('option', { value: '', key: 'l' }, 'leader')));
+  keep($('link-a'), () => options(null));
+  keep($('link-b'), () => options(null));
+  if ($('link-a').value === $('link-b').value && ids.length > 1) $('link-b').value = String(ids.find((i) => String(i) !== $('link-a').value));
+  $('btn-session').textContent = `+${formatMs(app.config.broker_session_timeout_ms)} session`;
+  $('btn-session').setAttribute('aria-label', `Advance the clock by the broker session timeout (${formatMs(app.config.broker_session_timeout_ms)})`);
+  $('btn-lag').textContent = `+${formatMs(app.config.replica_lag_time_max_ms)} lag`;
+  $('btn-lag').setAttribute('aria-label', `Advance the clock by replica.lag.time.max.ms (${formatMs(app.config.replica_lag_time_max_ms)})`);
+  updateProducePlaceholder();
+}
+
+function updateProducePlaceholder() {
+  const n = app.steps.filter((s) => s && s.produce).length + 1;
+  $('produce-value').placeholder = `m${n}`;
+}
+
+// ------------------------------------------------------------------ URL
+
+function fragmentNow() {
+  return buildFragment(app.sim.toLink(), app.sim.position());
+}
+
+/** Keeps the fragment current: at once, or at most every 400 ms while playing. */
+function scheduleHash() {
+  if (!app.playing) {
+    clearTimeout(app.hashTimer);
+    app.hashTimer = 0;
+    writeHash();
+    return;
+  }
+  if (app.hashTimer) return;
+  app.hashTimer = setTimeout(() => {
+    app.hashTimer = 0;
+    writeHash();
+  }, 400);
+}
+
+function writeHash() {
+  if (!app.sim) return;
+  const r = guarded('Could not update the link', () => fragmentNow());
+  if (!r.ok) return;
+  app.lastHash = r.value;
+  if (location.hash !== r.value) history.replaceState(null, '', r.value);
+  $('open-full').href = pageUrl(location, r.value);
+}
+
+function loadFromHash() {
+  const { link, at, badAt } = parseFragment(location.hash);
+  if (link) {
+    try {
+      loadLink(link, { at });
+      if (badAt !== null) notify('warn', `The link's position “${badAt}” is not a step number; showing the end of the run.`);
+      if (at !== null && at > app.sim.length()) notify('warn', `The link asks for step ${at}, but the run has ${app.sim.length()} steps; showing the end.`);
+      return;
+    } catch (err) {
+      if (isCrash(err)) {
+        recover(err);
+        return;
+      }
+      notify('error', `This link could not be opened: ${err.message}. Here is a fresh playground instead.`);
+    }
+  }
+  loadScenario(defaultScenario());
+}
+
+// ------------------------------------------------------------------ wiring
+
+function intField(input, fallback) {
+  const n = Number(input && input.value);
+  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : fallback;
+}
+
+function onClusterClick(event) {
+  const button = event.target.closest('button[data-action]');
+  if (!button) return;
+  const id = Number(button.dataset.broker);
+  const field = (name) => $('cluster').querySelector(`input[data-field="${name}"][data-broker="${id}"]`);
+  const steps = {
+    fetch: () => ({ fetch: id }),
+    crash: () => ({ crash: { broker: id } }),
+    restart: () => ({ restart: id }),
+    powerloss: () => ({ crash: { broker: id, lose_unflushed: Math.max(1, intField(field('lose'), 1)) } }),
+    isolate: () => ({ isolate: id }),
+    'heal-broker': () => ({ heal: id }),
+    pause: () => ({ pause: id }),
+    resume: () => ({ resume: id }),
+    delay: () => ({ delay: { broker: id, ms: intField(field('delay'), 400) } }),
+    elect: () => ({ elect: id }),
+  };
+  const make = steps[button.dataset.action];
+  if (!make) return;
+  const menu = button.closest('details');
+  if (menu) menu.open = false;
+  apply(make());
+}
+
+function wire() {
+  $('btn-play').addEventListener('click', togglePlay);
+  $('btn-forward').addEventListener('click', () => { stop(); stepForward(); });
+  $('btn-back').addEventListener('click', () => { stop(); stepBack(); });
+  $('btn-start').addEventListener('click', () => { stop(); seek(0); });
+  $('timeline').addEventListener('input', (e) => { stop(); seek(Number(e.target.value)); });
+  $('speed').addEventListener('change', () => {});
+  $('btn-reset').addEventListener('click', () => {
+    stop();
+    app.undo = { scenario: currentScenario(), position: app.sim.position() };
+    const steps = app.steps.length;
+    loadScenario({ version: 1, config: { ...app.config }, steps: [] });
+    if (steps) notify('info', `Reset: an empty run with the same settings (${steps} step(s) cleared).`, { action: { label: 'Undo', run: restoreUndo } });
+  });
+
+  $('cluster').addEventListener('click', onClusterClick);
+  $('banner').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-action="goto"]');
+    if (b) { stop(); seek(Number(b.dataset.step), { animate: true }); }
+  });
+  $('network').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-action="heal-link"]');
+    if (b) apply({ heal: [Number(b.dataset.a), Number(b.dataset.b)] });
+  });
+  $('link-form').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-link]');
+    if (!b) return;
+    const a = Number($('link-a').value);
+    const c = Number($('link-b').value);
+    const steps = { cut: { cut: [a, c] }, partition: { partition: [a, c] }, heal: { heal: [a, c] }, 'heal-all': { heal: 'all' } };
+    apply(steps[b.dataset.link]);
+  });
+  document.querySelectorAll('button[data-advance]').forEach((b) => b.addEventListener('click', () => {
+    const kind = b.dataset.advance;
+    const ms = kind === 'session' ? app.config.broker_session_timeout_ms : kind === 'lag' ? app.config.replica_lag_time_max_ms : Number(kind);
+    apply({ advance_ms: ms });
+  }));
+  $('btn-elect').addEventListener('click', () => {
+    const v = $('elect-target').value;
+    apply({ elect: v === '' ? null : Number(v) });
+  });
+  $('produce-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const input = $('produce-value');
+    const value = input.value !== '' ? input.value : input.placeholder;
+    const step = { produce: { value, acks: $('produce-acks').value } };
+    const to = $('produce-to').value;
+    if (to !== '') step.produce.to = Number(to);
+    if (apply(step)) {
+      input.value = '';
+      updateProducePlaceholder();
+    }
+  });
+  $('btn-consume').addEventListener('click', () => apply({ consume: null }));
+  $('zoom').value = app.zoom;
+  $('zoom').addEventListener('change', (e) => { app.zoom = e.target.value; draw(); });
+
+  // Log window (which offsets are drawn).
+  $('win-start').addEventListener('input', (e) => { app.follow = false; app.windowStart = Number(e.target.value); draw(); });
+  $('win-prev').addEventListener('click', () => { app.follow = false; app.windowStart = Math.max(0, app.windowStart - Math.max(1, Math.floor(app.windowCount / 2))); draw(); });
+  $('win-next').addEventListener('click', () => { app.follow = false; app.windowStart += Math.max(1, Math.floor(app.windowCount / 2)); draw(); });
+  $('win-end').addEventListener('click', () => { app.follow = true; draw(); });
+
+  // Event log: windowed rows, click a line to go to its step.
+  const log = $('event-log');
+  let scrollQueued = false;
+  log.addEventListener('scroll', () => {
+    if (scrollQueued) return;
+    scrollQueued = true;
+    requestAnimationFrame(() => { scrollQueued = false; drawEventLog(false); });
+  });
+  log.addEventListener('click', (e) => {
+    const line = e.target.closest('.log-line');
+    if (line && line.dataset.step) { stop(); seek(Number(line.dataset.step), { animate: true }); }
+  });
+
+  // Dialogs.
+  document.querySelectorAll('dialog [data-close]').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
+  $('btn-settings').addEventListener('click', openSettings);
+  $('settings-form').addEventListener('submit', applySettings);
+  $('btn-gallery').addEventListener('click', openGallery);
+  $('gallery').addEventListener('click', onGalleryClick);
+  $('btn-copy-link').addEventListener('click', copyLink);
+  $('btn-embed').addEventListener('click', openEmbed);
+  $('btn-embed-copy').addEventListener('click', () => copyText($('embed-code').value, 'Embed code copied.'));
+  $('btn-trace').addEventListener('click', openTrace);
+  $('btn-trace-copy').addEventListener('click', () => copyText($('trace-text').textContent, 'Trace copied.'));
+  $('btn-trace-download').addEventListener('click', downloadTrace);
+  wireExplore();
+
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('hashchange', () => {
+    if (location.hash === app.lastHash) return;
+    stop();
+    loadFromHash();
+  });
+  new ResizeObserver(() => {
+    if (!app.sim) return;
+    const count = measureWindow();
+    if (count !== app.windowCount) draw();
+    else drawEventLog(false);
+  }).observe($('cluster'));
+}
+
+function onKey(e) {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (document.querySelector('dialog[open]')) return;
+  const t = e.target;
+  const tag = t && t.tagName;
+  const typing = tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable);
+  if (e.key === '?' && !typing) {
+    e.preventDefault();
+    $('help').togglePopover();
+    return;
+  }
+  if (typing) return;
+  if (e.key === ' ' || e.code === 'Space') {
+    if (tag === 'BUTTON' || tag === 'SUMMARY' || tag === 'A') return; // Space activates the focused control
+    e.preventDefault();
+    togglePlay();
+  } else if (e.key === 'ArrowRight') {
+    e.preventDefault();
+    stop();
+    stepForward();
+  } else if (e.key === 'ArrowLeft') {
+    e.preventDefault();
+    stop();
+    stepBack();
+  } else if (e.key === 'Home') {
+    e.preventDefault();
+    stop();
+    seek(0);
+  } else if (e.key === 'End') {
+    e.preventDefault();
+    stop();
+    seek(app.sim.length());
+  }
+}
+
+// ------------------------------------------------------------------ settings
+
+const SETTINGS_NUMBERS = ['brokers', 'min_insync_replicas', 'replica_lag_time_max_ms', 'broker_session_timeout_ms', 'hw_checkpoint_interval_ms', 'request_timeout_ms', 'fetch_interval_ms', 'link_latency_ms', 'seed'];
+const SETTINGS_CHECKS = ['unclean_leader_election', 'auto_fetch'];
+
+function openSettings() {
+  const form = $('settings-form');
+  for (const name of SETTINGS_NUMBERS) form.elements[name].value = String(app.config[name]);
+  for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(app.config[name]);
+  form.elements.protocol.value = app.config.protocol;
+  $('settings-error').hidden = true;
+  $('dlg-settings').showModal();
+}
+
+function applySettings(e) {
+  e.preventDefault();
+  const form = $('settings-form');
+  const config = { ...app.config, protocol: form.elements.protocol.value };
+  for (const name of SETTINGS_NUMBERS) {
+    const raw = form.elements[name].value.trim();
+    const n = Number(raw);
+    if (raw === '' || !Number.isInteger(n) || n < 0) return settingsError(`${form.elements[name].closest('label').firstChild.textContent.trim()}: “${raw}” is not a whole number`);
+    config[name] = n;
+  }
+  for (const name of SETTINGS_CHECKS) config[name] = form.elements[name].checked;
+  stop();
+  const before = currentScenario();
+  const position = app.sim.position();
+  const scenario = { ...before, config };
+  try {
+    loadScenario(scenario, { at: position });
+  } catch (err) {
+    if (isCrash(err)) { $('dlg-settings').close(); recover(err); return undefined; }
+    return settingsError(`${err.message}. Nothing was changed.`);
+  }
+  $('dlg-settings').close();
+  app.undo = { scenario: before, position };
+  notify('info', before.steps.length ? `Settings applied: the run was rebuilt from the same ${before.steps.length} step(s) under the new settings.` : 'Settings applied.', { action: { label: 'Undo', run: restoreUndo } });
+  return undefined;
+}
+
+function settingsError(text) {
+  const p = $('settings-error');
+  p.textContent = text;
+  p.hidden = false;
+}
+
+// ------------------------------------------------------------------ gallery
+
+let gallery = null;
+
+async function loadGallery() {
+  if (gallery) return gallery;
+  const response = await fetch(new URL('./gallery.json', import.meta.url));
+  if (!response.ok) throw new Error(`gallery.json: ${response.status} (run make build)`);
+  gallery = await response.json();
+  return gallery;
+}
+
+async function openGallery() {
+  $('dlg-gallery').showModal();
+  try {
+    patch($('gallery'), renderGallery(await loadGallery(), app.name));
+  } catch (err) {
+    patch($('gallery'), h('p', { class: 'error' }, `The scenarios could not be loaded: ${err.message}`));
+  }
+}
+
+function onGalleryClick(e) {
+  const b = e.target.closest('button[data-entry]');
+  if (!b || !gallery) return;
+  const entry = gallery.entries[Number(b.dataset.entry)];
+  if (!entry) return;
+  const variant = b.dataset.protocol ? entry.variants.find((v) => v.protocol === b.dataset.protocol) : null;
+  const scenario = variant ? variant.scenario : entry.scenario;
+  stop();
+  const before = currentScenario();
+  const position = app.sim.position();
+  try {
+    loadScenario(scenario);
+  } catch (err) {
+    if (isCrash(err)) { recover(err); return; }
+    notify('error', `Could not load “${entry.name}”: ${err.message}`);
+    return;
+  }
+  $('dlg-gallery').close();
+  app.undo = { scenario: before, position };
+  notify('info', `Loaded “${entry.name}”${variant ? ` under ${variant.protocol}` : ''}: ${app.sim.length()} steps. ⏮ then ▶ to watch it unfold.`, { action: { label: 'Undo', run: restoreUndo } });
+}
+
+// ------------------------------------------------------------------ share
+
+async function copyText(text, done) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notify('info', done, { timeoutMs: 3000 });
+  } catch {
+    notify('warn', 'The clipboard is not available here; select the text and copy it by hand.');
+  }
+}
+
+function copyLink() {
+  writeHash();
+  copyText(location.href, 'Link copied: it opens this run at this step.');
+}
+
+function openEmbed() {
+  writeHash();
+  const src = pageUrl(location, app.lastHash, { embed: true });
+  $('embed-code').value = embedSnippet(src, `Highwater: ${app.name || 'Kafka replication'}`);
+  $('embed-preview').href = src;
+  $('dlg-embed').showModal();
+}
+
+function openTrace() {
+  const r = guarded('Could not read the trace', () => app.sim.traceLines());
+  if (!r.ok) return;
+  $('trace-text').textContent = r.value.map((l) => `${l}\n`).join('');
+  $('dlg-trace').showModal();
+}
+
+function downloadTrace() {
+  const blob = new Blob([$('trace-text').textContent], { type: 'text/plain' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = `${(app.name || 'highwater-run').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'trace'}.trace`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+// ------------------------------------------------------------------ explore
+
+let runner = null;
+
+function wireExplore() {
+  runner = new ExploreRunner(new URL('./explore-worker.js', import.meta.url));
+  $('btn-explore').addEventListener('click', () => {
+    const c = app.config;
+    $('explore-settings').textContent = `${c.brokers} broker(s), ${c.protocol}, min.insync.replicas=${c.min_insync_replicas}, unclean election ${c.unclean_leader_election ? 'on' : 'off'}`;
+    if (!runner.running) {
+      $('explore-result').hidden = true;
+      $('explore-progress').hidden = true;
+    }
+    $('dlg-explore').showModal();
+  });
+  $('explore-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    startExplore();
+  });
+  $('btn-explore-cancel').addEventListener('click', () => {
+    if (runner.cancel()) exploreFinished(`Cancelled after ${Number($('explore-bar').dataset.states || 0).toLocaleString('en')} states.`);
+  });
+  $('dlg-explore').addEventListener('close', () => {
+    if (runner.cancel()) exploreFinished('Cancelled.');
+  });
+}
+
+function startExplore() {
+  const form = $('explore-form');
+  const depth = Number(form.elements.depth.value);
+  const maxStates = Number(form.elements.max_states.value);
+  if (!Number.isInteger(depth) || depth < 1 || depth > 64) return exploreFinished('Depth must be a whole number from 1 to 64.', true);
+  if (!Number.isInteger(maxStates) || maxStates < 1000) return exploreFinished('Max states must be a whole number of at least 1000.', true);
+  const options = {
+    config: { ...app.config },
+    acks: form.elements.acks.value,
+    power_loss: form.elements.power_loss.checked,
+    network_faults: form.elements.network_faults.checked,
+    strategy: form.elements.strategy.value,
+    depth,
+    max_states: maxStates,
+    seed: app.config.seed,
+  };
+  const bar = $('explore-bar');
+  bar.value = 0;
+  bar.dataset.states = '0';
+  $('explore-progress').hidden = false;
+  $('explore-result').hidden = true;
+  $('explore-status').textContent = 'Starting…';
+  $('btn-explore-start').disabled = true;
+  $('btn-explore-cancel').disabled = false;
+  runner.start(options, {
+    progress: (states, d) => {
+      bar.value = Math.min(1, states / maxStates);
+      bar.dataset.states = String(states);
+      $('explore-status').textContent = `depth ${d} · ${states.toLocaleString('en')} states`;
+    },
+    done: (result) => {
+      if (result.found && result.scenario) {
+        const before = currentScenario();
+        const position = app.sim.position();
+        try {
+          loadScenario(result.scenario);
+        } catch (err) {
+          exploreFinished(`Found a run, but it could not be loaded: ${err.message}`, true);
+          return;
+        }
+        app.undo = { scenario: before, position };
+        exploreFinished(`Found in ${result.states.toLocaleString('en')} states: ${violationHeadline(result.violation)}.`);
+        $('dlg-explore').close();
+        notify('warn', `Found a way: ${violationHeadline(result.violation)}. The ${app.sim.length()} steps are loaded; the banner says what happened.`, { action: { label: 'Undo', run: restoreUndo } });
+      } else {
+        exploreFinished(`Nothing found up to depth ${result.depth} in ${result.states.toLocaleString('en')} states${result.complete ? ' (every run that short was tried)' : ' (stopped at the limit of states)'}.`);
+      }
+    },
+    error: (message) => exploreFinished(`The search failed: ${message}`, true),
+  });
+  return undefined;
+}
+
+function exploreFinished(text, isError = false) {
+  const p = $('explore-result');
+  p.textContent = text;
+  p.classList.toggle('error', isError);
+  p.hidden = false;
+  $('btn-explore-start').disabled = false;
+  $('btn-explore-cancel').disabled = true;
+}
+
+// ------------------------------------------------------------------ start
+
+async function main() {
+  try {
+    await loadCore();
+  } catch (err) {
+    $('scenario-name').textContent = 'The simulation core could not be loaded';
+    $('scenario-description').textContent = `${err.message}. Build it with “make build” and reload.`;
+    $('app').setAttribute('aria-busy', 'false');
+    document.body.dataset.ready = 'error';
+    return;
+  }
+  if (EMBED) app.zoom = 'compact';
+  wire();
+  try {
+    loadFromHash();
+  } catch (err) {
+    notify('error', `Could not start: ${err.message}`);
+    loadScenario(defaultScenario());
+  }
+  if (EMBED) $('open-full').href = pageUrl(location, location.hash);
+}
+
+main();

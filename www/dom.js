@@ -1,0 +1,96 @@
+// A small description-of-the-DOM and a patcher that brings a real element in
+// line with it. Render functions stay pure (they return descriptions); the
+// patcher reuses elements, so focus, open menus and typed input survive a
+// redraw. Text goes in through text nodes and attributes through
+// setAttribute: nothing here ever parses HTML.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/**
+ * h('div', { class: 'x', key: 3, 'aria-label': 'y' }, child, [children], 'text')
+ * Attribute values of null, undefined or false leave the attribute out; true
+ * sets it empty. `key` keeps an element paired with the same item across redraws.
+ */
+export function h(tag, attrs, ...children) {
+  const flat = [];
+  flatten(children, flat);
+  const a = attrs || {};
+  return { tag, attrs: a, key: a.key, children: flat };
+}
+
+function flatten(list, out) {
+  for (const c of list) {
+    if (c === null || c === undefined || c === false || c === true) continue;
+    if (Array.isArray(c)) flatten(c, out);
+    else if (typeof c === 'object') out.push(c);
+    else out.push({ text: String(c) });
+  }
+}
+
+/** Makes the children of `parent` match `vnodes` (one vnode or a list). */
+export function patch(parent, vnodes) {
+  const list = [];
+  flatten([vnodes], list);
+  const inSvg = parent.namespaceURI === SVG_NS && parent.tagName.toLowerCase() !== 'foreignobject';
+  patchChildren(parent, list, inSvg);
+}
+
+function patchChildren(parent, list, inSvg) {
+  const old = Array.from(parent.childNodes);
+  const byKey = new Map();
+  for (const node of old) if (node.__key !== undefined) byKey.set(node.__key, node);
+  const used = new Set();
+  let cursor = 0;
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    let node = null;
+    if (v.key !== undefined && !('text' in v)) {
+      const candidate = byKey.get(v.key);
+      if (candidate && !used.has(candidate) && same(candidate, v)) node = candidate;
+    } else {
+      // Unkeyed: take the next unkeyed, unused old node at the cursor.
+      while (cursor < old.length && (old[cursor].__key !== undefined || used.has(old[cursor]))) cursor++;
+      if (cursor < old.length && same(old[cursor], v)) node = old[cursor++];
+    }
+    if (node) update(node, v, inSvg);
+    else node = create(v, inSvg);
+    used.add(node);
+    const at = parent.childNodes[i];
+    if (at !== node) parent.insertBefore(node, at || null);
+  }
+  for (const node of old) if (!used.has(node) && node.parentNode === parent) parent.removeChild(node);
+}
+
+function same(node, v) {
+  if ('text' in v) return node.nodeType === 3;
+  return node.nodeType === 1 && node.__tag === v.tag;
+}
+
+function create(v, inSvg) {
+  if ('text' in v) return document.createTextNode(v.text);
+  const svg = inSvg || v.tag === 'svg';
+  const el = svg ? document.createElementNS(SVG_NS, v.tag) : document.createElement(v.tag);
+  el.__tag = v.tag;
+  el.__attrs = {};
+  update(el, v, svg);
+  return el;
+}
+
+function update(node, v, inSvg) {
+  if ('text' in v) {
+    if (node.nodeValue !== v.text) node.nodeValue = v.text;
+    return;
+  }
+  node.__key = v.key;
+  const prev = node.__attrs || {};
+  const next = {};
+  for (const [name, value] of Object.entries(v.attrs)) {
+    if (name === 'key' || value === null || value === undefined || value === false) continue;
+    next[name] = value === true ? '' : String(value);
+  }
+  for (const name of Object.keys(prev)) if (!(name in next)) node.removeAttribute(name);
+  for (const [name, value] of Object.entries(next)) if (prev[name] !== value) node.setAttribute(name, value);
+  node.__attrs = next;
+  const svg = inSvg || v.tag === 'svg';
+  patchChildren(node, v.children, svg && v.tag !== 'foreignObject');
+}

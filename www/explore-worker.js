@@ -1,0 +1,35 @@
+// Runs the core's counterexample search off the main thread. The page
+// cancels a search by terminating this worker.
+//
+// in:  { options }          (see explore() in the core)
+// out: { type: 'progress', states, depth }
+//      { type: 'done', result }
+//      { type: 'error', message }
+
+import init, { explore, lastPanic } from './pkg/highwater.js';
+
+let lastReport = 0;
+
+self.onmessage = async (event) => {
+  const { options } = event.data || {};
+  try {
+    await init();
+    const result = explore(options, (states, depth) => {
+      const now = Date.now();
+      if (now - lastReport >= 50) {
+        lastReport = now;
+        self.postMessage({ type: 'progress', states, depth });
+      }
+      return true;
+    });
+    self.postMessage({ type: 'done', result });
+  } catch (err) {
+    let panic = null;
+    try {
+      panic = lastPanic() || null;
+    } catch {
+      // a trapped instance may not answer
+    }
+    self.postMessage({ type: 'error', message: panic ? `the core panicked: ${panic}` : String((err && err.message) || err) });
+  }
+};

@@ -1,0 +1,46 @@
+// Runs "Find a way to lose data" in a Web Worker (explore-worker.js) and
+// cancels it by terminating the worker: the search never blocks the page.
+
+export class ExploreRunner {
+  constructor(workerUrl) {
+    this.workerUrl = workerUrl;
+    this.worker = null;
+  }
+
+  get running() {
+    return this.worker !== null;
+  }
+
+  /** handlers: { progress(states, depth), done(result), error(message) } */
+  start(options, handlers) {
+    this.cancel();
+    const worker = new Worker(this.workerUrl, { type: 'module' });
+    this.worker = worker;
+    const finish = () => {
+      if (this.worker === worker) this.worker = null;
+      worker.terminate();
+    };
+    worker.onmessage = (event) => {
+      const m = event.data || {};
+      if (this.worker !== worker) return;
+      if (m.type === 'progress') handlers.progress(m.states, m.depth);
+      else if (m.type === 'done') { finish(); handlers.done(m.result); }
+      else if (m.type === 'error') { finish(); handlers.error(m.message); }
+    };
+    worker.onerror = (event) => {
+      if (this.worker !== worker) return;
+      event.preventDefault();
+      finish();
+      handlers.error(event.message || 'the search worker failed to start');
+    };
+    worker.postMessage({ options });
+  }
+
+  /** Stops a running search; true if there was one. */
+  cancel() {
+    if (!this.worker) return false;
+    this.worker.terminate();
+    this.worker = null;
+    return true;
+  }
+}

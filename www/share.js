@@ -1,0 +1,44 @@
+// Share links and embeds: the URL fragment carries the scenario (the core's
+// link text) and the position, `#s=<link>&at=<position>`.
+
+/** Reads `s` and `at` from a fragment; `at` is null unless it is a whole number. */
+export function parseFragment(hash) {
+  const text = (hash || '').replace(/^#/, '');
+  const out = { link: null, at: null, badAt: null };
+  if (!text) return out;
+  for (const part of text.split('&')) {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? part : part.slice(0, eq);
+    const raw = eq < 0 ? '' : part.slice(eq + 1);
+    let value;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      value = raw;
+    }
+    if (key === 's') out.link = value;
+    else if (key === 'at') {
+      if (/^\d{1,6}$/.test(value)) out.at = Number(value);
+      else out.badAt = value.slice(0, 40);
+    }
+  }
+  return out;
+}
+
+/** The fragment for a run: the core's link text is base64url, safe as is. */
+export function buildFragment(link, position) {
+  return `#s=${encodeURIComponent(link)}&at=${position}`;
+}
+
+/** The page's address with the given fragment; `embed` adds the ?embed query. */
+export function pageUrl(location, fragment, { embed = false } = {}) {
+  const base = `${location.origin}${location.pathname}`;
+  return `${base}${embed ? '?embed' : ''}${fragment}`;
+}
+
+const escapeAttr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The <iframe> snippet for embedding a run (escaped: the name is user text). */
+export function embedSnippet(src, title) {
+  return `<iframe src="${escapeAttr(src)}" width="800" height="500" style="border:0;max-width:100%" loading="lazy" title="${escapeAttr(title)}"></iframe>`;
+}
