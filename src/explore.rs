@@ -252,7 +252,7 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
     let mut states = 0;
     for limit in 1..=search.depth {
         let mut dfs = Dfs { search, visited: Visited::default(), path: vec![], states: 0, stopped: false, progress: &mut *progress, limit };
-        if dfs.go(&root, limit) {
+        if dfs.go(root.clone(), limit) {
             let mut steps = search.prefix.clone();
             steps.extend(dfs.path);
             return (Some(steps), states.max(dfs.states), limit, true);
@@ -277,15 +277,18 @@ struct Dfs<'a, 'p> {
 }
 
 impl Dfs<'_, '_> {
-    /// True when a violation was found (`path` leads to it).
-    fn go(&mut self, sim: &Simulation, left: usize) -> bool {
+    /// True when a violation was found (`path` leads to it). The state is
+    /// owned so that the last branch can take it instead of a clone.
+    fn go(&mut self, sim: Simulation, left: usize) -> bool {
         if left == 0 || self.stopped {
             return false;
         }
         let mut steps = vec![];
-        actions(sim, self.search, &mut steps);
-        for step in steps {
-            let mut next = sim.clone();
+        actions(&sim, self.search, &mut steps);
+        let n = steps.len();
+        let mut sim = Some(sim);
+        for (i, step) in steps.into_iter().enumerate() {
+            let mut next = if i + 1 == n { sim.take().expect("state kept for the last branch") } else { sim.as_ref().expect("state").clone() };
             let seen = next.violations.len();
             next.apply(&step);
             self.path.push(step);
@@ -309,7 +312,7 @@ impl Dfs<'_, '_> {
             };
             if more {
                 self.visited.insert(key, left - 1);
-                if self.go(&next, left - 1) {
+                if self.go(next, left - 1) {
                     return true;
                 }
             }
