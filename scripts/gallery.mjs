@@ -24,10 +24,15 @@ const ORDER = [
   'kip101-loss-after-restart', 'kip101-divergence-after-power-loss', 'kip279-fast-leader-change', 'hw-frozen-under-min-isr',
 ];
 
-/** The first sentence of a description (the card's one line). */
+/** The card's one line: the first sentence, or the first few when it is short. */
 function summary(text) {
-  const m = /^(.+?[.!?])(\s|$)/s.exec(text.replace(/\s+/g, ' ').trim());
-  return m ? m[1] : text;
+  const sentences = text.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+/);
+  let out = '';
+  for (const s of sentences) {
+    out = `${out} ${s.trim()}`.trim();
+    if (out.length >= 70) break;
+  }
+  return out;
 }
 
 const files = fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')).sort();

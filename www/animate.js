@@ -21,7 +21,7 @@ export function cancelAnimations(cluster) {
  * Plays the events of a step over the drawn cluster; resolves when done.
  * `perMessageMs` is the time one message takes to travel.
  */
-export function animateStep(cluster, events, { perMessageMs = 600 } = {}) {
+export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = Infinity } = {}) {
   cancelAnimations(cluster);
   const overlay = cluster.querySelector('.overlay');
   if (!overlay || !events.length) return Promise.resolve();
@@ -38,8 +38,12 @@ export function animateStep(cluster, events, { perMessageMs = 600 } = {}) {
 
   const items = plan(events);
   const slots = items.filter((x) => x.type !== 'flash').length;
-  // Many messages (timed mode): let them overlap rather than queue up.
-  const stagger = slots > 4 ? perMessageMs / 3 : perMessageMs;
+  // Many messages (timed mode): let them overlap rather than queue up, and
+  // fit the whole step in the time budget (while playing, one clock tick).
+  let per = Math.min(perMessageMs, budgetMs * 0.6);
+  let stagger = slots > 4 ? per / 3 : per;
+  if (slots > 1 && (slots - 1) * stagger + per > budgetMs) stagger = Math.max(0, (budgetMs - per) / (slots - 1));
+  perMessageMs = per;
   const done = [];
   let slot = -1;
   for (const item of items) {

@@ -15,7 +15,7 @@ import { ExploreRunner } from './explore.js';
 const $ = (id) => document.getElementById(id);
 const EMBED = document.documentElement.classList.contains('embed');
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
-const CELL_WIDTH = { normal: 46, compact: 30, dense: 8 };
+const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
 const PLAY_TICK_MS = 200; // one clock step every tick while playing at the end of the timeline
 
 const app = {
@@ -272,15 +272,24 @@ function play() {
   (async () => {
     while (app.playing && token === app.playToken) {
       const atEnd = app.sim.position() >= app.sim.length();
+      app.tickingClock = atEnd;
       const ok = stepForward();
+      app.tickingClock = false;
       if (!ok) break;
-      await (app.animation || Promise.resolve());
-      const pause = atEnd ? PLAY_TICK_MS : Math.max(150, 500 / speed());
-      await new Promise((r) => setTimeout(r, pause));
+      if (atEnd) {
+        // Advancing the clock: one tick, or the tick's animation if it is longer.
+        await Promise.all([app.animation, sleep(PLAY_TICK_MS)]);
+      } else {
+        // Replaying a recorded step: its animation, then a short pause.
+        await (app.animation || Promise.resolve());
+        await sleep(Math.max(150, 500 / speed()));
+      }
     }
     if (token === app.playToken) stop();
   })();
 }
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function stop() {
   const was = app.playing;
@@ -368,7 +377,9 @@ function draw({ events = null } = {}) {
   drawEventLog(true);
   scheduleHash();
   if (events && events.length && !reducedMotion.matches) {
-    app.animation = animateStep(cluster.firstElementChild, events, { perMessageMs: perMessageMs() });
+    // While playing, a clock tick's messages fit in about one tick; a recorded step gets its full time.
+    const budgetMs = app.playing && app.tickingClock ? PLAY_TICK_MS * 1.5 : Infinity;
+    app.animation = animateStep(cluster.firstElementChild, events, { perMessageMs: perMessageMs(), budgetMs });
   } else {
     app.animation = null;
   }
@@ -382,6 +393,7 @@ function draw({ events = null } = {}) {
 
 function drawHead() {
   $('scenario-name').textContent = app.name || 'Your run';
+  $('embed-name').textContent = app.name ? `· ${app.name}` : '';
   $('scenario-description').textContent = app.description || (app.steps.length ? '' : 'Produce a record, let the followers fetch, crash a broker: every step is replayed by the model of Kafka\'s replication protocol. Or open a worked example under Scenarios.');
   document.title = app.name ? `${app.name} · Highwater` : 'Highwater · Kafka replication playground';
 }
@@ -414,18 +426,11 @@ function drawEventLog(toEnd) {
   const t = app.trace;
   const count = app.position ? t.stepEnds[app.position - 1] : 0;
   const currentFrom = app.position > 1 ? t.stepEnds[app.position - 2] : 0;
-  if (toEnd) {
-    const height = log.clientHeight || 240;
-    log.scrollTop = Math.max(0, count * ROW_HEIGHT - height);
-  }
-  patch(log, renderEventLog({
-    lines: t.lines,
-    count,
-    stepOf: (i) => stepOfLine(i),
-    currentFrom,
-    scrollTop: log.scrollTop,
-    height: log.clientHeight || 240,
-  }));
+  const height = log.clientHeight || 240;
+  // Follow the current step: the log ends with it.
+  const scrollTop = toEnd ? Math.max(0, count * ROW_HEIGHT - height) : log.scrollTop;
+  patch(log, renderEventLog({ lines: t.lines, count, stepOf: stepOfLine, currentFrom, scrollTop, height }));
+  if (toEnd && log.scrollTop !== scrollTop) log.scrollTop = scrollTop;
 }
 
 function stepOfLine(i) {

@@ -94,6 +94,7 @@ export function renderCluster(state, view) {
   const maxLeo = Math.max(0, ...state.brokers.map((b) => b.log_end_offset));
   const stepEvents = view.stepEvents || [];
   const flagged = violationCells(state.violations || []);
+  const gaps = violationGaps(state.violations || []);
   return h('div', { class: `cluster${view.dense ? ' dense' : ''}`, style: `--count:${count}` },
     h('div', { class: 'controller-strip' },
       h('span', { class: 'controller-label' }, 'Controller'),
@@ -107,9 +108,9 @@ export function renderCluster(state, view) {
     renderInFlight(state),
     h('div', { class: 'ruler-row', 'aria-hidden': 'true' },
       h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, 'offset')),
-      h('div', { class: 'track ruler' }, ruler(start, count, maxLeo)),
+      h('div', { class: 'track ruler' }, ruler(start, count, maxLeo, view.dense)),
     ),
-    state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged)),
+    state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps)),
     h('div', { class: 'overlay', 'aria-hidden': 'true' }),
   );
 }
@@ -134,8 +135,9 @@ export function endpoints(m) {
   return m.kind === 'Fetch' || m.kind === 'OffsetsForLeaderEpoch' ? [m.follower, m.leader] : [m.leader, m.follower];
 }
 
-function ruler(start, count, maxLeo) {
-  const every = count > 80 ? 20 : count > 40 ? 10 : count > 16 ? 5 : 1;
+function ruler(start, count, maxLeo, dense) {
+  const shown = Math.min(count, maxLeo + 1 - start);
+  const every = dense ? 20 : shown > 40 ? 10 : shown > 20 ? 5 : 1;
   const ticks = [];
   for (let o = start; o < start + count && o <= maxLeo; o++) {
     if (o % every === 0) ticks.push(h('span', { class: 'tick', key: o, style: `--o:${o - start}` }, String(o)));
@@ -152,7 +154,20 @@ function violationCells(violations) {
   return set;
 }
 
-function brokerRow(b, state, start, count, stepEvents, flagged) {
+/** Per broker, the records that violations name at offsets where they were expected. */
+function violationGaps(violations) {
+  const map = new Map();
+  for (const v of violations) {
+    if (v.offset === null || v.offset === undefined || v.kind !== 'acked_write_lost') continue;
+    for (const b of v.brokers || []) {
+      if (!map.has(b)) map.set(b, []);
+      map.get(b).push({ offset: v.offset, value: v.value, kind: v.kind });
+    }
+  }
+  return map;
+}
+
+function brokerRow(b, state, start, count, stepEvents, flagged, gaps) {
   const p = state.partition;
   const classes = ['broker-row', `role-${b.role}`];
   if (!b.alive) classes.push('is-down');
@@ -190,7 +205,7 @@ function brokerRow(b, state, start, count, stepEvents, flagged) {
       brokerActions(b, state),
     ),
     h('div', { class: 'track', 'data-window-start': start },
-      cells(b, start, count, flagged),
+      cells(b, start, count, flagged, gaps),
       markers(b, start, count),
     ),
     notes.length
@@ -251,9 +266,16 @@ function brokerActions(b, state) {
   );
 }
 
-function cells(b, start, count, flagged) {
+function cells(b, start, count, flagged, missing) {
   const hw = b.high_watermark;
+  const held = new Set(b.log.map((r) => r.offset));
+  // A record a violation says this broker should have but does not: drawn as a crossed-out slot.
+  const gaps = (missing.get(b.id) || []).filter((m) => !held.has(m.offset) && m.offset >= start && m.offset < start + count);
   return h('div', { class: 'cells' },
+    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: `--o:${m.offset - start}`, title: `${m.value === null ? 'a record' : `“${m.value}”`} should be at offset ${m.offset}: ${m.kind}` },
+      h('span', { class: 'cell-offset' }, String(m.offset)),
+      h('span', { class: 'cell-value' }, m.value ?? '?'),
+    )),
     b.log.filter((r) => r.offset < start + count).map((r) => {
       const cls = ['cell', `epoch-${r.epoch % EPOCH_COLOURS}`, r.offset < hw ? 'committed' : 'uncommitted'];
       if (flagged.has(`${b.id}:${r.offset}`)) cls.push('flagged');
@@ -274,7 +296,7 @@ function markers(b, start, count) {
     const at = place(offset);
     const label = at.edge === 'left' ? `◂ ${text}` : at.edge === 'right' ? `${text} ▸` : text;
     // Labels near an edge of the window turn inwards.
-    const edge = at.edge === 'right' || (at.edge === null && at.o > count - 3) ? ' edge-right' : at.edge === 'left' || at.o < 2 ? ' edge-left' : '';
+    const edge = at.edge === 'right' || (at.edge === null && at.o > count - 3) ? ' edge-right' : at.edge === 'left' ? ' edge-left' : '';
     return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: `--o:${at.o}`, title, 'data-marker': kind },
       h('span', { class: 'marker-label' }, label));
   };
@@ -337,7 +359,7 @@ export function renderConsumer(state, view) {
     const readable = leader.log.filter((r) => r.offset >= consumer.position && r.offset < hw);
     const first = consumer.position;
     parts.push(h('p', null,
-      hw > first ? `Readable now from broker ${leader.id}: offsets ${first}–${hw - 1} (below HW ${hw})` : `Nothing new to read on broker ${leader.id} (position ${first}, HW ${hw})`));
+      hw > first ? `Readable now from broker ${leader.id}: ${hw - first === 1 ? `offset ${first}` : `offsets ${first}–${hw - 1}`} (below HW ${hw})` : `Nothing new to read on broker ${leader.id} (position ${first}, HW ${hw})`));
     if (readable.length) {
       parts.push(h('div', { class: 'chips' }, readable.slice(0, 40).map((r) => h('span', { class: `chip epoch-${r.epoch % EPOCH_COLOURS}`, key: r.offset, title: `offset ${r.offset}` }, `${r.offset}: `, r.value)),
         readable.length > 40 ? h('span', { class: 'muted' }, ` +${readable.length - 40}`) : null));
