@@ -146,3 +146,50 @@ function flash(cluster, selector, delay, duration) {
   const frames = [{ filter: 'none' }, { filter: 'drop-shadow(0 0 6px var(--accent))' }, { filter: 'none' }];
   return track(el.animate(frames, { duration: duration * 0.8, delay: delay + duration * 0.7 })).catch(() => {});
 }
+
+/**
+ * Timed mode: the messages the core reports in flight, drawn as envelopes
+ * resting between sender and receiver (with their arrival time), until the
+ * core says they arrived. `endpoints(m)` gives [from, to].
+ */
+export function drawInFlight(cluster, messages, endpoints) {
+  const layer = cluster && cluster.querySelector('.inflight-layer');
+  if (!layer) return;
+  layer.replaceChildren();
+  if (!messages.length) return;
+  const box = cluster.getBoundingClientRect();
+  const style = getComputedStyle(cluster);
+  const cell = parseFloat(style.getPropertyValue('--cell-w')) || 40;
+  const pad = parseFloat(style.getPropertyValue('--pad')) || 0;
+  const rowOf = (id) => {
+    const track = cluster.querySelector(`.broker-row[data-broker="${id}"] .track`);
+    if (!track) return null;
+    const r = track.getBoundingClientRect();
+    return { left: r.left - box.left + pad, mid: r.top - box.top + r.height / 2, width: r.width, start: Number(track.dataset.windowStart) || 0 };
+  };
+  let count = 0;
+  for (const m of messages.slice(0, 24)) {
+    const [from, to] = endpoints(m);
+    const a = rowOf(from);
+    const b = rowOf(to);
+    if (!a || !b) continue;
+    const n = count++;
+    let x = a.left + 6 + n * 18;
+    if (m.fetch_offset !== undefined) {
+      const o = m.fetch_offset - a.start;
+      if (o >= 0 && o * cell < a.width - 40) x = a.left + o * cell + n * 18;
+    }
+    const top = Math.min(a.mid, b.mid);
+    const line = document.createElement('div');
+    line.className = `inflight-line msg-${m.kind}`;
+    line.style.left = `${x}px`;
+    line.style.top = `${top}px`;
+    line.style.height = `${Math.abs(b.mid - a.mid)}px`;
+    const env = document.createElement('div');
+    env.className = `envelope resting msg-${m.kind}`;
+    env.style.transform = `translate(${x}px, ${(a.mid + b.mid) / 2 + (n % 3) * 22}px)`;
+    env.textContent = `${from}→${to} ${messageLabel(m)} · ${m.arrives_ms} ms`;
+    env.title = `${m.line}, arrives at ${m.arrives_ms} ms`;
+    layer.append(line, env);
+  }
+}

@@ -4,9 +4,9 @@
 
 import { loadCore, core, isCrash, panicMessage } from './core.js';
 import { h, patch } from './dom.js';
-import { render } from './render.js';
+import { render, endpoints } from './render.js';
 import { renderEventLog, ROW_HEIGHT } from './eventlog.js';
-import { animateStep, cancelAnimations } from './animate.js';
+import { animateStep, cancelAnimations, drawInFlight } from './animate.js';
 import { parseFragment, buildFragment, pageUrl, embedSnippet } from './share.js';
 import { describeStep, formatMs, violationHeadline } from './describe.js';
 import { renderGallery } from './gallery.js';
@@ -326,7 +326,17 @@ function measureWindow() {
   return Math.max(3, Math.min(400, Math.floor((width - 30) / cell)));
 }
 
-function draw({ events = null } = {}) {
+/** Redraws from the core's state; a failure of the core while drawing is recovered from. */
+function draw(opts = {}) {
+  try {
+    drawNow(opts);
+  } catch (err) {
+    if (isCrash(err)) recover(err);
+    else notify('error', `Could not draw this step: ${err && err.message ? err.message : err}`);
+  }
+}
+
+function drawNow({ events = null } = {}) {
   const sim = app.sim;
   if (!sim) return;
   const position = sim.position();
@@ -367,8 +377,11 @@ function draw({ events = null } = {}) {
   const count = measureWindow();
   if (count !== app.windowCount && !app.redrawing) {
     app.redrawing = true;
-    draw({ events });
-    app.redrawing = false;
+    try {
+      drawNow({ events });
+    } finally {
+      app.redrawing = false;
+    }
     return;
   }
   drawHead();
@@ -376,6 +389,7 @@ function draw({ events = null } = {}) {
   drawLogWindow(maxLeo);
   drawEventLog(true);
   scheduleHash();
+  drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
   if (events && events.length && !reducedMotion.matches) {
     // While playing, a clock tick's messages fit in about one tick; a recorded step gets its full time.
     const budgetMs = app.playing && app.tickingClock ? PLAY_TICK_MS * 1.5 : Infinity;

@@ -111,6 +111,7 @@ export function renderCluster(state, view) {
       h('div', { class: 'track ruler' }, ruler(start, count, maxLeo, view.dense)),
     ),
     state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps)),
+    h('div', { class: 'inflight-layer', 'aria-hidden': 'true' }),
     h('div', { class: 'overlay', 'aria-hidden': 'true' }),
   );
 }
