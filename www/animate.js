@@ -33,7 +33,10 @@ export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = In
     const style = getComputedStyle(cluster);
     const cell = parseFloat(style.getPropertyValue('--cell-w')) || 40;
     const pad = parseFloat(style.getPropertyValue('--pad')) || 0;
-    return { left: r.left - box.left + pad, top: r.top - box.top, width: r.width, height: r.height, cell, start: Number(track.dataset.windowStart) || 0 };
+    const ts = getComputedStyle(track);
+    const cellTop = parseFloat(ts.getPropertyValue('--cell-top')) || 0;
+    const cellH = parseFloat(ts.getPropertyValue('--cell-h')) || r.height;
+    return { left: r.left - box.left + pad, top: r.top - box.top, width: r.width, height: r.height, cellTop, cellH, cell, start: Number(track.dataset.windowStart) || 0 };
   };
 
   const items = plan(events);
@@ -96,8 +99,8 @@ function message(overlay, geometry, item, delay, duration) {
     const o = m.fetch_offset - a.start;
     if (o >= 0 && o * a.cell < a.width - 20) x = a.left + o * a.cell;
   }
-  const y1 = a.top + a.height / 2;
-  const y2 = b.top + b.height / 2;
+  const y1 = a.top + a.cellTop + a.cellH / 2;
+  const y2 = b.top + b.cellTop + b.cellH / 2;
   const env = document.createElement('div');
   env.className = `envelope msg-${m.kind}${item.dropped ? ' dropped' : ''}`;
   const text = document.createElement('span');
@@ -123,9 +126,9 @@ function truncation(overlay, geometry, e, delay, duration) {
   ghost.className = 'ghost';
   const left = g.left + Math.max(0, from - g.start) * g.cell;
   ghost.style.left = `${left}px`;
-  ghost.style.top = `${g.top}px`;
+  ghost.style.top = `${g.top + g.cellTop}px`;
   ghost.style.width = `${Math.max(1, to - from) * g.cell}px`;
-  ghost.style.height = `${g.height}px`;
+  ghost.style.height = `${g.cellH}px`;
   const label = document.createElement('div');
   label.className = 'ghost-label';
   label.textContent = `✂ ${e.from} → ${e.to}: ${truncationReason(e)}`;
