@@ -20,7 +20,7 @@ echo "| generation and setting | found | depth | steps after minimising | states
 echo "| --- | --- | --- | --- | --- | --- |"
 row "legacy, 2 brokers, min ISR 1, acks=all" --brokers 2 --protocol legacy --min-isr 1 --acks all
 row "legacy, 3 brokers, min ISR 2, acks=all" --brokers 3 --protocol legacy --min-isr 2 --acks all
-row "kip101, 2 brokers, acks=1 (leader changes)" --brokers 2 --protocol kip101 --acks 1
+row "kip101, 2 brokers, acks=1, 3 records (leader changes)" --brokers 2 --protocol kip101 --acks 1 --max-produces 3
 row "kip101, 3 brokers, min ISR 2, acks=all" --brokers 3 --protocol kip101 --min-isr 2 --acks all
 row "kip101, 2 brokers, acks=all, power loss" --brokers 2 --protocol kip101 --acks all --power-loss
 row "modern, 2 brokers, acks=1, power loss" --brokers 2 --protocol modern --acks 1 --power-loss

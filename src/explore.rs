@@ -168,14 +168,17 @@ pub fn actions(sim: &Simulation, search: &Search, out: &mut Vec<Step>) {
     }
 }
 
-/// A hash of everything that decides the future of a run, with times made
-/// relative to now and capped where only "past the timeout" matters, so that
-/// equivalent states are visited once.
+/// A hash of everything that decides the future of a run in manual mode,
+/// with times made relative to now and capped where only "past the timeout"
+/// matters, so that equivalent states are visited once. (Timed mode is not
+/// searched: its messages in flight and fetcher clocks are not hashed.)
 pub fn canonical_hash(sim: &Simulation) -> u64 {
     let now = sim.now_ms;
     let cap = sim.config.replica_lag_time_max_ms.max(sim.config.broker_session_timeout_ms).max(sim.config.request_timeout_ms) + 1;
     let age = |t: u64| now.saturating_sub(t).min(cap);
     let mut h = FxHasher::default();
+    // The phase of the periodic ISR check and HW checkpoint decides what an advance does.
+    (sim.next_isr_check_ms - now, sim.next_checkpoint_ms - now).hash(&mut h);
     for b in &sim.brokers {
         (b.alive, b.high_watermark, b.checkpointed_high_watermark, b.leader_epoch, b.leader).hash(&mut h);
         b.log.log_end_offset().hash(&mut h);
@@ -187,7 +190,8 @@ pub fn canonical_hash(sim: &Simulation) -> u64 {
         if b.is_leader() {
             (&b.isr, b.epoch_start_offset).hash(&mut h);
             for r in &b.remote {
-                (r.log_end_offset, age(r.last_caught_up_ms)).hash(&mut h);
+                let (leader_log_end_offset, fetched_ms) = r.last_fetch();
+                (r.log_end_offset, age(r.last_caught_up_ms), leader_log_end_offset, age(fetched_ms)).hash(&mut h);
             }
         }
     }
@@ -198,8 +202,9 @@ pub fn canonical_hash(sim: &Simulation) -> u64 {
     }
     (&sim.network.cuts, &sim.network.isolated).hash(&mut h);
     for r in &sim.producer.requests {
-        (r.status, r.offset, r.deadline_ms.saturating_sub(now).min(cap)).hash(&mut h);
+        (r.status, r.broker, r.offset, r.epoch, r.acks, r.deadline_ms.saturating_sub(now).min(cap)).hash(&mut h);
     }
+    sim.consumer.position.hash(&mut h);
     h.finish()
 }
 
@@ -219,7 +224,22 @@ fn replay(search: &Search, steps: &[Step]) -> (Simulation, Option<Violation>) {
     (sim, None)
 }
 
-/// Runs the search.
+impl Search {
+    /// The explorer searches manual mode: timed mode's in-flight messages and
+    /// fetcher clocks are not part of its state hash.
+    pub fn validate(&self) -> Result<(), String> {
+        self.config.validate()?;
+        if self.config.auto_fetch {
+            return Err("config.auto_fetch: the explorer searches manual mode (fetch steps); turn auto_fetch off".into());
+        }
+        if self.depth == 0 || self.depth > 64 {
+            return Err(format!("depth: {} is out of range 1..=64", self.depth));
+        }
+        Ok(())
+    }
+}
+
+/// Runs the search (`search.validate()` first).
 pub fn explore(search: &Search, progress: Progress) -> Outcome {
     let found = match search.strategy {
         Strategy::Bfs => exhaustive(search, progress),

@@ -127,6 +127,9 @@ impl Checker {
     pub fn check(&mut self, v: &View, events: &[Traced]) -> Vec<Violation> {
         let mut found = vec![];
         let leader = v.controller.leader;
+        // Judged only against a leader that is up: a dead one serves nothing,
+        // and the replicas that still hold a record may yet take over.
+        let judge = leader.filter(|&l| v.broker(l).alive);
         let mut new_acks = vec![];
         for e in events {
             match &e.event {
@@ -164,13 +167,14 @@ impl Checker {
         self.consumed.extend(consumed.iter().map(|c| (c.offset, c.id)));
         self.consumed_seen = v.consumer.read.len();
 
-        if let Some(l) = leader {
+        if let Some(l) = judge {
             self.check_acked(v, l, new_acks, &mut found);
             self.check_consumed(v, l, &mut found);
             self.check_committed(v, l, &mut found);
         } else {
-            // Offline: nothing to judge against yet; the next leader's log is
-            // checked in full (the watermarks reset when a leader appears).
+            // Offline or leader down: nothing to judge against yet. The next
+            // live leader's log is checked from the watermarks, which a leader
+            // change resets and a truncation lowers.
             for id in new_acks {
                 let offset = v.producer.requests[id as usize].offset.expect("an acknowledged write has an offset");
                 self.acked.insert((offset, id));

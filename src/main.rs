@@ -146,6 +146,9 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         count_acks_one_losses: a.count_acks1,
         ..Search::new(config)
     };
+    if let Err(e) = search.validate() {
+        return fail(e);
+    }
     let started = Instant::now();
     let json = a.json;
     let mut last_report = Instant::now();

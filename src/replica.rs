@@ -31,15 +31,21 @@ impl RemoteReplica {
         self.last_fetch_ms = now_ms;
     }
 
-    /// `Replica.resetReplicaState` on becoming leader: LEO unknown, and an ISR
-    /// member counts as caught up now.
-    pub fn reset(now_ms: u64, leader_log_end_offset: u64, in_isr: bool) -> RemoteReplica {
+    /// `Replica.resetReplicaState` on becoming leader: LEO unknown, no fetch
+    /// seen yet (`updateFetchState` with unknown offsets and time 0), and an
+    /// ISR member counts as caught up now.
+    pub fn reset(now_ms: u64, in_isr: bool) -> RemoteReplica {
         RemoteReplica {
             log_end_offset: None,
             last_caught_up_ms: if in_isr { now_ms } else { 0 },
-            last_fetch_leader_log_end_offset: leader_log_end_offset,
-            last_fetch_ms: now_ms,
+            last_fetch_leader_log_end_offset: 0,
+            last_fetch_ms: 0,
         }
+    }
+
+    /// The leader's LEO and the time at this follower's previous fetch.
+    pub fn last_fetch(&self) -> (u64, u64) {
+        (self.last_fetch_leader_log_end_offset, self.last_fetch_ms)
     }
 }
 
@@ -118,24 +124,29 @@ impl Broker {
     }
 
     /// `Partition.makeLeader`: take the epoch, note where it starts, forget
-    /// every follower's LEO.
-    pub fn make_leader(&mut self, leader_epoch: u32, isr: Vec<BrokerId>, now_ms: u64) {
+    /// every follower's LEO. `record_epoch_now`: since Kafka 2.1 (KAFKA-7415)
+    /// the new epoch enters the epoch cache at once; before, at the leader's
+    /// first append in it.
+    pub fn make_leader(&mut self, leader_epoch: u32, isr: Vec<BrokerId>, now_ms: u64, record_epoch_now: bool) {
         self.leader = Some(self.id);
         self.leader_epoch = leader_epoch;
-        self.log.assign_epoch(leader_epoch);
-        let leo = self.log_end_offset();
-        self.epoch_start_offset = leo;
+        if record_epoch_now {
+            self.log.assign_epoch(leader_epoch);
+        }
+        self.epoch_start_offset = self.log_end_offset();
         for (i, r) in self.remote.iter_mut().enumerate() {
-            *r = RemoteReplica::reset(now_ms, leo, isr.contains(&(i as u32 + 1)));
+            *r = RemoteReplica::reset(now_ms, isr.contains(&(i as u32 + 1)));
         }
         self.isr = isr;
         self.fetcher = Fetcher { paused: self.fetcher.paused, ..Fetcher::default() };
     }
 
     /// Followers of the leader's ISR that are out of sync
-    /// (`Partition.getOutOfSyncReplicas` / `isFollowerOutOfSync`): not at the
-    /// leader's LEO and not caught up for more than the lag time.
-    pub fn out_of_sync_replicas(&self, now_ms: u64, lag_time_max_ms: u64) -> Vec<BrokerId> {
+    /// (`Partition.getOutOfSyncReplicas`): not caught up for more than the lag
+    /// time. `exempt_at_log_end`: since Kafka 2.1 (KAFKA-7152,
+    /// `isFollowerOutOfSync`) a follower at the leader's LEO is never out of
+    /// sync; before, only the time counted.
+    pub fn out_of_sync_replicas(&self, now_ms: u64, lag_time_max_ms: u64, exempt_at_log_end: bool) -> Vec<BrokerId> {
         let leo = self.log_end_offset();
         self.isr
             .iter()
@@ -143,7 +154,8 @@ impl Broker {
             .filter(|&f| f != self.id)
             .filter(|&f| {
                 let r = self.remote(f);
-                r.log_end_offset != Some(leo) && now_ms.saturating_sub(r.last_caught_up_ms) > lag_time_max_ms
+                let at_end = exempt_at_log_end && r.log_end_offset == Some(leo);
+                !at_end && now_ms.saturating_sub(r.last_caught_up_ms) > lag_time_max_ms
             })
             .collect()
     }

@@ -33,8 +33,9 @@ pub struct Simulation {
     pub consumer: Consumer,
     checker: Checker,
     pub violations: Vec<Violation>,
-    next_isr_check_ms: u64,
-    next_checkpoint_ms: u64,
+    /// When the leader's periodic ISR expiration check and the HW checkpoint next run.
+    pub next_isr_check_ms: u64,
+    pub next_checkpoint_ms: u64,
     /// Events of the step being applied; `action_start` marks the current action.
     out: Vec<Traced>,
     action_start: usize,
@@ -58,7 +59,7 @@ impl Simulation {
         let mut rng = Rng::new(config.seed);
         let mut brokers: Vec<Broker> = config.broker_ids().map(|id| Broker::new(id, n)).collect();
         let controller = Controller::new(n);
-        brokers[0].make_leader(0, controller.isr.clone(), 0);
+        brokers[0].make_leader(0, controller.isr.clone(), 0, config.protocol == Protocol::Modern);
         for b in brokers.iter_mut().skip(1) {
             b.leader = Some(1);
             // Timed mode: each fetcher starts at a seeded phase of its interval.
@@ -402,7 +403,11 @@ impl Simulation {
     fn handle_offsets_for_leader_epoch(&mut self, req: &OffsetsForLeaderEpoch) -> OffsetsForLeaderEpochResponse {
         let leader = self.broker(req.leader);
         let (error, end_offset) = if leader.is_leader() {
-            (None, leader.log.end_offset_for_epoch(req.leader_epoch).map(|(_, end)| end))
+            // Kafka 0.11 `LeaderEpochFileCache.endOffsetFor`: UNDEFINED for an
+            // epoch older than every epoch the leader knows, too.
+            let older = leader.log.epochs().entries().first().is_none_or(|e| req.leader_epoch < e.epoch);
+            let end = if older { None } else { leader.log.end_offset_for_epoch(req.leader_epoch).map(|(_, end)| end) };
+            (None, end)
         } else {
             (Some(Errors::NotLeaderOrFollower), None)
         };
@@ -481,10 +486,8 @@ impl Simulation {
             Some(_) => return, // fenced or not leader: wait for the controller's news
             None => {}
         }
-        if let Some(d) = resp.diverging_epoch {
-            self.truncate_to_diverging_epoch(f, d);
-            return;
-        }
+        // AbstractFetcherThread.processFetchRequest: the partition data (HW
+        // included) is processed first, the DivergingEpoch truncation after.
         let broker = self.broker_mut(f);
         let count = resp.records.len() as u64;
         for r in resp.records {
@@ -501,6 +504,9 @@ impl Simulation {
             let from = std::mem::replace(&mut broker.high_watermark, hw);
             let cause = HighWatermarkCause::FetchResponse { leader_high_watermark: resp.high_watermark };
             self.emit(Event::HighWatermarkChanged { broker: f, from, to: hw, cause });
+        }
+        if let Some(d) = resp.diverging_epoch {
+            self.truncate_to_diverging_epoch(f, d);
         }
     }
 
@@ -730,7 +736,7 @@ impl Simulation {
             if !b.is_leader() {
                 continue;
             }
-            let out = b.out_of_sync_replicas(self.now_ms, lag);
+            let out = b.out_of_sync_replicas(self.now_ms, lag, self.config.protocol == Protocol::Modern);
             if out.is_empty() {
                 continue;
             }
@@ -831,7 +837,11 @@ impl Simulation {
             if current.is_some() || why == Election::Failover {
                 self.controller.leader = None;
                 self.emit(Event::PartitionOffline { reason });
-                self.notify_brokers();
+                // KRaft publishes the leaderless partition; the ZooKeeper-era
+                // controller of legacy and kip101 sends no LeaderAndIsr.
+                if self.protocol() == Protocol::Modern {
+                    self.notify_brokers();
+                }
             }
             return Ok(());
         };
@@ -883,8 +893,9 @@ impl Simulation {
             self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
         }
         let (epoch, isr, now) = (self.controller.leader_epoch, self.controller.isr.clone(), self.now_ms);
+        let record_epoch_now = self.protocol() == Protocol::Modern;
         let broker = self.broker_mut(b);
-        broker.make_leader(epoch, isr, now);
+        broker.make_leader(epoch, isr, now, record_epoch_now);
         let start_offset = broker.log_end_offset();
         self.emit(Event::BecameLeader { broker: b, leader_epoch: epoch, start_offset });
         self.maybe_increment_high_watermark(b);
@@ -892,10 +903,12 @@ impl Simulation {
 
     /// `ReplicaManager.makeFollowers`: `legacy` truncates to the own HW here;
     /// `kip101` must first ask OffsetsForLeaderEpoch; `modern` learns of any
-    /// divergence from its next fetch.
+    /// divergence from its next fetch. Before 2.x, `Partition.makeFollower`
+    /// does nothing more when the leader id is unchanged (only the epoch).
     fn become_follower(&mut self, b: BrokerId, leader: Option<BrokerId>, epoch: u32) {
         let broker = self.broker(b);
-        if broker.leader == leader && broker.leader_epoch == epoch {
+        let leader_changed = broker.leader != leader;
+        if !leader_changed && broker.leader_epoch == epoch {
             return;
         }
         if broker.is_leader() {
@@ -910,10 +923,13 @@ impl Simulation {
         broker.isr.clear();
         broker.fetcher.in_flight_since_ms = None;
         broker.fetcher.next_fetch_ms = now;
-        broker.fetcher.needs_epoch_truncation = protocol == Protocol::Kip101 && leader.is_some();
+        let truncate = leader.is_some() && leader_changed;
+        if protocol == Protocol::Kip101 && truncate {
+            broker.fetcher.needs_epoch_truncation = true;
+        }
         let hw = broker.high_watermark;
         self.emit(Event::BecameFollower { broker: b, leader, leader_epoch: epoch });
-        if protocol == Protocol::Legacy && leader.is_some() {
+        if protocol == Protocol::Legacy && truncate {
             self.truncate(b, hw, Truncation::HighWatermark { high_watermark: hw });
         }
     }

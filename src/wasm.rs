@@ -199,10 +199,6 @@ fn default_max_produces() -> u32 {
 pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue, JsError> {
     let text = json_text(&options, "options")?;
     let o: ExploreOptions = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("options: {e}")))?;
-    o.config.validate().map_err(|e| JsError::new(&e))?;
-    if o.depth == 0 || o.depth > 64 {
-        return Err(JsError::new("options.depth: must be between 1 and 64"));
-    }
     let strategy = match o.strategy.as_str() {
         "bfs" => Strategy::Bfs,
         "random" => Strategy::Random,
@@ -220,6 +216,7 @@ pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue,
         seed: o.seed,
         ..Search::new(o.config)
     };
+    search.validate().map_err(|e| JsError::new(&format!("options.{e}")))?;
     let outcome = explore::explore(&search, &mut |states, depth| {
         progress
             .call2(&JsValue::NULL, &JsValue::from_f64(states as f64), &JsValue::from_f64(depth as f64))

@@ -35,7 +35,7 @@ fn legacy_two_brokers_loses_an_acked_write_in_a_handful_of_steps() {
 
 #[test]
 fn kip101_finds_the_divergence_kip279_fixed() {
-    let s = Search { acks: Acks::One, ..search(2, Protocol::Kip101, 1, false, 8) };
+    let s = Search { acks: Acks::One, max_produces: 3, ..search(2, Protocol::Kip101, 1, false, 8) };
     let outcome = explore(&s, &mut |_, _| true);
     assert_eq!(outcome.violation.as_ref().map(|v| v.kind), Some(ViolationKind::CommittedDivergence));
     let scenario = replays(&outcome);
