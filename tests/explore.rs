@@ -132,3 +132,34 @@ fn bad_input_to_the_commands_exits_two_with_a_message() {
     assert_eq!(out.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// States that differ only in what decides the future still hash apart: the
+/// phase of the periodic ISR check, and a follower's last fetch.
+#[test]
+fn canonical_hash_keeps_apart_states_with_different_futures() {
+    use highwater::explore::canonical_hash;
+    use highwater::scenario::{Produce, Step};
+    let config = Config { brokers: 3, ..Config::default() };
+    let after = |steps: &[Step]| {
+        let mut sim = highwater::Simulation::new(config.clone());
+        for s in steps {
+            sim.apply(s);
+        }
+        sim
+    };
+    let a = after(&[Step::AdvanceMs(45_000)]);
+    let b = after(&[Step::AdvanceMs(9_000), Step::AdvanceMs(45_000)]);
+    assert_ne!(canonical_hash(&a), canonical_hash(&b), "ISR-check phase");
+    let produce = Step::Produce(Produce { value: "v1".into(), acks: Acks::One, to: None });
+    let c = after(&[produce.clone(), Step::Fetch(2), Step::AdvanceMs(9_000), Step::AdvanceMs(9_000)]);
+    let d = after(&[produce, Step::AdvanceMs(9_000), Step::AdvanceMs(9_000), Step::Fetch(2)]);
+    assert_ne!(canonical_hash(&c), canonical_hash(&d), "last fetch time");
+    // The same state reached twice hashes the same.
+    assert_eq!(canonical_hash(&a), canonical_hash(&after(&[Step::AdvanceMs(45_000)])));
+}
+
+#[test]
+fn timed_mode_is_refused_by_the_explorer() {
+    let s = Search::new(Config { auto_fetch: true, ..Config::default() });
+    assert!(s.validate().unwrap_err().contains("auto_fetch"));
+}

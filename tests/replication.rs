@@ -239,3 +239,50 @@ fn acks_during_an_offline_partition_are_checked_when_a_leader_returns() {
     assert_eq!(r.sim.controller.leader, Some(2), "broker 2, the last ISR member, is elected on its return");
     assert_eq!(acked_losses(&r, Acks::One), vec!["zombie"], "{}", r.trace());
 }
+
+fn scenario(text: &str) -> highwater::Scenario {
+    highwater::Scenario::from_json(text).unwrap()
+}
+
+/// A leader that lost power is not judged while it is down: the replicas that
+/// hold the record take over, and nothing acknowledged is lost.
+#[test]
+fn a_dead_leader_is_not_judged() {
+    let r = run(&scenario(
+        r#"{"version":1,"config":{"brokers":3,"min_insync_replicas":2},"steps":[
+        {"produce":{"value":"m1","acks":"all"}},{"fetch":2},{"fetch":3},{"fetch":2},{"fetch":3},
+        {"crash":{"broker":1,"lose_unflushed":1}},{"advance_ms":9000},{"fetch":3},{"consume":null}]}"#,
+    ));
+    assert_eq!(r.sim.controller.leader, Some(2));
+    assert_eq!(r.sim.broker(2).log.get(0).map(|r| &*r.value), Some("m1"));
+    assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
+    assert_eq!(r.sim.consumer.read.len(), 1);
+}
+
+/// Kafka 0.11 records a new leader's epoch at its first append, and answers
+/// OffsetsForLeaderEpoch for an unknown epoch with UNDEFINED: a follower that
+/// asks before the new leader wrote falls back to its HW, and nothing diverges.
+#[test]
+fn kip101_epoch_enters_the_cache_at_the_first_append() {
+    let r = run(&scenario(
+        r#"{"version":1,"config":{"brokers":2,"protocol":"kip101"},"steps":[
+        {"produce":{"value":"m0","acks":"1"}},{"fetch":2},{"fetch":2},{"produce":{"value":"m1","acks":"1"}},
+        {"elect":2},{"produce":{"value":"m2","acks":"1"}},{"elect":1},{"fetch":2},{"fetch":2},{"fetch":2}]}"#,
+    ));
+    assert!(r.violations(CommittedDivergence).is_empty(), "{}", r.trace());
+    assert!(r.trace().contains("OffsetsForLeaderEpochResponse(UNDEFINED_EPOCH_OFFSET)"));
+    assert_eq!(r.sim.broker(2).log.get(1).map(|r| &*r.value), Some("m1"));
+}
+
+/// Before Kafka 2.1 only the time since a follower last caught up counted; a
+/// follower at the leader's LEO that stops fetching still leaves the ISR.
+/// `modern` exempts it (KAFKA-7152).
+#[test]
+fn isr_lag_rule_depends_on_the_generation() {
+    let text = r#"{"version":1,"config":{"brokers":2},"steps":[
+        {"produce":{"value":"m1","acks":"1"}},{"fetch":2},{"fetch":2},{"advance_ms":60000}]}"#;
+    let s = scenario(text);
+    assert_eq!(run(&with_protocol(s.clone(), Protocol::Legacy)).sim.controller.isr, vec![1]);
+    assert_eq!(run(&with_protocol(s.clone(), Protocol::Kip101)).sim.controller.isr, vec![1]);
+    assert_eq!(run(&with_protocol(s, Protocol::Modern)).sim.controller.isr, vec![1, 2]);
+}
