@@ -88,6 +88,8 @@ pub struct LinksView {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct InFlightView {
+    pub from: BrokerId,
+    pub to: BrokerId,
     pub arrives_ms: u64,
     #[serde(flatten)]
     pub message: Message,
@@ -230,7 +232,7 @@ impl StateView {
                         Message::FetchResponse(r) => Message::FetchResponse(r.summary()),
                         other => other.clone(),
                     };
-                    InFlightView { arrives_ms, line: message.to_string(), message }
+                    InFlightView { from: m.from(), to: m.to(), arrives_ms, line: message.to_string(), message }
                 })
                 .collect(),
             producer: sim

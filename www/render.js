@@ -131,9 +131,9 @@ function renderInFlight(state) {
   );
 }
 
-/** Sender and receiver of an in-flight message: requests go follower -> leader, responses back. */
+/** Sender and receiver of an in-flight message, as the core reports them. */
 export function endpoints(m) {
-  return m.kind === 'Fetch' || m.kind === 'OffsetsForLeaderEpoch' ? [m.follower, m.leader] : [m.leader, m.follower];
+  return [m.from, m.to];
 }
 
 function ruler(start, count, maxLeo, dense) {
