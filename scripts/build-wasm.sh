@@ -16,8 +16,8 @@ TARGET=wasm32-unknown-unknown
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export CARGO_TARGET_DIR=${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}
 # opt-level "s" with stripped symbols balances size and speed (measured in
-# Chromium: "z" 159 KB gzipped at 0.31x native explorer speed, "s" 167 KB at
-# 0.44x, 3 194 KB at 0.69x; see README, Performance).
+# Chromium: "z" 159 KB gzipped at 0.31x native explorer speed, "s" 164 KB at
+# 0.50x, 3 194 KB at 0.69x; see README, Performance).
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=${WASM_OPT_LEVEL:-s}
 export CARGO_PROFILE_RELEASE_STRIP=${WASM_STRIP:-true}
 
