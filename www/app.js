@@ -150,8 +150,9 @@ function adopt(sim, { at } = {}) {
   refreshStaticControls();
 }
 
-function loadScenario(scenario, opts) {
-  const sim = core().Simulation.fromScenario(scenario);
+/** Adopts a new Simulation (or frees it if it cannot be adopted), then draws. */
+function load(make, opts) {
+  const sim = make(core().Simulation);
   try {
     adopt(sim, opts);
   } catch (err) {
@@ -161,15 +162,12 @@ function loadScenario(scenario, opts) {
   draw();
 }
 
+function loadScenario(scenario, opts) {
+  load((Simulation) => Simulation.fromScenario(scenario), opts);
+}
+
 function loadLink(link, opts) {
-  const sim = core().Simulation.fromLink(link);
-  try {
-    adopt(sim, opts);
-  } catch (err) {
-    sim.free();
-    throw err;
-  }
-  draw();
+  load((Simulation) => Simulation.fromLink(link), opts);
 }
 
 function stepEvents(position) {

@@ -19,6 +19,13 @@ function run(cmd, args) {
 }
 
 /** The wasm package (built if missing) and the gallery (always rewritten: it is cheap and must match the scenarios). */
+/** The core (the same wasm package the page loads), initialised in Node: the tests make their links with it. */
+export async function loadCore() {
+  const core = await import(path.join(ROOT, 'www', 'pkg', 'highwater.js'));
+  core.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm')) });
+  return core;
+}
+
 export function ensureBuilt() {
   if (!fs.existsSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm'))) run('bash', ['scripts/build-wasm.sh']);
   const r = spawnSync(process.execPath, ['scripts/gallery.mjs'], { cwd: ROOT, encoding: 'utf8' });

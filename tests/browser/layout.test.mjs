@@ -5,14 +5,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openPage, noHorizontalScroll, loadFromGallery, brokerButton, produce, ROOT, RESULTS } from './harness.mjs';
+import { setup, openPage, noHorizontalScroll, loadFromGallery, brokerButton, produce, ROOT, RESULTS, loadCore } from './harness.mjs';
 
 let env;
 let core;
 before(async () => {
   env = await setup();
-  core = await import(path.join(ROOT, 'www', 'pkg', 'highwater.js'));
-  core.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm')) });
+  core = await loadCore();
   fs.mkdirSync(RESULTS, { recursive: true });
 });
 after(async () => { await env?.close(); });

@@ -2,17 +2,13 @@
 // hostile links never break the page and never run their content.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, ROOT } from './harness.mjs';
+import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, loadCore } from './harness.mjs';
 
 let env;
 let core;
 before(async () => {
   env = await setup();
-  // The core itself (the same wasm package) makes the links the tests open.
-  core = await import(path.join(ROOT, 'www', 'pkg', 'highwater.js'));
-  core.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm')) });
+  core = await loadCore();
 });
 after(async () => { await env?.close(); });
 
