@@ -52,4 +52,6 @@ fn main() {
     println!("  distinct states  {}", outcome.states);
     println!("  wall time        {seconds:.2} s");
     println!("  states/second    {:.0}", outcome.states as f64 / seconds);
+    println!("  generated        {} (every step applied, duplicates included)", outcome.generated);
+    println!("  generated/second {:.0}", outcome.generated as f64 / seconds);
 }

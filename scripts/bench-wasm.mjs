@@ -11,6 +11,7 @@ const native = execFileSync('cargo', ['run', '--quiet', '--release', '--example'
 const figure = (label) => Number(native.match(new RegExp(`${label}\\s+(\\d+)`))[1]);
 const nativeEvents = figure('events/second');
 const nativeStates = figure('states/second');
+const nativeGenerated = figure('generated/second');
 
 const server = await serve({ port: 0, root: 'www' });
 const browser = await chromium.launch({
@@ -29,14 +30,16 @@ try {
     t = performance.now();
     const out = explore({ config: { brokers: 3, protocol: 'modern', min_insync_replicas: 2 }, depth: 8, max_states: 1e12 }, () => true);
     const exploreSeconds = (performance.now() - t) / 1000;
-    return { events: run.events / runSeconds, runSeconds, states: out.states, statesPerSecond: out.states / exploreSeconds, found: out.found };
+    return { events: run.events / runSeconds, runSeconds, states: out.states, statesPerSecond: out.states / exploreSeconds,
+      generatedPerSecond: out.generated / exploreSeconds, found: out.found };
   }, records);
   const row = (name, n, w) => console.log(`| ${name} | ${Math.round(n).toLocaleString('en')} | ${Math.round(w).toLocaleString('en')} | ${(w / n).toFixed(2)} |`);
   console.log(`engine: ${records.toLocaleString('en')} records, 3 brokers, auto-fetch; explorer: ${wasm.states.toLocaleString('en')} states, found=${wasm.found}`);
   console.log('| workload | native /s | wasm (Chromium) /s | wasm / native |');
   console.log('| --- | --- | --- | --- |');
   row('engine events', nativeEvents, wasm.events);
-  row('explorer states', nativeStates, wasm.statesPerSecond);
+  row('explorer distinct states', nativeStates, wasm.statesPerSecond);
+  row('explorer states generated', nativeGenerated, wasm.generatedPerSecond);
 } finally {
   await browser.close();
   server.close();

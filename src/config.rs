@@ -5,6 +5,13 @@ use serde::{Deserialize, Serialize};
 
 pub type BrokerId = u32;
 
+/// One value per broker (index `id - 1`), stored inline: cloning a state for a
+/// snapshot or a search branch then allocates nothing for it.
+pub type PerBroker<T> = arrayvec::ArrayVec<T, { limits::MAX_BROKERS as usize }>;
+
+/// A set of broker ids in id order (an ISR), stored inline.
+pub type BrokerList = PerBroker<BrokerId>;
+
 /// Which era of Kafka's replication protocol the model follows
 /// (reference §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -2,17 +2,17 @@
 //! authoritative ISR (`controller/PartitionStateMachine.scala`, KRaft's
 //! `ReplicationControlManager`).
 
-use crate::config::BrokerId;
+use crate::config::{BrokerId, BrokerList, PerBroker};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Controller {
     pub leader: Option<BrokerId>,
     pub leader_epoch: u32,
-    pub isr: Vec<BrokerId>,
+    pub isr: BrokerList,
     /// Brokers whose session expired (index `id - 1`).
-    pub fenced: Vec<bool>,
+    pub fenced: PerBroker<bool>,
     /// Since when the controller has heard no heartbeat from a broker.
-    pub silent_since_ms: Vec<Option<u64>>,
+    pub silent_since_ms: PerBroker<Option<u64>>,
 }
 
 impl Controller {
@@ -22,8 +22,8 @@ impl Controller {
             leader: Some(1),
             leader_epoch: 0,
             isr: (1..=brokers).collect(),
-            fenced: vec![false; brokers as usize],
-            silent_since_ms: vec![None; brokers as usize],
+            fenced: (0..brokers).map(|_| false).collect(),
+            silent_since_ms: (0..brokers).map(|_| None).collect(),
         }
     }
 
@@ -51,7 +51,7 @@ impl Controller {
     /// so that it can be elected cleanly when it returns (reference §3).
     pub fn remove_from_isr(&mut self, b: BrokerId) -> bool {
         if self.isr.len() > 1 && self.isr.contains(&b) {
-            self.isr.retain(|&x| x != b);
+            self.isr.retain(|x| *x != b);
             true
         } else {
             false

@@ -118,6 +118,9 @@ pub struct Outcome {
     pub scenario: Option<Scenario>,
     /// Distinct states visited (exhaustive), or steps taken (random).
     pub states: u64,
+    /// States generated: every step applied, duplicates included, over every
+    /// iteration of the deepening (TLC's "states generated").
+    pub generated: u64,
     /// The depth searched to completion (exhaustive), or the walk length (random).
     pub depth: usize,
     /// False if the search stopped at `max_states` before finishing its depth.
@@ -245,7 +248,7 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
         Strategy::Bfs => exhaustive(search, progress),
         Strategy::Random => random_walks(search, progress),
     };
-    let (path, states, depth, complete) = found;
+    let (path, states, generated, depth, complete) = found;
     match path {
         Some(steps) => {
             let steps = minimise(search, steps);
@@ -254,35 +257,39 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
             scenario.name = "Found by the explorer".into();
             scenario.description = violation.as_ref().map(|v| v.detail.clone()).unwrap_or_default();
             scenario.steps = steps;
-            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, depth, complete }
+            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, generated, depth, complete }
         }
-        None => Outcome { found: false, violation: None, scenario: None, states, depth, complete },
+        None => Outcome { found: false, violation: None, scenario: None, states, generated, depth, complete },
     }
 }
 
-type Found = (Option<Vec<Step>>, u64, usize, bool);
+/// (path to a violation, distinct states, states generated, depth, complete).
+type Found = (Option<Vec<Step>>, u64, u64, usize, bool);
 
 /// Iterative deepening: every depth from 1 to `search.depth`, depth-first,
 /// never expanding a state again unless reached with more steps left.
 fn exhaustive(search: &Search, progress: Progress) -> Found {
     let (root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
-        return (Some(search.prefix.clone()), 1, 0, true);
+        return (Some(search.prefix.clone()), 1, 0, 0, true);
     }
-    let mut states = 0;
+    let (mut states, mut generated) = (0, 0);
     for limit in 1..=search.depth {
-        let mut dfs = Dfs { search, visited: Visited::default(), path: vec![], states: 0, stopped: false, progress: &mut *progress, limit };
-        if dfs.go(root.clone(), limit) {
+        let mut dfs =
+            Dfs { search, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: false, progress: &mut *progress, limit };
+        let found = dfs.go(root.clone(), limit);
+        generated += dfs.generated;
+        if found {
             let mut steps = search.prefix.clone();
             steps.extend(dfs.path);
-            return (Some(steps), states.max(dfs.states), limit, true);
+            return (Some(steps), states.max(dfs.states), generated, limit, true);
         }
         states = dfs.states;
         if dfs.stopped {
-            return (None, states, limit - 1, false);
+            return (None, states, generated, limit - 1, false);
         }
     }
-    (None, states, search.depth, true)
+    (None, states, generated, search.depth, true)
 }
 
 struct Dfs<'a, 'p> {
@@ -291,6 +298,7 @@ struct Dfs<'a, 'p> {
     visited: Visited,
     path: Vec<Step>,
     states: u64,
+    generated: u64,
     stopped: bool,
     progress: &'p mut dyn FnMut(u64, usize) -> bool,
     limit: usize,
@@ -311,6 +319,7 @@ impl Dfs<'_, '_> {
             let mut next = if i + 1 == n { sim.take().expect("state kept for the last branch") } else { sim.as_ref().expect("state").clone() };
             let seen = next.violations.len();
             next.apply(&step);
+            self.generated += 1;
             self.path.push(step);
             if next.violations[seen..].iter().any(|v| counts(v, self.search)) {
                 return true;
@@ -350,7 +359,7 @@ impl Dfs<'_, '_> {
 fn random_walks(search: &Search, progress: Progress) -> Found {
     let (root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
-        return (Some(search.prefix.clone()), 1, 0, true);
+        return (Some(search.prefix.clone()), 1, 0, 0, true);
     }
     let mut rng = Rng::new(search.seed);
     let mut taken = 0u64;
@@ -366,14 +375,14 @@ fn random_walks(search: &Search, progress: Progress) -> Found {
             path.push(step);
             taken += 1;
             if sim.violations[seen..].iter().any(|v| counts(v, search)) {
-                return (Some(path), taken, search.depth, true);
+                return (Some(path), taken, taken, search.depth, true);
             }
         }
         if taken % 4096 < search.depth as u64 && !progress(taken, search.depth) {
-            return (None, taken, search.depth, false);
+            return (None, taken, taken, search.depth, false);
         }
     }
-    (None, taken, search.depth, false)
+    (None, taken, taken, search.depth, false)
 }
 
 /// Drops every step that is not needed for a violation of the same kind

@@ -4,7 +4,7 @@
 //! verified a log and re-checks only what a truncation or a leader change
 //! touched, so a step's cost does not grow with the log.
 
-use crate::config::BrokerId;
+use crate::config::{BrokerId, PerBroker};
 use crate::consumer::Consumer;
 use crate::controller::Controller;
 use crate::event::{ElectionKind, Event, ProduceResult, Traced, Truncation};
@@ -94,13 +94,13 @@ pub struct Checker {
     consumed: BTreeSet<(u64, u64)>,
     consumed_verified_below: u64,
     /// Per broker: offsets below this agree with the leader's log.
-    isr_verified_below: Vec<u64>,
+    isr_verified_below: PerBroker<u64>,
     diverged: BTreeSet<(BrokerId, u64)>,
     /// The leader and epoch the watermarks above refer to.
     leader_seen: Option<(BrokerId, u32)>,
-    leader_hw_seen: Vec<Option<(u32, u64)>>,
-    hw_over_leo: Vec<bool>,
-    last_truncation: Vec<LastTruncation>,
+    leader_hw_seen: PerBroker<Option<(u32, u64)>>,
+    hw_over_leo: PerBroker<bool>,
+    last_truncation: PerBroker<LastTruncation>,
     last_election: Option<(BrokerId, u32, ElectionKind, u64)>,
 }
 
@@ -113,12 +113,12 @@ impl Checker {
             consumed_seen: 0,
             consumed: BTreeSet::new(),
             consumed_verified_below: 0,
-            isr_verified_below: vec![0; n],
+            isr_verified_below: (0..n).map(|_| 0).collect(),
             diverged: BTreeSet::new(),
             leader_seen: None,
-            leader_hw_seen: vec![None; n],
-            hw_over_leo: vec![false; n],
-            last_truncation: vec![LastTruncation::default(); n],
+            leader_hw_seen: (0..n).map(|_| None).collect(),
+            hw_over_leo: (0..n).map(|_| false).collect(),
+            last_truncation: (0..n).map(|_| LastTruncation::default()).collect(),
             last_election: None,
         }
     }

@@ -161,20 +161,24 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         true
     });
     let seconds = started.elapsed().as_secs_f64();
-    let per_second = if seconds > 0.0 { outcome.states as f64 / seconds } else { 0.0 };
+    let rate = |n: u64| if seconds > 0.0 { (n as f64 / seconds).round() } else { 0.0 };
+    let per_second = rate(outcome.states);
     if json {
         let mut v = serde_json::to_value(&outcome).expect("outcome serializes");
         v["seconds"] = serde_json::json!(seconds);
-        v["states_per_second"] = serde_json::json!(per_second.round());
+        v["states_per_second"] = serde_json::json!(per_second);
+        v["generated_per_second"] = serde_json::json!(rate(outcome.generated));
         v["link"] = serde_json::json!(outcome.scenario.as_ref().map(highwater::link::encode));
         print_all(&(serde_json::to_string_pretty(&v).expect("json") + "\n"));
         return ExitCode::SUCCESS;
     }
     let what = if search.strategy == Strategy::Bfs { "distinct states" } else { "steps" };
     let mut text = format!(
-        "searched {} {what} to depth {} in {seconds:.2} s ({per_second:.0}/s){}\n",
+        "searched {} {what} to depth {} in {seconds:.2} s ({per_second:.0}/s; {} generated, {:.0}/s){}\n",
         outcome.states,
         outcome.depth,
+        outcome.generated,
+        rate(outcome.generated),
         if outcome.complete { "" } else { " (stopped at the bound)" }
     );
     match (&outcome.violation, &outcome.scenario) {

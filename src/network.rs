@@ -1,7 +1,7 @@
 //! Links between brokers: latency, one-way cuts, isolation, and the messages
 //! in flight (timed mode).
 
-use crate::config::BrokerId;
+use crate::config::{BrokerId, PerBroker};
 use crate::event::DropReason;
 use crate::protocol::Message;
 use std::collections::{BTreeMap, BTreeSet};
@@ -10,11 +10,11 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Network {
     /// Latency of each broker's links (index `id - 1`). A message between two
     /// brokers takes the larger of their latencies.
-    pub latency_ms: Vec<u64>,
+    pub latency_ms: PerBroker<u64>,
     /// Directed cuts `(from, to)`.
     pub cuts: BTreeSet<(BrokerId, BrokerId)>,
     /// Cut from every broker and from the controller (index `id - 1`).
-    pub isolated: Vec<bool>,
+    pub isolated: PerBroker<bool>,
     /// Messages in flight, by arrival time and send order.
     pub in_flight: BTreeMap<(u64, u64), Message>,
     next_seq: u64,
@@ -23,9 +23,9 @@ pub struct Network {
 impl Network {
     pub fn new(brokers: u32, latency_ms: u64) -> Network {
         Network {
-            latency_ms: vec![latency_ms; brokers as usize],
+            latency_ms: (0..brokers).map(|_| latency_ms).collect(),
             cuts: BTreeSet::new(),
-            isolated: vec![false; brokers as usize],
+            isolated: (0..brokers).map(|_| false).collect(),
             in_flight: BTreeMap::new(),
             next_seq: 0,
         }

@@ -2,7 +2,7 @@
 //! believes about leadership, and (on a leader) what it knows of each follower
 //! (`cluster/Partition.scala`, `cluster/Replica.scala`).
 
-use crate::config::BrokerId;
+use crate::config::{BrokerId, BrokerList, PerBroker};
 use crate::log::Log;
 
 /// What a leader keeps about one follower (`cluster/Replica.scala`).
@@ -73,9 +73,9 @@ pub struct Broker {
     /// Who this broker believes leads the partition.
     pub leader: Option<BrokerId>,
     /// On a leader: its view of the ISR.
-    pub isr: Vec<BrokerId>,
+    pub isr: BrokerList,
     /// On a leader: one entry per broker id (index `id - 1`; its own unused).
-    pub remote: Vec<RemoteReplica>,
+    pub remote: PerBroker<RemoteReplica>,
     /// On a leader: the LEO when its epoch began (ISR expansion needs it in `modern`).
     pub epoch_start_offset: u64,
     pub fetcher: Fetcher,
@@ -91,8 +91,8 @@ impl Broker {
             checkpointed_high_watermark: 0,
             leader_epoch: 0,
             leader: None,
-            isr: vec![],
-            remote: vec![RemoteReplica::default(); brokers as usize],
+            isr: BrokerList::new(),
+            remote: (0..brokers).map(|_| RemoteReplica::default()).collect(),
             epoch_start_offset: 0,
             fetcher: Fetcher::default(),
         }
@@ -127,7 +127,7 @@ impl Broker {
     /// every follower's LEO. `record_epoch_now`: since Kafka 2.1 (KAFKA-7415)
     /// the new epoch enters the epoch cache at once; before, at the leader's
     /// first append in it.
-    pub fn make_leader(&mut self, leader_epoch: u32, isr: Vec<BrokerId>, now_ms: u64, record_epoch_now: bool) {
+    pub fn make_leader(&mut self, leader_epoch: u32, isr: BrokerList, now_ms: u64, record_epoch_now: bool) {
         self.leader = Some(self.id);
         self.leader_epoch = leader_epoch;
         if record_epoch_now {

@@ -5,7 +5,7 @@
 //! `advance_ms`, randomness comes from the scenario's seed. Every step comes
 //! back as typed events; the safety checks run after every action.
 
-use crate::config::{limits, BrokerId, Config, Protocol};
+use crate::config::{limits, BrokerId, BrokerList, Config, Protocol};
 use crate::consumer::{ConsumedRecord, Consumer};
 use crate::controller::Controller;
 use crate::event::{DropReason, ElectionKind, Event, HighWatermarkCause, ProduceResult, Traced, Truncation};
@@ -290,7 +290,7 @@ impl Simulation {
     /// AlterPartition (KIP-497; a ZooKeeper conditional write before it): an
     /// ISR change takes effect only if the controller accepts it, which needs
     /// the leader to reach the controller in the current epoch.
-    fn alter_partition(&mut self, l: BrokerId, proposed: Vec<BrokerId>) -> bool {
+    fn alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
         let epoch = self.broker(l).leader_epoch;
         let reason = if self.network.is_isolated(l) {
             Some("the controller is unreachable")
@@ -300,15 +300,16 @@ impl Simulation {
             None
         };
         if let Some(reason) = reason {
-            self.emit(Event::IsrChangeFailed { leader: l, proposed, reason });
+            self.emit(Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
             return false;
         }
         let old = std::mem::replace(&mut self.broker_mut(l).isr, proposed.clone());
         self.controller.isr = proposed.clone();
         let removed: Vec<BrokerId> = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
+        let isr = proposed.to_vec();
         match proposed.iter().find(|b| !old.contains(b)) {
-            Some(&added) => self.emit(Event::IsrExpanded { leader: l, added, isr: proposed }),
-            None => self.emit(Event::IsrShrunk { leader: Some(l), removed, isr: proposed, by_controller: false }),
+            Some(&added) => self.emit(Event::IsrExpanded { leader: l, added, isr }),
+            None => self.emit(Event::IsrShrunk { leader: Some(l), removed, isr, by_controller: false }),
         }
         true
     }
@@ -741,7 +742,7 @@ impl Simulation {
                 continue;
             }
             let l = b.id;
-            let proposed: Vec<BrokerId> = b.isr.iter().copied().filter(|x| !out.contains(x)).collect();
+            let proposed: BrokerList = b.isr.iter().copied().filter(|x| !out.contains(x)).collect();
             if self.alter_partition(l, proposed) {
                 self.maybe_increment_high_watermark(l);
             }
@@ -777,7 +778,7 @@ impl Simulation {
         if self.controller.remove_from_isr(b) {
             let isr = self.controller.isr.clone();
             let leader = self.controller.leader.filter(|&l| l != b);
-            self.emit(Event::IsrShrunk { leader, removed: vec![b], isr: isr.clone(), by_controller: true });
+            self.emit(Event::IsrShrunk { leader, removed: vec![b], isr: isr.to_vec(), by_controller: true });
             // The leader learns the new ISR (LeaderAndIsr / partition change record).
             if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && !self.network.is_isolated(l)) {
                 self.broker_mut(l).isr = isr;
@@ -847,15 +848,15 @@ impl Simulation {
         };
         self.controller.leader = Some(leader);
         self.controller.leader_epoch += 1;
-        let isr = match kind {
+        let isr: BrokerList = match kind {
             ElectionKind::Clean => {
                 let fenced = |b: &BrokerId| self.controller.is_fenced(*b);
                 self.controller.isr.iter().copied().filter(|b| !fenced(b)).collect()
             }
-            ElectionKind::Unclean => vec![leader],
+            ElectionKind::Unclean => [leader].into_iter().collect(),
         };
         self.controller.isr = isr.clone();
-        self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr, kind });
+        self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind });
         self.notify_brokers();
         Ok(())
     }

@@ -211,7 +211,7 @@ impl StateView {
                     log_window_start: start,
                     log,
                     leader_epoch_cache: b.log.epochs().entries().to_vec(),
-                    isr: is_leader.then(|| b.isr.clone()),
+                    isr: is_leader.then(|| b.isr.to_vec()),
                     remote,
                 }
             })
@@ -220,7 +220,7 @@ impl StateView {
             time_ms: sim.now_ms,
             step: sim.step,
             protocol: sim.protocol(),
-            partition: PartitionView { leader: c.leader, leader_epoch: c.leader_epoch, isr: c.isr.clone(), high_watermark: leader_hw },
+            partition: PartitionView { leader: c.leader, leader_epoch: c.leader_epoch, isr: c.isr.to_vec(), high_watermark: leader_hw },
             brokers,
             links: LinksView { cut: sim.network.cuts.iter().map(|&(a, b)| [a, b]).collect() },
             in_flight: sim

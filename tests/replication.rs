@@ -99,12 +99,12 @@ fn unclean_election_loses_data_and_clean_stays_offline() {
     assert_eq!(acked_losses(&unclean, Acks::All), vec!["m2"]);
     assert!(unclean.violations(AckedWriteLost)[0].detail.contains("unclean election"));
     assert_eq!(unclean.sim.controller.leader, Some(2));
-    assert_eq!(unclean.sim.controller.isr, vec![2]);
+    assert_eq!(unclean.sim.controller.isr[..], [2]);
 
     let offline = run(&load("offline-without-unclean"));
     assert!(offline.sim.violations.is_empty());
     assert_eq!(offline.sim.controller.leader, None, "the partition is offline");
-    assert_eq!(offline.sim.controller.isr, vec![1], "the ISR is never emptied");
+    assert_eq!(offline.sim.controller.isr[..], [1], "the ISR is never emptied");
     let last = offline.sim.producer.requests.last().unwrap();
     assert_eq!(highwater::view::result_name(last.status), "NOT_LEADER_OR_FOLLOWER");
 }
@@ -147,11 +147,11 @@ fn isr_shrinks_after_lag_and_expands_after_catch_up() {
             }
         }
         if i == 4 {
-            assert_eq!(sim.controller.isr, vec![1, 2, 3], "at 30 s follower 3 is exactly at the lag limit: still in");
+            assert_eq!(sim.controller.isr[..], [1, 2, 3], "at 30 s follower 3 is exactly at the lag limit: still in");
         }
     }
     assert_eq!(shrunk_at, Some((6, 45_000)), "removed at the 45 s check");
-    assert_eq!(sim.controller.isr, vec![1, 2, 3], "and back after catching up");
+    assert_eq!(sim.controller.isr[..], [1, 2, 3], "and back after catching up");
 }
 
 /// acks=1 is lost on failover, and reported as an allowed loss.
@@ -282,7 +282,7 @@ fn isr_lag_rule_depends_on_the_generation() {
     let text = r#"{"version":1,"config":{"brokers":2},"steps":[
         {"produce":{"value":"m1","acks":"1"}},{"fetch":2},{"fetch":2},{"advance_ms":60000}]}"#;
     let s = scenario(text);
-    assert_eq!(run(&with_protocol(s.clone(), Protocol::Legacy)).sim.controller.isr, vec![1]);
-    assert_eq!(run(&with_protocol(s.clone(), Protocol::Kip101)).sim.controller.isr, vec![1]);
-    assert_eq!(run(&with_protocol(s, Protocol::Modern)).sim.controller.isr, vec![1, 2]);
+    assert_eq!(run(&with_protocol(s.clone(), Protocol::Legacy)).sim.controller.isr[..], [1]);
+    assert_eq!(run(&with_protocol(s.clone(), Protocol::Kip101)).sim.controller.isr[..], [1]);
+    assert_eq!(run(&with_protocol(s, Protocol::Modern)).sim.controller.isr[..], [1, 2]);
 }
