@@ -7,7 +7,7 @@
 //! stays at one path plus the visited set) with canonical state hashing, which
 //! either proves there is no violation up to the depth or returns a shortest one.
 
-use crate::config::{Config, Protocol};
+use crate::config::Config;
 use crate::invariants::{Violation, ViolationKind};
 use crate::rng::Rng;
 use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
@@ -406,9 +406,4 @@ pub fn minimise(search: &Search, mut steps: Vec<Step>) -> Vec<Step> {
             return steps;
         }
     }
-}
-
-/// Parses a generation name (`legacy`, `kip101`, `modern`).
-pub fn parse_protocol(s: &str) -> Result<Protocol, String> {
-    Protocol::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| format!("unknown protocol {s:?} (legacy, kip101 or modern)"))
 }

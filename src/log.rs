@@ -53,11 +53,6 @@ impl LeaderEpochCache {
         }
     }
 
-    /// Forgets every epoch (a log truncated to empty).
-    pub fn clear(&mut self) {
-        self.entries.clear();
-    }
-
     /// `LeaderEpochFileCache.endOffsetFor`: for the largest epoch `<= requested`,
     /// that epoch and its end offset (the start of the next epoch, or the log
     /// end offset for the latest). `None` when `requested` is newer than every
@@ -140,9 +135,6 @@ impl Log {
             self.tail.truncate(i);
         }
         self.epochs.truncate_from_end(offset);
-        if offset == 0 {
-            self.epochs.clear();
-        }
     }
 
     /// Up to `max` records starting at `from`.

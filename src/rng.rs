@@ -28,11 +28,6 @@ impl Rng {
         ((self.next_u64() as u128 * bound as u128) >> 64) as u64
     }
 
-    /// True with probability `numerator / denominator`.
-    pub fn chance(&mut self, numerator: u64, denominator: u64) -> bool {
-        self.below(denominator) < numerator
-    }
-
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
         if items.is_empty() {
             None
