@@ -286,3 +286,15 @@ fn isr_lag_rule_depends_on_the_generation() {
     assert_eq!(run(&with_protocol(s.clone(), Protocol::Kip101)).sim.controller.isr[..], [1]);
     assert_eq!(run(&with_protocol(s, Protocol::Modern)).sim.controller.isr[..], [1, 2]);
 }
+
+/// What a consumer read below the HW can vanish after an unclean election;
+/// the consumer, already past it, also skips the record written in its place.
+#[test]
+fn consumer_saw_a_record_vanish() {
+    let r = run(&load("consumer-saw-vanished-record"));
+    let v = r.violations(ConsumerSawVanishedRecord);
+    assert_eq!(v.len(), 1);
+    assert_eq!((v[0].offset, v[0].value.as_deref()), (Some(1), Some("m2")));
+    assert_eq!(r.sim.broker(2).log.get(1).map(|r| &*r.value), Some("m3"));
+    assert_eq!(r.sim.consumer.read.iter().map(|c| &*c.value).collect::<Vec<_>>(), vec!["m1", "m2"]);
+}
