@@ -790,7 +790,7 @@ function onGalleryClick(e) {
   }
   $('dlg-gallery').close();
   app.undo = { scenario: before, position };
-  notify('info', `Loaded “${entry.name}”${variant ? ` under ${variant.protocol}` : ''}: ${app.sim.length()} steps. ⏮ then ▶ to watch it unfold.`, { action: { label: 'Undo', run: restoreUndo } });
+  notify('info', `Loaded “${entry.name}”${variant ? ` under ${variant.protocol}` : ''}: ${app.sim.length()} steps. Go to the start (Home), then play (Space) to watch it unfold.`, { action: { label: 'Undo', run: restoreUndo } });
 }
 
 // ------------------------------------------------------------------ share
@@ -841,7 +841,7 @@ function wireExplore() {
   runner = new ExploreRunner(new URL('./explore-worker.js', import.meta.url));
   $('btn-explore').addEventListener('click', () => {
     const c = app.config;
-    $('explore-settings').textContent = `${c.brokers} broker(s), ${c.protocol}, min.insync.replicas=${c.min_insync_replicas}, unclean election ${c.unclean_leader_election ? 'on' : 'off'}`;
+    $('explore-settings').textContent = `${c.brokers} broker(s), ${c.protocol}, min.insync.replicas=${c.min_insync_replicas}, unclean election ${c.unclean_leader_election ? 'on' : 'off'}${c.auto_fetch ? ' (searched in manual mode: the search chooses each fetch)' : ''}`;
     if (!runner.running) {
       $('explore-result').hidden = true;
       $('explore-progress').hidden = true;
@@ -867,7 +867,8 @@ function startExplore() {
   if (!Number.isInteger(depth) || depth < 1 || depth > 64) return exploreFinished('Depth must be a whole number from 1 to 64.', true);
   if (!Number.isInteger(maxStates) || maxStates < 1000) return exploreFinished('Max states must be a whole number of at least 1000.', true);
   const options = {
-    config: { ...app.config },
+    // The search chooses every fetch itself: it runs in manual mode.
+    config: { ...app.config, auto_fetch: false },
     acks: form.elements.acks.value,
     power_loss: form.elements.power_loss.checked,
     network_faults: form.elements.network_faults.checked,
