@@ -5,7 +5,7 @@
 use crate::config::BrokerId;
 use crate::invariants::Violation;
 use crate::protocol::{Errors, Message};
-use crate::scenario::Acks;
+use crate::scenario::{Acks, Step};
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -168,7 +168,8 @@ pub enum Event {
     ClockAdvanced { from_ms: u64, to_ms: u64 },
     Consumed { broker: BrokerId, from: u64, to: u64, high_watermark: u64, values: Vec<Arc<str>> },
     ConsumeFailed { error: String },
-    StepRejected { step: String, reason: String },
+    /// `action`: the step that could not happen (named so, as `step` is the step's index).
+    StepRejected { action: Step, reason: String },
     Violation(Violation),
 }
 
@@ -290,7 +291,7 @@ impl fmt::Display for Event {
                 }
             }
             ConsumeFailed { error } => write!(f, "consumer: {error}"),
-            StepRejected { step, reason } => write!(f, "rejected {step}: {reason}"),
+            StepRejected { action, reason } => write!(f, "rejected {}: {reason}", action.to_json()),
             Violation(v) => write!(f, "VIOLATION {v}"),
         }
     }

@@ -103,7 +103,7 @@ impl Simulation {
         self.action_start = 0;
         match self.run_step(step) {
             Ok(()) => {}
-            Err(reason) => self.emit(Event::StepRejected { step: step.to_json(), reason }),
+            Err(reason) => self.emit(Event::StepRejected { action: step.clone(), reason }),
         }
         self.end_action();
         std::mem::take(&mut self.out)

@@ -298,3 +298,20 @@ fn consumer_saw_a_record_vanish() {
     assert_eq!(r.sim.broker(2).log.get(1).map(|r| &*r.value), Some("m3"));
     assert_eq!(r.sim.consumer.read.iter().map(|c| &*c.value).collect::<Vec<_>>(), vec!["m1", "m2"]);
 }
+
+/// In the JSON of every event, `step` is the index of the step that caused
+/// it, whatever the event's own fields (a rejected step names its `action`).
+#[test]
+fn event_json_keeps_step_as_the_step_index() {
+    let r = run(&load("isolated-old-leader"));
+    let mut sim = r.sim.clone();
+    let mut events = r.events.clone();
+    events.extend(sim.apply(&Step::Fetch(2)));
+    events.extend(sim.apply(&Step::Restart(3)));
+    assert!(events.iter().any(|e| matches!(e.event, highwater::Event::StepRejected { .. })));
+    for e in &events {
+        let v = serde_json::to_value(highwater::view::EventView::of(e)).unwrap();
+        assert_eq!(v["step"], serde_json::json!(e.step), "{v}");
+        assert_eq!(v["time_ms"], serde_json::json!(e.time_ms), "{v}");
+    }
+}
