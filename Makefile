@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 BENCH ?= cargo run --release --example bench
 
-.PHONY: help setup build serve test test-native test-browser bench bless clean
+.PHONY: help setup build serve test test-native test-browser bench bless screenshots clean
 
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
@@ -46,6 +46,10 @@ test-browser:
 
 bench:
 	$(BENCH)
+
+# Refreshes docs/screenshot-*.png from the browser tests' screenshots.
+screenshots:
+	HIGHWATER_SCREENSHOTS=1 node --test tests/browser/layout.test.mjs
 
 # Rewrites tests/golden/ from the current model; review the diff before committing.
 bless:

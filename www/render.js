@@ -297,7 +297,7 @@ function markers(b, start, count) {
     const at = place(offset);
     const label = at.edge === 'left' ? `◂ ${text}` : at.edge === 'right' ? `${text} ▸` : text;
     // Labels near an edge of the window turn inwards.
-    const edge = at.edge === 'right' || (at.edge === null && at.o > count - 3) ? ' edge-right' : at.edge === 'left' || (at.edge === null && at.o < 2) ? ' edge-left' : '';
+    const edge = at.edge === 'right' || (at.edge === null && at.o > count - 3) ? ' edge-right' : at.edge === 'left' || (at.edge === null && at.o < 1) ? ' edge-left' : '';
     return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: `--o:${at.o}`, title, 'data-marker': kind },
       h('span', { class: 'marker-label' }, label));
   };
