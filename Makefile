@@ -12,6 +12,7 @@ help:
 	@echo "make build   the wasm package only (www/pkg)"
 	@echo "make bench   $(BENCH)"
 	@echo "make bless   rewrite the golden traces (review the diff)"
+	@echo "make screenshots  refresh docs/screenshot-*.png"
 	@echo "make setup   install everything the above need"
 	@echo "make clean   remove build output"
 
