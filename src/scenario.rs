@@ -22,7 +22,8 @@ pub struct Scenario {
     pub steps: Vec<Step>,
 }
 
-/// Producer acknowledgement level, written `"0"`, `"1"` or `"all"` (numbers 0 and 1 are accepted too).
+/// Producer acknowledgement level, written `"0"`, `"1"` or `"all"` (numbers 0 and 1, and
+/// Kafka's -1 for all, are accepted too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Acks {
     Zero,
@@ -359,6 +360,8 @@ mod tests {
         assert_eq!(s.steps.len(), 18);
         assert_eq!(s.steps[1], Step::Produce(Produce { value: "m2".into(), acks: Acks::One, to: Some(2) }));
         assert_eq!(s.steps[6], Step::Elect(None));
+        let all: Step = serde_json::from_str(r#"{"produce":{"value":"x","acks":-1}}"#).unwrap();
+        assert_eq!(all, Step::Produce(Produce { value: "x".into(), acks: Acks::All, to: None }));
         assert_eq!(s.steps[14], Step::Heal(Heal::Broker(3)));
         let back = Scenario::from_json(&s.to_json_pretty()).unwrap();
         assert_eq!(back, s);
