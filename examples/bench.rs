@@ -42,7 +42,7 @@ fn main() {
         println!("  peak memory      {:.0} MiB ({:.0} bytes per record)", kib as f64 / 1024.0, kib as f64 * 1024.0 / records as f64);
     }
 
-    let config = Config { brokers: 3, protocol: Protocol::Modern, min_insync_replicas: 2, ..Config::default() };
+    let config = Config { brokers: 3, protocol: Protocol::V3_7, min_insync_replicas: 2, ..Config::default() };
     let search = Search { depth: 8, max_states: u64::MAX, ..Search::new(config) };
     let started = Instant::now();
     let outcome = explore(&search, &mut |_, _| true);

@@ -1,7 +1,9 @@
 //! Partition and cluster settings, with Kafka's defaults, and the limits on
 //! everything a scenario file or a share link can ask for.
 
-use serde::{Deserialize, Serialize};
+use crate::rules::Rules;
+pub use crate::rules::Protocol;
+use serde::{Deserialize, Deserializer, Serialize};
 
 pub type BrokerId = u32;
 
@@ -12,53 +14,23 @@ pub type PerBroker<T> = arrayvec::ArrayVec<T, { limits::MAX_BROKERS as usize }>;
 /// A set of broker ids in id order (an ISR), stored inline.
 pub type BrokerList = PerBroker<BrokerId>;
 
-/// Which era of Kafka's replication protocol the model follows
-/// (reference §8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Protocol {
-    /// Kafka 0.10: truncate to the own high watermark, no leader epochs in
-    /// truncation, no fencing.
-    Legacy,
-    /// Kafka 0.11 - 1.1: OffsetsForLeaderEpoch before fetching (KIP-101).
-    Kip101,
-    /// Kafka 2.7 - 3.x: DivergingEpoch inside Fetch (KIP-279 semantics),
-    /// epoch fencing (KIP-320), HW frozen under min ISR (KAFKA-15583).
-    Modern,
-}
-
-impl Protocol {
-    pub const ALL: [Protocol; 3] = [Protocol::Legacy, Protocol::Kip101, Protocol::Modern];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Protocol::Legacy => "legacy",
-            Protocol::Kip101 => "kip101",
-            Protocol::Modern => "modern",
-        }
-    }
-}
-
-impl std::fmt::Display for Protocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The `config` object of a scenario. Defaults are Kafka's.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// The `config` object of a scenario. Defaults are Kafka's, those of the
+/// chosen version preset (`protocol`) where they changed over time.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Config {
     /// Replicas of the partition, broker ids `1..=brokers`, assignment order = id order.
     pub brokers: u32,
+    /// The Kafka version preset whose rules and defaults apply (`rules.rs`).
     pub protocol: Protocol,
     /// `min.insync.replicas` (default 1).
     pub min_insync_replicas: u32,
-    /// `unclean.leader.election.enable` (default false).
+    /// `unclean.leader.election.enable` (true in 0.10, false since 0.11, KIP-106).
     pub unclean_leader_election: bool,
-    /// `replica.lag.time.max.ms` (default 30000 since Kafka 2.5).
+    /// `replica.lag.time.max.ms` (10000; 30000 since 2.5, KIP-537).
     pub replica_lag_time_max_ms: u64,
-    /// `broker.session.timeout.ms` (default 9000, KRaft).
+    /// How long the controller waits for a silent broker: ZooKeeper's
+    /// `zookeeper.session.timeout.ms` (6000; 18000 since 2.5), KRaft's
+    /// `broker.session.timeout.ms` (9000).
     pub broker_session_timeout_ms: u64,
     /// `replica.high.watermark.checkpoint.interval.ms` (default 5000).
     pub hw_checkpoint_interval_ms: u64,
@@ -76,13 +48,21 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
+        Config::for_protocol(Protocol::V3_7)
+    }
+}
+
+impl Config {
+    /// Every setting at its default for `protocol`.
+    pub fn for_protocol(protocol: Protocol) -> Config {
+        let d = protocol.defaults();
         Config {
             brokers: 3,
-            protocol: Protocol::Modern,
+            protocol,
             min_insync_replicas: 1,
-            unclean_leader_election: false,
-            replica_lag_time_max_ms: 30_000,
-            broker_session_timeout_ms: 9_000,
+            unclean_leader_election: d.unclean_leader_election,
+            replica_lag_time_max_ms: d.replica_lag_time_max_ms,
+            broker_session_timeout_ms: d.broker_session_timeout_ms,
             hw_checkpoint_interval_ms: 5_000,
             request_timeout_ms: 30_000,
             auto_fetch: false,
@@ -90,6 +70,70 @@ impl Default for Config {
             link_latency_ms: 5,
             seed: 1,
         }
+    }
+
+    /// The same settings under another version: a setting left at the old
+    /// version's default takes the new version's default; one set to
+    /// something else keeps its value.
+    pub fn with_protocol(&self, protocol: Protocol) -> Config {
+        let (old, new) = (Config::for_protocol(self.protocol), Config::for_protocol(protocol));
+        let mut c = self.clone();
+        c.protocol = protocol;
+        if c.unclean_leader_election == old.unclean_leader_election {
+            c.unclean_leader_election = new.unclean_leader_election;
+        }
+        if c.replica_lag_time_max_ms == old.replica_lag_time_max_ms {
+            c.replica_lag_time_max_ms = new.replica_lag_time_max_ms;
+        }
+        if c.broker_session_timeout_ms == old.broker_session_timeout_ms {
+            c.broker_session_timeout_ms = new.broker_session_timeout_ms;
+        }
+        c
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.protocol.rules()
+    }
+}
+
+/// What a file may write: any subset of the settings.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFields {
+    brokers: Option<u32>,
+    protocol: Option<Protocol>,
+    min_insync_replicas: Option<u32>,
+    unclean_leader_election: Option<bool>,
+    replica_lag_time_max_ms: Option<u64>,
+    broker_session_timeout_ms: Option<u64>,
+    hw_checkpoint_interval_ms: Option<u64>,
+    request_timeout_ms: Option<u64>,
+    auto_fetch: Option<bool>,
+    fetch_interval_ms: Option<u64>,
+    link_latency_ms: Option<u64>,
+    seed: Option<u64>,
+}
+
+impl<'de> Deserialize<'de> for Config {
+    /// Settings not written take the defaults of the version preset written
+    /// (or of the default preset).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f = ConfigFields::deserialize(d)?;
+        let c = Config::for_protocol(f.protocol.unwrap_or(Protocol::V3_7));
+        Ok(Config {
+            brokers: f.brokers.unwrap_or(c.brokers),
+            protocol: c.protocol,
+            min_insync_replicas: f.min_insync_replicas.unwrap_or(c.min_insync_replicas),
+            unclean_leader_election: f.unclean_leader_election.unwrap_or(c.unclean_leader_election),
+            replica_lag_time_max_ms: f.replica_lag_time_max_ms.unwrap_or(c.replica_lag_time_max_ms),
+            broker_session_timeout_ms: f.broker_session_timeout_ms.unwrap_or(c.broker_session_timeout_ms),
+            hw_checkpoint_interval_ms: f.hw_checkpoint_interval_ms.unwrap_or(c.hw_checkpoint_interval_ms),
+            request_timeout_ms: f.request_timeout_ms.unwrap_or(c.request_timeout_ms),
+            auto_fetch: f.auto_fetch.unwrap_or(c.auto_fetch),
+            fetch_interval_ms: f.fetch_interval_ms.unwrap_or(c.fetch_interval_ms),
+            link_latency_ms: f.link_latency_ms.unwrap_or(c.link_latency_ms),
+            seed: f.seed.unwrap_or(c.seed),
+        })
     }
 }
 

@@ -1,14 +1,25 @@
-//! The controller: broker liveness through sessions, leader election, the
-//! authoritative ISR (`controller/PartitionStateMachine.scala`, KRaft's
-//! `ReplicationControlManager`).
+//! The controller: broker sessions and registration, fencing, the
+//! authoritative ISR and its Eligible Leader Replicas, and leader election
+//! (ZooKeeper era: `controller/KafkaController.scala`,
+//! `PartitionStateMachine.scala`; KRaft: `ClusterControlManager`,
+//! `ReplicationControlManager`, `PartitionChangeBuilder`).
 
 use crate::config::{BrokerId, BrokerList, PerBroker};
+use crate::event::{ElectionKind, Event, Truncation};
+use crate::protocol::Errors;
+use crate::rules::{Rule, TruncationRule};
+use crate::simulation::Simulation;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Controller {
     pub leader: Option<BrokerId>,
     pub leader_epoch: u32,
     pub isr: BrokerList,
+    /// Eligible Leader Replicas (KIP-966, 4.1): replicas that left an ISR
+    /// below `min.insync.replicas`, and so still hold every committed record.
+    pub elr: BrokerList,
+    /// KIP-966's last known leader: the leader when the ISR became empty.
+    pub last_known_leader: Option<BrokerId>,
     /// Brokers whose session expired (index `id - 1`).
     pub fenced: PerBroker<bool>,
     /// Since when the controller has heard no heartbeat from a broker.
@@ -22,6 +33,8 @@ impl Controller {
             leader: Some(1),
             leader_epoch: 0,
             isr: (1..=brokers).collect(),
+            elr: BrokerList::new(),
+            last_known_leader: None,
             fenced: (0..brokers).map(|_| false).collect(),
             silent_since_ms: (0..brokers).map(|_| None).collect(),
         }
@@ -47,14 +60,338 @@ impl Controller {
             .min()
     }
 
-    /// Removes a broker from the ISR, never emptying it: the last member stays
-    /// so that it can be elected cleanly when it returns (reference §3).
-    pub fn remove_from_isr(&mut self, b: BrokerId) -> bool {
-        if self.isr.len() > 1 && self.isr.contains(&b) {
-            self.isr.retain(|x| *x != b);
-            true
+    /// The session of a silent broker expires at this time.
+    pub fn session_expiry_ms(&self, b: BrokerId, session_timeout_ms: u64) -> Option<u64> {
+        self.silent_since_ms[(b - 1) as usize].map(|t| t + session_timeout_ms)
+    }
+
+    /// Sets a new ISR and keeps the ELR by KIP-966's rule
+    /// (`PartitionChangeBuilder.maybePopulateTargetElr`): while the ISR is
+    /// below `min_isr`, the replicas leaving it join the ELR; once it is back
+    /// at `min_isr` the ELR is cleared.
+    pub fn set_isr(&mut self, isr: BrokerList, min_isr: u32, elr_enabled: bool) {
+        if elr_enabled {
+            if (isr.len() as u32) < min_isr {
+                for &b in &self.isr {
+                    if !isr.contains(&b) && !self.elr.contains(&b) {
+                        self.elr.push(b);
+                    }
+                }
+                self.elr.retain(|b| !isr.contains(b));
+                self.elr.sort_unstable();
+            } else {
+                self.elr.clear();
+                self.last_known_leader = None;
+            }
+        }
+        self.isr = isr;
+    }
+}
+
+/// Why an election is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Election {
+    /// The leader was fenced, or the partition is offline and a broker returned.
+    Failover,
+    /// An `elect` step: move leadership, to this broker or to the controller's choice.
+    Requested(Option<BrokerId>),
+}
+
+impl Simulation {
+    /// Alive, reachable and not fenced: a broker the controller can use.
+    pub(crate) fn live(&self, b: BrokerId) -> bool {
+        self.broker(b).alive && !self.network.is_isolated(b) && !self.controller.is_fenced(b)
+    }
+
+    /// Changes the controller's ISR (and ELR), bumping the leader epoch where
+    /// the version does: the ZooKeeper-era controller on its own removals
+    /// (`KafkaController.removeReplicaFromIsr`), KRaft before metadata 3.6 on
+    /// every shrink (`PartitionChangeBuilder.triggerLeaderEpochBumpIfNeeded`,
+    /// KAFKA-15021). No bump when the leader itself left (`leader_stays` is
+    /// false): the election that follows bumps the epoch once. Returns true
+    /// if the epoch was bumped.
+    pub(crate) fn change_isr(&mut self, isr: BrokerList, by_controller: bool, leader_stays: bool) -> bool {
+        let shrink = self.controller.isr.iter().any(|b| !isr.contains(b));
+        let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
+        let elr_before = self.controller.elr.clone();
+        self.controller.set_isr(isr, min_isr, elr);
+        if self.controller.elr != elr_before {
+            self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: self.controller.isr.to_vec() });
+        }
+        let bump = shrink
+            && leader_stays
+            && self.controller.leader.is_some()
+            && (self.rules.has(Rule::EpochBumpOnEveryIsrShrink) || (by_controller && self.rules.has(Rule::EpochBumpOnControllerIsrShrink)));
+        if bump {
+            self.controller.leader_epoch += 1;
+            let leader = self.controller.leader.expect("checked above");
+            self.emit(Event::LeaderEpochBumped { leader, leader_epoch: self.controller.leader_epoch });
+        }
+        bump
+    }
+
+    /// Session expired: fence the broker, take it out of the ISR, and elect
+    /// a new leader if it led. Without ELR the ISR is never emptied (the last
+    /// member stays so that it can be elected cleanly when it returns); with
+    /// ELR (KIP-966) it may become empty, and the members leave for the ELR.
+    /// A restarted broker waiting for this expiry registers right after.
+    pub(crate) fn fence(&mut self, b: BrokerId) {
+        self.controller.fenced[(b - 1) as usize] = true;
+        self.emit(Event::BrokerFenced { broker: b, session_timeout_ms: self.config.broker_session_timeout_ms });
+        let was_leader = self.controller.leader == Some(b);
+        let elr = self.rules.has(Rule::EligibleLeaderReplicas);
+        let isr = &self.controller.isr;
+        if isr.contains(&b) && (isr.len() > 1 || elr) {
+            let proposed: BrokerList = isr.iter().copied().filter(|&x| x != b).collect();
+            if proposed.is_empty() {
+                self.controller.last_known_leader = self.controller.leader;
+            }
+            let leader = self.controller.leader.filter(|&l| l != b);
+            self.emit(Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
+            let bumped = self.change_isr(proposed, true, !was_leader);
+            if !was_leader {
+                // The leader learns the new ISR (LeaderAndIsr / partition change record).
+                if bumped {
+                    self.notify_brokers();
+                } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && !self.network.is_isolated(l)) {
+                    self.broker_mut(l).isr = self.controller.isr.clone();
+                    self.maybe_increment_high_watermark(l);
+                }
+            }
+        }
+        if was_leader {
+            let _ = self.elect(Election::Failover);
+        }
+        if self.broker(b).starting && !self.network.is_isolated(b) {
+            self.register(b);
+        }
+    }
+
+    /// A restarted broker registers with the controller: a new incarnation,
+    /// accepted only once the old session has expired (KRaft
+    /// `ClusterControlManager.registerBroker`; ZooKeeper's ephemeral broker
+    /// node). Since 4.x a broker whose last shutdown was unclean leaves the
+    /// ISR and the ELR as it registers
+    /// (`ReplicationControlManager.handleBrokerUncleanShutdown`, KIP-966).
+    pub(crate) fn register(&mut self, b: BrokerId) {
+        let broker = self.broker_mut(b);
+        broker.starting = false;
+        broker.alive = true;
+        self.emit(Event::BrokerRegistered { broker: b });
+        if self.rules.has(Rule::EligibleLeaderReplicas) {
+            if self.controller.last_known_leader == Some(b) {
+                self.controller.last_known_leader = None;
+            }
+            if self.controller.elr.contains(&b) {
+                self.controller.elr.retain(|x| *x != b);
+                self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: self.controller.isr.to_vec() });
+            }
+        }
+        self.rejoin(b);
+    }
+
+    /// Leader election. ZooKeeper era: `PartitionStateMachine
+    /// .offlinePartitionLeaderElection`; KRaft: `PartitionChangeBuilder
+    /// .electLeader`. The first live ISR member in assignment order; with ELR
+    /// (4.1) and an empty ISR, the first live ELR member, else the last known
+    /// leader if live; failing that, with unclean election enabled, the first
+    /// live replica; else the partition is offline.
+    pub(crate) fn elect(&mut self, why: Election) -> Result<(), String> {
+        let current = self.controller.leader;
+        let ids: Vec<BrokerId> = self.config.broker_ids().collect();
+        let unclean_ok = self.config.unclean_leader_election;
+        let in_isr = |b: BrokerId| self.controller.isr.contains(&b);
+        let elr_open = self.rules.has(Rule::EligibleLeaderReplicas) && self.controller.isr.is_empty();
+        let in_elr = |b: BrokerId| elr_open && self.controller.elr.contains(&b);
+        let last_known = |b: BrokerId| elr_open && self.controller.elr.is_empty() && self.controller.last_known_leader == Some(b);
+        let choice = match why {
+            Election::Requested(Some(b)) => {
+                if current == Some(b) {
+                    return Err(format!("broker {b} is already the leader"));
+                }
+                if !self.live(b) {
+                    return Err(format!("broker {b} is down, isolated or fenced"));
+                }
+                let live_isr = self.controller.isr.iter().any(|&m| self.live(m));
+                if in_isr(b) {
+                    Some((b, ElectionKind::Clean))
+                } else if in_elr(b) {
+                    Some((b, ElectionKind::EligibleLeaderReplica))
+                } else if last_known(b) {
+                    Some((b, ElectionKind::LastKnownLeader))
+                } else if !unclean_ok {
+                    return Err(format!("broker {b} is not in the ISR and unclean.leader.election.enable is false"));
+                } else if live_isr {
+                    // An unclean election only happens when no ISR member is live.
+                    return Err(format!("broker {b} is not in the ISR, and a live ISR member can be elected cleanly"));
+                } else {
+                    Some((b, ElectionKind::Unclean))
+                }
+            }
+            Election::Requested(None) | Election::Failover => {
+                let skip = if why == Election::Failover { None } else { current };
+                let eligible = |b: &BrokerId| Some(*b) != skip && self.live(*b);
+                let find = |pred: &dyn Fn(BrokerId) -> bool| ids.iter().copied().filter(|&b| pred(b)).find(eligible);
+                // An unclean election only happens when no ISR member is live
+                // (the current leader included): a move of leadership is clean.
+                let live_isr = self.controller.isr.iter().any(|&m| self.live(m));
+                let unclean = |_| unclean_ok && !live_isr;
+                find(&in_isr)
+                    .map(|b| (b, ElectionKind::Clean))
+                    .or_else(|| find(&in_elr).map(|b| (b, ElectionKind::EligibleLeaderReplica)))
+                    .or_else(|| find(&last_known).map(|b| (b, ElectionKind::LastKnownLeader)))
+                    .or_else(|| find(&unclean).map(|b| (b, ElectionKind::Unclean)))
+            }
+        };
+        let Some((leader, kind)) = choice else {
+            let reason = if unclean_ok {
+                "no live replica to elect".to_string()
+            } else if self.rules.has(Rule::EligibleLeaderReplicas) {
+                format!(
+                    "no live replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
+                    self.controller.isr, self.controller.elr
+                )
+            } else {
+                format!("no live replica in the ISR {:?} and unclean.leader.election.enable is false", self.controller.isr)
+            };
+            if let Election::Requested(_) = why {
+                return Err(reason);
+            }
+            if current.is_some() || why == Election::Failover {
+                self.controller.leader = None;
+                self.emit(Event::PartitionOffline { reason });
+                // KRaft publishes the leaderless partition; the ZooKeeper-era
+                // controller sends no LeaderAndIsr for it.
+                if self.rules.has(Rule::KraftController) {
+                    self.notify_brokers();
+                }
+            }
+            return Ok(());
+        };
+        self.controller.leader = Some(leader);
+        self.controller.leader_epoch += 1;
+        let isr: BrokerList = match kind {
+            ElectionKind::Clean => {
+                let fenced = |b: &BrokerId| self.controller.is_fenced(*b);
+                self.controller.isr.iter().copied().filter(|b| !fenced(b)).collect()
+            }
+            // KIP-966: an ELR member or the last known leader leads alone.
+            _ => [leader].into_iter().collect(),
+        };
+        if kind != ElectionKind::Clean && self.rules.has(Rule::EligibleLeaderReplicas) {
+            self.controller.elr.retain(|b| *b != leader);
+            if kind == ElectionKind::Unclean {
+                self.controller.elr.clear();
+            }
+        }
+        let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
+        self.controller.set_isr(isr.clone(), min_isr, elr);
+        self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind });
+        self.notify_brokers();
+        Ok(())
+    }
+
+    /// LeaderAndIsr to every broker the controller reaches.
+    pub(crate) fn notify_brokers(&mut self) {
+        for b in self.config.broker_ids() {
+            if self.broker(b).alive && !self.network.is_isolated(b) {
+                self.send_leader_and_isr(b);
+            }
+        }
+    }
+
+    /// The controller tells one broker the current leader, epoch and ISR;
+    /// restart and heal deliver it at once (reference §10).
+    pub(crate) fn send_leader_and_isr(&mut self, b: BrokerId) {
+        let (leader, epoch) = (self.controller.leader, self.controller.leader_epoch);
+        let broker = self.broker(b);
+        if leader == Some(b) {
+            if broker.is_leader() && broker.leader_epoch == epoch {
+                let isr = self.controller.isr.clone();
+                self.broker_mut(b).isr = isr;
+                self.maybe_increment_high_watermark(b);
+            } else {
+                self.become_leader(b);
+            }
         } else {
-            false
+            self.become_follower(b, leader, epoch);
+        }
+    }
+
+    /// `Partition.makeLeader`. A broker that already leads and only learns a
+    /// new epoch (an ISR shrink that bumped it) keeps what it knows of its
+    /// followers and its waiting produce requests; a new leader forgets both.
+    pub(crate) fn become_leader(&mut self, b: BrokerId) {
+        let already = self.broker(b).is_leader() && self.broker(b).leader == Some(b);
+        let (epoch, isr, now) = (self.controller.leader_epoch, self.controller.isr.clone(), self.now_ms);
+        let record_epoch_now = self.rules.has(Rule::EpochCachedOnBecomingLeader);
+        let broker = self.broker_mut(b);
+        if already {
+            broker.continue_leading(epoch, isr, record_epoch_now);
+        } else {
+            broker.make_leader(epoch, isr, now, record_epoch_now);
+        }
+        let start_offset = broker.log_end_offset();
+        self.emit(Event::BecameLeader { broker: b, leader_epoch: epoch, start_offset });
+        self.maybe_increment_high_watermark(b);
+    }
+
+    /// `ReplicaManager.makeFollowers`. 0.10 truncates to the own HW here;
+    /// 0.11 to 2.1 must first ask OffsetsForLeaderEpoch; 2.7+ learns of any
+    /// divergence from its next fetch. Before 2.1 `Partition.makeFollower`
+    /// does nothing more when only the epoch changed; since 2.1 (KIP-320) a
+    /// new epoch also sends the follower through truncation.
+    pub(crate) fn become_follower(&mut self, b: BrokerId, leader: Option<BrokerId>, epoch: u32) {
+        let broker = self.broker(b);
+        let leader_changed = broker.leader != leader;
+        if !leader_changed && broker.leader_epoch == epoch {
+            return;
+        }
+        if broker.is_leader() {
+            // DelayedProduce completes with NOT_LEADER_OR_FOLLOWER when leadership is lost.
+            self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
+        }
+        let rules = self.rules;
+        let now = self.now_ms;
+        let broker = self.broker_mut(b);
+        broker.leader = leader;
+        broker.leader_epoch = epoch;
+        broker.isr.clear();
+        broker.fetcher.in_flight_since_ms = None;
+        broker.fetcher.next_fetch_ms = now;
+        let truncate = leader.is_some() && (leader_changed || rules.has(Rule::LeaderEpochFencing));
+        if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch && truncate {
+            broker.fetcher.needs_epoch_truncation = true;
+        }
+        let hw = broker.high_watermark;
+        self.emit(Event::BecameFollower { broker: b, leader, leader_epoch: epoch });
+        if rules.truncation() == TruncationRule::HighWatermark && truncate {
+            self.truncate(b, hw, Truncation::HighWatermark { high_watermark: hw });
+        }
+    }
+
+    /// A broker is back in touch with the controller (registered after a
+    /// restart, or healed).
+    pub(crate) fn rejoin(&mut self, b: BrokerId) {
+        self.controller.silent_since_ms[(b - 1) as usize] = None;
+        if self.controller.is_fenced(b) {
+            self.controller.fenced[(b - 1) as usize] = false;
+            self.emit(Event::BrokerUnfenced { broker: b });
+        }
+        if self.controller.leader.is_none() {
+            let _ = self.elect(Election::Failover);
+            if self.controller.leader.is_some() {
+                return; // the election told every broker
+            }
+        }
+        self.send_leader_and_isr(b);
+    }
+
+    /// The controller stops hearing from `b` (unless it already had).
+    pub(crate) fn go_silent(&mut self, b: BrokerId) {
+        let since = &mut self.controller.silent_since_ms[(b - 1) as usize];
+        if since.is_none() {
+            *since = Some(self.now_ms);
         }
     }
 }

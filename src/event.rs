@@ -14,15 +14,18 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
 pub enum Truncation {
-    /// `legacy`: a replica that becomes a follower truncates to its own HW
-    /// (`ReplicaManager.makeFollowers`, Kafka 0.10).
+    /// 0.10: a replica that becomes a follower truncates to its own HW
+    /// (`ReplicaManager.makeFollowers`).
     HighWatermark { high_watermark: u64 },
-    /// `kip101`: the leader's OffsetsForLeaderEpoch answer (KIP-101).
+    /// 0.11 to 1.1: the leader's OffsetsForLeaderEpoch answer (KIP-101).
     LeaderEpoch { requested_epoch: u32, end_offset: u64 },
-    /// `kip101`: the leader knows no epoch at or below the follower's; fall
+    /// 0.11+: the leader knows no epoch at or below the follower's; fall
     /// back to the own HW (KIP-101, UNDEFINED_EPOCH_OFFSET).
     UndefinedEpochOffset { high_watermark: u64 },
-    /// `modern`: DivergingEpoch in the fetch response
+    /// 2.0 to 2.1: the OffsetsForLeaderEpoch answer names the leader's epoch;
+    /// the follower compares it with its own (KIP-279).
+    EpochEndOffset { epoch: u32, end_offset: u64, follower_end_offset: u64 },
+    /// 2.7+: DivergingEpoch in the fetch response
     /// (`AbstractFetcherThread.truncateOnFetchResponse`, KIP-279 semantics).
     DivergingEpoch { epoch: u32, end_offset: u64, follower_end_offset: u64 },
     /// Fetch offset beyond the leader's log end (`OFFSET_OUT_OF_RANGE`).
@@ -35,7 +38,7 @@ impl fmt::Display for Truncation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Truncation::HighWatermark { high_watermark } => {
-                write!(f, "truncated to HW {high_watermark} (legacy rule: truncate to own HW on becoming follower)")
+                write!(f, "truncated to HW {high_watermark} (pre-KIP-101 rule: truncate to own HW on becoming follower)")
             }
             Truncation::LeaderEpoch { requested_epoch, end_offset } => {
                 write!(f, "leader says epoch {requested_epoch} ends at {end_offset} (KIP-101 OffsetsForLeaderEpoch)")
@@ -43,6 +46,10 @@ impl fmt::Display for Truncation {
             Truncation::UndefinedEpochOffset { high_watermark } => {
                 write!(f, "leader knows no epoch this old; truncated to HW {high_watermark} (KIP-101 fallback)")
             }
+            Truncation::EpochEndOffset { epoch, end_offset, follower_end_offset } => write!(
+                f,
+                "leader says epoch {epoch} ends at {end_offset}, here at {follower_end_offset} (KIP-279 OffsetsForLeaderEpoch)"
+            ),
             Truncation::DivergingEpoch { epoch, end_offset, follower_end_offset } => write!(
                 f,
                 "diverging epoch {epoch} ends at {end_offset} on the leader, at {follower_end_offset} here (KIP-279 DivergingEpoch)"
@@ -97,6 +104,10 @@ pub enum ElectionKind {
     Clean,
     /// No live ISR member; first live replica (`unclean.leader.election.enable`).
     Unclean,
+    /// KIP-966 (4.1): the ISR is empty; the first live Eligible Leader Replica.
+    EligibleLeaderReplica,
+    /// KIP-966 (4.1): ISR and ELR empty; the last known leader.
+    LastKnownLeader,
 }
 
 /// Outcome of a produce request as the client sees it.
@@ -150,6 +161,13 @@ pub enum Event {
     IsrExpanded { leader: BrokerId, added: BrokerId, isr: Vec<BrokerId> },
     IsrChangeFailed { leader: BrokerId, proposed: Vec<BrokerId>, reason: &'static str },
     BrokerFenced { broker: BrokerId, session_timeout_ms: u64 },
+    /// A restarted broker cannot register while its old session lives.
+    RegistrationRefused { broker: BrokerId, session_expires_ms: Option<u64> },
+    BrokerRegistered { broker: BrokerId },
+    /// The controller bumped the leader epoch on an ISR shrink (same leader).
+    LeaderEpochBumped { leader: BrokerId, leader_epoch: u32 },
+    /// KIP-966: the Eligible Leader Replicas changed.
+    EligibleLeaderReplicasChanged { elr: Vec<BrokerId>, isr: Vec<BrokerId> },
     BrokerUnfenced { broker: BrokerId },
     LeaderElected { leader: BrokerId, leader_epoch: u32, isr: Vec<BrokerId>, kind: ElectionKind },
     PartitionOffline { reason: String },
@@ -243,10 +261,26 @@ impl fmt::Display for Event {
                 write!(f, "controller fenced broker {broker}: no heartbeat for {session_timeout_ms} ms")
             }
             BrokerUnfenced { broker } => write!(f, "controller unfenced broker {broker}: heartbeats again"),
+            RegistrationRefused { broker, session_expires_ms } => match session_expires_ms {
+                Some(t) => write!(
+                    f,
+                    "broker {broker} cannot register yet: its old session is still valid until {t} ms (DuplicateBrokerRegistrationException); it serves nothing until then"
+                ),
+                None => write!(f, "broker {broker} cannot reach the controller to register"),
+            },
+            BrokerRegistered { broker } => write!(f, "broker {broker} registered with the controller (a new incarnation)"),
+            LeaderEpochBumped { leader, leader_epoch } => {
+                write!(f, "controller bumped the leader epoch to {leader_epoch} for the ISR shrink (leader stays broker {leader})")
+            }
+            EligibleLeaderReplicasChanged { elr, isr } => {
+                write!(f, "controller: ELR now {} (ISR {}, KIP-966)", list(elr), list(isr))
+            }
             LeaderElected { leader, leader_epoch, isr, kind } => {
                 let kind = match kind {
                     ElectionKind::Clean => "clean",
                     ElectionKind::Unclean => "UNCLEAN",
+                    ElectionKind::EligibleLeaderReplica => "from the ELR",
+                    ElectionKind::LastKnownLeader => "last known leader",
                 };
                 write!(f, "controller elected broker {leader} leader in epoch {leader_epoch} ({kind}), ISR {}", list(isr))
             }

@@ -21,7 +21,8 @@ use std::sync::Arc;
 pub enum ViolationKind {
     /// An acknowledged record is not at its offset in the current leader's log.
     AckedWriteLost,
-    /// An ISR member holds, below the leader's HW, a record other than the leader's.
+    /// A live ISR member holds, below the leader's HW, a record other than the
+    /// leader's, or lacks one.
     CommittedDivergence,
     /// The consumer read a record the leader's log no longer holds at that offset.
     ConsumerSawVanishedRecord,
@@ -308,21 +309,24 @@ impl Checker {
         }
     }
 
-    /// `committed_divergence` (StrongIsr).
+    /// `committed_divergence` (the TLA+ specification's StrongIsr): every
+    /// live ISR member holds, below the leader's HW, the leader's records:
+    /// none different, and none missing. The missing half catches KIP-101's
+    /// loss at its cause (a follower truncating below the HW).
     fn check_committed(&mut self, v: &View, l: BrokerId, found: &mut Vec<Violation>) {
         let leader = v.broker(l);
+        let hw = leader.high_watermark.min(leader.log_end_offset());
         for &f in v.controller.isr.iter().filter(|&&f| f != l) {
             let follower = v.broker(f);
+            if !follower.alive {
+                continue; // a dead replica serves nothing; it is judged when it returns
+            }
             let i = (f - 1) as usize;
-            let bound = leader.high_watermark.min(follower.log_end_offset()).min(leader.log_end_offset());
+            let bound = hw.min(follower.log_end_offset());
             for o in self.isr_verified_below[i]..bound {
                 let (ours, theirs) = (follower.log.get(o).unwrap(), leader.log.get(o).unwrap());
                 if ours.id != theirs.id && self.diverged.insert((f, o)) {
-                    let t = &self.last_truncation[i];
-                    let why = match &t.truncation {
-                        Some(tr) => format!(" Broker {f} last truncated at step {} ({} -> {}): {tr}.", t.step, t.from, t.to),
-                        None => String::new(),
-                    };
+                    let why = self.last_truncation_of(f);
                     found.push(Violation {
                         kind: ViolationKind::CommittedDivergence,
                         step: v.step,
@@ -340,6 +344,33 @@ impl Checker {
                 }
             }
             self.isr_verified_below[i] = self.isr_verified_below[i].max(bound);
+            let leo = follower.log_end_offset();
+            if leo < hw && self.diverged.insert((f, leo)) {
+                let theirs = leader.log.get(leo).unwrap();
+                let why = self.last_truncation_of(f);
+                found.push(Violation {
+                    kind: ViolationKind::CommittedDivergence,
+                    step: v.step,
+                    time_ms: v.time_ms,
+                    brokers: vec![f, l],
+                    offset: Some(leo),
+                    value: Some(theirs.value.clone()),
+                    acks: None,
+                    protocol_violation: true,
+                    detail: format!(
+                        "broker {f} is in the ISR but its log ends at {leo}, below leader broker {l}'s HW {}: it lacks the committed record {:?} at offset {leo}, and could be elected without it.{why}",
+                        leader.high_watermark, &*theirs.value
+                    ),
+                });
+            }
+        }
+    }
+
+    fn last_truncation_of(&self, f: BrokerId) -> String {
+        let t = &self.last_truncation[(f - 1) as usize];
+        match &t.truncation {
+            Some(tr) => format!(" Broker {f} last truncated at step {} ({} -> {}): {tr}.", t.step, t.from, t.to),
+            None => String::new(),
         }
     }
 

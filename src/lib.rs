@@ -9,13 +9,17 @@ pub mod consumer;
 pub mod controller;
 pub mod event;
 pub mod explore;
+pub mod faults;
+pub mod fetcher;
 pub mod invariants;
+pub mod leader;
 pub mod log;
 pub mod network;
 pub mod producer;
 pub mod protocol;
 pub mod replica;
 pub mod rng;
+pub mod rules;
 pub mod scenario;
 pub mod simulation;
 

@@ -29,11 +29,9 @@ enum Command {
     Explore(ExploreArgs),
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum ProtocolArg {
-    Legacy,
-    Kip101,
-    Modern,
+/// A Kafka version preset or one of its aliases (as in `config.protocol`).
+fn parse_protocol(name: &str) -> Result<Protocol, String> {
+    Protocol::parse(name).ok_or_else(|| format!("unknown version preset; expected {}", Protocol::accepted_names()))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -54,15 +52,17 @@ enum StrategyArg {
 struct ExploreArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=7))]
     brokers: u32,
-    #[arg(long, value_enum, default_value = "modern")]
-    protocol: ProtocolArg,
+    /// Kafka version preset: 0.10, 0.11, 2.0, 2.1, 2.7, 3.5, 3.7, 4.1 (aliases legacy, kip101, modern).
+    #[arg(long, default_value = "3.7", value_parser = parse_protocol)]
+    protocol: Protocol,
     #[arg(long = "min-isr", default_value_t = 1)]
     min_isr: u32,
     #[arg(long, value_enum, default_value = "all")]
     acks: AcksArg,
-    /// Allow unclean leader election.
-    #[arg(long)]
-    unclean: bool,
+    /// Unclean leader election (`--unclean` or `--unclean true|false`); by
+    /// default the version's own default (on in 0.10, off since 0.11).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    unclean: Option<bool>,
     /// Allow power loss (a crash that drops the last unflushed record).
     #[arg(long = "power-loss")]
     power_loss: bool,
@@ -103,17 +103,12 @@ fn main() -> ExitCode {
 }
 
 fn explore_command(a: ExploreArgs) -> ExitCode {
-    let protocol = match a.protocol {
-        ProtocolArg::Legacy => Protocol::Legacy,
-        ProtocolArg::Kip101 => Protocol::Kip101,
-        ProtocolArg::Modern => Protocol::Modern,
-    };
+    let defaults = Config::for_protocol(a.protocol);
     let mut config = Config {
         brokers: a.brokers,
-        protocol,
         min_insync_replicas: a.min_isr,
-        unclean_leader_election: a.unclean,
-        ..Config::default()
+        unclean_leader_election: a.unclean.unwrap_or(defaults.unclean_leader_election),
+        ..defaults
     };
     let mut prefix = vec![];
     if let Some(path) = &a.prefix {

@@ -92,6 +92,8 @@ pub struct OffsetsForLeaderEpoch {
     pub follower: BrokerId,
     pub leader: BrokerId,
     pub leader_epoch: u32,
+    /// KIP-320 `CurrentLeaderEpoch` (2.1+).
+    pub current_leader_epoch: Option<u32>,
     pub sent_in_epoch: u32,
 }
 
@@ -102,6 +104,8 @@ pub struct OffsetsForLeaderEpochResponse {
     pub requested_epoch: u32,
     pub sent_in_epoch: u32,
     pub error: Option<Errors>,
+    /// KIP-279 (2.0+): the largest epoch <= the requested one that the leader has.
+    pub leader_epoch: Option<u32>,
     /// `None` is Kafka's UNDEFINED_EPOCH_OFFSET.
     pub end_offset: Option<u64>,
 }
@@ -183,7 +187,11 @@ impl fmt::Display for FetchResponse {
 
 impl fmt::Display for OffsetsForLeaderEpoch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "OffsetsForLeaderEpoch(epoch {})", self.leader_epoch)
+        write!(f, "OffsetsForLeaderEpoch(epoch {}", self.leader_epoch)?;
+        if let Some(e) = self.current_leader_epoch {
+            write!(f, ", leader epoch {e}")?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -191,7 +199,10 @@ impl fmt::Display for OffsetsForLeaderEpochResponse {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.error, self.end_offset) {
             (Some(e), _) => write!(f, "OffsetsForLeaderEpochResponse({e})"),
-            (None, Some(o)) => write!(f, "OffsetsForLeaderEpochResponse(end offset {o})"),
+            (None, Some(o)) => match self.leader_epoch {
+                Some(e) => write!(f, "OffsetsForLeaderEpochResponse(epoch {e}, end offset {o})"),
+                None => write!(f, "OffsetsForLeaderEpochResponse(end offset {o})"),
+            },
             (None, None) => f.write_str("OffsetsForLeaderEpochResponse(UNDEFINED_EPOCH_OFFSET)"),
         }
     }

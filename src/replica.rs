@@ -56,14 +56,18 @@ pub struct Fetcher {
     /// When the request in flight was sent (timed mode).
     pub in_flight_since_ms: Option<u64>,
     pub next_fetch_ms: u64,
-    /// `kip101`: an OffsetsForLeaderEpoch round must come before fetching.
+    /// 0.11 to 2.1: an OffsetsForLeaderEpoch round must come before fetching.
     pub needs_epoch_truncation: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Broker {
     pub id: BrokerId,
+    /// Running and registered with the controller: it serves.
     pub alive: bool,
+    /// Restarted, but not yet registered: its old session has not expired
+    /// (`ClusterControlManager.registerBroker`), so it serves nothing.
+    pub starting: bool,
     pub log: Log,
     pub high_watermark: u64,
     /// The last HW written to the checkpoint file; survives a crash.
@@ -76,7 +80,7 @@ pub struct Broker {
     pub isr: BrokerList,
     /// On a leader: one entry per broker id (index `id - 1`; its own unused).
     pub remote: PerBroker<RemoteReplica>,
-    /// On a leader: the LEO when its epoch began (ISR expansion needs it in `modern`).
+    /// On a leader: the LEO when its epoch began (ISR expansion needs it since 2.1).
     pub epoch_start_offset: u64,
     pub fetcher: Fetcher,
 }
@@ -86,6 +90,7 @@ impl Broker {
         Broker {
             id,
             alive: true,
+            starting: false,
             log: Log::default(),
             high_watermark: 0,
             checkpointed_high_watermark: 0,
@@ -139,6 +144,17 @@ impl Broker {
         }
         self.isr = isr;
         self.fetcher = Fetcher { paused: self.fetcher.paused, ..Fetcher::default() };
+    }
+
+    /// A leader learns a new epoch for itself (an ISR shrink bumped it): the
+    /// epoch starts at the log end; what it knows of its followers stays.
+    pub fn continue_leading(&mut self, leader_epoch: u32, isr: BrokerList, record_epoch_now: bool) {
+        self.leader_epoch = leader_epoch;
+        if record_epoch_now {
+            self.log.assign_epoch(leader_epoch);
+        }
+        self.epoch_start_offset = self.log_end_offset();
+        self.isr = isr;
     }
 
     /// Followers of the leader's ISR that are out of sync

@@ -34,6 +34,10 @@ pub struct PartitionView {
     pub isr: Vec<BrokerId>,
     /// The leader's HW (what consumers can read up to); null when offline.
     pub high_watermark: Option<u64>,
+    /// Eligible Leader Replicas (KIP-966, 4.1); empty in other versions.
+    pub elr: Vec<BrokerId>,
+    /// KIP-966's last known leader, kept while the ISR is empty.
+    pub last_known_leader: Option<BrokerId>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -58,7 +62,8 @@ pub struct BrokerView {
     pub isolated: bool,
     /// The controller's session for this broker expired.
     pub fenced: bool,
-    /// "leader", "follower", "none" (knows no leader) or "down".
+    /// "leader", "follower", "none" (knows no leader), "starting" (restarted,
+    /// waiting to register) or "down".
     pub role: &'static str,
     /// Believes it leads but the controller has moved on.
     pub stale_leader: bool,
@@ -69,6 +74,8 @@ pub struct BrokerView {
     pub high_watermark: u64,
     pub checkpointed_high_watermark: u64,
     pub in_isr: bool,
+    /// In the Eligible Leader Replicas (KIP-966, 4.1).
+    pub in_elr: bool,
     pub latency_ms: u64,
     pub fetcher_paused: bool,
     /// The first offset in `log` (the page may ask for a window).
@@ -164,7 +171,9 @@ impl StateView {
             .iter()
             .map(|b| {
                 let is_leader = b.is_leader();
-                let role = if !b.alive {
+                let role = if b.starting {
+                    "starting"
+                } else if !b.alive {
                     "down"
                 } else if is_leader {
                     "leader"
@@ -206,6 +215,7 @@ impl StateView {
                     high_watermark: b.high_watermark,
                     checkpointed_high_watermark: b.checkpointed_high_watermark,
                     in_isr: c.isr.contains(&b.id),
+                    in_elr: c.elr.contains(&b.id),
                     latency_ms: sim.network.latency_ms[(b.id - 1) as usize],
                     fetcher_paused: b.fetcher.paused,
                     log_window_start: start,
@@ -220,7 +230,14 @@ impl StateView {
             time_ms: sim.now_ms,
             step: sim.step,
             protocol: sim.protocol(),
-            partition: PartitionView { leader: c.leader, leader_epoch: c.leader_epoch, isr: c.isr.to_vec(), high_watermark: leader_hw },
+            partition: PartitionView {
+                leader: c.leader,
+                leader_epoch: c.leader_epoch,
+                isr: c.isr.to_vec(),
+                high_watermark: leader_hw,
+                elr: c.elr.to_vec(),
+                last_known_leader: c.last_known_leader,
+            },
             brokers,
             links: LinksView { cut: sim.network.cuts.iter().map(|&(a, b)| [a, b]).collect() },
             in_flight: sim

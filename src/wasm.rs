@@ -156,6 +156,24 @@ pub fn default_config() -> Result<JsValue, JsError> {
     to_js(&Config::default())
 }
 
+/// Every Kafka version preset with its defaults, the rules in force and
+/// what changed at it, and the table of rules with their sources.
+#[wasm_bindgen]
+pub fn versions() -> Result<JsValue, JsError> {
+    to_js(&crate::rules::catalogue())
+}
+
+/// The same settings under another version preset: settings left at the old
+/// version's defaults take the new version's (`Config::with_protocol`).
+#[wasm_bindgen(js_name = withProtocol)]
+pub fn with_protocol(config: JsValue, protocol: &str) -> Result<JsValue, JsError> {
+    let text = json_text(&config, "config")?;
+    let config: Config = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("config: {e}")))?;
+    let protocol = crate::config::Protocol::parse(protocol)
+        .ok_or_else(|| JsError::new(&format!("protocol: unknown version preset {protocol:?}; expected {}", crate::config::Protocol::accepted_names())))?;
+    to_js(&config.with_protocol(protocol))
+}
+
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExploreOptions {

@@ -11,12 +11,14 @@ mod common;
 use highwater::Protocol;
 use std::fmt::Write;
 
-/// Scenarios whose point is the difference between generations.
+/// Scenarios whose point is the difference between versions: each runs
+/// under every version preset (`Config::with_protocol`).
 const EVERY_GENERATION: &[&str] = &[
     "kip101-loss-after-restart",
     "kip101-divergence-after-power-loss",
     "kip279-fast-leader-change",
     "hw-frozen-under-min-isr",
+    "eligible-leader-replicas",
 ];
 
 #[test]

@@ -41,19 +41,23 @@ fn high_watermark_is_the_smallest_isr_leo() {
     assert!(r.sim.violations.is_empty());
 }
 
-/// KIP-101 failure 1: legacy loses an acks=all write; leader epochs do not.
+/// KIP-101 failure 1: 0.10 loses an acks=all write to truncation at the
+/// follower's own HW; leader epochs (0.11 on) do not. No fast restart is
+/// involved: every broker returns only after its session expired.
 #[test]
-fn loss_after_follower_restart_only_in_legacy() {
+fn loss_after_truncation_to_high_watermark_only_in_0_10() {
     let s = load("kip101-loss-after-restart");
-    let legacy = run(&with_protocol(s.clone(), Protocol::Legacy));
+    let legacy = run(&with_protocol(s.clone(), Protocol::V0_10));
     assert_eq!(acked_losses(&legacy, Acks::All), vec!["m2"]);
     let v = legacy.violations(AckedWriteLost)[0];
-    assert!(v.protocol_violation && v.offset == Some(1) && v.step == 13, "{v:?}");
-    assert!(v.detail.contains("legacy rule"), "the explanation names the rule: {}", v.detail);
-    for p in [Protocol::Kip101, Protocol::Modern] {
+    assert!(v.protocol_violation && v.offset == Some(1) && v.step == 17, "{v:?}");
+    assert!(v.detail.contains("pre-KIP-101 rule"), "the explanation names the rule: {}", v.detail);
+    assert!([1, 3].iter().all(|&b| legacy.sim.broker(b).log.get(1).is_none()), "m2 is gone from both live brokers");
+    assert!(!legacy.events.iter().any(|e| matches!(e.event, highwater::Event::RegistrationRefused { .. })), "no fast restart");
+    for p in Protocol::ALL.into_iter().filter(|&p| p > Protocol::V0_10) {
         let r = run(&with_protocol(s.clone(), p));
         assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
-        assert_eq!(r.sim.broker(2).log.get(1).map(|r| &*r.value), Some("m2"), "{p}: the new leader kept m2");
+        assert_eq!(r.sim.broker(3).log.get(1).map(|r| &*r.value), Some("m2"), "{p}: the new leader kept m2");
     }
 }
 
@@ -61,11 +65,11 @@ fn loss_after_follower_restart_only_in_legacy() {
 #[test]
 fn divergence_after_power_loss_only_in_legacy() {
     let s = load("kip101-divergence-after-power-loss");
-    let legacy = run(&with_protocol(s.clone(), Protocol::Legacy));
+    let legacy = run(&with_protocol(s.clone(), Protocol::V0_10));
     let d = legacy.violations(CommittedDivergence);
     assert_eq!(d.len(), 1);
     assert_eq!((d[0].offset, d[0].brokers.clone()), (Some(1), vec![1, 2]));
-    for p in [Protocol::Kip101, Protocol::Modern] {
+    for p in [Protocol::V0_11, Protocol::V3_7] {
         let r = run(&with_protocol(s.clone(), p));
         assert!(r.violations(CommittedDivergence).is_empty(), "{p}");
         assert_eq!(r.sim.broker(1).log.get(1).map(|r| &*r.value), Some("m3"), "{p}: broker 1 replaced m2 by m3");
@@ -79,11 +83,11 @@ fn divergence_after_power_loss_only_in_legacy() {
 #[test]
 fn fast_leader_change_diverges_under_kip101_not_modern() {
     let s = load("kip279-fast-leader-change");
-    let kip101 = run(&with_protocol(s.clone(), Protocol::Kip101));
+    let kip101 = run(&with_protocol(s.clone(), Protocol::V0_11));
     let d = kip101.violations(CommittedDivergence);
     assert_eq!(d.len(), 1, "{:?}", kip101.sim.violations);
     assert_eq!(d[0].offset, Some(1));
-    let modern = run(&with_protocol(s.clone(), Protocol::Modern));
+    let modern = run(&with_protocol(s.clone(), Protocol::V3_7));
     assert!(modern.violations(CommittedDivergence).is_empty());
     let (b1, b2) = (modern.sim.broker(1), modern.sim.broker(2));
     assert_eq!(b2.log_end_offset(), b1.log_end_offset());
@@ -124,11 +128,11 @@ fn not_enough_replicas_refuses_before_append() {
 #[test]
 fn high_watermark_frozen_under_min_isr_in_modern() {
     let s = load("hw-frozen-under-min-isr");
-    let modern = run(&with_protocol(s.clone(), Protocol::Modern));
+    let modern = run(&with_protocol(s.clone(), Protocol::V3_7));
     assert_eq!(modern.sim.broker(1).high_watermark, 0);
     assert_eq!(highwater::view::result_name(modern.sim.producer.requests[0].status), "REQUEST_TIMED_OUT");
     assert!(modern.sim.consumer.read.is_empty());
-    let legacy = run(&with_protocol(s, Protocol::Legacy));
+    let legacy = run(&with_protocol(s, Protocol::V0_10));
     assert_eq!(legacy.sim.broker(1).high_watermark, 1);
     assert_eq!(highwater::view::result_name(legacy.sim.producer.requests[0].status), "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
 }
@@ -282,9 +286,9 @@ fn isr_lag_rule_depends_on_the_generation() {
     let text = r#"{"version":1,"config":{"brokers":2},"steps":[
         {"produce":{"value":"m1","acks":"1"}},{"fetch":2},{"fetch":2},{"advance_ms":60000}]}"#;
     let s = scenario(text);
-    assert_eq!(run(&with_protocol(s.clone(), Protocol::Legacy)).sim.controller.isr[..], [1]);
-    assert_eq!(run(&with_protocol(s.clone(), Protocol::Kip101)).sim.controller.isr[..], [1]);
-    assert_eq!(run(&with_protocol(s, Protocol::Modern)).sim.controller.isr[..], [1, 2]);
+    assert_eq!(run(&with_protocol(s.clone(), Protocol::V0_10)).sim.controller.isr[..], [1]);
+    assert_eq!(run(&with_protocol(s.clone(), Protocol::V0_11)).sim.controller.isr[..], [1]);
+    assert_eq!(run(&with_protocol(s, Protocol::V3_7)).sim.controller.isr[..], [1, 2]);
 }
 
 /// What a consumer read below the HW can vanish after an unclean election;

@@ -14,8 +14,10 @@ pub fn load(name: &str) -> Scenario {
     Scenario::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// The scenario under another version preset; settings left at the old
+/// version's defaults take the new version's (`Config::with_protocol`).
 pub fn with_protocol(mut s: Scenario, p: Protocol) -> Scenario {
-    s.config.protocol = p;
+    s.config = s.config.with_protocol(p);
     s
 }
 
