@@ -44,6 +44,41 @@ pub struct Config {
     pub link_latency_ms: u64,
     /// Seeds the one PRNG of the run (fetcher phases in timed mode).
     pub seed: u64,
+    /// The consumer's `auto.offset.reset` (default "latest").
+    pub auto_offset_reset: OffsetReset,
+    /// The producer's `enable.idempotence` (true since 3.0, KIP-679).
+    pub enable_idempotence: bool,
+    /// The producer's `retries`: 0 before 2.1, then 2147483647 (KIP-91).
+    pub retries: u32,
+    /// The producer's `delivery.timeout.ms` (120000, KIP-91).
+    pub delivery_timeout_ms: u64,
+    /// The producer's `retry.backoff.ms` (100).
+    pub retry_backoff_ms: u64,
+}
+
+/// The consumer's `auto.offset.reset`: where it goes when its position is
+/// not valid (out of range, or truncation detected with no answer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OffsetReset {
+    /// To the end: for a read_uncommitted consumer, the high watermark.
+    #[default]
+    Latest,
+    /// To the log start.
+    Earliest,
+    /// No reset: the application gets an error (OffsetOutOfRangeException,
+    /// LogTruncationException).
+    None,
+}
+
+impl OffsetReset {
+    pub fn name(self) -> &'static str {
+        match self {
+            OffsetReset::Latest => "latest",
+            OffsetReset::Earliest => "earliest",
+            OffsetReset::None => "none",
+        }
+    }
 }
 
 impl Default for Config {
@@ -69,6 +104,11 @@ impl Config {
             fetch_interval_ms: 500,
             link_latency_ms: 5,
             seed: 1,
+            auto_offset_reset: OffsetReset::Latest,
+            enable_idempotence: d.enable_idempotence,
+            retries: d.retries,
+            delivery_timeout_ms: 120_000,
+            retry_backoff_ms: 100,
         }
     }
 
@@ -87,6 +127,12 @@ impl Config {
         }
         if c.broker_session_timeout_ms == old.broker_session_timeout_ms {
             c.broker_session_timeout_ms = new.broker_session_timeout_ms;
+        }
+        if c.enable_idempotence == old.enable_idempotence {
+            c.enable_idempotence = new.enable_idempotence;
+        }
+        if c.retries == old.retries {
+            c.retries = new.retries;
         }
         c
     }
@@ -112,6 +158,11 @@ struct ConfigFields {
     fetch_interval_ms: Option<u64>,
     link_latency_ms: Option<u64>,
     seed: Option<u64>,
+    auto_offset_reset: Option<OffsetReset>,
+    enable_idempotence: Option<bool>,
+    retries: Option<u32>,
+    delivery_timeout_ms: Option<u64>,
+    retry_backoff_ms: Option<u64>,
 }
 
 impl<'de> Deserialize<'de> for Config {
@@ -133,6 +184,11 @@ impl<'de> Deserialize<'de> for Config {
             fetch_interval_ms: f.fetch_interval_ms.unwrap_or(c.fetch_interval_ms),
             link_latency_ms: f.link_latency_ms.unwrap_or(c.link_latency_ms),
             seed: f.seed.unwrap_or(c.seed),
+            auto_offset_reset: f.auto_offset_reset.unwrap_or(c.auto_offset_reset),
+            enable_idempotence: f.enable_idempotence.unwrap_or(c.enable_idempotence),
+            retries: f.retries.unwrap_or(c.retries),
+            delivery_timeout_ms: f.delivery_timeout_ms.unwrap_or(c.delivery_timeout_ms),
+            retry_backoff_ms: f.retry_backoff_ms.unwrap_or(c.retry_backoff_ms),
         })
     }
 }
@@ -156,6 +212,8 @@ pub mod limits {
     pub const MAX_DURATION_MS: u64 = MAX_SIMULATED_MS;
     /// Timed mode: fetches at most every 10 ms keep a run's event count bounded.
     pub const MIN_FETCH_INTERVAL_MS: u64 = 10;
+    /// The producer's `retries` is a Java int.
+    pub const MAX_RETRIES: u32 = i32::MAX as u32;
     /// Seeds stay exact in JavaScript numbers.
     pub const MAX_SEED: u64 = (1 << 53) - 1;
     pub const MAX_NAME_CHARS: usize = 200;
@@ -185,11 +243,16 @@ impl Config {
             ("request_timeout_ms", c.request_timeout_ms, 1),
             ("fetch_interval_ms", c.fetch_interval_ms, MIN_FETCH_INTERVAL_MS),
             ("link_latency_ms", c.link_latency_ms, 0),
+            ("delivery_timeout_ms", c.delivery_timeout_ms, 1),
+            ("retry_backoff_ms", c.retry_backoff_ms, 1),
         ];
         for (name, value, min) in durations {
             if value < min || value > MAX_DURATION_MS {
                 return Err(format!("config.{name}: {value} is out of range {min}..={MAX_DURATION_MS}"));
             }
+        }
+        if c.retries > MAX_RETRIES {
+            return Err(format!("config.retries: {} is larger than Kafka's largest, {MAX_RETRIES}", c.retries));
         }
         if c.seed > MAX_SEED {
             return Err(format!("config.seed: {} is larger than {MAX_SEED} (2^53 - 1)", c.seed));

@@ -142,9 +142,23 @@ impl fmt::Display for DropReason {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
-    ProduceRequest { request: u64, to: Option<BrokerId>, value: Arc<str>, acks: Acks },
+    /// An attempt of the producer client (1 for the first send).
+    ProduceRequest { request: u64, to: Option<BrokerId>, value: Arc<str>, acks: Acks, attempt: u32 },
+    /// An idempotent retry of a record the leader already holds (KIP-98).
+    DuplicateProduce { broker: BrokerId, request: u64, offset: u64 },
     Appended { broker: BrokerId, offset: u64, epoch: u32, value: Arc<str> },
-    ProduceResponse { request: u64, value: Arc<str>, acks: Acks, offset: Option<u64>, result: ProduceResult },
+    /// `retry_in_ms`: a retriable error the client retries, not the final
+    /// result; `expired`: the last error when `delivery.timeout.ms` ended it.
+    ProduceResponse {
+        request: u64,
+        value: Arc<str>,
+        acks: Acks,
+        offset: Option<u64>,
+        result: ProduceResult,
+        attempts: u32,
+        retry_in_ms: Option<u64>,
+        expired: Option<Errors>,
+    },
     /// A message left its sender; in timed mode it arrives at `arrives_ms`.
     Sent { from: BrokerId, to: BrokerId, message: Message, latency_ms: u64 },
     Dropped { from: BrokerId, to: BrokerId, kind: &'static str, reason: DropReason },
@@ -154,7 +168,7 @@ pub enum Event {
     RemoteLogEndOffsetUpdated { leader: BrokerId, follower: BrokerId, from: Option<u64>, to: u64 },
     FollowerAppended { follower: BrokerId, leader: BrokerId, first_offset: u64, count: u64, log_end_offset: u64 },
     HighWatermarkChanged { broker: BrokerId, from: u64, to: u64, cause: HighWatermarkCause },
-    /// Generation `modern`: the HW would move but the ISR is below `min.insync.replicas` (KAFKA-15583).
+    /// Since 3.7: the HW would move but the ISR is below `min.insync.replicas` (KAFKA-15583).
     HighWatermarkHeld { broker: BrokerId, high_watermark: u64, isr_size: u32, min_insync_replicas: u32 },
     Truncated { broker: BrokerId, from: u64, to: u64, truncation: Truncation },
     IsrShrunk { leader: Option<BrokerId>, removed: Vec<BrokerId>, isr: Vec<BrokerId>, by_controller: bool },
@@ -186,6 +200,12 @@ pub enum Event {
     ClockAdvanced { from_ms: u64, to_ms: u64 },
     Consumed { broker: BrokerId, from: u64, to: u64, high_watermark: u64, values: Vec<Arc<str>> },
     ConsumeFailed { error: String },
+    /// KIP-320 (2.3+): the consumer's position is past where the leader says
+    /// the epoch of its last record ends; `seek`: it goes back there, else it
+    /// raises LogTruncationException (`auto.offset.reset=none`).
+    ConsumerTruncationDetected { position: u64, epoch: u32, end_offset: u64, seek: bool },
+    /// `auto.offset.reset` moved the consumer.
+    ConsumerPositionReset { from: u64, to: u64, reset: &'static str, reason: String },
     /// `action`: the step that could not happen (named so, as `step` is the step's index).
     StepRejected { action: Step, reason: String },
     Violation(Violation),
@@ -205,21 +225,41 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Event::*;
         match self {
-            ProduceRequest { request, to, value, acks } => match to {
-                Some(b) => write!(f, "producer -> broker {b}: Produce #{request} {} {acks}", quoted(value)),
-                None => write!(f, "producer: Produce #{request} {} {acks} finds no leader", quoted(value)),
-            },
+            ProduceRequest { request, to, value, acks, attempt } => {
+                match to {
+                    Some(b) => write!(f, "producer -> broker {b}: Produce #{request} {} {acks}", quoted(value))?,
+                    None => write!(f, "producer: Produce #{request} {} {acks} finds no leader", quoted(value))?,
+                }
+                if *attempt > 1 {
+                    write!(f, " (attempt {attempt})")?;
+                }
+                Ok(())
+            }
+            DuplicateProduce { broker, request, offset } => write!(
+                f,
+                "broker {broker} already holds #{request} at offset {offset}: an idempotent retry is not written twice (KIP-98)"
+            ),
             Appended { broker, offset, epoch, value } => {
                 write!(f, "broker {broker} appended {} at offset {offset} in epoch {epoch}", quoted(value))
             }
-            ProduceResponse { request, value, acks, offset, result } => {
+            ProduceResponse { request, value, acks, offset, result, attempts, retry_in_ms, expired } => {
                 write!(f, "producer: #{request} {} {acks}: ", quoted(value))?;
                 match (result, offset) {
-                    (ProduceResult::Acked, Some(o)) => write!(f, "acknowledged at offset {o}"),
-                    (ProduceResult::Acked, None) => write!(f, "acknowledged"),
-                    (ProduceResult::Sent, _) => write!(f, "sent, no response expected"),
-                    (ProduceResult::Error(e), _) => write!(f, "{e}"),
+                    (ProduceResult::Acked, Some(o)) => write!(f, "acknowledged at offset {o}")?,
+                    (ProduceResult::Acked, None) => write!(f, "acknowledged")?,
+                    (ProduceResult::Sent, _) => write!(f, "sent, no response expected")?,
+                    (ProduceResult::Error(e), _) => write!(f, "{e}")?,
                 }
+                if let Some(ms) = retry_in_ms {
+                    return write!(f, ", retrying in {ms} ms");
+                }
+                if let Some(last) = expired {
+                    write!(f, " (delivery.timeout.ms ran out; last error {last})")?;
+                }
+                if *attempts > 1 {
+                    write!(f, " after {attempts} attempts")?;
+                }
+                Ok(())
             }
             Sent { from, to, message, latency_ms } => {
                 write!(f, "broker {from} -> broker {to}: {message}")?;
@@ -325,6 +365,17 @@ impl fmt::Display for Event {
                 }
             }
             ConsumeFailed { error } => write!(f, "consumer: {error}"),
+            ConsumerTruncationDetected { position, epoch, end_offset, seek } => {
+                write!(f, "consumer detected log truncation: the leader's epoch {epoch} ends at {end_offset}, below its position {position}")?;
+                if *seek {
+                    write!(f, "; it goes back to offset {end_offset} (KIP-320 position validation)")
+                } else {
+                    f.write_str(": LogTruncationException (auto.offset.reset=none)")
+                }
+            }
+            ConsumerPositionReset { from, to, reset, reason } => {
+                write!(f, "consumer: {reason}; auto.offset.reset={reset} moves it {from} -> {to}")
+            }
             StepRejected { action, reason } => write!(f, "rejected {}: {reason}", action.to_json()),
             Violation(v) => write!(f, "VIOLATION {v}"),
         }

@@ -167,6 +167,9 @@ impl Simulation {
         }
     }
 
+    /// A `fetch` step: one whole round, request and response, atomically
+    /// (reference §10). From 0.11 to 2.1 the round after becoming a follower
+    /// is an OffsetsForLeaderEpoch round.
     pub(crate) fn fetch_now(&mut self, f: BrokerId) -> Result<(), String> {
         let b = self.broker(f);
         if !b.alive {

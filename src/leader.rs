@@ -5,64 +5,69 @@
 use crate::config::{limits, BrokerId, BrokerList};
 use crate::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::log::Record;
-use crate::producer::{ProduceRequest, Status};
 use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
 use crate::rules::Rule;
-use crate::scenario::{Acks, Produce};
+use crate::scenario::Acks;
 use crate::simulation::Simulation;
-use std::sync::Arc;
 
 impl Simulation {
-    /// `ReplicaManager.appendRecords` -> `Partition.appendRecordsToLeader`.
-    pub(crate) fn produce(&mut self, p: &Produce) {
-        let to = p.to.or(self.controller.leader);
-        let value: Arc<str> = p.value.as_str().into();
-        let request = self.producer.requests.len() as u64;
-        self.emit(Event::ProduceRequest { request, to, value: value.clone(), acks: p.acks });
-        let mut r = ProduceRequest {
-            value: value.clone(),
-            acks: p.acks,
-            broker: to,
-            offset: None,
-            epoch: None,
-            status: Status::Pending,
-            step: self.step,
-            deadline_ms: self.now_ms + self.config.request_timeout_ms,
-        };
-        let refused = match to.map(|b| self.broker(b)) {
-            None => Some(Errors::NotLeaderOrFollower),
-            Some(b) if !b.alive => Some(Errors::NetworkException),
-            Some(b) if !b.is_leader() => Some(Errors::NotLeaderOrFollower),
-            // The record is not appended (Partition.appendRecordsToLeader).
-            Some(b) if p.acks == Acks::All && (b.isr.len() as u32) < self.config.min_insync_replicas => {
-                Some(Errors::NotEnoughReplicas)
-            }
-            Some(_) => None,
-        };
-        if let Some(error) = refused {
-            r.status = Status::Done(ProduceResult::Error(error));
-            self.producer.add(r);
-            self.emit(Event::ProduceResponse { request, value, acks: p.acks, offset: None, result: ProduceResult::Error(error) });
-            return;
+    /// Why broker `b` refuses a produce request now, if it does
+    /// (`ReplicaManager.appendRecords` -> `Partition.appendRecordsToLeader`):
+    /// not the leader, or acks=all with the ISR below `min.insync.replicas`
+    /// (the record is then not appended).
+    pub(crate) fn produce_refusal(&self, b: BrokerId, acks: Acks) -> Option<Errors> {
+        let broker = self.broker(b);
+        if !broker.is_leader() {
+            Some(Errors::NotLeaderOrFollower)
+        } else if acks == Acks::All && (broker.isr.len() as u32) < self.config.min_insync_replicas {
+            Some(Errors::NotEnoughReplicas)
+        } else {
+            None
         }
-        let b = to.expect("checked above");
-        let broker = self.broker_mut(b);
-        let (offset, epoch) = (broker.log_end_offset(), broker.leader_epoch);
-        broker.log.append(Record { id: request, epoch, value: value.clone() });
+    }
+
+    /// The leader appends an attempt's record, unless it is a retry the
+    /// leader already holds and the producer is idempotent: the leader keeps
+    /// the producer's last five batches (`ProducerStateManager`) and answers
+    /// a duplicate with its first offset instead of writing it again
+    /// (KIP-98). acks=1 is answered at once, acks=all once the HW passes the
+    /// record (`DelayedProduce`).
+    pub(crate) fn append_produced(&mut self, id: u64, b: BrokerId) {
+        let (acks, value, idempotent) = {
+            let r = &self.producer.requests[id as usize];
+            (r.acks, r.value.clone(), self.config.enable_idempotence)
+        };
+        let broker = self.broker(b);
+        let duplicate = idempotent.then(|| broker.log.find_recent(id, 5)).flatten();
+        let (offset, epoch) = match duplicate {
+            Some(offset) => {
+                self.emit(Event::DuplicateProduce { broker: b, request: id, offset });
+                (offset, None)
+            }
+            None => {
+                let broker = self.broker_mut(b);
+                let (offset, epoch) = (broker.log_end_offset(), broker.leader_epoch);
+                broker.log.append(Record { id, epoch, value: value.clone() });
+                self.emit(Event::Appended { broker: b, offset, epoch, value: value.clone() });
+                (offset, Some(epoch))
+            }
+        };
+        let r = &mut self.producer.requests[id as usize];
+        r.broker = Some(b);
         r.offset = Some(offset);
-        r.epoch = Some(epoch);
-        let immediate = match p.acks {
+        r.epoch = epoch.or(r.epoch);
+        let result = match acks {
             Acks::Zero => Some(ProduceResult::Sent),
             Acks::One => Some(ProduceResult::Acked),
+            Acks::All if offset < self.broker(b).high_watermark => Some(ProduceResult::Acked),
             Acks::All => None,
         };
-        if let Some(result) = immediate {
-            r.status = Status::Done(result);
-        }
-        self.producer.add(r);
-        self.emit(Event::Appended { broker: b, offset, epoch, value: value.clone() });
-        if let Some(result) = immediate {
-            self.emit(Event::ProduceResponse { request, value, acks: p.acks, offset: Some(offset), result });
+        match result {
+            Some(result) => self.finish_produce(id, result, None),
+            None => {
+                let deadline = self.now_ms + self.config.request_timeout_ms;
+                self.producer.wait_at(id, b, offset, epoch, deadline);
+            }
         }
         self.maybe_increment_high_watermark(b);
     }
@@ -73,21 +78,12 @@ impl Simulation {
         let broker = self.broker(b);
         let enough = broker.isr.len() as u32 >= self.config.min_insync_replicas;
         for id in self.producer.take_reached(b, broker.high_watermark) {
-            let result = if enough { ProduceResult::Acked } else { ProduceResult::Error(Errors::NotEnoughReplicasAfterAppend) };
-            self.finish_produce(id, result);
+            if enough {
+                self.finish_produce(id, ProduceResult::Acked, None);
+            } else {
+                self.produce_failed(id, Errors::NotEnoughReplicasAfterAppend, false);
+            }
         }
-    }
-
-    pub(crate) fn fail_pending_produces(&mut self, b: BrokerId, error: Errors) {
-        for id in self.producer.take_all_pending(b) {
-            self.finish_produce(id, ProduceResult::Error(error));
-        }
-    }
-
-    pub(crate) fn finish_produce(&mut self, id: u64, result: ProduceResult) {
-        let r = self.producer.finish(id, result);
-        let event = Event::ProduceResponse { request: id, value: r.value.clone(), acks: r.acks, offset: r.offset, result };
-        self.emit(event);
     }
 
     // ----- leader side -----------------------------------------------------

@@ -146,6 +146,13 @@ impl Log {
         (from..self.log_end_offset()).map(move |o| self.get(o).expect("offset below the log end"))
     }
 
+    /// The offset of the record written by produce request `id` among the
+    /// last `window` records, if there (an idempotent duplicate).
+    pub fn find_recent(&self, id: u64, window: u64) -> Option<u64> {
+        let leo = self.log_end_offset();
+        (leo.saturating_sub(window)..leo).rev().find(|&o| self.get(o).is_some_and(|r| r.id == id))
+    }
+
     /// The epoch of the last record (Fetch's `LastFetchedEpoch`).
     pub fn last_epoch(&self) -> Option<u32> {
         self.epochs.latest_epoch()

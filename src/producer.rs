@@ -1,18 +1,26 @@
-//! The producer's requests and what became of them (`ReplicaManager.appendRecords`,
-//! `DelayedProduce`, `Partition.checkEnoughReplicasReachOffset`).
+//! The producer client: one record per `produce` step, sent to the leader,
+//! retried on retriable errors until `delivery.timeout.ms`, with or without
+//! idempotence (`clients/.../producer/internals/Sender.java`,
+//! `RecordAccumulator`; KIP-91, KIP-98, KIP-679). What an application sees is
+//! the final result, after the retries.
 
 use crate::config::BrokerId;
-use crate::event::ProduceResult;
-use crate::scenario::Acks;
+use crate::event::{Event, ProduceResult};
+use crate::protocol::Errors;
+use crate::scenario::{Acks, Produce};
+use crate::simulation::Simulation;
 use serde::Serialize;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
-    /// acks=all, appended, waiting for the HW to pass it.
+    /// acks=all, appended, waiting at the broker for the HW to pass it.
     Pending,
+    /// Failed with a retriable error (or found no reachable leader); the
+    /// client tries again at `at_ms` (`retry.backoff.ms`).
+    Retrying { at_ms: u64 },
     Done(ProduceResult),
 }
 
@@ -20,14 +28,22 @@ pub enum Status {
 pub struct ProduceRequest {
     pub value: Arc<str>,
     pub acks: Acks,
-    /// The broker that handled it.
+    /// The broker the first attempt was sent to, if the step named one.
+    pub to: Option<BrokerId>,
+    /// The broker that handled the latest attempt.
     pub broker: Option<BrokerId>,
-    /// Where it was appended, if it was.
+    /// Where it was appended, if it was (the latest copy).
     pub offset: Option<u64>,
     pub epoch: Option<u32>,
     pub status: Status,
     pub step: u64,
+    /// `request.timeout.ms` of the attempt waiting at a broker.
     pub deadline_ms: u64,
+    /// Attempts that reached a broker.
+    pub attempts: u32,
+    /// When the record was handed to the client (`delivery.timeout.ms` counts from here).
+    pub created_ms: u64,
+    pub last_error: Option<Errors>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -37,22 +53,38 @@ pub struct Producer {
     pending: VecDeque<u64>,
     /// Every pending request in deadline order (one timeout for all, so send order).
     deadlines: VecDeque<u64>,
+    /// Requests waiting to be retried, by time.
+    retries: BTreeSet<(u64, u64)>,
 }
 
 impl Producer {
     pub fn new() -> Producer {
-        Producer { requests: vec![], pending: VecDeque::new(), deadlines: VecDeque::new() }
+        Producer::default()
     }
 
     pub fn add(&mut self, request: ProduceRequest) -> u64 {
         let id = self.requests.len() as u64;
-        if request.status == Status::Pending {
-            debug_assert!(request.broker.is_some(), "a pending request was appended by a broker");
-            self.pending.push_back(id);
-            self.deadlines.push_back(id);
-        }
         self.requests.push(request);
         id
+    }
+
+    /// The attempt now waits at `broker` for the HW (acks=all).
+    pub fn wait_at(&mut self, id: u64, broker: BrokerId, offset: u64, epoch: Option<u32>, deadline_ms: u64) {
+        let r = &mut self.requests[id as usize];
+        r.broker = Some(broker);
+        r.offset = Some(offset);
+        r.epoch = epoch.or(r.epoch);
+        r.status = Status::Pending;
+        r.deadline_ms = deadline_ms;
+        self.pending.push_back(id);
+        self.deadlines.push_back(id);
+    }
+
+    pub fn retry_at(&mut self, id: u64, at_ms: u64, error: Errors) {
+        let r = &mut self.requests[id as usize];
+        r.status = Status::Retrying { at_ms };
+        r.last_error = Some(error);
+        self.retries.insert((at_ms, id));
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
@@ -101,17 +133,139 @@ impl Producer {
         expired
     }
 
+    /// Requests whose retry is due by `now_ms`, in time order.
+    pub fn take_due_retries(&mut self, now_ms: u64) -> Vec<u64> {
+        let mut due = vec![];
+        while let Some(&(at, id)) = self.retries.first() {
+            if at > now_ms {
+                break;
+            }
+            self.retries.pop_first();
+            if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
+                due.push(id);
+            }
+        }
+        due
+    }
+
     pub fn next_deadline_ms(&self) -> Option<u64> {
-        self.deadlines
-            .iter()
-            .map(|&id| &self.requests[id as usize])
-            .find(|r| r.status == Status::Pending)
-            .map(|r| r.deadline_ms)
+        let deadline = self.deadlines.iter().map(|&id| &self.requests[id as usize]).find(|r| r.status == Status::Pending).map(|r| r.deadline_ms);
+        let retry = self.retries.first().map(|&(at, _)| at);
+        deadline.into_iter().chain(retry).min()
     }
 
     pub fn finish(&mut self, id: u64, result: ProduceResult) -> &ProduceRequest {
         let r = &mut self.requests[id as usize];
         r.status = Status::Done(result);
         r
+    }
+}
+
+impl Simulation {
+    /// A `produce` step: the application hands one record to the client,
+    /// which sends it to the broker the step names or to the leader its
+    /// metadata knows.
+    pub(crate) fn produce(&mut self, p: &Produce) {
+        let id = self.producer.add(ProduceRequest {
+            value: p.value.as_str().into(),
+            acks: p.acks,
+            to: p.to,
+            broker: None,
+            offset: None,
+            epoch: None,
+            status: Status::Retrying { at_ms: self.now_ms },
+            step: self.step,
+            deadline_ms: 0,
+            attempts: 0,
+            created_ms: self.now_ms,
+            last_error: None,
+        });
+        self.send_produce(id, p.to.or(self.controller.leader));
+    }
+
+    /// A retry is due: the client sends to the leader its refreshed metadata
+    /// names (`Sender` after a metadata update).
+    pub(crate) fn retry_produces(&mut self) {
+        for id in self.producer.take_due_retries(self.now_ms) {
+            self.send_produce(id, self.controller.leader);
+            self.end_action();
+        }
+    }
+
+    /// One attempt. A leader that is unknown or down is not reached: the
+    /// record waits in the client and is tried again after
+    /// `retry.backoff.ms`, without counting an attempt. An attempt that
+    /// fails in the same way as the one before is not traced again (its
+    /// count is in the state).
+    fn send_produce(&mut self, id: u64, to: Option<BrokerId>) {
+        let (acks, value) = {
+            let r = &self.producer.requests[id as usize];
+            (r.acks, r.value.clone())
+        };
+        let unreachable = match to.map(|b| self.broker(b)) {
+            None => Some(Errors::NotLeaderOrFollower),
+            Some(b) if !b.alive => Some(Errors::NetworkException),
+            Some(_) => None,
+        };
+        let refusal = unreachable.or_else(|| self.produce_refusal(to.expect("reachable"), acks));
+        let r = &mut self.producer.requests[id as usize];
+        if unreachable.is_none() {
+            r.attempts += 1;
+        }
+        let (attempt, repeat) = (r.attempts, r.last_error.is_some() && r.last_error == refusal);
+        if !repeat {
+            self.emit(Event::ProduceRequest { request: id, to, value, acks, attempt });
+        }
+        match refusal {
+            Some(error) => self.produce_failed(id, error, repeat),
+            None => self.append_produced(id, to.expect("reachable")),
+        }
+    }
+
+    /// A retriable error reached the client: retry after `retry.backoff.ms`
+    /// while `retries` and `delivery.timeout.ms` allow (since 2.1, KIP-91);
+    /// otherwise the application gets the error (REQUEST_TIMED_OUT once the
+    /// delivery timeout has run out). acks=0 hears nothing and never retries.
+    pub(crate) fn produce_failed(&mut self, id: u64, error: Errors, quiet: bool) {
+        let backoff_ms = self.config.retry_backoff_ms;
+        let r = &self.producer.requests[id as usize];
+        let next_ms = self.now_ms + backoff_ms;
+        let retries_left = r.attempts <= self.config.retries && r.acks != Acks::Zero;
+        let in_time = next_ms < r.created_ms + self.config.delivery_timeout_ms;
+        let (value, acks, attempts) = (r.value.clone(), r.acks, r.attempts);
+        if retries_left && in_time {
+            self.producer.retry_at(id, next_ms, error);
+            if !quiet {
+                let retry_in_ms = Some(backoff_ms);
+                let result = ProduceResult::Error(error);
+                self.emit(Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None });
+            }
+            return;
+        }
+        let expired = (retries_left && !in_time).then_some(error);
+        let result = ProduceResult::Error(if expired.is_some() { Errors::RequestTimedOut } else { error });
+        self.producer.requests[id as usize].last_error = Some(error);
+        self.finish_produce(id, result, expired);
+    }
+
+    pub(crate) fn fail_pending_produces(&mut self, b: BrokerId, error: Errors) {
+        for id in self.producer.take_all_pending(b) {
+            self.produce_failed(id, error, false);
+        }
+    }
+
+    /// Waiting acks=all attempts whose `request.timeout.ms` ran out.
+    pub(crate) fn expire_produces(&mut self) {
+        for id in self.producer.take_expired(self.now_ms) {
+            self.produce_failed(id, Errors::RequestTimedOut, false);
+            self.end_action();
+        }
+    }
+
+    pub(crate) fn finish_produce(&mut self, id: u64, result: ProduceResult, expired: Option<Errors>) {
+        let r = self.producer.finish(id, result);
+        let (value, acks, offset, attempts) = (r.value.clone(), r.acks, r.offset, r.attempts);
+        let offset = if result == ProduceResult::Acked || result == ProduceResult::Sent { offset } else { None };
+        self.emit(Event::ProduceResponse { request: id, value, acks, offset, result, attempts, retry_in_ms: None, expired });
     }
 }

@@ -48,9 +48,9 @@ pub struct Fetch {
     pub leader: BrokerId,
     /// The follower's log end offset.
     pub fetch_offset: u64,
-    /// KIP-320 `CurrentLeaderEpoch` (generation `modern` only).
+    /// KIP-320 `CurrentLeaderEpoch` (2.1+).
     pub current_leader_epoch: Option<u32>,
-    /// Fetch v12 `LastFetchedEpoch` (generation `modern` only).
+    /// Fetch v12 `LastFetchedEpoch` (2.7+).
     pub last_fetched_epoch: Option<u32>,
     /// The epoch the follower was in when it sent the request; a response
     /// from another epoch is stale and ignored.
@@ -86,7 +86,7 @@ impl FetchResponse {
     }
 }
 
-/// KIP-101 `OffsetsForLeaderEpoch` request, sent by a follower (generation `kip101`).
+/// KIP-101 `OffsetsForLeaderEpoch` request, sent by a follower (0.11 to 2.1).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct OffsetsForLeaderEpoch {
     pub follower: BrokerId,

@@ -88,8 +88,11 @@ impl Protocol {
             replica_lag_time_max_ms: if self >= Protocol::V2_7 { 30_000 } else { 10_000 },
             // `unclean.leader.election.enable`: true until 0.11 (KIP-106).
             unclean_leader_election: self == Protocol::V0_10,
-            // `enable.idempotence`: true since 3.0 (KIP-679).
+            // `enable.idempotence`: true since 3.0 (KIP-679; in effect from 3.0.1).
             enable_idempotence: self >= Protocol::V3_5,
+            // `retries`: 0 until 2.1, then Integer.MAX_VALUE bounded by
+            // `delivery.timeout.ms` (KIP-91).
+            retries: if self >= Protocol::V2_1 { i32::MAX as u32 } else { 0 },
         }
     }
 }
@@ -103,6 +106,7 @@ pub struct VersionDefaults {
     pub replica_lag_time_max_ms: u64,
     pub unclean_leader_election: bool,
     pub enable_idempotence: bool,
+    pub retries: u32,
 }
 
 impl fmt::Display for Protocol {

@@ -10,11 +10,11 @@ use crate::controller::Election;
 use crate::rules::{Rule, Rules};
 use crate::consumer::Consumer;
 use crate::controller::Controller;
-use crate::event::{DropReason, Event, ProduceResult, Traced};
+use crate::event::{DropReason, Event, Traced};
 use crate::invariants::{Checker, View, Violation};
 use crate::network::Network;
 use crate::producer::Producer;
-use crate::protocol::{Errors, Message};
+use crate::protocol::Message;
 use crate::replica::Broker;
 use crate::rng::Rng;
 use crate::scenario::Step;
@@ -209,9 +209,6 @@ impl Simulation {
         }
     }
 
-    /// A `fetch` step: one whole round, request and response, atomically
-    /// (reference §10). In `kip101` the round after becoming a follower is an
-    /// OffsetsForLeaderEpoch round.
     // ----- time ------------------------------------------------------------------
 
     /// Runs the clock for `ms`: message arrivals, fetchers (timed mode),
@@ -283,10 +280,8 @@ impl Simulation {
             self.checkpoint_high_watermarks();
             self.end_action();
         }
-        for id in self.producer.take_expired(now) {
-            self.finish_produce(id, ProduceResult::Error(Errors::RequestTimedOut));
-            self.end_action();
-        }
+        self.expire_produces();
+        self.retry_produces();
     }
 
     pub(crate) fn send(&mut self, m: Message) {

@@ -111,8 +111,14 @@ pub struct ProduceView {
     pub to: Option<BrokerId>,
     pub offset: Option<u64>,
     pub epoch: Option<u32>,
-    /// "acked", "pending", "sent" or a Kafka error name.
+    /// The outcome as the application sees it, after the client's retries:
+    /// "acked", "sent" (acks=0) or a Kafka error name; "pending" (waiting
+    /// for the HW) or "retrying" while it is not decided yet.
     pub result: &'static str,
+    /// Attempts that reached a broker.
+    pub attempts: u32,
+    /// The error of the latest failed attempt, if any.
+    pub last_error: Option<&'static str>,
     pub step: u64,
 }
 
@@ -156,6 +162,7 @@ impl<'a> EventView<'a> {
 pub fn result_name(status: Status) -> &'static str {
     match status {
         Status::Pending => "pending",
+        Status::Retrying { .. } => "retrying",
         Status::Done(ProduceResult::Acked) => "acked",
         Status::Done(ProduceResult::Sent) => "sent",
         Status::Done(ProduceResult::Error(e)) => e.name(),
@@ -263,6 +270,8 @@ impl StateView {
                     offset: r.offset,
                     epoch: r.epoch,
                     result: result_name(r.status),
+                    attempts: r.attempts,
+                    last_error: r.last_error.map(|e| e.name()),
                     step: r.step,
                 })
                 .collect(),

@@ -19,6 +19,7 @@ const EVERY_GENERATION: &[&str] = &[
     "kip279-fast-leader-change",
     "hw-frozen-under-min-isr",
     "eligible-leader-replicas",
+    "consumer-saw-vanished-record",
 ];
 
 #[test]

@@ -110,16 +110,26 @@ fn unclean_election_loses_data_and_clean_stays_offline() {
     assert_eq!(offline.sim.controller.leader, None, "the partition is offline");
     assert_eq!(offline.sim.controller.isr[..], [1], "the ISR is never emptied");
     let last = offline.sim.producer.requests.last().unwrap();
-    assert_eq!(highwater::view::result_name(last.status), "NOT_LEADER_OR_FOLLOWER");
+    assert_eq!(highwater::view::result_name(last.status), "retrying", "the client waits for a leader");
+    assert_eq!(last.last_error, Some(highwater::protocol::Errors::NotLeaderOrFollower));
+    assert_eq!(last.attempts, 0, "no broker was reached");
 }
 
-/// NOT_ENOUGH_REPLICAS: refused before the append.
+/// NOT_ENOUGH_REPLICAS: refused before the append, retried every
+/// retry.backoff.ms until delivery.timeout.ms; the application then sees
+/// REQUEST_TIMED_OUT.
 #[test]
 fn not_enough_replicas_refuses_before_append() {
     let r = run(&load("not-enough-replicas"));
     let reqs = &r.sim.producer.requests;
-    assert_eq!(highwater::view::result_name(reqs[0].status), "NOT_ENOUGH_REPLICAS");
+    assert_eq!(highwater::view::result_name(reqs[0].status), "REQUEST_TIMED_OUT");
+    assert_eq!(reqs[0].last_error, Some(highwater::protocol::Errors::NotEnoughReplicas));
+    assert_eq!(reqs[0].attempts, 1200, "one attempt every 100 ms for 120 s");
     assert_eq!(reqs[0].offset, None);
+    // Under 2.0 (retries = 0) the first refusal is final.
+    let old = run(&with_protocol(load("not-enough-replicas"), Protocol::V2_0));
+    let first = &old.sim.producer.requests[0];
+    assert_eq!((highwater::view::result_name(first.status), first.attempts), ("NOT_ENOUGH_REPLICAS", 1));
     assert_eq!(highwater::view::result_name(reqs[1].status), "acked");
     assert_eq!(r.sim.broker(1).log_end_offset(), 1, "only the acks=1 record was appended");
 }
@@ -177,12 +187,14 @@ fn isolated_old_leader() {
         let q = r.sim.producer.requests.iter().find(|q| &*q.value == v).unwrap();
         highwater::view::result_name(q.status)
     };
-    assert_eq!(result("z2"), "REQUEST_TIMED_OUT");
+    assert_eq!(result("z2"), "acked", "the client retried z2 on the new leader");
     assert_eq!(result("m2"), "acked");
+    let z2 = r.sim.producer.requests.iter().find(|q| &*q.value == "z2").unwrap();
+    assert_eq!((z2.attempts, z2.broker), (2, Some(2)));
     let b1 = r.sim.broker(1);
     assert_eq!(b1.leader, Some(2), "after healing, broker 1 follows the new leader");
     assert_eq!(b1.log.get(1).map(|r| &*r.value), Some("m2"), "z1 and z2 were truncated away");
-    assert_eq!(b1.log_end_offset(), 2);
+    assert_eq!(b1.log.get(2).map(|r| &*r.value), Some("z2"), "z2 came back from the new leader");
 }
 
 /// Timed mode: fetchers, latency and the session timeout drive a failover alone.
@@ -291,16 +303,30 @@ fn isr_lag_rule_depends_on_the_generation() {
     assert_eq!(run(&with_protocol(s, Protocol::V3_7)).sim.controller.isr[..], [1, 2]);
 }
 
-/// What a consumer read below the HW can vanish after an unclean election;
-/// the consumer, already past it, also skips the record written in its place.
+/// What a consumer read below the HW can vanish after an unclean election.
+/// Since 2.3 the consumer detects the truncation after the leader change
+/// (KIP-320) and goes back to read m3; an older consumer, already past
+/// offset 1, skips it.
 #[test]
 fn consumer_saw_a_record_vanish() {
-    let r = run(&load("consumer-saw-vanished-record"));
+    let s = load("consumer-saw-vanished-record");
+    let r = run(&s);
     let v = r.violations(ConsumerSawVanishedRecord);
     assert_eq!(v.len(), 1);
     assert_eq!((v[0].offset, v[0].value.as_deref()), (Some(1), Some("m2")));
     assert_eq!(r.sim.broker(2).log.get(1).map(|r| &*r.value), Some("m3"));
-    assert_eq!(r.sim.consumer.read.iter().map(|c| &*c.value).collect::<Vec<_>>(), vec!["m1", "m2"]);
+    let read = |r: &common::Run| r.sim.consumer.read.iter().map(|c| c.value.to_string()).collect::<Vec<_>>();
+    assert_eq!(read(&r), vec!["m1", "m2", "m3"]);
+    assert!(r.events.iter().any(|e| matches!(e.event, highwater::Event::ConsumerTruncationDetected { seek: true, end_offset: 1, .. })));
+    let old = run(&with_protocol(s.clone(), Protocol::V2_1));
+    assert_eq!(read(&old), vec!["m1", "m2"]);
+    // auto.offset.reset=none: LogTruncationException, the position stays.
+    let mut none = s.clone();
+    none.config.auto_offset_reset = highwater::config::OffsetReset::None;
+    let n = run(&none);
+    assert_eq!(read(&n), vec!["m1", "m2"]);
+    assert_eq!(n.sim.consumer.position, 2);
+    assert!(n.trace().contains("LogTruncationException"), "{}", n.trace());
 }
 
 /// In the JSON of every event, `step` is the index of the step that caused

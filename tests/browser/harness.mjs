@@ -32,8 +32,9 @@ export function ensureBuilt() {
   if (r.status !== 0) throw new Error(`scripts/gallery.mjs failed: ${r.stderr}`);
 }
 
-/** The command-line binary, built if missing. */
+/** The command-line binary (HIGHWATER_CLI, or target/release/highwater built if missing). */
 export function cliBinary() {
+  if (process.env.HIGHWATER_CLI) return path.resolve(process.env.HIGHWATER_CLI);
   const bin = path.join(ROOT, 'target', 'release', 'highwater');
   if (!fs.existsSync(bin)) run('cargo', ['build', '--release']);
   return bin;
