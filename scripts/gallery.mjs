@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Writes www/gallery.json, the page's scenario gallery, from
-// tests/scenarios/*.json: name, description, a one-line summary, the file and
-// the scenario itself; the scenarios whose point is comparing protocol
-// generations also get one variant per generation.
+// tests/scenarios/*.json: name, description, a one-line summary, the file,
+// the Kafka version it is written for and the scenario itself; the scenarios
+// whose point is comparing versions also get one variant per version preset.
+// Reads the version presets from the core (www/pkg: build it first).
 //
 //   node scripts/gallery.mjs [--out www/gallery.json]
 import fs from 'node:fs';
@@ -11,18 +12,44 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCENARIOS = path.join(ROOT, 'tests', 'scenarios');
+const PKG = path.join(ROOT, 'www', 'pkg');
 const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(ROOT, 'www', 'gallery.json');
 
-const PROTOCOLS = ['legacy', 'kip101', 'modern'];
-// Scenarios that show how the generations differ on the same steps.
-const COMPARE = new Set(['kip101-loss-after-restart', 'kip101-divergence-after-power-loss', 'kip279-fast-leader-change', 'hw-frozen-under-min-isr']);
-// Gallery order: the basics first, then failures, then the generation comparisons.
+if (!fs.existsSync(path.join(PKG, 'highwater_bg.wasm'))) {
+  console.error('gallery: www/pkg is missing; build the core first (scripts/build-wasm.sh)');
+  process.exit(1);
+}
+const core = await import(path.join(PKG, 'highwater.js'));
+core.initSync({ module: fs.readFileSync(path.join(PKG, 'highwater_bg.wasm')) });
+
+// Every version preset, oldest first, as the core names them.
+const PROTOCOLS = core.versions().versions.map((v) => v.name);
+// Scenarios that show how the versions differ on the same steps.
+const COMPARE = new Set([
+  'kip101-loss-after-restart', 'kip101-divergence-after-power-loss', 'kip279-fast-leader-change', 'hw-frozen-under-min-isr',
+  'eligible-leader-replicas',
+]);
+// Gallery order: the basics first, then failures, then the version comparisons.
 const ORDER = [
   'two-fetch-rounds', 'hw-is-min-isr-leo', 'isr-shrink-and-expand', 'timed-failover', 'not-enough-replicas',
   'acks1-loss-after-failover', 'offline-without-unclean', 'unclean-election-loss', 'isolated-old-leader',
   'kip101-loss-after-restart', 'kip101-divergence-after-power-loss', 'kip279-fast-leader-change', 'hw-frozen-under-min-isr',
+  'eligible-leader-replicas',
 ];
+
+/** The version preset a scenario runs under, as the core reads it (aliases and the default resolved). */
+function protocolOf(scenario, file) {
+  let sim;
+  try {
+    sim = core.Simulation.fromScenario({ ...scenario, steps: [] });
+    return sim.scenario().config.protocol;
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`);
+  } finally {
+    sim?.free();
+  }
+}
 
 /** The card's one line: the first sentence, or the first few when it is short. */
 function summary(text) {
@@ -56,12 +83,15 @@ const entries = files.map((file) => {
     description: scenario.description || '',
     summary: summary(scenario.description || ''),
     file: `tests/scenarios/${file}`,
+    protocol: protocolOf(scenario, file),
     scenario,
   };
   if (COMPARE.has(id)) {
+    // Only the protocol changes: the file's own (partial) config, so that the
+    // settings it does not write take each version's defaults.
     entry.variants = PROTOCOLS.map((protocol) => ({
       protocol,
-      scenario: { ...scenario, config: { ...scenario.config, protocol } },
+      scenario: { ...scenario, config: { ...(scenario.config || {}), protocol } },
     }));
   }
   return entry;

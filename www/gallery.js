@@ -1,6 +1,6 @@
 // The scenario gallery (www/gallery.json, written by scripts/gallery.mjs):
 // one card per scenario with its one-line explanation, one click to load it,
-// and for the scenarios that compare protocol generations, one button each.
+// and for the scenarios that compare Kafka versions, one button per version.
 
 import { h } from './dom.js';
 
@@ -17,9 +17,17 @@ export function renderGallery(gallery, currentName) {
       h('div', { class: 'gallery-actions' },
         h('button', { type: 'button', class: 'primary', 'data-entry': i, 'aria-label': `Load the scenario ${e.name}` }, 'Load'),
         e.variants && e.variants.length
-          ? h('span', { class: 'variants', role: 'group', 'aria-label': `Load ${e.name} under a protocol generation` },
-              h('span', { class: 'muted small' }, 'under '),
-              e.variants.map((v) => h('button', { type: 'button', class: `mini${v.protocol === e.scenario.config.protocol ? ' current' : ''}`, key: v.protocol, 'data-entry': i, 'data-protocol': v.protocol, 'aria-label': `Load ${e.name} under the ${v.protocol} protocol` }, v.protocol)))
+          ? h('span', { class: 'variants', role: 'group', 'aria-label': `Load ${e.name} under a Kafka version` },
+              h('span', { class: 'muted small variants-label' }, 'or under Kafka'),
+              e.variants.map((v) => h('button', {
+                type: 'button',
+                class: `mini${v.protocol === e.protocol ? ' current' : ''}`,
+                key: v.protocol,
+                'data-entry': i,
+                'data-protocol': v.protocol,
+                'aria-label': `Load ${e.name} under Kafka ${v.protocol}${v.protocol === e.protocol ? ' (as written)' : ''}`,
+                title: v.protocol === e.protocol ? `Kafka ${v.protocol}: the version the scenario is written for` : `Kafka ${v.protocol}`,
+              }, v.protocol)))
           : null,
       ),
     )),
