@@ -61,8 +61,14 @@ export function violationHeadline(v) {
       return v.protocol_violation
         ? `Data loss: ${value}${at} was acknowledged (acks=${v.acks ?? 'all'}) and is gone`
         : `${value}${at} was acknowledged with acks=1 and is gone: a loss acks=1 allows`;
-    case 'committed_divergence':
-      return `Committed logs diverged${at}: ${brokers || 'two replicas'} hold different records below the high watermark`;
+    case 'committed_divergence': {
+      // brokers: [the ISR member, the leader]. The member either holds another
+      // record at that offset or none at all; the detail says which.
+      const [member, leader] = v.brokers || [];
+      return member !== undefined && leader !== undefined
+        ? `Committed logs diverged${at}: broker ${member}, in the ISR, does not hold leader broker ${leader}'s committed record there`
+        : `Committed logs diverged${at}: ${brokers || 'two replicas'} disagree below the high watermark`;
+    }
     case 'consumer_saw_vanished_record':
       return `The consumer read ${value}${at}, and that record no longer exists`;
     case 'hw_exceeds_leo':
@@ -85,8 +91,11 @@ export function messageLabel(m) {
     }
     case 'OffsetsForLeaderEpoch':
       return `OffsetsForLeaderEpoch(${m.leader_epoch})`;
-    case 'OffsetsForLeaderEpochResponse':
-      return m.error ? `epoch end: ${m.error}` : `epoch ends at ${m.end_offset}`;
+    case 'OffsetsForLeaderEpochResponse': {
+      if (m.error) return `epoch end: ${m.error}`;
+      const epoch = m.leader_epoch === null || m.leader_epoch === undefined ? 'epoch' : `epoch ${m.leader_epoch}`;
+      return m.end_offset === null || m.end_offset === undefined ? `${epoch} unknown` : `${epoch} ends at ${m.end_offset}`;
+    }
     default:
       return m.kind;
   }
@@ -96,6 +105,7 @@ export function messageLabel(m) {
 export const RESULT_HELP = {
   acked: 'acknowledged to the producer',
   pending: 'waiting for the ISR (acks=all) or for the leader',
+  retrying: 'a retriable error: the producer client sends it again (retries, within delivery.timeout.ms)',
   sent: 'acks=0: sent, no response expected',
   NOT_ENOUGH_REPLICAS: 'refused: the ISR is smaller than min.insync.replicas',
   NOT_ENOUGH_REPLICAS_AFTER_APPEND: 'appended, but the ISR shrank below min.insync.replicas before it was committed',

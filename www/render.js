@@ -334,11 +334,12 @@ export function renderProducer(state) {
     h('ol', { class: 'records', start: all.length - shown.length + 1 },
       shown.map((r, i) => {
         const result = r.result;
-        const cls = result === 'acked' ? 'tag-ok' : result === 'pending' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
+        const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
         return h('li', { key: all.length - shown.length + i, class: 'record-row' },
           h('span', { class: 'rec-value' }, r.value),
           h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
           r.offset !== null && r.offset !== undefined ? h('span', { class: 'muted small' }, ` @${r.offset} e${r.epoch}`) : null,
+          r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? `last error: ${r.last_error}` : null }, ` · ${r.attempts} attempts`) : null,
           h('span', { class: `tag ${cls}`, title: RESULT_HELP[result] || result, 'data-result': result }, result),
         );
       }),
