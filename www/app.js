@@ -8,8 +8,9 @@ import { render, endpoints } from './render.js';
 import { renderEventLog, ROW_HEIGHT } from './eventlog.js';
 import { animateStep, cancelAnimations, drawInFlight } from './animate.js';
 import { parseFragment, buildFragment, pageUrl, embedSnippet } from './share.js';
-import { describeStep, formatMs, violationHeadline } from './describe.js';
+import { describeStep, formatMs, violationHeadline, VERSION_TEXT } from './describe.js';
 import { renderGallery } from './gallery.js';
+import { versionOptions, versionNotes, renderRules } from './versions.js';
 import { ExploreRunner } from './explore.js';
 
 const $ = (id) => document.getElementById(id);
@@ -35,6 +36,7 @@ const app = {
   lastHash: '',
   hashTimer: 0,
   stepEventsCache: new Map(),
+  refusals: [], // every registration_refused event of the timeline: { step, broker, session_expires_ms }
   recovering: false,
 };
 
@@ -135,6 +137,7 @@ function adopt(sim, { at } = {}) {
     if (s >= 1 && s <= length) stepEnds[s - 1] = i + 1;
   }
   for (let i = 1; i < length; i++) stepEnds[i] = Math.max(stepEnds[i], stepEnds[i - 1]);
+  const refusals = events.filter((e) => e.type === 'registration_refused');
   const position = at === null || at === undefined ? length : Math.max(0, Math.min(at, length));
   if (position !== length) sim.seek(position);
   if (app.sim) app.sim.free();
@@ -144,6 +147,7 @@ function adopt(sim, { at } = {}) {
   app.config = scenario.config;
   app.steps = scenario.steps;
   app.trace = { lines, stepEnds };
+  app.refusals = refusals;
   app.position = position;
   app.stepEventsCache.clear();
   app.follow = true;
@@ -168,6 +172,13 @@ function loadScenario(scenario, opts) {
 
 function loadLink(link, opts) {
   load((Simulation) => Simulation.fromLink(link), opts);
+}
+
+/** Per broker, its latest registration_refused event up to `position`. */
+function refusalsAt(position) {
+  const latest = new Map();
+  for (const e of app.refusals) if (e.step <= position) latest.set(e.broker, e);
+  return latest;
 }
 
 function stepEvents(position) {
@@ -196,6 +207,7 @@ function apply(step, { animate = true } = {}) {
   t.stepEnds.length = position;
   for (const e of events) t.lines.push(e.line);
   t.stepEnds.push(t.lines.length);
+  app.refusals = app.refusals.filter((e) => e.step <= position).concat(events.filter((e) => e.type === 'registration_refused'));
   app.steps.length = position;
   app.steps.push(step);
   app.position = position + 1;
@@ -357,6 +369,7 @@ function drawNow({ events = null } = {}) {
     step: position ? app.steps[position - 1] : null,
     position,
     length: sim.length(),
+    refusals: refusalsAt(position),
   };
   const out = render(state, view);
   const cluster = $('cluster');
@@ -543,6 +556,10 @@ function intField(input, fallback) {
 function onClusterClick(event) {
   const button = event.target.closest('button[data-action]');
   if (!button) return;
+  if (button.getAttribute('aria-disabled') === 'true') {
+    notify('warn', `Not possible now: ${button.dataset.reason}`, { timeoutMs: 5000 });
+    return;
+  }
   const id = Number(button.dataset.broker);
   const field = (name) => $('cluster').querySelector(`input[data-field="${name}"][data-broker="${id}"]`);
   const steps = {
@@ -580,6 +597,9 @@ function wire() {
   });
 
   $('cluster').addEventListener('click', onClusterClick);
+  $('caption').addEventListener('click', (e) => {
+    if (e.target.closest('button[data-action="rules"]')) openRules();
+  });
   $('banner').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-action="goto"]');
     if (b) { stop(); seek(Number(b.dataset.step), { animate: true }); }
@@ -644,6 +664,8 @@ function wire() {
   document.querySelectorAll('dialog [data-close]').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
   $('btn-settings').addEventListener('click', openSettings);
   $('settings-form').addEventListener('submit', applySettings);
+  $('settings-form').elements.protocol.addEventListener('change', onSettingsVersion);
+  $('rules-version').addEventListener('change', () => drawRules($('rules-version').value));
   $('btn-gallery').addEventListener('click', openGallery);
   $('gallery').addEventListener('click', onGalleryClick);
   $('btn-copy-link').addEventListener('click', copyLink);
@@ -712,15 +734,53 @@ function openSettings() {
   const form = $('settings-form');
   for (const name of SETTINGS_NUMBERS) form.elements[name].value = String(app.config[name]);
   for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(app.config[name]);
+  patch(form.elements.protocol, versionOptions(core().versions));
   form.elements.protocol.value = app.config.protocol;
+  // The whole config the form stands for, including settings it has no field for.
+  settingsBase = { ...app.config };
+  patch($('settings-version-notes'), versionNotes(core().versions, app.config.protocol));
   $('settings-error').hidden = true;
   $('dlg-settings').showModal();
+}
+
+let settingsBase = null;
+
+/**
+ * Another version chosen in the settings: the core moves every setting left at
+ * the old version's default to the new version's (withProtocol), those without
+ * a field in the form too; the form shows the result before it is applied.
+ * Fields that do not hold a valid number are left as typed.
+ */
+function onSettingsVersion() {
+  const form = $('settings-form');
+  const base = settingsBase || app.config;
+  const to = form.elements.protocol.value;
+  const config = { ...base };
+  const typed = new Set();
+  for (const name of SETTINGS_NUMBERS) {
+    const raw = form.elements[name].value.trim();
+    const n = Number(raw);
+    if (raw !== '' && Number.isInteger(n) && n >= 0) {
+      config[name] = n;
+      typed.add(name);
+    }
+  }
+  for (const name of SETTINGS_CHECKS) config[name] = form.elements[name].checked;
+  const r = guarded('Could not switch the version', () => core().withProtocol(config, to));
+  if (!r.ok) {
+    form.elements.protocol.value = base.protocol;
+    return;
+  }
+  settingsBase = r.value;
+  for (const name of SETTINGS_NUMBERS) if (typed.has(name)) form.elements[name].value = String(r.value[name]);
+  for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(r.value[name]);
+  patch($('settings-version-notes'), versionNotes(core().versions, r.value.protocol));
 }
 
 function applySettings(e) {
   e.preventDefault();
   const form = $('settings-form');
-  const config = { ...app.config, protocol: form.elements.protocol.value };
+  const config = { ...(settingsBase || app.config), protocol: form.elements.protocol.value };
   for (const name of SETTINGS_NUMBERS) {
     const raw = form.elements[name].value.trim();
     const n = Number(raw);
@@ -748,6 +808,21 @@ function settingsError(text) {
   const p = $('settings-error');
   p.textContent = text;
   p.hidden = false;
+}
+
+// ------------------------------------------------------------------ rules in force
+
+function openRules() {
+  const select = $('rules-version');
+  patch(select, core().versions.versions.map((v) => h('option', { value: v.name, key: v.name }, VERSION_TEXT.option(v.name, v.name === app.config.protocol))));
+  select.value = app.config.protocol;
+  drawRules(app.config.protocol);
+  $('dlg-rules').showModal();
+}
+
+function drawRules(name) {
+  patch($('rules-body'), renderRules(core().versions, name, app.config));
+  $('rules-body').scrollTop = 0;
 }
 
 // ------------------------------------------------------------------ gallery
@@ -790,7 +865,7 @@ function onGalleryClick(e) {
   }
   $('dlg-gallery').close();
   app.undo = { scenario: before, position };
-  notify('info', `Loaded “${entry.name}”${variant ? ` under ${variant.protocol}` : ''}: ${app.sim.length()} steps. Go to the start (Home), then play (Space) to watch it unfold.`, { action: { label: 'Undo', run: restoreUndo } });
+  notify('info', `Loaded “${entry.name}”${variant ? ` under ${VERSION_TEXT.name(variant.protocol)}` : ''}: ${app.sim.length()} steps. Go to the start (Home), then play (Space) to watch it unfold.`, { action: { label: 'Undo', run: restoreUndo } });
 }
 
 // ------------------------------------------------------------------ share
@@ -841,7 +916,7 @@ function wireExplore() {
   runner = new ExploreRunner(new URL('./explore-worker.js', import.meta.url));
   $('btn-explore').addEventListener('click', () => {
     const c = app.config;
-    $('explore-settings').textContent = `${c.brokers} broker(s), ${c.protocol}, min.insync.replicas=${c.min_insync_replicas}, unclean election ${c.unclean_leader_election ? 'on' : 'off'}${c.auto_fetch ? ' (searched in manual mode: the search chooses each fetch)' : ''}`;
+    $('explore-settings').textContent = `${c.brokers} broker(s), ${VERSION_TEXT.name(c.protocol)}, min.insync.replicas=${c.min_insync_replicas}, unclean election ${c.unclean_leader_election ? 'on' : 'off'}${c.auto_fetch ? ' (searched in manual mode: the search chooses each fetch)' : ''}`;
     if (!runner.running) {
       $('explore-result').hidden = true;
       $('explore-progress').hidden = true;

@@ -7,7 +7,7 @@ let compiled = null; // WebAssembly.Module, compiled once
 let generation = 0;
 let current = null;
 
-/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, generation }. */
+/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, generation }. */
 export function core() {
   if (!current) throw new Error('the simulation core is not loaded yet');
   return current;
@@ -31,6 +31,8 @@ export async function loadCore() {
     lastPanic: mod.lastPanic,
     limits: mod.limits(),
     defaultConfig: mod.defaultConfig(),
+    versions: mod.versions(),
+    withProtocol: mod.withProtocol,
     generation,
   };
   return current;

@@ -114,3 +114,125 @@ export const RESULT_HELP = {
   NETWORK_EXCEPTION: 'the connection to the broker was lost',
   FENCED_LEADER_EPOCH: 'the broker is fenced: a newer leader epoch exists',
 };
+
+// ---------------------------------------------------------------- brokers
+
+/** The role badge of a broker, by the core's `role`. */
+export const ROLE_TEXT = { leader: 'leader', follower: 'follower', none: 'no leader', down: 'down', starting: 'starting' };
+
+export const ELR_TEXT = {
+  mark: 'ELR',
+  // The tooltip and accessible name of a broker's ELR mark.
+  broker: (id) => `Broker ${id} is an Eligible Leader Replica (KIP-966): it left the ISR while the ISR was below min.insync.replicas, so it still holds every committed record and may be elected leader.`,
+  // The same for the partition summary.
+  partition: 'Eligible Leader Replicas (KIP-966): replicas that left the ISR while it was below min.insync.replicas. They still hold every committed record, so the controller may elect one when the ISR is empty.',
+  lastKnownLeaderLabel: 'last known leader',
+  lastKnownLeader: 'KIP-966: the leader when the ISR became empty; it may be elected if the ELR is empty too.',
+};
+
+/** What a restarted broker waiting to register is doing, from its latest `registration_refused` event (or null). */
+export function startingNote(id, refusal, nowMs) {
+  if (refusal && refusal.session_expires_ms !== null && refusal.session_expires_ms !== undefined) {
+    const at = refusal.session_expires_ms;
+    const left = at > nowMs ? `, ${formatMs(at - nowMs)} from now` : '';
+    return `Restarted, waiting to register: the controller still holds broker ${id}'s old session until ${formatMs(at)}${left}. It serves nothing until then.`;
+  }
+  if (refusal) return `Restarted, but it cannot reach the controller to register; it serves nothing until it can.`;
+  return `Restarted, waiting to register with the controller until its old session expires; it serves nothing until then.`;
+}
+
+/** Why a broker action is not possible for a broker in this role (null: it is). */
+export function unavailableReason(action, id, role) {
+  if (role === 'starting') {
+    if (action === 'fetch') return `Broker ${id} is starting: it cannot fetch until the controller accepts its registration.`;
+    if (action === 'elect') return `Broker ${id} is starting: it cannot be elected until the controller accepts its registration.`;
+  }
+  if (role === 'down' && action === 'elect') return `Broker ${id} is down: restart it first.`;
+  return null;
+}
+
+// ---------------------------------------------------------------- events
+
+const braces = (ids) => `{${(ids || []).join(', ')}}`;
+
+/** One event in plain words, for the events worth explaining; null for the rest. */
+export function explainEvent(e) {
+  switch (e.type) {
+    case 'registration_refused':
+      return e.session_expires_ms === null || e.session_expires_ms === undefined
+        ? `Broker ${e.broker} restarted but cannot reach the controller to register, so it serves nothing.`
+        : `Broker ${e.broker} restarted, but its old session is valid until ${formatMs(e.session_expires_ms)}: the controller refuses a new registration of the same broker until then, and the broker serves nothing meanwhile.`;
+    case 'broker_registered':
+      return `Broker ${e.broker} registered with the controller as a new incarnation: it can follow the leader again and rejoin the ISR once it has caught up.`;
+    case 'leader_epoch_bumped':
+      return `The controller bumped the leader epoch to ${e.leader_epoch} for the ISR shrink; broker ${e.leader} stays leader, in the new epoch.`;
+    case 'eligible_leader_replicas_changed':
+      return e.elr && e.elr.length
+        ? `Eligible Leader Replicas now ${braces(e.elr)} (ISR ${braces(e.isr)}): they left the ISR while it was below min.insync.replicas, so they hold every committed record and may be elected (KIP-966).`
+        : `No Eligible Leader Replicas any more (ISR ${braces(e.isr)}).`;
+    case 'leader_elected':
+      return ELECTION_TEXT[e.kind] ? ELECTION_TEXT[e.kind](e) : null;
+    case 'truncated':
+      if (e.truncation && e.truncation.rule === 'epoch_end_offset') {
+        const t = e.truncation;
+        return `Broker ${e.broker} asked the leader where its epoch ends (OffsetsForLeaderEpoch); the answer names the leader's epoch ${t.epoch}, ending at ${t.end_offset}, and the follower's log has that epoch up to ${t.follower_end_offset}: it truncated to ${e.to} (KIP-279).`;
+      }
+      return null;
+    case 'duplicate_produce':
+      return `Broker ${e.broker} already holds request #${e.request} at offset ${e.offset}: the idempotent producer's retry is not written twice (KIP-98).`;
+    case 'consumer_truncation_detected':
+      return e.seek
+        ? `The consumer found that records it had read were truncated: the leader's epoch ${e.epoch} ends at ${e.end_offset}, below its position ${e.position}, so it goes back to offset ${e.end_offset} (KIP-320).`
+        : `The consumer found that records it had read were truncated (the leader's epoch ${e.epoch} ends at ${e.end_offset}, below its position ${e.position}); with auto.offset.reset=none the application gets LogTruncationException.`;
+    case 'consumer_position_reset':
+      return `auto.offset.reset=${e.reset} moved the consumer from offset ${e.from} to ${e.to}.`;
+    case 'partition_offline':
+      return 'No replica can be elected: the partition is offline, and nothing can be written or read until one can.';
+    default:
+      return null;
+  }
+}
+
+/** Each kind of `leader_elected`, in plain words. */
+export const ELECTION_TEXT = {
+  clean: (e) => `Broker ${e.leader} was elected leader in epoch ${e.leader_epoch} from the ISR: a clean election, it holds every committed record.`,
+  unclean: (e) => `Broker ${e.leader} was elected although it is not in the ISR (unclean election): committed records it lacks are lost.`,
+  eligible_leader_replica: (e) => `The ISR was empty, so broker ${e.leader} was elected from the Eligible Leader Replicas (KIP-966): it left the ISR while it was below min.insync.replicas and holds every committed record. It leads alone until others catch up.`,
+  last_known_leader: (e) => `The ISR and the ELR were empty, so broker ${e.leader}, the last known leader, was elected (KIP-966).`,
+};
+
+// ---------------------------------------------------------------- versions
+
+/** Labels of the settings whose defaults differ by version (the keys of `versions()[i].defaults`). */
+export const DEFAULT_LABELS = {
+  broker_session_timeout_ms: 'broker session timeout',
+  replica_lag_time_max_ms: 'replica.lag.time.max.ms',
+  unclean_leader_election: 'unclean.leader.election.enable',
+};
+
+export function settingValue(value) {
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return typeof value === 'number' ? formatMs(value) : String(value);
+}
+
+export const VERSION_TEXT = {
+  name: (name) => `Kafka ${name}`,
+  option: (name, isRun) => `Kafka ${name}${isRun ? ' (this run)' : ''}`,
+  aliases: (v) => (v.aliases && v.aliases.length ? ` (${v.aliases.map(quote).join(', ')})` : ''),
+  oldest: 'The oldest version modelled: its rules are where the table starts.',
+  unchanged: 'No rule changed at this version.',
+  rulesHeading: (n) => `Rules in force (${n})`,
+  changedHeading: (prev) => `What changed from ${prev}`,
+  defaultsHeading: 'Defaults',
+  introduced: 'new',
+  retired: 'retired',
+  thisRun: 'this run',
+  release: (r) => `Kafka ${r}`,
+  buttonLabel: (name) => `Kafka ${name}: the rules in force in this version`,
+};
+
+/** A rule's one-line summary as a sentence start. */
+export function ruleSentence(rule) {
+  const s = rule.summary || rule.rule;
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

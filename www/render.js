@@ -3,14 +3,15 @@
 // role and verdict drawn here is a field the core reported.
 
 import { h } from './dom.js';
-import { describeStep, formatMs, messageLabel, violationHeadline, RESULT_HELP } from './describe.js';
+import { describeStep, formatMs, messageLabel, violationHeadline, explainEvent, startingNote, unavailableReason, RESULT_HELP, ROLE_TEXT, ELR_TEXT, VERSION_TEXT } from './describe.js';
 
 export const EPOCH_COLOURS = 8;
 const LIST_LIMIT = 100; // rows of the producer and consumer lists drawn at most
 
 /**
  * Everything the page draws from one state.
- * view: { windowStart, windowCount, dense, stepEvents, step, position, length, name, description }
+ * view: { windowStart, windowCount, dense, stepEvents, step, position, length, refusals }
+ * (refusals: per broker, its latest `registration_refused` event up to this step)
  */
 export function render(state, view) {
   return {
@@ -41,14 +42,25 @@ export function renderLegend(state) {
 
 // ---------------------------------------------------------------- caption
 
+const STEP_NOTES_MAX = 4;
+
 export function renderCaption(state, view) {
   const where = view.position === 0 ? 'Start' : `Step ${view.position}`;
   const what = view.step ? describeStep(view.step) : 'nothing has happened yet';
-  return h('p', { class: 'caption-line' },
-    h('strong', null, where),
-    h('span', { class: 'muted' }, ` of ${view.length} · ${formatMs(state.time_ms)} · ${state.protocol} · `),
-    h('span', null, what),
-  );
+  const notes = (view.stepEvents || []).map(explainEvent).filter(Boolean);
+  const unique = [...new Set(notes)].slice(0, STEP_NOTES_MAX);
+  return [
+    h('p', { class: 'caption-line', key: 'line' },
+      h('strong', null, where),
+      h('span', { class: 'muted' }, ` of ${view.length} · ${formatMs(state.time_ms)} · `),
+      h('button', { type: 'button', class: 'link-button version-button', 'data-action': 'rules', 'data-testid': 'version', 'aria-haspopup': 'dialog', 'aria-label': VERSION_TEXT.buttonLabel(state.protocol), title: VERSION_TEXT.buttonLabel(state.protocol) }, VERSION_TEXT.name(state.protocol)),
+      h('span', { class: 'muted' }, ' · '),
+      h('span', null, what),
+    ),
+    unique.length
+      ? h('ul', { class: 'step-notes', key: 'notes', 'aria-label': 'What this step did' }, unique.map((text, i) => h('li', { key: i }, text)))
+      : null,
+  ];
 }
 
 // ---------------------------------------------------------------- violations
@@ -103,6 +115,12 @@ export function renderCluster(state, view) {
         : h('span', { class: 'tag tag-bad', 'data-testid': 'partition-leader' }, 'offline: no leader'),
       h('span', null, 'epoch ', h('strong', { 'data-testid': 'partition-epoch' }, String(p.leader_epoch))),
       h('span', null, 'ISR ', h('strong', { 'data-testid': 'partition-isr' }, `{${p.isr.join(', ')}}`)),
+      p.elr && p.elr.length
+        ? h('span', { class: 'elr-summary', title: ELR_TEXT.partition }, `${ELR_TEXT.mark} `, h('strong', { 'data-testid': 'partition-elr' }, `{${p.elr.join(', ')}}`), h('span', { class: 'visually-hidden' }, `: ${ELR_TEXT.partition}`))
+        : null,
+      (p.leader === null || p.leader === undefined) && p.last_known_leader !== null && p.last_known_leader !== undefined
+        ? h('span', { title: ELR_TEXT.lastKnownLeader }, `${ELR_TEXT.lastKnownLeaderLabel} `, h('strong', { 'data-testid': 'partition-last-known-leader' }, `broker ${p.last_known_leader}`))
+        : null,
       h('span', null, 'HW ', h('strong', null, p.high_watermark === null || p.high_watermark === undefined ? '–' : String(p.high_watermark))),
     ),
     renderInFlight(state),
@@ -110,7 +128,7 @@ export function renderCluster(state, view) {
       h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, 'offset')),
       h('div', { class: 'track ruler' }, ruler(start, count, maxLeo, view.dense)),
     ),
-    state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps)),
+    state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps, view.refusals)),
     h('div', { class: 'inflight-layer', 'aria-hidden': 'true' }),
     h('div', { class: 'overlay', 'aria-hidden': 'true' }),
   );
@@ -168,14 +186,15 @@ function violationGaps(violations) {
   return map;
 }
 
-function brokerRow(b, state, start, count, stepEvents, flagged, gaps) {
+function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals) {
   const p = state.partition;
   const classes = ['broker-row', `role-${b.role}`];
-  if (!b.alive) classes.push('is-down');
+  if (!b.alive) classes.push(b.role === 'starting' ? 'is-starting' : 'is-down');
   if (b.isolated) classes.push('is-isolated');
   if (b.stale_leader) classes.push('is-stale');
-  const roleText = { leader: 'leader', follower: 'follower', none: 'no leader', down: 'down' }[b.role] || b.role;
-  const label = `Broker ${b.id}, ${roleText}, epoch ${b.leader_epoch}, log end offset ${b.log_end_offset}, high watermark ${b.high_watermark}`;
+  const roleText = ROLE_TEXT[b.role] || b.role;
+  const starting = b.role === 'starting' ? startingNote(b.id, refusals && refusals.get(b.id), state.time_ms) : null;
+  const label = `Broker ${b.id}, ${roleText}${b.in_elr ? `, ${ELR_TEXT.mark}` : ''}, epoch ${b.leader_epoch}, log end offset ${b.log_end_offset}, high watermark ${b.high_watermark}`;
   const notes = stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id);
   return h('section', { class: classes.join(' '), key: `b${b.id}`, 'data-broker': b.id, 'aria-label': label },
     h('div', { class: 'broker-info' },
@@ -186,6 +205,9 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps) {
       ),
       h('div', { class: 'badges' },
         b.in_isr ? h('span', { class: 'tag tag-ok', title: 'in the controller\'s ISR' }, 'in ISR') : h('span', { class: 'tag tag-muted', title: 'not in the controller\'s ISR' }, 'out of ISR'),
+        b.in_elr
+          ? h('span', { class: 'tag tag-elr', 'data-testid': 'elr', title: ELR_TEXT.broker(b.id) }, h('span', { 'aria-hidden': 'true' }, ELR_TEXT.mark), h('span', { class: 'visually-hidden' }, ELR_TEXT.broker(b.id)))
+          : null,
         b.fenced ? h('span', { class: 'tag tag-bad', title: 'the controller fenced this broker (no heartbeat)' }, 'fenced') : null,
         b.isolated ? h('span', { class: 'tag tag-bad', title: 'cut off from the other brokers and the controller' }, 'isolated') : null,
         b.stale_leader
@@ -202,6 +224,7 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps) {
       b.stale_leader
         ? h('p', { class: 'stale-note' }, `Believes it leads epoch ${b.leader_epoch}; the controller's leader is ${p.leader ? `broker ${p.leader} (epoch ${p.leader_epoch})` : 'nobody'}.`)
         : null,
+      starting ? h('p', { class: 'starting-note', 'data-testid': 'starting-note' }, starting) : null,
       b.role === 'leader' ? leaderView(b) : null,
       brokerActions(b, state),
     ),
@@ -239,15 +262,23 @@ function leaderView(b) {
 
 function brokerActions(b, state) {
   const id = b.id;
-  const follower = b.alive && b.role !== 'leader';
-  const btn = (action, text, label, extra = {}) => h('button', { type: 'button', class: 'mini', 'data-action': action, 'data-broker': id, 'aria-label': label, ...extra }, text);
+  // A starting broker's process runs (it can crash, lose power, be isolated)
+  // but it serves nothing until the controller accepts its registration.
+  const running = b.alive || b.role === 'starting';
+  const follower = running && b.role !== 'leader';
+  const btn = (action, text, label, extra = {}) => {
+    const reason = unavailableReason(action, id, b.role);
+    return reason
+      ? h('button', { type: 'button', class: 'mini unavailable', 'data-action': action, 'data-broker': id, 'aria-disabled': 'true', 'data-reason': reason, 'aria-label': `${label} (not possible now)`, 'aria-description': reason, title: reason }, text)
+      : h('button', { type: 'button', class: 'mini', 'data-action': action, 'data-broker': id, 'aria-label': label, ...extra }, text);
+  };
   return h('div', { class: 'broker-actions' },
     follower ? btn('fetch', 'Fetch', `Fetch now: broker ${id} fetches from its leader`) : null,
-    b.alive ? btn('crash', 'Crash', `Crash broker ${id} (process crash, the log on disk survives)`) : btn('restart', 'Restart', `Restart broker ${id}`),
+    running ? btn('crash', 'Crash', `Crash broker ${id} (process crash, the log on disk survives)`) : btn('restart', 'Restart', `Restart broker ${id}`),
     h('details', { class: 'more', key: 'more' },
       h('summary', { class: 'mini', 'aria-label': `More actions for broker ${id}` }, 'More'),
       h('div', { class: 'menu' },
-        b.alive
+        running
           ? h('div', { class: 'menu-row' },
               h('label', null, 'lose ', h('input', { type: 'number', min: 1, max: 10000, value: 1, 'data-field': 'lose', 'data-broker': id, 'aria-label': `Unflushed records broker ${id} loses with the power`, class: 'num' }), ' record(s)'),
               btn('powerloss', 'Power loss', `Power loss on broker ${id}: the unflushed end of its log is lost`))
