@@ -1,5 +1,6 @@
-// "Find a way to lose data": the search runs in a worker, finds the legacy
-// loss and loads it; a long search can be cancelled.
+// "Find a way to lose data": the search runs in a worker, finds the 0.10
+// flaw (truncation to the follower's own HW) and loads it; under 0.11 the
+// same search finds nothing; a long search can be cancelled.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, openPage, applySettings } from './harness.mjs';
@@ -8,26 +9,52 @@ let env;
 before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
-test('legacy settings: the search finds a loss and loads it into the timeline', async () => {
-  const page = await openPage(env);
-  await applySettings(page, { brokers: 2, protocol: 'legacy' });
+async function search(page, depth) {
   await page.click('#btn-explore');
-  await page.locator('#explore-settings', { hasText: 'legacy' }).waitFor();
   await page.locator('#explore-form [name="acks"]').selectOption('all');
-  await page.locator('#explore-form [name="depth"]').fill('8');
+  await page.locator('#explore-form [name="depth"]').fill(String(depth));
   await page.click('#btn-explore-start');
+}
+
+test('0.10 settings: the search finds an ISR member that lacks a committed record, and loads the run', async () => {
+  const page = await openPage(env);
+  // Unclean election off: what is found is 0.10's own flaw, not an unclean election.
+  await applySettings(page, { brokers: 2, protocol: '0.10', unclean_leader_election: false });
+  await page.click('#btn-explore');
+  await page.locator('#explore-settings', { hasText: 'Kafka 0.10' }).waitFor();
+  assert.match(await page.locator('#explore-settings').textContent(), /unclean election off/);
+  await page.keyboard.press('Escape');
+  await search(page, 8);
   const banner = page.locator('#banner .banner');
   await banner.waitFor({ timeout: 120000 });
-  assert.match(await banner.textContent(), /Protocol violation/);
-  assert.match(await banner.textContent(), /acknowledged \(acks=all\) and is gone|diverged/);
-  // The found run is the timeline now: several steps, under legacy.
+  const text = await banner.textContent();
+  assert.match(text, /Protocol violation/);
+  // The shortest run: a follower in the ISR truncated below the HW after two leader moves.
+  assert.match(text, /Committed logs diverged at offset \d+: broker \d, in the ISR, does not hold leader broker \d's committed record there/);
+  assert.equal(await banner.locator('.violation').first().getAttribute('data-kind'), 'committed_divergence');
+  assert.match(text, /lacks the committed record/);
+  assert.match(text, /truncated to HW \d+ \(pre-KIP-101 rule: truncate to own HW on becoming follower\)/);
+  // The found run is the timeline now: several steps, under 0.10, two of them elections.
   const [position, length] = (await page.locator('#position').textContent()).split(' / ').map(Number);
   assert.ok(length >= 3 && position === length, `${position} / ${length}`);
-  assert.match(await page.locator('#caption').textContent(), /legacy/);
+  assert.equal(await page.locator('[data-testid="version"]').textContent(), 'Kafka 0.10');
+  const trace = await page.locator('#event-log').textContent();
+  assert.ok((trace.match(/controller elected broker/g) || []).length >= 2, 'two leader moves');
   assert.deepEqual(page.errors, []);
 });
 
-test('a long search under modern settings can be cancelled', async () => {
+test('the same search under 0.11 (leader epochs) finds nothing that short', async () => {
+  const page = await openPage(env);
+  await applySettings(page, { brokers: 2, protocol: '0.11', unclean_leader_election: false });
+  await search(page, 6);
+  const result = page.locator('#explore-result');
+  await result.waitFor({ timeout: 120000 });
+  assert.match(await result.textContent(), /Nothing found up to depth 6 in [\d,]+ states \(every run that short was tried\)/);
+  assert.equal(await page.locator('#banner .banner').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a long search under the default version can be cancelled', async () => {
   const page = await openPage(env);
   await page.click('#btn-explore');
   await page.locator('#explore-form [name="depth"]').fill('30');

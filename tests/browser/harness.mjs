@@ -122,11 +122,16 @@ export async function pageTrace(page) {
   return text;
 }
 
-/** Opens Settings, changes fields, applies. */
+/**
+ * Opens Settings, changes fields, applies. The version is chosen first, as a
+ * user would: choosing it moves the settings left at the old version's
+ * defaults, and the other values given here are then typed over that.
+ */
 export async function applySettings(page, values) {
   await page.click('#btn-settings');
   const form = page.locator('#settings-form');
-  for (const [name, value] of Object.entries(values)) {
+  const entries = Object.entries(values).sort(([a], [b]) => Number(b === 'protocol') - Number(a === 'protocol'));
+  for (const [name, value] of entries) {
     const field = form.locator(`[name="${name}"]`);
     if (typeof value === 'boolean') await field.setChecked(value);
     else if (name === 'protocol') await field.selectOption(value);
