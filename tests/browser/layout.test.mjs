@@ -117,8 +117,60 @@ test('reduced motion: no animation; otherwise a fetch travels between the broker
   assert.match(await lively.locator('.overlay .envelope').first().textContent(), /Fetch @0/);
 });
 
+test('the gallery\'s eight version buttons fit their card at 360 px and at 800x500', async () => {
+  for (const viewport of [{ width: 360, height: 740 }, { width: 800, height: 500 }]) {
+    const page = await openPage(env, { viewport });
+    await page.click('#btn-gallery');
+    await page.locator('#gallery .variants').first().waitFor();
+    const overflow = await page.evaluate(() => {
+      const bad = [];
+      for (const group of document.querySelectorAll('#gallery .variants')) {
+        const card = group.closest('.gallery-card').getBoundingClientRect();
+        const buttons = group.querySelectorAll('button');
+        if (buttons.length !== 8) bad.push(`${buttons.length} buttons`);
+        for (const b of buttons) {
+          const r = b.getBoundingClientRect();
+          if (r.left < card.left || r.right > card.right) bad.push(`${b.getAttribute('aria-label')} at ${r.left}–${r.right}, card ${card.left}–${card.right}`);
+          if (r.width < 24 || r.height < 20) bad.push(`${b.getAttribute('aria-label')} is ${r.width}x${r.height}`);
+        }
+      }
+      const dialog = document.querySelector('#dlg-gallery');
+      if (dialog.scrollWidth > dialog.clientWidth) bad.push('the dialog scrolls sideways');
+      return bad;
+    });
+    assert.deepEqual(overflow, [], `${viewport.width}x${viewport.height}`);
+    assert.equal(await page.locator('#gallery .variants').count(), 5);
+    assert.ok(await noHorizontalScroll(page), `${viewport.width}x${viewport.height}`);
+    await page.context().close();
+  }
+});
+
+test('the rules dialog, the settings and a 4.1 state with ELR marks fit 360 px and the 800x500 embed', async () => {
+  const hash = `#s=${link(scenarioFile('eligible-leader-replicas'))}&at=12`;
+  const sideways = (page, sel) => page.evaluate((s) => { const d = document.querySelector(s); return d.scrollWidth > d.clientWidth; }, sel);
+  for (const [p, viewport] of [['', { width: 360, height: 740 }], ['?embed', { width: 800, height: 500 }]]) {
+    const page = await openPage(env, { path: p, hash, viewport });
+    assert.ok(await noHorizontalScroll(page), `ELR state ${p} ${viewport.width}`);
+    assert.equal(await page.locator('[data-testid="elr"]').count(), 2);
+    await page.locator('#caption [data-testid="version"]').click();
+    await page.locator('#dlg-rules').waitFor();
+    assert.equal(await sideways(page, '#dlg-rules'), false, `rules dialog ${p} ${viewport.width}`);
+    const box = await page.locator('#dlg-rules').boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, `rules dialog inside the viewport: ${JSON.stringify(box)}`);
+    await page.keyboard.press('Escape');
+    if (!p) {
+      await page.click('#btn-settings');
+      assert.equal(await sideways(page, '#dlg-settings'), false, 'settings dialog');
+      const select = await page.locator('#settings-form [name="protocol"]').boundingBox();
+      const dialog = await page.locator('#dlg-settings').boundingBox();
+      assert.ok(select.x + select.width <= dialog.x + dialog.width, 'the version picker fits the dialog');
+    }
+    await page.context().close();
+  }
+});
+
 test('screenshots of the main view and the embed view, light and dark', async () => {
-  const hash = `#s=${link({ ...scenarioFile('kip101-loss-after-restart') })}&at=13`;
+  const hash = `#s=${link({ ...scenarioFile('kip101-loss-after-restart') })}&at=17`;
   const shots = {};
   for (const colorScheme of ['light', 'dark']) {
     const main = await openPage(env, { hash, colorScheme, viewport: { width: 1440, height: 900 } });
@@ -133,6 +185,32 @@ test('screenshots of the main view and the embed view, light and dark', async ()
     await phone.screenshot({ path: path.join(RESULTS, `main-360-${colorScheme}.png`) });
     for (const p of [main, embed, phone]) await p.context().close();
   }
+  // Kafka 4.1 with Eligible Leader Replicas (offline, then elected from the ELR), the rules in force, a starting broker.
+  const elr = (at) => `#s=${link(scenarioFile('eligible-leader-replicas'))}&at=${at}`;
+  const fast = `#s=${link({ version: 1, name: 'A fast restart', config: {}, steps: [{ produce: { value: 'm1', acks: 'all' } }, { fetch: 2 }, { fetch: 3 }, { advance_ms: 2000 }, { crash: { broker: 2 } }, { restart: 2 }] })}`;
+  const sizes = { desktop: { width: 1440, height: 900 }, '360': { width: 360, height: 760 } };
+  for (const [size, viewport] of Object.entries(sizes)) {
+    const page = await openPage(env, { hash: elr(12), viewport });
+    await page.screenshot({ path: path.join(RESULTS, `elr-41-${size}.png`), fullPage: size === '360' });
+    await page.locator('#caption [data-testid="version"]').click();
+    await page.screenshot({ path: path.join(RESULTS, `rules-${size}.png`) });
+    await page.keyboard.press('Escape');
+    await page.click('#btn-settings');
+    await page.screenshot({ path: path.join(RESULTS, `settings-${size}.png`) });
+    await page.keyboard.press('Escape');
+    await page.click('#btn-gallery');
+    await page.locator('#gallery .variants').first().waitFor();
+    await page.locator('#gallery .gallery-card').last().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(RESULTS, `gallery-${size}.png`) });
+    const starting = await openPage(env, { hash: fast, viewport });
+    await starting.screenshot({ path: path.join(RESULTS, `starting-${size}.png`), fullPage: size === '360' });
+    for (const p of [page, starting]) await p.context().close();
+  }
+  const embed = await openPage(env, { path: '?embed', hash: elr(13), viewport: { width: 800, height: 500 } });
+  await embed.screenshot({ path: path.join(RESULTS, 'elr-41-embed.png') });
+  await embed.locator('#caption [data-testid="version"]').click();
+  await embed.screenshot({ path: path.join(RESULTS, 'rules-embed.png') });
+  await embed.context().close();
   // The README's pictures are refreshed on request only, so a test run leaves the tree clean.
   if (process.env.HIGHWATER_SCREENSHOTS) {
     fs.copyFileSync(shots['main-light'], path.join(ROOT, 'docs', 'screenshot-main.png'));

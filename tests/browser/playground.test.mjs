@@ -1,7 +1,7 @@
 // The playground driven through its controls, read back from the DOM.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openPage, brokerStat, applySettings, produce, brokerButton } from './harness.mjs';
+import { setup, openPage, brokerStat, applySettings, produce, brokerButton, loadCore } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -97,9 +97,113 @@ test('settings: an invalid combination is refused with a clear message and nothi
   await page.locator('#dlg-settings button[data-close]').first().click();
 
   // A valid change rebuilds the same steps and says so.
-  await applySettings(page, { protocol: 'legacy' });
+  await applySettings(page, { protocol: '0.10' });
   await page.locator('.notice', { hasText: 'rebuilt from the same 2 step(s)' }).waitFor();
-  assert.match(await page.locator('#caption').textContent(), /legacy/);
+  assert.equal(await page.locator('[data-testid="version"]').textContent(), 'Kafka 0.10');
+  assert.deepEqual(page.errors, []);
+});
+
+test('settings: switching the version takes its defaults for settings left at the old defaults, and keeps the others', async () => {
+  const page = await openPage(env);
+  const form = page.locator('#settings-form');
+  const field = (name) => form.locator(`[name="${name}"]`);
+  await page.click('#btn-settings');
+  // The picker offers the eight presets, the run's one chosen.
+  assert.deepEqual(await field('protocol').locator('option').evaluateAll((os) => os.map((o) => o.value)), ['0.10', '0.11', '2.0', '2.1', '2.7', '3.5', '3.7', '4.1']);
+  assert.equal(await field('protocol').inputValue(), '3.7');
+  assert.equal(await field('unclean_leader_election').isChecked(), false);
+  assert.equal(await field('broker_session_timeout_ms').inputValue(), '9000');
+  assert.equal(await field('replica_lag_time_max_ms').inputValue(), '30000');
+  // A setting changed by hand before the switch is kept.
+  await field('replica_lag_time_max_ms').fill('12345');
+  await field('protocol').selectOption('0.10');
+  // The form shows 0.10's defaults before anything is applied.
+  assert.equal(await field('unclean_leader_election').isChecked(), true);
+  assert.equal(await field('broker_session_timeout_ms').inputValue(), '6000');
+  assert.equal(await field('replica_lag_time_max_ms').inputValue(), '12345');
+  assert.match(await page.locator('#settings-version-notes').textContent(), /unclean\.leader\.election\.enable on/);
+  await form.locator('button[type="submit"]').click();
+  await page.locator('#dlg-settings').waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('[data-testid="version"]').textContent(), 'Kafka 0.10');
+  assert.equal(await page.locator('#btn-session').textContent(), '+6 s session');
+  // The whole config is what the core's withProtocol makes of it, settings without a field in the form included.
+  const core = await loadCore();
+  const linked = core.Simulation.fromLink(/#s=([^&]+)/.exec(page.url())[1]);
+  const expected = core.withProtocol({ ...core.defaultConfig(), replica_lag_time_max_ms: 12345 }, '0.10');
+  assert.deepEqual(linked.scenario().config, expected);
+  linked.free();
+  // The run's config, as the core has it, through the link: a fresh page opens the same settings.
+  const other = await openPage(env, { hash: page.url().slice(page.url().indexOf('#')) });
+  await other.click('#btn-settings');
+  const f2 = (name) => other.locator(`#settings-form [name="${name}"]`);
+  assert.equal(await f2('protocol').inputValue(), '0.10');
+  assert.equal(await f2('unclean_leader_election').isChecked(), true);
+  assert.equal(await f2('broker_session_timeout_ms').inputValue(), '6000');
+  assert.equal(await f2('replica_lag_time_max_ms').inputValue(), '12345');
+  // And back to 3.7: the 0.10 defaults turn into 3.7's again; the hand-set lag stays.
+  await f2('protocol').selectOption('3.7');
+  assert.equal(await f2('unclean_leader_election').isChecked(), false);
+  assert.equal(await f2('broker_session_timeout_ms').inputValue(), '9000');
+  assert.equal(await f2('replica_lag_time_max_ms').inputValue(), '12345');
+  assert.deepEqual([...page.errors, ...other.errors], []);
+});
+
+test('an old link or file naming "legacy", "kip101" or "modern" opens under the preset it stands for', async () => {
+  const core = await loadCore();
+  for (const [alias, name] of [['legacy', '0.10'], ['kip101', '0.11'], ['modern', '3.7']]) {
+    const sim = core.Simulation.fromScenario({ version: 1, config: { brokers: 2, protocol: alias }, steps: [{ produce: { value: 'm1', acks: '1' } }] });
+    const link = sim.toLink();
+    sim.free();
+    const page = await openPage(env, { hash: `#s=${link}` });
+    assert.equal(await page.locator('[data-testid="version"]').textContent(), `Kafka ${name}`, alias);
+    await page.click('#btn-settings');
+    assert.equal(await page.locator('#settings-form [name="protocol"]').inputValue(), name, alias);
+    // The version's own defaults, as the scenario does not set them.
+    const version = core.versions().versions.find((v) => v.name === name);
+    assert.equal(await page.locator('#settings-form [name="broker_session_timeout_ms"]').inputValue(), String(version.defaults.broker_session_timeout_ms), alias);
+    assert.equal(await page.locator('#settings-form [name="unclean_leader_election"]').isChecked(), version.defaults.unclean_leader_election, alias);
+    assert.deepEqual(page.errors, [], alias);
+    await page.context().close();
+  }
+});
+
+test('a fast restart: the broker is drawn as starting until its old session expires, then registers', async () => {
+  const page = await openPage(env);
+  await produce(page, 'm1', 'all');
+  await brokerButton(page, 2, 'fetch').click();
+  await brokerButton(page, 3, 'fetch').click();
+  await page.click('button[data-advance="1000"]');
+  await page.click('button[data-advance="1000"]');
+  await brokerButton(page, 2, 'crash').click();
+  await brokerButton(page, 2, 'restart').click();
+  const row = page.locator('.broker-row[data-broker="2"]');
+  // Restarted at 2 s; the old session (9 s under 3.7) runs to 11 s.
+  assert.equal(await row.locator('[data-testid="role"]').textContent(), 'starting');
+  assert.match(await row.locator('[data-testid="starting-note"]').textContent(), /old session until 11 s, 9 s from now/);
+  assert.match(await page.locator('#caption').textContent(), /its old session is valid until 11 s/);
+  // It serves nothing: Fetch and Elect are unavailable and say why; Restart is not offered; Crash is.
+  const fetch = brokerButton(page, 2, 'fetch');
+  assert.equal(await fetch.getAttribute('aria-disabled'), 'true');
+  assert.match(await fetch.getAttribute('title'), /starting/);
+  assert.equal(await brokerButton(page, 2, 'restart').count(), 0);
+  assert.equal(await brokerButton(page, 2, 'crash').count(), 1);
+  assert.equal(await brokerButton(page, 2, 'elect').getAttribute('aria-disabled'), 'true');
+  await fetch.click({ force: true }); // as a user can: the button stays focusable and says why
+  await page.locator('.notice-warn', { hasText: 'cannot fetch until the controller accepts its registration' }).waitFor();
+  assert.equal(await page.locator('#position').textContent(), '7 / 7', 'nothing was applied');
+  // 8 s later (10 s) it still waits; at 11 s the controller fences the old session and it registers.
+  for (let i = 0; i < 8; i++) await page.click('button[data-advance="1000"]');
+  assert.equal(await row.locator('[data-testid="role"]').textContent(), 'starting');
+  assert.match(await row.locator('[data-testid="starting-note"]').textContent(), /until 11 s, 1 s from now/);
+  await page.click('button[data-advance="1000"]');
+  assert.equal(await row.locator('[data-testid="role"]').textContent(), 'follower');
+  assert.equal(await row.locator('[data-testid="starting-note"]').count(), 0);
+  const caption = await page.locator('#caption').textContent();
+  assert.match(caption, /Broker 2 registered with the controller as a new incarnation/);
+  assert.match(await page.locator('#event-log').textContent(), /broker 2 registered with the controller/);
+  // A fetch works again.
+  assert.equal(await brokerButton(page, 2, 'fetch').getAttribute('aria-disabled'), null);
+  assert.deepEqual(page.errors, []);
 });
 
 test('a step the core refuses is reported and the run is kept', async () => {
