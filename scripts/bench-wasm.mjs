@@ -1,6 +1,6 @@
 // The engine in WebAssembly (headless Chromium) against the native build on
 // the same workloads: the timed produce run (src/bench.rs) and the exhaustive
-// explorer on 3 brokers, modern, min ISR 2, acks=all, depth 8.
+// explorer on 3 brokers, Kafka 3.7, min ISR 2, acks=all, depth 8.
 // Usage: node scripts/bench-wasm.mjs [RECORDS]   (after `make build`)
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
@@ -28,7 +28,7 @@ try {
     const run = benchTimedRun(records);
     const runSeconds = (performance.now() - t) / 1000;
     t = performance.now();
-    const out = explore({ config: { brokers: 3, protocol: 'modern', min_insync_replicas: 2 }, depth: 8, max_states: 1e12 }, () => true);
+    const out = explore({ config: { brokers: 3, protocol: '3.7', min_insync_replicas: 2 }, depth: 8, max_states: 1e12 }, () => true);
     const exploreSeconds = (performance.now() - t) / 1000;
     return { events: run.events / runSeconds, runSeconds, states: out.states, statesPerSecond: out.states / exploreSeconds,
       generatedPerSecond: out.generated / exploreSeconds, found: out.found };
