@@ -57,7 +57,7 @@ impl Simulation {
         for b in brokers.iter_mut().skip(1) {
             b.leader = Some(1);
             // Timed mode: each fetcher starts at a seeded phase of its interval.
-            b.fetcher.next_fetch_ms = rng.below(config.fetch_interval_ms);
+            b.fetcher.next_fetch_ms = rng.below(config.replica_fetch_wait_max_ms);
         }
         Simulation {
             now_ms: 0,
@@ -181,7 +181,7 @@ impl Simulation {
     /// A broker handles a request; the response to send back.
     pub(crate) fn handle_request(&mut self, m: &Message) -> Option<Message> {
         match m {
-            Message::Fetch(req) => Some(Message::FetchResponse(self.handle_fetch(req))),
+            Message::Fetch(req) => self.handle_fetch(req).map(Message::FetchResponse),
             Message::OffsetsForLeaderEpoch(req) => Some(Message::OffsetsForLeaderEpochResponse(self.handle_offsets_for_leader_epoch(req))),
             Message::FetchResponse(resp) => {
                 self.handle_fetch_response(resp.clone());
@@ -229,6 +229,7 @@ impl Simulation {
         let session = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
         [
             self.network.next_arrival_ms(),
+            self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min(),
             self.next_fetcher_due_ms(),
             session,
             Some(self.next_isr_check_ms),
@@ -263,6 +264,12 @@ impl Simulation {
                 self.send(reply);
             }
             self.end_action();
+        }
+        for l in self.config.broker_ids() {
+            if self.broker(l).is_leader() && self.broker(l).delayed_fetches.iter().any(|d| d.until_ms <= now) {
+                self.complete_delayed_fetches(l);
+                self.end_action();
+            }
         }
         self.run_fetchers();
         for b in self.controller.expired_sessions(now, self.config.broker_session_timeout_ms) {
