@@ -40,6 +40,8 @@ pub struct Simulation {
     pub next_checkpoint_ms: u64,
     /// Events of the step being applied; `action_start` marks the current action.
     pub(crate) out: Vec<Traced>,
+    /// The end of the `advance_ms` being run.
+    pub(crate) advance_until_ms: u64,
     pub(crate) action_start: usize,
 }
 
@@ -74,6 +76,7 @@ impl Simulation {
             next_isr_check_ms: config.replica_lag_time_max_ms / 2,
             next_checkpoint_ms: config.hw_checkpoint_interval_ms,
             out: vec![],
+            advance_until_ms: 0,
             action_start: 0,
             config,
         }
@@ -216,6 +219,7 @@ impl Simulation {
     /// order; the checks run after each.
     pub(crate) fn advance(&mut self, ms: u64) {
         let (from_ms, to_ms) = (self.now_ms, self.now_ms + ms);
+        self.advance_until_ms = to_ms;
         self.emit(Event::ClockAdvanced { from_ms, to_ms });
         self.end_action();
         while let Some(t) = self.next_due_ms().filter(|&t| t <= to_ms) {
@@ -226,6 +230,11 @@ impl Simulation {
     }
 
     pub(crate) fn next_due_ms(&self) -> Option<u64> {
+        [self.next_due_ms_except_retries(), self.producer.next_retry_ms()].into_iter().flatten().min()
+    }
+
+    /// Due work other than the producer's retries.
+    pub(crate) fn next_due_ms_except_retries(&self) -> Option<u64> {
         let session = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
         [
             self.network.next_arrival_ms(),
