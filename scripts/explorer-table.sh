@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the explorer over each generation and setting and prints the README's
+# Runs the explorer over each version preset and setting and prints the README's
 # table (markdown). Usage: scripts/explorer-table.sh [DEPTH]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -16,16 +16,19 @@ row() {
     console.log(`| ${process.argv[2]} | ${found} | ${o.depth} | ${steps} | ${o.states} | ${o.seconds.toFixed(2)} s |`);
   ' "$out" "$label"
 }
-echo "| generation and setting | found | depth | steps after minimising | states | time |"
+echo "| version and setting | found | depth | steps after minimising | states | time |"
 echo "| --- | --- | --- | --- | --- | --- |"
-row "legacy, 2 brokers, min ISR 1, acks=all" --brokers 2 --protocol legacy --min-isr 1 --acks all
-row "legacy, 3 brokers, min ISR 2, acks=all" --brokers 3 --protocol legacy --min-isr 2 --acks all
-row "kip101, 2 brokers, acks=1, 3 records (leader changes)" --brokers 2 --protocol kip101 --acks 1 --max-produces 3
-row "kip101, 3 brokers, min ISR 2, acks=all" --brokers 3 --protocol kip101 --min-isr 2 --acks all
-row "kip101, 2 brokers, acks=all, power loss" --brokers 2 --protocol kip101 --acks all --power-loss
-row "modern, 2 brokers, acks=1, power loss" --brokers 2 --protocol modern --acks 1 --power-loss
-row "modern, 3 brokers, min ISR 2, acks=all" --brokers 3 --protocol modern --min-isr 2 --acks all
-row "modern, 3 brokers, min ISR 2, acks=all, cuts" --brokers 3 --protocol modern --min-isr 2 --acks all --network-faults
-row "modern, 3 brokers, min ISR 2, acks=all, unclean" --brokers 3 --protocol modern --min-isr 2 --acks all --unclean
-row "modern, 3 brokers, min ISR 2, acks=all, power loss" --brokers 3 --protocol modern --min-isr 2 --acks all --power-loss
-row "modern, 3 brokers, min ISR 1, acks=all" --brokers 3 --protocol modern --min-isr 1 --acks all
+row "0.10, 2 brokers, acks=all" --brokers 2 --protocol 0.10 --acks all
+row "0.10, 3 brokers, min ISR 2, acks=all" --brokers 3 --protocol 0.10 --min-isr 2 --acks all
+row "0.10, 2 brokers, acks=all, unclean (0.10's default)" --brokers 2 --protocol 0.10 --acks all --unclean
+row "0.11, 2 brokers, acks=1" --brokers 2 --protocol 0.11 --acks 1
+row "2.0, 2 brokers, acks=all" --brokers 2 --protocol 2.0 --acks all
+row "2.1, 2 brokers, acks=all" --brokers 2 --protocol 2.1 --acks all
+row "2.7, 2 brokers, acks=1" --brokers 2 --protocol 2.7 --acks 1
+row "3.7, 2 brokers, min ISR 2, acks=all, power loss" --brokers 2 --protocol 3.7 --min-isr 2 --acks all --power-loss
+row "4.1, 2 brokers, min ISR 2, acks=all, power loss" --brokers 2 --protocol 4.1 --min-isr 2 --acks all --power-loss
+row "3.7, 3 brokers, min ISR 2, acks=all, 2 records" --brokers 3 --protocol 3.7 --min-isr 2 --acks all --max-produces 2
+row "3.7, 3 brokers, min ISR 2, acks=all, cuts, 2 records" --brokers 3 --protocol 3.7 --min-isr 2 --acks all --network-faults --max-produces 2
+row "3.7, 3 brokers, min ISR 2, acks=all, unclean" --brokers 3 --protocol 3.7 --min-isr 2 --acks all --unclean
+row "3.7, 3 brokers, min ISR 1, acks=all, 2 records" --brokers 3 --protocol 3.7 --min-isr 1 --acks all --max-produces 2
+row "4.1, 3 brokers, min ISR 2, acks=all, power loss, 2 records" --brokers 3 --protocol 4.1 --min-isr 2 --acks all --power-loss --max-produces 2

@@ -36,10 +36,16 @@ pub struct Config {
     pub hw_checkpoint_interval_ms: u64,
     /// `request.timeout.ms` of the producer and of replica fetches (default 30000).
     pub request_timeout_ms: u64,
-    /// Followers fetch on their own every `fetch_interval_ms`, messages take
-    /// their link's latency.
+    /// Timed mode: followers fetch on their own, messages take their link's
+    /// latency.
     pub auto_fetch: bool,
-    pub fetch_interval_ms: u64,
+    /// `replica.fetch.wait.max.ms` (default 500): how long a leader holds a
+    /// follower's fetch that finds nothing new (long polling). Older files
+    /// name it `fetch_interval_ms`.
+    pub replica_fetch_wait_max_ms: u64,
+    /// `replica.fetch.backoff.ms` (default 1000): a follower's pause after a
+    /// fetch that failed.
+    pub replica_fetch_backoff_ms: u64,
     /// Latency of every link unless a `delay` step changes a broker's.
     pub link_latency_ms: u64,
     /// Seeds the one PRNG of the run (fetcher phases in timed mode).
@@ -101,7 +107,8 @@ impl Config {
             hw_checkpoint_interval_ms: 5_000,
             request_timeout_ms: 30_000,
             auto_fetch: false,
-            fetch_interval_ms: 500,
+            replica_fetch_wait_max_ms: 500,
+            replica_fetch_backoff_ms: 1_000,
             link_latency_ms: 5,
             seed: 1,
             auto_offset_reset: OffsetReset::Latest,
@@ -155,7 +162,9 @@ struct ConfigFields {
     hw_checkpoint_interval_ms: Option<u64>,
     request_timeout_ms: Option<u64>,
     auto_fetch: Option<bool>,
-    fetch_interval_ms: Option<u64>,
+    #[serde(alias = "fetch_interval_ms")]
+    replica_fetch_wait_max_ms: Option<u64>,
+    replica_fetch_backoff_ms: Option<u64>,
     link_latency_ms: Option<u64>,
     seed: Option<u64>,
     auto_offset_reset: Option<OffsetReset>,
@@ -181,7 +190,8 @@ impl<'de> Deserialize<'de> for Config {
             hw_checkpoint_interval_ms: f.hw_checkpoint_interval_ms.unwrap_or(c.hw_checkpoint_interval_ms),
             request_timeout_ms: f.request_timeout_ms.unwrap_or(c.request_timeout_ms),
             auto_fetch: f.auto_fetch.unwrap_or(c.auto_fetch),
-            fetch_interval_ms: f.fetch_interval_ms.unwrap_or(c.fetch_interval_ms),
+            replica_fetch_wait_max_ms: f.replica_fetch_wait_max_ms.unwrap_or(c.replica_fetch_wait_max_ms),
+            replica_fetch_backoff_ms: f.replica_fetch_backoff_ms.unwrap_or(c.replica_fetch_backoff_ms),
             link_latency_ms: f.link_latency_ms.unwrap_or(c.link_latency_ms),
             seed: f.seed.unwrap_or(c.seed),
             auto_offset_reset: f.auto_offset_reset.unwrap_or(c.auto_offset_reset),
@@ -210,8 +220,9 @@ pub mod limits {
     pub const MAX_LINK_CHARS: usize = 200_000;
     /// Any duration setting (lag time, timeouts, intervals, latency).
     pub const MAX_DURATION_MS: u64 = MAX_SIMULATED_MS;
-    /// Timed mode: fetches at most every 10 ms keep a run's event count bounded.
-    pub const MIN_FETCH_INTERVAL_MS: u64 = 10;
+    /// Timed mode: an idle follower fetches at most every 10 ms (the
+    /// leader's longest wait for data), which keeps a run's event count bounded.
+    pub const MIN_FETCH_WAIT_MS: u64 = 10;
     /// The producer's `retries` is a Java int.
     pub const MAX_RETRIES: u32 = i32::MAX as u32;
     /// Seeds stay exact in JavaScript numbers.
@@ -241,7 +252,8 @@ impl Config {
             ("broker_session_timeout_ms", c.broker_session_timeout_ms, 1),
             ("hw_checkpoint_interval_ms", c.hw_checkpoint_interval_ms, 1),
             ("request_timeout_ms", c.request_timeout_ms, 1),
-            ("fetch_interval_ms", c.fetch_interval_ms, MIN_FETCH_INTERVAL_MS),
+            ("replica_fetch_wait_max_ms", c.replica_fetch_wait_max_ms, MIN_FETCH_WAIT_MS),
+            ("replica_fetch_backoff_ms", c.replica_fetch_backoff_ms, MIN_FETCH_WAIT_MS),
             ("link_latency_ms", c.link_latency_ms, 0),
             ("delivery_timeout_ms", c.delivery_timeout_ms, 1),
             ("retry_backoff_ms", c.retry_backoff_ms, 1),

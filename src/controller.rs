@@ -357,6 +357,7 @@ impl Simulation {
         broker.leader = leader;
         broker.leader_epoch = epoch;
         broker.isr.clear();
+        broker.delayed_fetches.clear();
         broker.fetcher.in_flight_since_ms = None;
         broker.fetcher.next_fetch_ms = now;
         let truncate = leader.is_some() && (leader_changed || rules.has(Rule::LeaderEpochFencing));

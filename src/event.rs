@@ -165,6 +165,8 @@ pub enum Event {
     /// A follower ignored a response that no longer matches its state.
     ResponseIgnored { follower: BrokerId, kind: &'static str, reason: &'static str },
     FetchTimedOut { follower: BrokerId, leader: BrokerId },
+    /// The leader holds a fetch that found nothing new (`DelayedFetch`).
+    FetchHeld { leader: BrokerId, follower: BrokerId, fetch_offset: u64, until_ms: u64 },
     RemoteLogEndOffsetUpdated { leader: BrokerId, follower: BrokerId, from: Option<u64>, to: u64 },
     FollowerAppended { follower: BrokerId, leader: BrokerId, first_offset: u64, count: u64, log_end_offset: u64 },
     HighWatermarkChanged { broker: BrokerId, from: u64, to: u64, cause: HighWatermarkCause },
@@ -271,6 +273,10 @@ impl fmt::Display for Event {
             Dropped { from, to, kind, reason } => write!(f, "broker {from} -> broker {to}: {kind} dropped ({reason})"),
             ResponseIgnored { follower, kind, reason } => write!(f, "broker {follower} ignored a {kind}: {reason}"),
             FetchTimedOut { follower, leader } => write!(f, "broker {follower}: fetch from broker {leader} timed out, will retry"),
+            FetchHeld { leader, follower, fetch_offset, until_ms } => write!(
+                f,
+                "broker {leader} holds broker {follower}'s fetch: nothing past offset {fetch_offset} yet; answers when a record arrives or at {until_ms} ms (replica.fetch.wait.max.ms)"
+            ),
             RemoteLogEndOffsetUpdated { leader, follower, from, to } => match from {
                 Some(from) => write!(f, "broker {leader} notes follower {follower} at LEO {to} (was {from})"),
                 None => write!(f, "broker {leader} notes follower {follower} at LEO {to} (was unknown)"),

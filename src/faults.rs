@@ -19,6 +19,7 @@ impl Simulation {
         let broker = self.broker_mut(b);
         broker.alive = false;
         broker.starting = false;
+        broker.delayed_fetches.clear();
         broker.fetcher.in_flight_since_ms = None;
         let leo = broker.log_end_offset();
         let lost = c.lose_unflushed.min(leo);

@@ -12,7 +12,7 @@ impl Simulation {
     /// OffsetsForLeaderEpoch round first (0.11 to 2.1, KIP-101); a Fetch
     /// otherwise. Since 2.1 requests carry the current leader epoch
     /// (KIP-320); since 2.7 a fetch carries the last fetched epoch (Fetch v12).
-    pub(crate) fn next_request(&mut self, f: BrokerId) -> Message {
+    pub(crate) fn next_request(&mut self, f: BrokerId, max_wait_ms: u64) -> Message {
         let rules = self.rules;
         let fencing = rules.has(Rule::LeaderEpochFencing);
         let b = self.broker_mut(f);
@@ -38,6 +38,7 @@ impl Simulation {
             fetch_offset: b.log_end_offset(),
             current_leader_epoch: fencing.then_some(b.leader_epoch),
             last_fetched_epoch: if in_fetch { b.log.last_epoch() } else { None },
+            max_wait_ms,
             sent_in_epoch: b.leader_epoch,
         })
     }
@@ -45,8 +46,10 @@ impl Simulation {
     /// True if a response still matches the follower's state; otherwise the
     /// follower drops it (`AbstractFetcherThread` checks the fetch state).
     pub(crate) fn response_is_current(&mut self, follower: BrokerId, leader: BrokerId, epoch: u32, kind: &'static str) -> bool {
+        let now = self.now_ms;
         let b = self.broker_mut(follower);
         b.fetcher.in_flight_since_ms = None;
+        b.fetcher.next_fetch_ms = now;
         if b.leader == Some(leader) && b.leader_epoch == epoch {
             true
         } else {
@@ -72,7 +75,12 @@ impl Simulation {
                 self.truncate(f, to, Truncation::OffsetOutOfRange { leader_log_end_offset: to });
                 return;
             }
-            Some(_) => return, // fenced or not leader: wait for the controller's news
+            Some(_) => {
+                // Fenced or not the leader: back off and wait for the controller's news.
+                let backoff = self.config.replica_fetch_backoff_ms;
+                self.broker_mut(f).fetcher.next_fetch_ms = self.now_ms + backoff;
+                return;
+            }
             None => {}
         }
         // AbstractFetcherThread.processFetchRequest: before 3.5 the partition
@@ -133,7 +141,12 @@ impl Simulation {
     /// (KIP-279), asking again when it lacks that epoch.
     pub(crate) fn handle_offsets_for_leader_epoch_response(&mut self, resp: OffsetsForLeaderEpochResponse) {
         let f = resp.follower;
-        if !self.response_is_current(f, resp.leader, resp.sent_in_epoch, "OffsetsForLeaderEpochResponse") || resp.error.is_some() {
+        if !self.response_is_current(f, resp.leader, resp.sent_in_epoch, "OffsetsForLeaderEpochResponse") {
+            return;
+        }
+        if resp.error.is_some() {
+            let backoff = self.config.replica_fetch_backoff_ms;
+            self.broker_mut(f).fetcher.next_fetch_ms = self.now_ms + backoff;
             return;
         }
         let (to, truncation, complete) = match (resp.end_offset, resp.leader_epoch) {
@@ -180,7 +193,7 @@ impl Simulation {
             Some(l) if l == f => return Err(format!("broker {f} is the leader; only followers fetch")),
             Some(_) => {}
         }
-        let request = self.next_request(f);
+        let request = self.next_request(f, 0);
         self.emit(Event::sent(&request, 0));
         if let Some(response) = self.deliver(request) {
             self.emit(Event::sent(&response, 0));
@@ -189,8 +202,10 @@ impl Simulation {
         Ok(())
     }
 
-    /// Timed mode: each follower's fetcher sends its next request when due,
-    /// and gives up on one unanswered for `request.timeout.ms`.
+    /// Timed mode: each follower's fetcher keeps one request out at a time:
+    /// the next goes as soon as an answer is handled (the leader long-polls),
+    /// `replica.fetch.backoff.ms` after a failed one, and it gives up on one
+    /// unanswered for `request.timeout.ms` (`AbstractFetcherThread`).
     pub(crate) fn run_fetchers(&mut self) {
         let now = self.now_ms;
         for i in 0..self.brokers.len() {
@@ -203,16 +218,16 @@ impl Simulation {
                 if sent + self.config.request_timeout_ms > now {
                     continue;
                 }
-                self.brokers[i].fetcher.in_flight_since_ms = None;
+                let fetcher = &mut self.brokers[i].fetcher;
+                fetcher.in_flight_since_ms = None;
+                fetcher.next_fetch_ms = now + self.config.replica_fetch_backoff_ms;
                 self.emit(Event::FetchTimedOut { follower: f, leader });
             }
             if self.brokers[i].fetcher.next_fetch_ms > now {
                 continue;
             }
-            let request = self.next_request(f);
-            let fetcher = &mut self.brokers[i].fetcher;
-            fetcher.in_flight_since_ms = Some(now);
-            fetcher.next_fetch_ms = now + self.config.fetch_interval_ms;
+            let request = self.next_request(f, self.config.replica_fetch_wait_max_ms);
+            self.brokers[i].fetcher.in_flight_since_ms = Some(now);
             self.send(request);
             self.end_action();
         }

@@ -5,7 +5,8 @@
 use crate::config::{limits, BrokerId, BrokerList};
 use crate::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::log::Record;
-use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
+use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
+use crate::replica::DelayedFetch;
 use crate::rules::Rule;
 use crate::scenario::Acks;
 use crate::simulation::Simulation;
@@ -49,6 +50,7 @@ impl Simulation {
                 let (offset, epoch) = (broker.log_end_offset(), broker.leader_epoch);
                 broker.log.append(Record { id, epoch, value: value.clone() });
                 self.emit(Event::Appended { broker: b, offset, epoch, value: value.clone() });
+                self.complete_delayed_fetches(b);
                 (offset, Some(epoch))
             }
         };
@@ -166,7 +168,9 @@ impl Simulation {
     }
 
     /// `Partition.fetchRecords` on the leader.
-    pub(crate) fn handle_fetch(&mut self, req: &Fetch) -> FetchResponse {
+    /// `Partition.fetchRecords` on the leader; `None` when the fetch is held
+    /// (`DelayedFetch`): it found nothing new and may wait `max_wait_ms`.
+    pub(crate) fn handle_fetch(&mut self, req: &Fetch) -> Option<FetchResponse> {
         let l = req.leader;
         let diverging_in_fetch = self.rules.has(Rule::DivergingEpochInFetch);
         let leader = self.broker(l);
@@ -194,7 +198,7 @@ impl Simulation {
         };
         if error.is_some() {
             resp.error = error;
-            return resp;
+            return Some(resp);
         }
         // Divergence check inside the fetch (2.7+; Fetch v12, KIP-595's
         // DivergingEpoch with KIP-279 semantics): no state changes.
@@ -202,23 +206,25 @@ impl Simulation {
             match leader.log.end_offset_for_epoch(last) {
                 Some((epoch, end_offset)) if epoch < last || end_offset < req.fetch_offset => {
                     resp.diverging_epoch = Some(DivergingEpoch { epoch, end_offset });
-                    return resp;
+                    return Some(resp);
                 }
                 Some(_) => {}
                 None => {
                     resp.error = Some(Errors::OffsetOutOfRange);
-                    return resp;
+                    return Some(resp);
                 }
             }
         }
         if req.fetch_offset > leader.log_end_offset() {
             resp.error = Some(Errors::OffsetOutOfRange);
-            return resp;
+            return Some(resp);
         }
         // `Partition.fetchRecords` reads the log, and the HW with it, before
         // `updateFollowerFetchState`: a response that carries records holds
         // the HW from before this fetch moved it. A fetch with nothing to
-        // read waits in `DelayedFetch` and is answered with a fresh read.
+        // read waits in `DelayedFetch` (`ReplicaManager.fetchMessages`, up to
+        // `replica.fetch.wait.max.ms`) and is answered with a fresh read: a
+        // manual round, which takes no time, is answered at once that way.
         let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
         let read_high_watermark = leader.high_watermark;
         let (now, leo) = (self.now_ms, leader.log_end_offset());
@@ -230,12 +236,52 @@ impl Simulation {
         }
         self.maybe_expand_isr(l, req.follower);
         self.maybe_increment_high_watermark(l);
+        if records.is_empty() && req.max_wait_ms > 0 {
+            let until_ms = self.now_ms + req.max_wait_ms;
+            self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: req.clone(), until_ms });
+            self.emit(Event::FetchHeld { leader: l, follower: req.follower, fetch_offset: req.fetch_offset, until_ms });
+            return None;
+        }
         let leader = self.broker(l);
         resp.high_watermark = if records.is_empty() { leader.high_watermark } else { read_high_watermark };
         resp.leader_log_end_offset = leader.log_end_offset();
         resp.record_count = records.len() as u64;
         resp.records = records;
-        resp
+        Some(resp)
+    }
+
+    /// `DelayedFetch.onComplete`: a held fetch is answered with a fresh read
+    /// of the log and the HW once records arrive past its offset or its wait
+    /// is over (a rise of the HW alone does not complete a follower's fetch).
+    pub(crate) fn complete_delayed_fetches(&mut self, l: BrokerId) {
+        let now = self.now_ms;
+        let leader = self.broker_mut(l);
+        let leo = leader.log_end_offset();
+        let mut due = vec![];
+        leader.delayed_fetches.retain(|d| {
+            let ready = d.until_ms <= now || leo > d.request.fetch_offset;
+            if ready {
+                due.push(d.request.clone());
+            }
+            !ready
+        });
+        for req in due {
+            let leader = self.broker(l);
+            let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
+            let resp = FetchResponse {
+                    leader: l,
+                    follower: req.follower,
+                    fetch_offset: req.fetch_offset,
+                    sent_in_epoch: req.sent_in_epoch,
+                    error: None,
+                    leader_log_end_offset: leader.log_end_offset(),
+                    high_watermark: leader.high_watermark,
+                    diverging_epoch: None,
+                    record_count: records.len() as u64,
+                    records,
+            };
+            self.send(Message::FetchResponse(resp));
+        }
     }
 
     /// OffsetsForLeaderEpoch on the leader (KIP-101): where the asked epoch

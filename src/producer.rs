@@ -148,10 +148,25 @@ impl Producer {
         due
     }
 
+    /// The next `request.timeout.ms` of an attempt waiting at a broker.
     pub fn next_deadline_ms(&self) -> Option<u64> {
-        let deadline = self.deadlines.iter().map(|&id| &self.requests[id as usize]).find(|r| r.status == Status::Pending).map(|r| r.deadline_ms);
-        let retry = self.retries.first().map(|&(at, _)| at);
-        deadline.into_iter().chain(retry).min()
+        self.deadlines.iter().map(|&id| &self.requests[id as usize]).find(|r| r.status == Status::Pending).map(|r| r.deadline_ms)
+    }
+
+    pub fn next_retry_ms(&self) -> Option<u64> {
+        self.retries.first().map(|&(at, _)| at)
+    }
+
+    /// Requests waiting for a retry, in time order.
+    pub fn retrying(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.retries.iter().copied()
+    }
+
+    /// Moves a waiting retry to a later time.
+    pub fn postpone(&mut self, id: u64, from_ms: u64, to_ms: u64) {
+        self.retries.remove(&(from_ms, id));
+        self.retries.insert((to_ms, id));
+        self.requests[id as usize].status = Status::Retrying { at_ms: to_ms };
     }
 
     pub fn finish(&mut self, id: u64, result: ProduceResult) -> &ProduceRequest {
@@ -202,12 +217,8 @@ impl Simulation {
             let r = &self.producer.requests[id as usize];
             (r.acks, r.value.clone())
         };
-        let unreachable = match to.map(|b| self.broker(b)) {
-            None => Some(Errors::NotLeaderOrFollower),
-            Some(b) if !b.alive => Some(Errors::NetworkException),
-            Some(_) => None,
-        };
-        let refusal = unreachable.or_else(|| self.produce_refusal(to.expect("reachable"), acks));
+        let unreachable = self.unreachable(to);
+        let refusal = self.attempt_refusal(to, acks);
         let r = &mut self.producer.requests[id as usize];
         if unreachable.is_none() {
             r.attempts += 1;
@@ -217,9 +228,68 @@ impl Simulation {
             self.emit(Event::ProduceRequest { request: id, to, value, acks, attempt });
         }
         match refusal {
-            Some(error) => self.produce_failed(id, error, repeat),
+            Some(error) => {
+                self.produce_failed(id, error, repeat);
+                if repeat {
+                    self.skip_identical_retries(id, unreachable.is_none());
+                }
+            }
             None => self.append_produced(id, to.expect("reachable")),
         }
+    }
+
+    /// Why the client cannot reach `to`: no leader known, or the broker is down.
+    fn unreachable(&self, to: Option<BrokerId>) -> Option<Errors> {
+        match to.map(|b| self.broker(b)) {
+            None => Some(Errors::NotLeaderOrFollower),
+            Some(b) if !b.alive => Some(Errors::NetworkException),
+            Some(_) => None,
+        }
+    }
+
+    /// How an attempt sent to `to` now would fail, if it would.
+    fn attempt_refusal(&self, to: Option<BrokerId>, acks: Acks) -> Option<Errors> {
+        self.unreachable(to).or_else(|| self.produce_refusal(to.expect("reachable"), acks))
+    }
+
+    /// A refused attempt changes nothing in the cluster, so until something
+    /// else happens (any other due work, a retry that would succeed, or the
+    /// end of the current `advance_ms`) every retry of this request would be
+    /// refused the same way. Those retries are counted, not run one by one:
+    /// the request moves to the first retry time at or after that moment
+    /// (or its last one before `delivery.timeout.ms`). The outcome is the
+    /// same as retrying every `retry.backoff.ms`; the work is not.
+    fn skip_identical_retries(&mut self, id: u64, counted: bool) {
+        let Status::Retrying { at_ms } = self.producer.requests[id as usize].status else { return };
+        let backoff = self.config.retry_backoff_ms;
+        let others = self
+            .producer
+            .retrying()
+            .filter(|&(_, other)| other != id)
+            .filter(|&(_, other)| self.attempt_refusal(self.controller.leader, self.producer.requests[other as usize].acks).is_none())
+            .map(|(t, _)| t)
+            .min();
+        let horizon = [self.next_due_ms_except_retries(), others, Some(self.advance_until_ms)].into_iter().flatten().min().unwrap_or(at_ms);
+        if horizon <= at_ms {
+            return;
+        }
+        let r = &self.producer.requests[id as usize];
+        let deadline = r.created_ms + self.config.delivery_timeout_ms;
+        // Retry times are at_ms + k * backoff; the last one allowed is before the deadline.
+        let mut k = (horizon - at_ms).div_ceil(backoff);
+        if deadline > at_ms {
+            k = k.min((deadline - 1 - at_ms) / backoff);
+        }
+        if counted {
+            k = k.min(self.config.retries.saturating_sub(r.attempts) as u64);
+        }
+        if k == 0 {
+            return;
+        }
+        if counted {
+            self.producer.requests[id as usize].attempts += k as u32;
+        }
+        self.producer.postpone(id, at_ms, at_ms + k * backoff);
     }
 
     /// A retriable error reached the client: retry after `retry.backoff.ms`

@@ -52,6 +52,9 @@ pub struct Fetch {
     pub current_leader_epoch: Option<u32>,
     /// Fetch v12 `LastFetchedEpoch` (2.7+).
     pub last_fetched_epoch: Option<u32>,
+    /// `MaxWaitMs`: how long the leader may hold the fetch when it has
+    /// nothing new (`replica.fetch.wait.max.ms`; 0 for a manual round).
+    pub max_wait_ms: u64,
     /// The epoch the follower was in when it sent the request; a response
     /// from another epoch is stale and ignored.
     pub sent_in_epoch: u32,

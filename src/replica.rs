@@ -4,6 +4,7 @@
 
 use crate::config::{BrokerId, BrokerList, PerBroker};
 use crate::log::Log;
+use crate::protocol::Fetch;
 
 /// What a leader keeps about one follower (`cluster/Replica.scala`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,6 +50,14 @@ impl RemoteReplica {
     }
 }
 
+/// A follower's fetch the leader holds until records arrive or its wait is
+/// over (`server/DelayedFetch.scala`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DelayedFetch {
+    pub request: Fetch,
+    pub until_ms: u64,
+}
+
 /// The follower side's fetch loop state (`AbstractFetcherThread`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fetcher {
@@ -83,6 +92,8 @@ pub struct Broker {
     /// On a leader: the LEO when its epoch began (ISR expansion needs it since 2.1).
     pub epoch_start_offset: u64,
     pub fetcher: Fetcher,
+    /// On a leader: followers' fetches it holds (timed mode).
+    pub delayed_fetches: Vec<DelayedFetch>,
 }
 
 impl Broker {
@@ -100,6 +111,7 @@ impl Broker {
             remote: (0..brokers).map(|_| RemoteReplica::default()).collect(),
             epoch_start_offset: 0,
             fetcher: Fetcher::default(),
+            delayed_fetches: Vec::new(),
         }
     }
 
@@ -144,6 +156,7 @@ impl Broker {
         }
         self.isr = isr;
         self.fetcher = Fetcher { paused: self.fetcher.paused, ..Fetcher::default() };
+        self.delayed_fetches.clear();
     }
 
     /// A leader learns a new epoch for itself (an ISR shrink bumped it): the

@@ -40,6 +40,8 @@ pub struct Simulation {
     pub next_checkpoint_ms: u64,
     /// Events of the step being applied; `action_start` marks the current action.
     pub(crate) out: Vec<Traced>,
+    /// The end of the `advance_ms` being run.
+    pub(crate) advance_until_ms: u64,
     pub(crate) action_start: usize,
 }
 
@@ -57,7 +59,7 @@ impl Simulation {
         for b in brokers.iter_mut().skip(1) {
             b.leader = Some(1);
             // Timed mode: each fetcher starts at a seeded phase of its interval.
-            b.fetcher.next_fetch_ms = rng.below(config.fetch_interval_ms);
+            b.fetcher.next_fetch_ms = rng.below(config.replica_fetch_wait_max_ms);
         }
         Simulation {
             now_ms: 0,
@@ -74,6 +76,7 @@ impl Simulation {
             next_isr_check_ms: config.replica_lag_time_max_ms / 2,
             next_checkpoint_ms: config.hw_checkpoint_interval_ms,
             out: vec![],
+            advance_until_ms: 0,
             action_start: 0,
             config,
         }
@@ -155,6 +158,12 @@ impl Simulation {
 
     /// Runs the safety checks over the action just finished.
     pub(crate) fn end_action(&mut self) {
+        // Every change a check looks at (a log, a HW, the leader, the ISR, an
+        // acknowledgement, a read) comes with an event: an action without
+        // events changed nothing to check.
+        if self.out.len() == self.action_start {
+            return;
+        }
         let view = View {
             brokers: &self.brokers,
             controller: &self.controller,
@@ -181,7 +190,7 @@ impl Simulation {
     /// A broker handles a request; the response to send back.
     pub(crate) fn handle_request(&mut self, m: &Message) -> Option<Message> {
         match m {
-            Message::Fetch(req) => Some(Message::FetchResponse(self.handle_fetch(req))),
+            Message::Fetch(req) => self.handle_fetch(req).map(Message::FetchResponse),
             Message::OffsetsForLeaderEpoch(req) => Some(Message::OffsetsForLeaderEpochResponse(self.handle_offsets_for_leader_epoch(req))),
             Message::FetchResponse(resp) => {
                 self.handle_fetch_response(resp.clone());
@@ -216,6 +225,7 @@ impl Simulation {
     /// order; the checks run after each.
     pub(crate) fn advance(&mut self, ms: u64) {
         let (from_ms, to_ms) = (self.now_ms, self.now_ms + ms);
+        self.advance_until_ms = to_ms;
         self.emit(Event::ClockAdvanced { from_ms, to_ms });
         self.end_action();
         while let Some(t) = self.next_due_ms().filter(|&t| t <= to_ms) {
@@ -226,9 +236,15 @@ impl Simulation {
     }
 
     pub(crate) fn next_due_ms(&self) -> Option<u64> {
+        [self.next_due_ms_except_retries(), self.producer.next_retry_ms()].into_iter().flatten().min()
+    }
+
+    /// Due work other than the producer's retries.
+    pub(crate) fn next_due_ms_except_retries(&self) -> Option<u64> {
         let session = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
         [
             self.network.next_arrival_ms(),
+            self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min(),
             self.next_fetcher_due_ms(),
             session,
             Some(self.next_isr_check_ms),
@@ -263,6 +279,12 @@ impl Simulation {
                 self.send(reply);
             }
             self.end_action();
+        }
+        for l in self.config.broker_ids() {
+            if self.broker(l).is_leader() && self.broker(l).delayed_fetches.iter().any(|d| d.until_ms <= now) {
+                self.complete_delayed_fetches(l);
+                self.end_action();
+            }
         }
         self.run_fetchers();
         for b in self.controller.expired_sessions(now, self.config.broker_session_timeout_ms) {

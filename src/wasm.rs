@@ -208,7 +208,7 @@ fn default_max_states() -> u64 {
     500_000
 }
 fn default_max_produces() -> u32 {
-    2
+    3
 }
 
 /// Runs the counterexample explorer (meant for a Web Worker). `progress` is

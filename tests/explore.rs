@@ -90,7 +90,7 @@ fn modern_with_unclean_election_finds_the_loss() {
 
 #[test]
 fn random_walks_are_reproducible_from_the_seed() {
-    let s = Search { strategy: Strategy::Random, max_states: 200_000, depth: 10, seed: 42, ..search(2, Protocol::V0_10, 1, false, 10) };
+    let s = Search { strategy: Strategy::Random, max_states: 200_000, depth: 10, seed: 42, max_produces: 2, ..search(2, Protocol::V0_10, 1, false, 10) };
     let a = explore(&s, &mut |_, _| true);
     let b = explore(&s, &mut |_, _| true);
     assert!(a.found);
@@ -187,4 +187,31 @@ fn canonical_hash_keeps_apart_states_with_different_futures() {
 fn timed_mode_is_refused_by_the_explorer() {
     let s = Search::new(Config { auto_fetch: true, ..Config::default() });
     assert!(s.validate().unwrap_err().contains("auto_fetch"));
+}
+
+/// The explorer's defaults (3 records, unclean election off, 2 brokers)
+/// find each old version's known hole and nothing from 2.1 on: 0.10's
+/// truncation to the HW (KIP-101), 0.11's fast leader changes (KIP-279),
+/// and 2.0's empty epoch cache on a new leader (fixed by KAFKA-7415 in 2.1).
+#[test]
+fn the_defaults_find_each_versions_known_hole() {
+    let found = |p: Protocol, acks: Acks| {
+        let config = Config { brokers: 2, unclean_leader_election: false, ..Config::for_protocol(p) };
+        let outcome = explore(&Search { acks, ..Search::new(config) }, &mut |_, _| true);
+        if outcome.found {
+            replays(&outcome);
+        }
+        outcome.violation.map(|v| (v.kind, v.detail))
+    };
+    let (kind, detail) = found(Protocol::V0_10, Acks::All).expect("0.10");
+    assert!(kind == ViolationKind::CommittedDivergence && detail.contains("pre-KIP-101 rule"), "{detail}");
+    let (kind, detail) = found(Protocol::V0_11, Acks::One).expect("0.11");
+    assert!(kind == ViolationKind::CommittedDivergence && detail.contains("holds"), "{detail}");
+    let (kind, detail) = found(Protocol::V2_0, Acks::All).expect("2.0");
+    assert!(kind == ViolationKind::CommittedDivergence && detail.contains("knows no epoch this old"), "{detail}");
+    for p in [Protocol::V2_1, Protocol::V3_7, Protocol::V4_1] {
+        for acks in [Acks::One, Acks::All] {
+            assert_eq!(found(p, acks), None, "{p} {acks}");
+        }
+    }
 }

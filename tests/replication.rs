@@ -209,8 +209,15 @@ fn timed_failover_elects_after_session_timeout() {
             _ => None,
         })
         .unwrap();
-    assert_eq!(elected, (2, 1, 2_700 + 9_000));
+    assert_eq!(elected, (2, 1, 1_500 + 9_000));
     assert!(r.sim.violations.is_empty());
+    // Long polling: m2, written at 1200 ms, reaches broker 2 one 5 ms link
+    // trip later (its fetch was waiting at the leader), not a poll later.
+    let m2_at_2 = r.events.iter().find_map(|e| match e.event {
+        highwater::Event::FollowerAppended { follower: 2, first_offset: 1, .. } => Some(e.time_ms),
+        _ => None,
+    });
+    assert_eq!(m2_at_2, Some(1_205));
     assert_eq!(r.sim.broker(3).high_watermark, 3, "broker 3 caught up with m3 over its slow link");
 }
 

@@ -78,7 +78,7 @@ proptest! {
     /// Scenario-shaped JSON with wrong types and values gets an error naming a field.
     #[test]
     fn malformed_scenarios_get_a_field_error(
-        field in prop_oneof![Just("brokers"), Just("protocol"), Just("min_insync_replicas"), Just("seed"), Just("fetch_interval_ms")],
+        field in prop_oneof![Just("brokers"), Just("protocol"), Just("min_insync_replicas"), Just("seed"), Just("replica_fetch_wait_max_ms")],
         value in prop_oneof![Just("-1".to_string()), Just("\"x\"".to_string()), Just("1e99".to_string()), Just("null".to_string()), Just("[]".to_string()), Just("0".to_string())],
     ) {
         let text = format!(r#"{{"version":1,"config":{{"{field}":{value}}}}}"#);
