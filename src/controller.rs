@@ -70,6 +70,10 @@ impl Controller {
     /// below `min_isr`, the replicas leaving it join the ELR; once it is back
     /// at `min_isr` the ELR is cleared.
     pub fn set_isr(&mut self, isr: BrokerList, min_isr: u32, elr_enabled: bool) {
+        if !isr.is_empty() {
+            // Kept only while the ISR is empty.
+            self.last_known_leader = None;
+        }
         if elr_enabled {
             if (isr.len() as u32) < min_isr {
                 for &b in &self.isr {
@@ -209,6 +213,9 @@ impl Simulation {
                 if current == Some(b) {
                     return Err(format!("broker {b} is already the leader"));
                 }
+                if self.broker(b).starting {
+                    return Err(format!("broker {b} is waiting to register: its old session is still valid"));
+                }
                 if !self.live(b) {
                     return Err(format!("broker {b} is down, isolated or fenced"));
                 }
@@ -278,6 +285,7 @@ impl Simulation {
             // KIP-966: an ELR member or the last known leader leads alone.
             _ => [leader].into_iter().collect(),
         };
+        let elr_before = self.controller.elr.clone();
         if kind != ElectionKind::Clean && self.rules.has(Rule::EligibleLeaderReplicas) {
             self.controller.elr.retain(|b| *b != leader);
             if kind == ElectionKind::Unclean {
@@ -287,6 +295,9 @@ impl Simulation {
         let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
         self.controller.set_isr(isr.clone(), min_isr, elr);
         self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind });
+        if self.controller.elr != elr_before {
+            self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: isr.to_vec() });
+        }
         self.notify_brokers();
         Ok(())
     }

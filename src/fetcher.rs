@@ -185,6 +185,9 @@ impl Simulation {
     /// is an OffsetsForLeaderEpoch round.
     pub(crate) fn fetch_now(&mut self, f: BrokerId) -> Result<(), String> {
         let b = self.broker(f);
+        if b.starting {
+            return Err(format!("broker {f} is waiting to register: its old session is still valid"));
+        }
         if !b.alive {
             return Err(format!("broker {f} is down"));
         }

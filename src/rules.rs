@@ -399,6 +399,8 @@ pub struct VersionDefaultsView {
     pub broker_session_timeout_ms: u64,
     pub replica_lag_time_max_ms: u64,
     pub unclean_leader_election: bool,
+    pub enable_idempotence: bool,
+    pub retries: u32,
 }
 
 /// Every preset, oldest first, with the table of rules (`RULES`).
@@ -429,6 +431,8 @@ pub fn catalogue() -> Catalogue {
                 broker_session_timeout_ms: d.broker_session_timeout_ms,
                 replica_lag_time_max_ms: d.replica_lag_time_max_ms,
                 unclean_leader_election: d.unclean_leader_election,
+                enable_idempotence: d.enable_idempotence,
+                retries: d.retries,
             },
             rules: ids,
             introduced,

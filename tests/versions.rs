@@ -212,7 +212,9 @@ fn the_elr_follows_the_isr() {
     });
     assert_eq!(elr_changes.next(), Some((vec![2], vec![1])), "broker 2 left an ISR below min ISR");
     assert_eq!(elr_changes.next(), Some((vec![1, 2], vec![])), "the dead leader too; the ISR is empty");
+    assert_eq!(elr_changes.next(), Some((vec![1], vec![2])), "broker 2 leaves the ELR as it is elected from it");
     assert_eq!(elr_changes.next(), Some((vec![], vec![2, 3])), "cleared at min ISR");
+    assert_eq!(r.sim.controller.last_known_leader, None, "kept only while the ISR is empty");
     let mut sim = r.sim.clone();
     sim.apply(&Step::Restart(1));
     assert!(!sim.controller.elr.contains(&1));

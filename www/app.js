@@ -727,13 +727,15 @@ function onKey(e) {
 
 // ------------------------------------------------------------------ settings
 
-const SETTINGS_NUMBERS = ['brokers', 'min_insync_replicas', 'replica_lag_time_max_ms', 'broker_session_timeout_ms', 'hw_checkpoint_interval_ms', 'request_timeout_ms', 'fetch_interval_ms', 'link_latency_ms', 'seed'];
-const SETTINGS_CHECKS = ['unclean_leader_election', 'auto_fetch'];
+const SETTINGS_NUMBERS = ['brokers', 'min_insync_replicas', 'replica_lag_time_max_ms', 'broker_session_timeout_ms', 'hw_checkpoint_interval_ms', 'request_timeout_ms', 'replica_fetch_wait_max_ms', 'replica_fetch_backoff_ms', 'link_latency_ms', 'seed', 'retries', 'delivery_timeout_ms', 'retry_backoff_ms'];
+const SETTINGS_CHECKS = ['unclean_leader_election', 'auto_fetch', 'enable_idempotence'];
+const SETTINGS_CHOICES = ['auto_offset_reset'];
 
 function openSettings() {
   const form = $('settings-form');
   for (const name of SETTINGS_NUMBERS) form.elements[name].value = String(app.config[name]);
   for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(app.config[name]);
+  for (const name of SETTINGS_CHOICES) form.elements[name].value = app.config[name];
   patch(form.elements.protocol, versionOptions(core().versions));
   form.elements.protocol.value = app.config.protocol;
   // The whole config the form stands for, including settings it has no field for.
@@ -766,6 +768,7 @@ function onSettingsVersion() {
     }
   }
   for (const name of SETTINGS_CHECKS) config[name] = form.elements[name].checked;
+  for (const name of SETTINGS_CHOICES) config[name] = form.elements[name].value;
   const r = guarded('Could not switch the version', () => core().withProtocol(config, to));
   if (!r.ok) {
     form.elements.protocol.value = base.protocol;
@@ -774,6 +777,7 @@ function onSettingsVersion() {
   settingsBase = r.value;
   for (const name of SETTINGS_NUMBERS) if (typed.has(name)) form.elements[name].value = String(r.value[name]);
   for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(r.value[name]);
+  for (const name of SETTINGS_CHOICES) form.elements[name].value = r.value[name];
   patch($('settings-version-notes'), versionNotes(core().versions, r.value.protocol));
 }
 
@@ -788,6 +792,7 @@ function applySettings(e) {
     config[name] = n;
   }
   for (const name of SETTINGS_CHECKS) config[name] = form.elements[name].checked;
+  for (const name of SETTINGS_CHOICES) config[name] = form.elements[name].value;
   stop();
   const before = currentScenario();
   const position = app.sim.position();

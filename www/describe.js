@@ -208,11 +208,15 @@ export const DEFAULT_LABELS = {
   broker_session_timeout_ms: 'broker session timeout',
   replica_lag_time_max_ms: 'replica.lag.time.max.ms',
   unclean_leader_election: 'unclean.leader.election.enable',
+  enable_idempotence: 'producer enable.idempotence',
+  retries: 'producer retries',
 };
 
-export function settingValue(value) {
+/** A setting's value as text: durations (names ending in _ms) as times. */
+export function settingValue(value, key = '') {
   if (typeof value === 'boolean') return value ? 'on' : 'off';
-  return typeof value === 'number' ? formatMs(value) : String(value);
+  if (typeof value === 'number' && key.endsWith('_ms')) return formatMs(value);
+  return typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
 }
 
 export const VERSION_TEXT = {

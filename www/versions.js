@@ -55,9 +55,9 @@ function defaultsList(v, config) {
     Object.entries(v.defaults).map(([key, value]) => [
       h('dt', { key: `t${key}` }, DEFAULT_LABELS[key] || key),
       h('dd', { key: `d${key}`, 'data-default': key },
-        settingValue(value),
+        settingValue(value, key),
         config && key in config && config[key] !== value
-          ? h('span', { class: 'muted' }, ` (${VERSION_TEXT.thisRun}: ${settingValue(config[key])})`)
+          ? h('span', { class: 'muted' }, ` (${VERSION_TEXT.thisRun}: ${settingValue(config[key], key)})`)
           : null),
     ]),
   );
@@ -68,7 +68,7 @@ function defaultChanges(prev, v) {
   if (!prev) return [];
   return Object.entries(v.defaults)
     .filter(([key, value]) => prev.defaults[key] !== value)
-    .map(([key, value]) => `${DEFAULT_LABELS[key] || key}: ${settingValue(prev.defaults[key])} → ${settingValue(value)}`);
+    .map(([key, value]) => `${DEFAULT_LABELS[key] || key}: ${settingValue(prev.defaults[key], key)} → ${settingValue(value, key)}`);
 }
 
 /** One rule: its summary, and its source, release and code (`brief`: the source only). */
@@ -99,7 +99,7 @@ export function versionNotes(catalogue, name) {
     ...v.introduced.map((id) => ruleItem(rules.get(id), i === 0 ? null : VERSION_TEXT.introduced, true)),
     ...v.retired.map((id) => ruleItem(rules.get(id), VERSION_TEXT.retired, true)),
   ];
-  const defaults = Object.entries(v.defaults).map(([key, value]) => `${DEFAULT_LABELS[key] || key} ${settingValue(value)}`);
+  const defaults = Object.entries(v.defaults).map(([key, value]) => `${DEFAULT_LABELS[key] || key} ${settingValue(value, key)}`);
   return [
     h('p', { class: 'small' }, h('strong', null, prev ? VERSION_TEXT.changedHeading(prev.name) : VERSION_TEXT.oldest)),
     changed.length ? h('ul', { class: 'rule-list compact' }, changed) : h('p', { class: 'muted small' }, VERSION_TEXT.unchanged),
