@@ -15,7 +15,7 @@ pub struct ConsumedRecord {
     pub value: Arc<str>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Consumer {
     /// The next offset to read.
     pub position: u64,
@@ -26,6 +26,8 @@ pub struct Consumer {
     pub leader_epoch_seen: Option<u32>,
     pub read: Vec<ConsumedRecord>,
 }
+
+crate::clone_in_place!(Consumer { position, position_epoch, leader_epoch_seen, read });
 
 impl Simulation {
     /// Reads from the leader up to its HW (read_uncommitted, reference §7).

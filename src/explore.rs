@@ -277,8 +277,8 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
     let (mut states, mut generated) = (0, 0);
     for limit in 1..=search.depth {
         let mut dfs =
-            Dfs { search, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: false, progress: &mut *progress, limit };
-        let found = dfs.go(root.clone(), limit);
+            Dfs { search, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: false, progress: &mut *progress, limit, scratch: vec![] };
+        let found = dfs.go(&root, limit);
         generated += dfs.generated;
         if found {
             let mut steps = search.prefix.clone();
@@ -303,29 +303,38 @@ struct Dfs<'a, 'p> {
     stopped: bool,
     progress: &'p mut dyn FnMut(u64, usize) -> bool,
     limit: usize,
+    /// Spare states, one per depth in use, reused branch after branch.
+    scratch: Vec<Simulation>,
 }
 
 impl Dfs<'_, '_> {
-    /// True when a violation was found (`path` leads to it). The state is
-    /// owned so that the last branch can take it instead of a clone.
-    fn go(&mut self, sim: Simulation, left: usize) -> bool {
+    /// True when a violation was found (`path` leads to it). Each branch
+    /// copies the state into a scratch state of this depth (`clone_from`
+    /// reuses its allocations), so the search allocates little per state.
+    fn go(&mut self, sim: &Simulation, left: usize) -> bool {
         if left == 0 || self.stopped {
             return false;
         }
         let mut steps = vec![];
-        actions(&sim, self.search, &mut steps);
-        let n = steps.len();
-        let mut sim = Some(sim);
-        for (i, step) in steps.into_iter().enumerate() {
-            let mut next = if i + 1 == n { sim.take().expect("state kept for the last branch") } else { sim.as_ref().expect("state").clone() };
+        actions(sim, self.search, &mut steps);
+        let mut next = self.scratch.pop().unwrap_or_else(|| sim.clone());
+        let found = self.branches(sim, &mut next, steps, left);
+        self.scratch.push(next);
+        found
+    }
+
+    fn branches(&mut self, sim: &Simulation, next: &mut Simulation, steps: Vec<Step>, left: usize) -> bool {
+        for step in steps {
+            next.clone_from(sim);
             let seen = next.violations.len();
-            next.apply(&step);
+            next.apply_in_place(&step);
             self.generated += 1;
             self.path.push(step);
             if next.violations[seen..].iter().any(|v| counts(v, self.search)) {
                 return true;
             }
-            let key = canonical_hash(&next);
+            next.out.clear(); // the next branch copies this state: not its events
+            let key = canonical_hash(next);
             let more = match self.visited.get(&key) {
                 Some(&l) if l >= left - 1 => false,
                 Some(_) => true,

@@ -86,7 +86,7 @@ struct LastTruncation {
     truncation: Option<Truncation>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Checker {
     /// `(offset, request)` of acknowledged writes (acks 1 and all) not yet lost.
     acked: BTreeSet<(u64, u64)>,
@@ -104,6 +104,8 @@ pub struct Checker {
     last_truncation: PerBroker<LastTruncation>,
     last_election: Option<(BrokerId, u32, ElectionKind, u64)>,
 }
+
+crate::clone_in_place!(Checker { acked, acked_verified_below, consumed_seen, consumed, consumed_verified_below, isr_verified_below, diverged, leader_seen, leader_hw_seen, hw_over_leo, last_truncation, last_election });
 
 impl Checker {
     pub fn new(brokers: u32) -> Checker {

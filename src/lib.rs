@@ -3,6 +3,25 @@
 //! The core (everything but `wasm`) is pure Rust with no clock, no I/O and no
 //! hidden randomness; it builds and tests natively.
 
+/// `Clone` for a state struct, field by field, with a `clone_from` that
+/// reuses the target's allocations (the explorer copies a state into a
+/// scratch one per branch). The struct literal in `clone` makes a missing
+/// field a compile error, and `clone_from` copies the same list.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! clone_in_place {
+    ($t:ident { $($f:ident),* $(,)? }) => {
+        impl Clone for $t {
+            fn clone(&self) -> Self {
+                $t { $($f: self.$f.clone()),* }
+            }
+            fn clone_from(&mut self, source: &Self) {
+                $(self.$f.clone_from(&source.$f);)*
+            }
+        }
+    };
+}
+
 pub mod bench;
 pub mod config;
 pub mod consumer;

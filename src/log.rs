@@ -20,10 +20,12 @@ pub struct EpochEntry {
     pub start_offset: u64,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct LeaderEpochCache {
     entries: Vec<EpochEntry>,
 }
+
+crate::clone_in_place!(LeaderEpochCache { entries });
 
 impl LeaderEpochCache {
     pub fn entries(&self) -> &[EpochEntry] {
@@ -75,12 +77,14 @@ const CHUNK: usize = 256;
 
 /// The records of one replica. Full chunks are shared (`Arc`), so cloning a
 /// log for a snapshot costs one pointer per 256 records.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Log {
     sealed: Vec<Arc<[Record]>>,
     tail: Vec<Record>,
     epochs: LeaderEpochCache,
 }
+
+crate::clone_in_place!(Log { sealed, tail, epochs });
 
 impl Log {
     /// LEO: the offset the next record will get.

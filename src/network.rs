@@ -6,7 +6,7 @@ use crate::event::DropReason;
 use crate::protocol::Message;
 use std::collections::{BTreeMap, BTreeSet};
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Network {
     /// Latency of each broker's links (index `id - 1`). A message between two
     /// brokers takes the larger of their latencies.
@@ -19,6 +19,8 @@ pub struct Network {
     pub in_flight: BTreeMap<(u64, u64), Message>,
     next_seq: u64,
 }
+
+crate::clone_in_place!(Network { latency_ms, cuts, isolated, in_flight, next_seq });
 
 impl Network {
     pub fn new(brokers: u32, latency_ms: u64) -> Network {

@@ -46,7 +46,7 @@ pub struct ProduceRequest {
     pub last_error: Option<Errors>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Producer {
     pub requests: Vec<ProduceRequest>,
     /// Pending acks=all requests in send order (per broker, offset order).
@@ -56,6 +56,8 @@ pub struct Producer {
     /// Requests waiting to be retried, by time.
     retries: BTreeSet<(u64, u64)>,
 }
+
+crate::clone_in_place!(Producer { requests, pending, deadlines, retries });
 
 impl Producer {
     pub fn new() -> Producer {

@@ -69,7 +69,7 @@ pub struct Fetcher {
     pub needs_epoch_truncation: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Broker {
     pub id: BrokerId,
     /// Running and registered with the controller: it serves.
@@ -95,6 +95,8 @@ pub struct Broker {
     /// On a leader: followers' fetches it holds (timed mode).
     pub delayed_fetches: Vec<DelayedFetch>,
 }
+
+crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, delayed_fetches });
 
 impl Broker {
     pub fn new(id: BrokerId, brokers: u32) -> Broker {

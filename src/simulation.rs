@@ -19,7 +19,7 @@ use crate::replica::Broker;
 use crate::rng::Rng;
 use crate::scenario::Step;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Simulation {
     pub config: Config,
     pub now_ms: u64,
@@ -44,6 +44,8 @@ pub struct Simulation {
     pub(crate) advance_until_ms: u64,
     pub(crate) action_start: usize,
 }
+
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, advance_until_ms, action_start });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -96,6 +98,14 @@ impl Simulation {
 
     /// Applies one step and returns the events it caused, in order.
     pub fn apply(&mut self, step: &Step) -> Vec<Traced> {
+        self.apply_in_place(step);
+        std::mem::take(&mut self.out)
+    }
+
+    /// `apply`, leaving the events in the simulation (until the next step)
+    /// instead of handing them out: no allocation for a caller that only
+    /// looks at the state, such as the explorer.
+    pub fn apply_in_place(&mut self, step: &Step) -> &[Traced] {
         self.step += 1;
         self.out.clear();
         self.action_start = 0;
@@ -104,7 +114,7 @@ impl Simulation {
             Err(reason) => self.emit(Event::StepRejected { action: step.clone(), reason }),
         }
         self.end_action();
-        std::mem::take(&mut self.out)
+        &self.out
     }
 
     pub(crate) fn run_step(&mut self, step: &Step) -> Result<(), String> {
@@ -241,19 +251,15 @@ impl Simulation {
 
     /// Due work other than the producer's retries.
     pub(crate) fn next_due_ms_except_retries(&self) -> Option<u64> {
+        let timers = self.next_isr_check_ms.min(self.next_checkpoint_ms);
         let session = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
-        [
-            self.network.next_arrival_ms(),
-            self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min(),
-            self.next_fetcher_due_ms(),
-            session,
-            Some(self.next_isr_check_ms),
-            Some(self.next_checkpoint_ms),
-            self.producer.next_deadline_ms(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        let mut due = [Some(timers), session, self.producer.next_deadline_ms()].into_iter().flatten().min();
+        // Fetchers, held fetches and messages in flight exist in timed mode only.
+        if self.config.auto_fetch || !self.network.in_flight.is_empty() {
+            let held = self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
+            due = [due, self.network.next_arrival_ms(), held, self.next_fetcher_due_ms()].into_iter().flatten().min();
+        }
+        due
     }
 
     pub(crate) fn fetcher_active(&self, b: &Broker) -> bool {
