@@ -179,3 +179,26 @@ test('the events new in this model are explained in plain words under the captio
   assert.match(await page.locator('#caption').textContent(), /The controller bumped the leader epoch to 1 for the ISR shrink; broker 1 stays leader/);
   assert.deepEqual(page.errors, []);
 });
+
+test('the producer list shows each record\'s result after the client\'s retries and its attempts, as the core has them', async () => {
+  for (const [name, file] of [['Timed failover', 'timed-failover'], ['NOT_ENOUGH_REPLICAS', 'not-enough-replicas']]) {
+    const page = await openPage(env);
+    await loadFromGallery(page, name);
+    await page.keyboard.press('End');
+    const scenario = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', `${file}.json`), 'utf8'));
+    const sim = core.Simulation.fromScenario(scenario);
+    const expected = sim.state().producer;
+    sim.free();
+    const rows = await page.locator('#producer ol.records li').evaluateAll((lis) => lis.map((li) => ({
+      result: li.querySelector('[data-result]').dataset.result,
+      text: li.textContent,
+    })));
+    assert.equal(rows.length, expected.length, name);
+    for (const [i, r] of expected.entries()) {
+      assert.equal(rows[i].result, r.result, `${name}: ${r.value}`);
+      if (r.attempts > 1) assert.ok(rows[i].text.includes(`${r.attempts} attempts`), `${name}: ${rows[i].text} shows ${r.attempts} attempts`);
+    }
+    assert.ok(expected.some((r) => r.attempts > 1), `${name}: a record was retried`);
+    assert.deepEqual(page.errors, []);
+  }
+});
