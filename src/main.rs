@@ -5,7 +5,7 @@ use highwater::explore::{explore, Search, Strategy};
 use highwater::view::EventView;
 use highwater::{Acks, Config, LogWindow, Protocol, Scenario, Simulation, StateView};
 use std::time::Instant;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -22,7 +22,7 @@ enum Command {
         /// Print one JSON object (final state, violations, events) instead of the trace.
         #[arg(long)]
         json: bool,
-        /// The scenario file (format version 1, see docs/scenario-format.md).
+        /// The scenario file (format version 1, see docs/scenario-format.md); `-` reads standard input.
         file: PathBuf,
     },
     /// Search for the shortest run that breaks a safety check.
@@ -50,13 +50,15 @@ enum StrategyArg {
 
 #[derive(clap::Args)]
 struct ExploreArgs {
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=7))]
-    brokers: u32,
-    /// Kafka version preset: 0.10, 0.11, 2.0, 2.1, 2.7, 3.5, 3.7, 4.1 (aliases legacy, kip101, modern).
-    #[arg(long, default_value = "3.7", value_parser = parse_protocol)]
-    protocol: Protocol,
-    #[arg(long = "min-isr", default_value_t = 1)]
-    min_isr: u32,
+    /// Brokers (default 3).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=7))]
+    brokers: Option<u32>,
+    /// Kafka version preset: 0.10, 0.11, 2.0, 2.1, 2.7, 3.5, 3.7 (default), 4.1 (aliases legacy, kip101, modern).
+    #[arg(long, value_parser = parse_protocol)]
+    protocol: Option<Protocol>,
+    /// min.insync.replicas (default 1).
+    #[arg(long = "min-isr")]
+    min_isr: Option<u32>,
     #[arg(long, value_enum, default_value = "all")]
     acks: AcksArg,
     /// Unclean leader election (`--unclean` or `--unclean true|false`). Off
@@ -77,7 +79,7 @@ struct ExploreArgs {
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=64))]
     depth: u64,
     /// Stop after this many distinct states (bfs) or steps (random).
-    #[arg(long = "max-states", default_value_t = 2_000_000)]
+    #[arg(long = "max-states", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_states: u64,
     /// Records the producer may write.
     #[arg(long = "max-produces", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=16))]
@@ -105,18 +107,35 @@ fn main() -> ExitCode {
 }
 
 fn explore_command(a: ExploreArgs) -> ExitCode {
-    let defaults = Config::for_protocol(a.protocol);
+    let defaults = Config::for_protocol(a.protocol.unwrap_or(Protocol::V3_7));
     let mut config = Config {
-        brokers: a.brokers,
-        min_insync_replicas: a.min_isr,
+        brokers: a.brokers.unwrap_or(defaults.brokers),
+        min_insync_replicas: a.min_isr.unwrap_or(defaults.min_insync_replicas),
         unclean_leader_election: a.unclean.unwrap_or(false),
         ..defaults
     };
     let mut prefix = vec![];
     if let Some(path) = &a.prefix {
-        let scenario = match std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|t| Scenario::from_json(&t).map_err(|e| e.0)) {
+        // The prefix brings its own configuration: a flag that would set it too is a contradiction.
+        let given: Vec<&str> = [
+            ("--brokers", a.brokers.is_some()),
+            ("--protocol", a.protocol.is_some()),
+            ("--min-isr", a.min_isr.is_some()),
+            ("--unclean", a.unclean.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(flag, set)| set.then_some(flag))
+        .collect();
+        if !given.is_empty() {
+            return fail(format!(
+                "--prefix takes the configuration from {}; drop {} (or change the file's config)",
+                path.display(),
+                given.join(", ")
+            ));
+        }
+        let scenario = match read_scenario(path) {
             Ok(s) => s,
-            Err(e) => return fail(format!("{}: {e}", path.display())),
+            Err(e) => return fail(e),
         };
         config = scenario.config;
         prefix = scenario.steps;
@@ -201,20 +220,30 @@ fn fail(message: String) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn run(file: &PathBuf, json: bool) -> ExitCode {
-    let text = match std::fs::read(file) {
-        Ok(bytes) if bytes.len() > highwater::config::limits::MAX_SCENARIO_BYTES => {
-            return fail(format!("{}: larger than the limit of {} bytes", file.display(), highwater::config::limits::MAX_SCENARIO_BYTES))
-        }
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => return fail(format!("{}: not UTF-8 text", file.display())),
-        },
-        Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+/// Reads a scenario file (`-`: standard input), never more than the size
+/// limit plus one byte, and parses it. The error names the file.
+fn read_scenario(file: &Path) -> Result<Scenario, String> {
+    use std::io::Read;
+    let limit = highwater::config::limits::MAX_SCENARIO_BYTES;
+    let name = if file == Path::new("-") { "standard input".to_string() } else { file.display().to_string() };
+    let source: Box<dyn Read> = if file == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(file).map_err(|e| format!("cannot read {name}: {e}"))?)
     };
-    let scenario = match Scenario::from_json(&text) {
+    let mut bytes = Vec::new();
+    source.take(limit as u64 + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!("{name}: larger than the limit of {limit} bytes"));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))
+}
+
+fn run(file: &Path, json: bool) -> ExitCode {
+    let scenario = match read_scenario(file) {
         Ok(s) => s,
-        Err(e) => return fail(format!("{}: {e}", file.display())),
+        Err(e) => return fail(e),
     };
     let mut sim = Simulation::new(scenario.config.clone());
     let mut events = vec![];

@@ -245,6 +245,11 @@ impl Step {
                 "advance_ms: {ms} would take the scenario past the limit of {} ms of simulated time (already {elapsed_ms} ms)",
                 limits::MAX_SIMULATED_MS
             )),
+            Step::Crash(c) if c.lose_unflushed > limits::MAX_LOG_RECORDS as u64 => Err(format!(
+                "crash.lose_unflushed: {} is more than a log can hold ({} records)",
+                c.lose_unflushed,
+                limits::MAX_LOG_RECORDS
+            )),
             Step::Delay(d) if d.ms > limits::MAX_DURATION_MS => {
                 Err(format!("delay.ms: {} is larger than the limit of {} ms", d.ms, limits::MAX_DURATION_MS))
             }
@@ -253,6 +258,86 @@ impl Step {
             }
             Step::Heal(Heal::Link(a, b)) if a == b => Err(format!("heal: a broker has no link to itself ({a})")),
             _ => Ok(()),
+        }
+    }
+}
+
+/// A step written as a bare string: `"consume"` is `{"consume": null}`;
+/// another step name gets a message that shows the form it needs.
+fn bare_steps(raw: &mut serde_json::Value) -> Result<(), ScenarioError> {
+    let Some(steps) = raw.get_mut("steps").and_then(|s| s.as_array_mut()) else { return Ok(()) };
+    for (i, step) in steps.iter_mut().enumerate() {
+        let Some(name) = step.as_str() else { continue };
+        let example = match name {
+            "consume" => {
+                *step = serde_json::json!({ "consume": null });
+                continue;
+            }
+            "produce" => r#"{"produce": {"value": "m1", "acks": "all"}}"#,
+            "fetch" | "restart" | "isolate" | "pause" | "resume" => "a broker id, like {\"fetch\": 2}",
+            "advance_ms" => r#"{"advance_ms": 1000}"#,
+            "crash" => r#"{"crash": {"broker": 1}}"#,
+            "elect" => r#"{"elect": null} or {"elect": 2}"#,
+            "delay" => r#"{"delay": {"broker": 3, "ms": 400}}"#,
+            "cut" | "partition" => r#"a pair of brokers, like {"cut": [1, 2]}"#,
+            "heal" => r#"{"heal": "all"}, {"heal": 1} or {"heal": [1, 2]}"#,
+            _ => return Err(ScenarioError(format!("steps[{i}]: unknown step {name:?}"))),
+        };
+        return Err(ScenarioError(format!("steps[{i}]: {name:?} needs its argument: {example}")));
+    }
+    Ok(())
+}
+
+/// JSON allows an object to repeat a key (and serde keeps the last one);
+/// a scenario does not: the error names the key and where it is.
+fn reject_duplicate_keys(text: &str) -> Result<(), ScenarioError> {
+    use serde::de::{DeserializeSeed, MapAccess, SeqAccess};
+    struct Walk(String);
+    impl<'de> DeserializeSeed<'de> for Walk {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Walk {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> { Ok(()) }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> { Ok(()) }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> { Ok(()) }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> { Ok(()) }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> { Ok(()) }
+        fn visit_unit<E>(self) -> Result<(), E> { Ok(()) }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut i = 0;
+            while seq.next_element_seed(Walk(format!("{}[{i}]", self.0)))?.is_some() {
+                i += 1;
+            }
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::BTreeSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let path = if self.0.is_empty() { key.clone() } else { format!("{}.{key}", self.0) };
+                if !seen.insert(key) {
+                    return Err(de::Error::custom(format!("{path}: the key appears twice")));
+                }
+                map.next_value_seed(Walk(path))?;
+            }
+            Ok(())
+        }
+    }
+    let mut d = serde_json::Deserializer::from_str(text);
+    match Walk(String::new()).deserialize(&mut d) {
+        Ok(()) => Ok(()),
+        // Syntax errors are reported by the parse that follows, with their position.
+        Err(e) if e.is_syntax() || e.is_eof() => Ok(()),
+        Err(e) => {
+            let message = e.to_string();
+            let message = message.split(" at line").next().unwrap_or(&message).to_string();
+            Err(ScenarioError(message))
         }
     }
 }
@@ -283,12 +368,15 @@ impl Scenario {
                 limits::MAX_SCENARIO_BYTES
             )));
         }
+        // A UTF-8 byte-order mark is not part of the JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        reject_duplicate_keys(text)?;
         // Check the version first so that a future format gets a clear message.
         let raw: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario is not valid JSON: {e}")))?;
         Self::from_value(raw)
     }
 
-    pub fn from_value(raw: serde_json::Value) -> Result<Scenario, ScenarioError> {
+    pub fn from_value(mut raw: serde_json::Value) -> Result<Scenario, ScenarioError> {
         if !raw.is_object() {
             return Err(ScenarioError("scenario: expected a JSON object like {\"version\": 1, \"steps\": [...]}".into()));
         }
@@ -299,6 +387,7 @@ impl Scenario {
             }
             _ => {}
         }
+        bare_steps(&mut raw)?;
         let scenario: Scenario = serde_path_to_error::deserialize(raw).map_err(|e| {
             let path = e.path().to_string();
             let path = if path == "." { "scenario".to_string() } else { path };
@@ -383,6 +472,18 @@ mod tests {
         assert!(e.starts_with("steps[0]: unknown variant `jump`"), "{e}");
         assert!(err("{").starts_with("scenario is not valid JSON"));
         assert!(err("[]").starts_with("scenario: expected a JSON object"));
+    }
+
+    #[test]
+    fn strict_reading() {
+        assert_eq!(err(r#"{"version":1,"config":{"brokers":9,"brokers":3}}"#), "config.brokers: the key appears twice");
+        assert_eq!(err(r#"{"version":1,"steps":[{"produce":{"value":"a","value":"b"}}]}"#), "steps[0].produce.value: the key appears twice");
+        let bom = Scenario::from_json("\u{feff}{\"version\":1,\"steps\":[\"consume\"]}").unwrap();
+        assert_eq!(bom.steps, vec![Step::Consume(())], "a byte-order mark is skipped; a bare \"consume\" is a consume step");
+        assert_eq!(err(r#"{"version":1,"steps":["fetch"]}"#), r#"steps[0]: "fetch" needs its argument: a broker id, like {"fetch": 2}"#);
+        assert_eq!(err(r#"{"version":1,"steps":["jump"]}"#), r#"steps[0]: unknown step "jump""#);
+        let e = err(r#"{"version":1,"steps":[{"crash":{"broker":1,"lose_unflushed":18446744073709551615}}]}"#);
+        assert!(e.starts_with("steps[0].crash.lose_unflushed: 18446744073709551615 is more than a log can hold"), "{e}");
     }
 
     #[test]

@@ -155,6 +155,20 @@ fn bad_input_to_the_commands_exits_two_with_a_message() {
     }
     let out = Command::new(bin).args(["run", "/nonexistent/file.json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // Never more than the limit plus one byte is read: an endless file is refused at once.
+    let out = Command::new(bin).args(["run", "/dev/zero"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than the limit of 1048576 bytes"));
+    // `-` reads standard input.
+    let mut child = Command::new(bin).args(["run", "-"]).stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), br#"{"version":1,"steps":[{"fetch":2}]}"#).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("broker 2 -> broker 1: Fetch(offset 0"));
+    // A prefix brings its configuration: flags that would set it too are refused.
+    let prefix = common::scenarios_dir().join("two-fetch-rounds.json");
+    let out = Command::new(bin).arg("explore").arg("--prefix").arg(&prefix).args(["--brokers", "3"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("drop --brokers"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
