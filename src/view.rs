@@ -53,6 +53,9 @@ pub struct RemoteView {
     /// Where the leader believes the follower's LEO is (null: unknown).
     pub log_end_offset: Option<u64>,
     pub last_caught_up_ms: u64,
+    /// The leader holds this follower's fetch (nothing new yet) until this
+    /// time, or until a record arrives (timed mode).
+    pub fetch_held_until_ms: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -206,6 +209,7 @@ impl StateView {
                             id: f,
                             log_end_offset: b.remote(f).log_end_offset,
                             last_caught_up_ms: b.remote(f).last_caught_up_ms,
+                            fetch_held_until_ms: b.delayed_fetches.iter().find(|d| d.request.follower == f).map(|d| d.until_ms),
                         })
                         .collect()
                 });

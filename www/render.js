@@ -256,6 +256,8 @@ function leaderView(b) {
     remote.map((r) => h('span', { class: 'remote', key: r.id, 'data-remote': r.id },
       ` · ${r.id} at `,
       r.log_end_offset === null || r.log_end_offset === undefined ? h('span', { class: 'unknown', title: 'the leader has not heard from this follower in this epoch' }, 'LEO ?') : `LEO ${r.log_end_offset}`,
+      r.fetch_held_until_ms === null || r.fetch_held_until_ms === undefined ? null
+        : h('span', { class: 'held', 'data-held': r.id, title: 'this follower\'s fetch found nothing new: the leader holds it until a record arrives or replica.fetch.wait.max.ms passes, then answers' }, `, fetch held until ${formatMs(r.fetch_held_until_ms)}`),
     )),
   );
 }

@@ -202,3 +202,26 @@ test('the producer list shows each record\'s result after the client\'s retries 
     assert.deepEqual(page.errors, []);
   }
 });
+
+test('timed mode: the leader\'s view names each follower fetch it holds, and until when, as the core has it', async () => {
+  const page = await openPage(env);
+  await loadFromGallery(page, 'Timed failover');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const scenario = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'timed-failover.json'), 'utf8'));
+  const sim = core.Simulation.fromScenario(scenario);
+  sim.seek(2);
+  const leader = sim.state().brokers.find((b) => b.role === 'leader');
+  sim.free();
+  const held = leader.remote.filter((r) => r.fetch_held_until_ms !== null);
+  assert.ok(held.length > 0, 'at step 2 the leader holds a fetch');
+  const shown = await page.locator('[data-held]').evaluateAll((els) => els.map((e) => ({ id: Number(e.dataset.held), text: e.textContent })));
+  assert.deepEqual(shown.map((s) => s.id), held.map((r) => r.id));
+  for (const [i, r] of held.entries()) {
+    const ms = r.fetch_held_until_ms;
+    const time = ms >= 1000 && ms % 100 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+    assert.ok(shown[i].text.endsWith(`fetch held until ${time}`), `${shown[i].text} names ${time}`);
+  }
+  assert.deepEqual(page.errors, []);
+});
