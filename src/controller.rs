@@ -265,6 +265,13 @@ impl Simulation {
                 return Err(reason);
             }
             if current.is_some() || why == Election::Failover {
+                // Leaderless is a leader change too: ZooKeeper's controller
+                // writes leader -1 in a new epoch (`removeReplicaFromIsr`), and
+                // KRaft bumps the epoch on any leader change
+                // (`PartitionRegistration.merge`).
+                if current.is_some() {
+                    self.controller.leader_epoch += 1;
+                }
                 self.controller.leader = None;
                 self.emit(Event::PartitionOffline { reason });
                 // KRaft publishes the leaderless partition; the ZooKeeper-era
@@ -338,7 +345,7 @@ impl Simulation {
         let record_epoch_now = self.rules.has(Rule::EpochCachedOnBecomingLeader);
         let broker = self.broker_mut(b);
         if already {
-            broker.continue_leading(epoch, isr, record_epoch_now);
+            broker.continue_leading(epoch, isr, now, record_epoch_now);
         } else {
             broker.make_leader(epoch, isr, now, record_epoch_now);
         }

@@ -96,6 +96,14 @@ impl fmt::Display for HighWatermarkCause {
     }
 }
 
+/// Why the producer client gave up on a record: which of its timeouts ran
+/// out, and the last error it had seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Expiry {
+    pub timeout: &'static str,
+    pub last_error: Errors,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ElectionKind {
@@ -148,7 +156,9 @@ pub enum Event {
     DuplicateProduce { broker: BrokerId, request: u64, offset: u64 },
     Appended { broker: BrokerId, offset: u64, epoch: u32, value: Arc<str> },
     /// `retry_in_ms`: a retriable error the client retries, not the final
-    /// result; `expired`: the last error when `delivery.timeout.ms` ended it.
+    /// result; `expired`: the client's time for the record ran out
+    /// (`delivery.timeout.ms` from 2.1, `request.timeout.ms` before), with the
+    /// last error it had seen.
     ProduceResponse {
         request: u64,
         value: Arc<str>,
@@ -157,7 +167,7 @@ pub enum Event {
         result: ProduceResult,
         attempts: u32,
         retry_in_ms: Option<u64>,
-        expired: Option<Errors>,
+        expired: Option<Expiry>,
     },
     /// A message left its sender; in timed mode it arrives at `arrives_ms`.
     Sent { from: BrokerId, to: BrokerId, message: Message, latency_ms: u64 },
@@ -255,8 +265,8 @@ impl fmt::Display for Event {
                 if let Some(ms) = retry_in_ms {
                     return write!(f, ", retrying in {ms} ms");
                 }
-                if let Some(last) = expired {
-                    write!(f, " (delivery.timeout.ms ran out; last error {last})")?;
+                if let Some(Expiry { timeout, last_error }) = expired {
+                    write!(f, " ({timeout} ran out in the client; last error {last_error})")?;
                 }
                 if *attempts > 1 {
                     write!(f, " after {attempts} attempts")?;

@@ -5,8 +5,9 @@
 //! the final result, after the retries.
 
 use crate::config::BrokerId;
-use crate::event::{Event, ProduceResult};
+use crate::event::{Event, Expiry, ProduceResult};
 use crate::protocol::Errors;
+use crate::rules::Rule;
 use crate::scenario::{Acks, Produce};
 use crate::simulation::Simulation;
 use serde::Serialize;
@@ -276,7 +277,7 @@ impl Simulation {
             return;
         }
         let r = &self.producer.requests[id as usize];
-        let deadline = r.created_ms + self.config.delivery_timeout_ms;
+        let deadline = r.created_ms + self.client_expiry_ms();
         // Retry times are at_ms + k * backoff; the last one allowed is before the deadline.
         let mut k = (horizon - at_ms).div_ceil(backoff);
         if deadline > at_ms {
@@ -303,7 +304,9 @@ impl Simulation {
         let r = &self.producer.requests[id as usize];
         let next_ms = self.now_ms + backoff_ms;
         let retries_left = r.attempts <= self.config.retries && r.acks != Acks::Zero;
-        let in_time = next_ms < r.created_ms + self.config.delivery_timeout_ms;
+        // Before 2.1 (KIP-91) a record waiting in the client expired after
+        // `request.timeout.ms` (`RecordAccumulator.expiredBatches`).
+        let in_time = next_ms < r.created_ms + self.client_expiry_ms();
         let (value, acks, attempts) = (r.value.clone(), r.acks, r.attempts);
         if retries_left && in_time {
             self.producer.retry_at(id, next_ms, error);
@@ -314,10 +317,21 @@ impl Simulation {
             }
             return;
         }
-        let expired = (retries_left && !in_time).then_some(error);
+        let timeout = if self.rules.has(Rule::DeliveryTimeout) { "delivery.timeout.ms" } else { "request.timeout.ms" };
+        let expired = (retries_left && !in_time).then_some(Expiry { timeout, last_error: error });
         let result = ProduceResult::Error(if expired.is_some() { Errors::RequestTimedOut } else { error });
         self.producer.requests[id as usize].last_error = Some(error);
         self.finish_produce(id, result, expired);
+    }
+
+    /// How long the client keeps a record: `delivery.timeout.ms` from 2.1
+    /// (KIP-91), `request.timeout.ms` before.
+    fn client_expiry_ms(&self) -> u64 {
+        if self.rules.has(Rule::DeliveryTimeout) {
+            self.config.delivery_timeout_ms
+        } else {
+            self.config.request_timeout_ms
+        }
     }
 
     pub(crate) fn fail_pending_produces(&mut self, b: BrokerId, error: Errors) {
@@ -334,7 +348,7 @@ impl Simulation {
         }
     }
 
-    pub(crate) fn finish_produce(&mut self, id: u64, result: ProduceResult, expired: Option<Errors>) {
+    pub(crate) fn finish_produce(&mut self, id: u64, result: ProduceResult, expired: Option<Expiry>) {
         let r = self.producer.finish(id, result);
         let (value, acks, offset, attempts) = (r.value.clone(), r.acks, r.offset, r.attempts);
         let offset = if result == ProduceResult::Acked || result == ProduceResult::Sent { offset } else { None };

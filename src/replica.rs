@@ -44,6 +44,16 @@ impl RemoteReplica {
         }
     }
 
+    /// `makeLeader` for a leader that stays leader in a new epoch
+    /// (`resetLastCaughtUpTime`; `resetReplicaState` with `isNewLeader`
+    /// false): the follower's LEO is kept, its caught-up time restarts now if
+    /// it is in the ISR (else 0), and its last fetch is taken as now.
+    pub fn restart_caught_up_clock(&mut self, now_ms: u64, in_isr: bool, leader_log_end_offset: u64) {
+        self.last_caught_up_ms = if in_isr { now_ms } else { 0 };
+        self.last_fetch_leader_log_end_offset = leader_log_end_offset;
+        self.last_fetch_ms = now_ms;
+    }
+
     /// The leader's LEO and the time at this follower's previous fetch.
     pub fn last_fetch(&self) -> (u64, u64) {
         (self.last_fetch_leader_log_end_offset, self.last_fetch_ms)
@@ -162,13 +172,18 @@ impl Broker {
     }
 
     /// A leader learns a new epoch for itself (an ISR shrink bumped it): the
-    /// epoch starts at the log end; what it knows of its followers stays.
-    pub fn continue_leading(&mut self, leader_epoch: u32, isr: BrokerList, record_epoch_now: bool) {
+    /// epoch starts at the log end; it keeps its followers' LEOs, and their
+    /// caught-up clocks restart (`Partition.makeLeader`).
+    pub fn continue_leading(&mut self, leader_epoch: u32, isr: BrokerList, now_ms: u64, record_epoch_now: bool) {
         self.leader_epoch = leader_epoch;
         if record_epoch_now {
             self.log.assign_epoch(leader_epoch);
         }
-        self.epoch_start_offset = self.log_end_offset();
+        let leo = self.log_end_offset();
+        self.epoch_start_offset = leo;
+        for (i, r) in self.remote.iter_mut().enumerate() {
+            r.restart_caught_up_clock(now_ms, isr.contains(&(i as u32 + 1)), leo);
+        }
         self.isr = isr;
     }
 

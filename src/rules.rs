@@ -177,6 +177,9 @@ pub enum Rule {
     /// The leader does not advance the HW while the ISR is below
     /// `min.insync.replicas`.
     HighWatermarkFrozenUnderMinIsr,
+    /// The producer client retries until `delivery.timeout.ms` from the send;
+    /// before, a record waiting in the client expired after `request.timeout.ms`.
+    DeliveryTimeout,
     /// After a leader-epoch change the consumer validates its position and
     /// detects log truncation.
     ConsumerTruncationDetection,
@@ -322,6 +325,15 @@ pub const RULES: &[RuleSource] = &[
         code: "Partition.maybeIncrementLeaderHW (isUnderMinIsr)",
         kafka_version: "3.7",
         summary: "the leader does not advance the HW while the ISR is below min.insync.replicas",
+    },
+    RuleSource {
+        rule: Rule::DeliveryTimeout,
+        since: V2_1,
+        until: None,
+        source: "KIP-91",
+        code: "RecordAccumulator.expiredBatches, Sender.canRetry",
+        kafka_version: "2.1",
+        summary: "the producer retries until delivery.timeout.ms after the send; before, a record waiting in the client expired after request.timeout.ms",
     },
     RuleSource {
         rule: Rule::ConsumerTruncationDetection,

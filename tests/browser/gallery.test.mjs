@@ -49,7 +49,7 @@ test('Eligible Leader Replicas: 3.7 stays offline, 4.1 elects broker 2 from the 
   for (let i = 0; i < 13; i++) await page.click('#btn-forward');
   assert.equal(await page.locator('[data-testid="partition-leader"]').textContent(), 'broker 2');
   assert.match(await page.locator('#caption').textContent(), /broker 2 was elected from the Eligible Leader Replicas \(KIP-966\)/);
-  assert.match(await page.locator('#event-log').textContent(), /controller elected broker 2 leader in epoch 1 \(from the ELR\)/);
+  assert.match(await page.locator('#event-log').textContent(), /controller elected broker 2 leader in epoch 2 \(from the ELR\)/);
   assert.deepEqual(page.errors, []);
 });
 
