@@ -2,8 +2,8 @@
 //! watermark and remembers what it read (reference §7).
 
 use crate::config::{limits, BrokerId, OffsetReset};
-use crate::rules::Rule;
 use crate::event::Event;
+use crate::rules::Rule;
 use crate::simulation::Simulation;
 use std::sync::Arc;
 

@@ -1,5 +1,6 @@
 //! Faults as ordinary actions: crash and power loss, restart, isolation,
 //! one-way and two-way cuts, heal, latency, and pausing a fetcher.
+
 use crate::config::BrokerId;
 use crate::event::{Event, HighWatermarkCause, Truncation};
 use crate::protocol::Errors;

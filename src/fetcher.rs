@@ -1,6 +1,7 @@
 //! The follower's fetcher: what it asks the leader, what it does with the
 //! answers, and how it truncates a log that diverged
 //! (`server/AbstractFetcherThread.scala`, `server/ReplicaFetcherThread.scala`).
+
 use crate::config::BrokerId;
 use crate::event::{Event, HighWatermarkCause, Truncation};
 use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};

@@ -2,6 +2,7 @@
 //! watermark, the ISR and its changes through the controller (AlterPartition),
 //! and answering followers' requests (`cluster/Partition.scala`,
 //! `server/ReplicaManager.scala`).
+
 use crate::config::{limits, BrokerId, BrokerList};
 use crate::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::log::Record;

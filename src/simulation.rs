@@ -6,10 +6,8 @@
 //! back as typed events; the safety checks run after every action.
 
 use crate::config::{BrokerId, Config, Protocol};
-use crate::controller::Election;
-use crate::rules::{Rule, Rules};
 use crate::consumer::Consumer;
-use crate::controller::Controller;
+use crate::controller::{Controller, Election};
 use crate::event::{DropReason, Event, Traced};
 use crate::invariants::{Checker, View, Violation};
 use crate::network::Network;
@@ -17,6 +15,7 @@ use crate::producer::Producer;
 use crate::protocol::Message;
 use crate::replica::Broker;
 use crate::rng::Rng;
+use crate::rules::{Rule, Rules};
 use crate::scenario::Step;
 
 #[derive(Debug, PartialEq, Eq)]
