@@ -328,46 +328,34 @@ impl Checker {
             for o in self.isr_verified_below[i]..bound {
                 let (ours, theirs) = (follower.log.get(o).unwrap(), leader.log.get(o).unwrap());
                 if ours.id != theirs.id && self.diverged.insert((f, o)) {
-                    let why = self.last_truncation_of(f);
-                    found.push(Violation {
-                        kind: ViolationKind::CommittedDivergence,
-                        step: v.step,
-                        time_ms: v.time_ms,
-                        brokers: vec![f, l],
-                        offset: Some(o),
-                        value: Some(ours.value.clone()),
-                        acks: None,
-                        protocol_violation: true,
-                        detail: format!(
-                            "broker {f} is in the ISR and holds {:?} (epoch {}) at offset {o}, but leader broker {l} holds {:?} (epoch {}) there, below its HW {}.{why}",
-                            &*ours.value, ours.epoch, &*theirs.value, theirs.epoch, leader.high_watermark
-                        ),
-                    });
+                    let detail = format!(
+                        "broker {f} is in the ISR and holds {:?} (epoch {}) at offset {o}, but leader broker {l} holds {:?} (epoch {}) there, below its HW {}.{}",
+                        &*ours.value,
+                        ours.epoch,
+                        &*theirs.value,
+                        theirs.epoch,
+                        leader.high_watermark,
+                        self.last_truncation_of(f)
+                    );
+                    found.push(divergence(v, [f, l], o, &ours.value, detail));
                 }
             }
             self.isr_verified_below[i] = self.isr_verified_below[i].max(bound);
             let leo = follower.log_end_offset();
             if leo < hw && self.diverged.insert((f, leo)) {
                 let theirs = leader.log.get(leo).unwrap();
-                let why = self.last_truncation_of(f);
-                found.push(Violation {
-                    kind: ViolationKind::CommittedDivergence,
-                    step: v.step,
-                    time_ms: v.time_ms,
-                    brokers: vec![f, l],
-                    offset: Some(leo),
-                    value: Some(theirs.value.clone()),
-                    acks: None,
-                    protocol_violation: true,
-                    detail: format!(
-                        "broker {f} is in the ISR but its log ends at {leo}, below leader broker {l}'s HW {}: it lacks the committed record {:?} at offset {leo}, and could be elected without it.{why}",
-                        leader.high_watermark, &*theirs.value
-                    ),
-                });
+                let detail = format!(
+                    "broker {f} is in the ISR but its log ends at {leo}, below leader broker {l}'s HW {}: it lacks the committed record {:?} at offset {leo}, and could be elected without it.{}",
+                    leader.high_watermark,
+                    &*theirs.value,
+                    self.last_truncation_of(f)
+                );
+                found.push(divergence(v, [f, l], leo, &theirs.value, detail));
             }
         }
     }
 
+    /// Broker `f`'s latest truncation, as a sentence to append to a detail.
     fn last_truncation_of(&self, f: BrokerId) -> String {
         let t = &self.last_truncation[(f - 1) as usize];
         match &t.truncation {
@@ -414,5 +402,22 @@ impl Checker {
             protocol_violation: true,
             detail,
         }
+    }
+}
+
+/// A `committed_divergence` at `offset` between follower and leader
+/// (`brokers`); `value` is the follower's record, or the leader's one the
+/// follower lacks.
+fn divergence(v: &View, brokers: [BrokerId; 2], offset: u64, value: &Arc<str>, detail: String) -> Violation {
+    Violation {
+        kind: ViolationKind::CommittedDivergence,
+        step: v.step,
+        time_ms: v.time_ms,
+        brokers: brokers.to_vec(),
+        offset: Some(offset),
+        value: Some(value.clone()),
+        acks: None,
+        protocol_violation: true,
+        detail,
     }
 }

@@ -7,7 +7,7 @@ use crate::config::{limits, BrokerId, BrokerList};
 use crate::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::log::Record;
 use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
-use crate::replica::DelayedFetch;
+use crate::replica::{Broker, DelayedFetch};
 use crate::rules::Rule;
 use crate::scenario::Acks;
 use crate::simulation::Simulation;
@@ -168,35 +168,14 @@ impl Simulation {
         }
     }
 
-    /// `Partition.fetchRecords` on the leader.
     /// `Partition.fetchRecords` on the leader; `None` when the fetch is held
     /// (`DelayedFetch`): it found nothing new and may wait `max_wait_ms`.
     pub(crate) fn handle_fetch(&mut self, req: &Fetch) -> Option<FetchResponse> {
         let l = req.leader;
         let diverging_in_fetch = self.rules.has(Rule::DivergingEpochInFetch);
         let leader = self.broker(l);
-        let mut resp = FetchResponse {
-            leader: l,
-            follower: req.follower,
-            fetch_offset: req.fetch_offset,
-            sent_in_epoch: req.sent_in_epoch,
-            error: None,
-            leader_log_end_offset: leader.log_end_offset(),
-            high_watermark: leader.high_watermark,
-            diverging_epoch: None,
-            record_count: 0,
-            records: vec![],
-        };
-        let error = if !leader.is_leader() {
-            Some(Errors::NotLeaderOrFollower)
-        } else {
-            // KIP-320 fencing (2.1+: the request carries the epoch).
-            match req.current_leader_epoch {
-                Some(e) if e < leader.leader_epoch => Some(Errors::FencedLeaderEpoch),
-                Some(e) if e > leader.leader_epoch => Some(Errors::UnknownLeaderEpoch),
-                _ => None,
-            }
-        };
+        let mut resp = FetchResponse::answer(req, leader.log_end_offset(), leader.high_watermark, vec![]);
+        let error = leader_refusal(leader, req.current_leader_epoch);
         if error.is_some() {
             resp.error = error;
             return Some(resp);
@@ -269,18 +248,7 @@ impl Simulation {
         for req in due {
             let leader = self.broker(l);
             let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
-            let resp = FetchResponse {
-                    leader: l,
-                    follower: req.follower,
-                    fetch_offset: req.fetch_offset,
-                    sent_in_epoch: req.sent_in_epoch,
-                    error: None,
-                    leader_log_end_offset: leader.log_end_offset(),
-                    high_watermark: leader.high_watermark,
-                    diverging_epoch: None,
-                    record_count: records.len() as u64,
-                    records,
-            };
+            let resp = FetchResponse::answer(&req, leader.log_end_offset(), leader.high_watermark, records);
             self.send(Message::FetchResponse(resp));
         }
     }
@@ -300,15 +268,7 @@ impl Simulation {
             leader_epoch: None,
             end_offset: None,
         };
-        resp.error = if !leader.is_leader() {
-            Some(Errors::NotLeaderOrFollower)
-        } else {
-            match req.current_leader_epoch {
-                Some(e) if e < leader.leader_epoch => Some(Errors::FencedLeaderEpoch),
-                Some(e) if e > leader.leader_epoch => Some(Errors::UnknownLeaderEpoch),
-                _ => None,
-            }
-        };
+        resp.error = leader_refusal(leader, req.current_leader_epoch);
         if resp.error.is_some() {
             return resp;
         }
@@ -348,4 +308,18 @@ impl Simulation {
         }
     }
 
+}
+
+/// Why a broker refuses a follower's request before reading anything: it is
+/// not the leader, or (KIP-320, 2.1+: the request carries the epoch) the
+/// request comes from another leader epoch (`Partition.checkCurrentLeaderEpoch`).
+fn leader_refusal(leader: &Broker, current_leader_epoch: Option<u32>) -> Option<Errors> {
+    if !leader.is_leader() {
+        return Some(Errors::NotLeaderOrFollower);
+    }
+    match current_leader_epoch {
+        Some(e) if e < leader.leader_epoch => Some(Errors::FencedLeaderEpoch),
+        Some(e) if e > leader.leader_epoch => Some(Errors::UnknownLeaderEpoch),
+        _ => None,
+    }
 }

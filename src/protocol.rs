@@ -83,6 +83,23 @@ pub struct FetchResponse {
 }
 
 impl FetchResponse {
+    /// The answer to `req` with the leader's LEO, its HW and the records read
+    /// (no error, no divergence).
+    pub fn answer(req: &Fetch, leader_log_end_offset: u64, high_watermark: u64, records: Vec<Record>) -> FetchResponse {
+        FetchResponse {
+            leader: req.leader,
+            follower: req.follower,
+            fetch_offset: req.fetch_offset,
+            sent_in_epoch: req.sent_in_epoch,
+            error: None,
+            leader_log_end_offset,
+            high_watermark,
+            diverging_epoch: None,
+            record_count: records.len() as u64,
+            records,
+        }
+    }
+
     /// The response as events show it: everything but the records themselves.
     pub fn summary(&self) -> FetchResponse {
         FetchResponse { records: Vec::new(), ..*self }
