@@ -224,3 +224,45 @@ fn the_elr_follows_the_isr() {
     assert_eq!(p.sim.controller.leader, None);
     assert!(p.sim.violations.iter().all(|v| v.kind != ViolationKind::CommittedDivergence));
 }
+
+/// KAFKA-7128 (2.1): a follower rejoins the ISR only once it reaches the
+/// start of the leader's epoch; before, reaching the (lagging) HW sufficed.
+/// Here the controller's removal of broker 3 bumped the epoch at LEO 1, and
+/// broker 3 comes back with an empty log while the HW is still 0.
+#[test]
+fn isr_expansion_needs_the_epoch_start_from_2_1() {
+    let steps = vec![
+        produce("m1", Acks::One),
+        Step::Isolate(3),
+        Step::AdvanceMs(10_000),
+        Step::Heal(highwater::scenario::Heal::Broker(3)),
+        Step::Fetch(3),
+    ];
+    let isr_after = |p: Protocol| {
+        let r = run(&scenario(Config::for_protocol(p), steps.clone()));
+        assert_eq!(r.sim.broker(1).epoch_start_offset, 1, "{p}: the bumped epoch starts at LEO 1");
+        assert_eq!(r.sim.broker(1).high_watermark, 0, "{p}");
+        r.sim.controller.isr.to_vec()
+    };
+    assert_eq!(isr_after(Protocol::V2_0), vec![1, 2, 3], "2.0: LEO 0 >= HW 0 is enough");
+    assert_eq!(isr_after(Protocol::V2_1), vec![1, 2], "2.1: LEO 0 is below the epoch start");
+}
+
+/// KIP-91 (2.1): the client keeps a record up to `delivery.timeout.ms`
+/// (120 s); before, a record waiting for a leader expired after
+/// `request.timeout.ms` (30 s).
+#[test]
+fn the_client_gives_up_after_request_timeout_before_2_1_and_delivery_timeout_from_2_1() {
+    let steps = vec![Step::Crash(Crash { broker: 1, lose_unflushed: 0 }), produce("m1", Acks::All), Step::AdvanceMs(200_000)];
+    let expired_at = |p: Protocol| {
+        let config = Config { brokers: 1, ..Config::for_protocol(p) };
+        let r = run(&scenario(config, steps.clone()));
+        assert_eq!(highwater::view::result_name(r.sim.producer.requests[0].status), "REQUEST_TIMED_OUT", "{p}");
+        r.events.iter().find_map(|e| match &e.event {
+            Event::ProduceResponse { expired: Some(x), .. } => Some((e.time_ms, x.timeout)),
+            _ => None,
+        })
+    };
+    assert_eq!(expired_at(Protocol::V2_0), Some((29_900, "request.timeout.ms")));
+    assert_eq!(expired_at(Protocol::V2_1), Some((119_900, "delivery.timeout.ms")));
+}
