@@ -100,7 +100,7 @@ impl Protocol {
 /// The defaults that differ between versions (`Config::for_protocol` fills
 /// the rest with defaults that never changed). `enable_idempotence` is the
 /// producer's (true since 3.0, KIP-679).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct VersionDefaults {
     pub broker_session_timeout_ms: u64,
     pub replica_lag_time_max_ms: u64,
@@ -398,21 +398,12 @@ impl Rules {
 pub struct VersionInfo {
     pub name: &'static str,
     pub aliases: Vec<&'static str>,
-    pub defaults: VersionDefaultsView,
+    pub defaults: VersionDefaults,
     /// The rules in force, in table order.
     pub rules: Vec<Rule>,
     /// Rules this version brought, and rules it retired, against the previous preset.
     pub introduced: Vec<Rule>,
     pub retired: Vec<Rule>,
-}
-
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct VersionDefaultsView {
-    pub broker_session_timeout_ms: u64,
-    pub replica_lag_time_max_ms: u64,
-    pub unclean_leader_election: bool,
-    pub enable_idempotence: bool,
-    pub retries: u32,
 }
 
 /// Every preset, oldest first, with the table of rules (`RULES`).
@@ -435,17 +426,10 @@ pub fn catalogue() -> Catalogue {
                 RULES.iter().map(|r| r.rule).filter(|&r| !rules.has(r) && prev.has(r)).collect(),
             ),
         };
-        let d = p.defaults();
         versions.push(VersionInfo {
             name: p.name(),
             aliases: Protocol::ALIASES.iter().filter(|(_, q)| *q == p).map(|(a, _)| *a).collect(),
-            defaults: VersionDefaultsView {
-                broker_session_timeout_ms: d.broker_session_timeout_ms,
-                replica_lag_time_max_ms: d.replica_lag_time_max_ms,
-                unclean_leader_election: d.unclean_leader_election,
-                enable_idempotence: d.enable_idempotence,
-                retries: d.retries,
-            },
+            defaults: p.defaults(),
             rules: ids,
             introduced,
             retired,
