@@ -231,6 +231,79 @@ pub mod limits {
     pub const MAX_DESCRIPTION_CHARS: usize = 4_000;
     /// Records one fetch response carries (a stand-in for `replica.fetch.max.bytes`).
     pub const MAX_FETCH_RECORDS: usize = 1_000;
+
+    // Budgets on the work a valid run does (`Budget`): past one, the run
+    // stops at that step with a `budget_exceeded` event naming it.
+
+    /// Events one step may cause (each counted, repeats included): about half
+    /// a second of work natively.
+    pub const MAX_EVENTS_PER_STEP: u64 = 500_000;
+    /// Events a whole run may cause: bounds the trace a timeline keeps.
+    pub const MAX_EVENTS_PER_RUN: u64 = 1_000_000;
+    /// Messages in flight at once (timed mode).
+    pub const MAX_MESSAGES_IN_FLIGHT: u64 = 10_000;
+    /// Bytes (estimated) of the states a timeline keeps to seek with: past
+    /// it, every other snapshot goes and a seek replays more steps.
+    pub const MAX_TIMELINE_SNAPSHOT_BYTES: usize = 32 << 20;
+}
+
+/// A budget on the work of a run (`limits`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Budget {
+    EventsPerStep,
+    EventsPerRun,
+    MessagesInFlight,
+}
+
+impl Budget {
+    /// The limit's name in `limits`, as messages print it.
+    pub fn limit_name(self) -> &'static str {
+        match self {
+            Budget::EventsPerStep => "MAX_EVENTS_PER_STEP",
+            Budget::EventsPerRun => "MAX_EVENTS_PER_RUN",
+            Budget::MessagesInFlight => "MAX_MESSAGES_IN_FLIGHT",
+        }
+    }
+
+    /// What went past the budget of `limit`, in words.
+    pub fn describe(self, limit: u64) -> String {
+        let n = crate::event::thousands(limit);
+        match self {
+            Budget::EventsPerStep => format!("this step caused more than {n} events"),
+            Budget::EventsPerRun => format!("the run caused more than {n} events"),
+            Budget::MessagesInFlight => format!("more than {n} messages were in flight at once"),
+        }
+    }
+}
+
+/// The budgets a simulation runs under: `limits`' values, lowered only by
+/// tests that need to reach one quickly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Budgets {
+    pub events_per_step: u64,
+    pub events_per_run: u64,
+    pub messages_in_flight: u64,
+}
+
+impl Budgets {
+    pub fn limit(&self, budget: Budget) -> u64 {
+        match budget {
+            Budget::EventsPerStep => self.events_per_step,
+            Budget::EventsPerRun => self.events_per_run,
+            Budget::MessagesInFlight => self.messages_in_flight,
+        }
+    }
+}
+
+impl Default for Budgets {
+    fn default() -> Budgets {
+        Budgets {
+            events_per_step: limits::MAX_EVENTS_PER_STEP,
+            events_per_run: limits::MAX_EVENTS_PER_RUN,
+            messages_in_flight: limits::MAX_MESSAGES_IN_FLIGHT,
+        }
+    }
 }
 
 impl Config {

@@ -375,6 +375,7 @@ impl Simulation {
         broker.leader = leader;
         broker.leader_epoch = epoch;
         broker.isr.clear();
+        broker.pending_isr = None;
         broker.delayed_fetches.clear();
         broker.fetcher.in_flight_since_ms = None;
         broker.fetcher.next_fetch_ms = now;
@@ -404,6 +405,12 @@ impl Simulation {
             }
         }
         self.send_leader_and_isr(b);
+        // Back in touch: the AlterPartition it kept retrying gets its answer.
+        if let Some(proposed) = self.broker(b).is_leader().then(|| self.broker_mut(b).pending_isr.take()).flatten() {
+            if self.alter_partition(b, proposed) {
+                self.maybe_increment_high_watermark(b);
+            }
+        }
     }
 
     /// The controller stops hearing from `b` (unless it already had).

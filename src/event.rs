@@ -2,7 +2,7 @@
 //! `Display` line: the trace line that the command line, the tests and the
 //! page's event log all share.
 
-use crate::config::BrokerId;
+use crate::config::{Budget, BrokerId};
 use crate::invariants::Violation;
 use crate::protocol::{Errors, Message};
 use crate::scenario::{Acks, Step};
@@ -174,7 +174,9 @@ pub enum Event {
     Dropped { from: BrokerId, to: BrokerId, kind: &'static str, reason: DropReason },
     /// A follower ignored a response that no longer matches its state.
     ResponseIgnored { follower: BrokerId, kind: &'static str, reason: &'static str },
-    FetchTimedOut { follower: BrokerId, leader: BrokerId },
+    /// The fetcher gave up on a request after `request.timeout.ms` and closed
+    /// the connection, discarding `discarded` messages still in flight on it.
+    FetchTimedOut { follower: BrokerId, leader: BrokerId, discarded: u64 },
     /// The leader holds a fetch that found nothing new (`DelayedFetch`).
     FetchHeld { leader: BrokerId, follower: BrokerId, fetch_offset: u64, until_ms: u64 },
     RemoteLogEndOffsetUpdated { leader: BrokerId, follower: BrokerId, from: Option<u64>, to: u64 },
@@ -220,6 +222,8 @@ pub enum Event {
     ConsumerPositionReset { from: u64, to: u64, reset: &'static str, reason: String },
     /// `action`: the step that could not happen (named so, as `step` is the step's index).
     StepRejected { action: Step, reason: String },
+    /// The run did more work than a budget allows: it stops at this step.
+    BudgetExceeded { budget: Budget, limit: u64 },
     Violation(Violation),
 }
 
@@ -282,7 +286,15 @@ impl fmt::Display for Event {
             }
             Dropped { from, to, kind, reason } => write!(f, "broker {from} -> broker {to}: {kind} dropped ({reason})"),
             ResponseIgnored { follower, kind, reason } => write!(f, "broker {follower} ignored a {kind}: {reason}"),
-            FetchTimedOut { follower, leader } => write!(f, "broker {follower}: fetch from broker {leader} timed out, will retry"),
+            FetchTimedOut { follower, leader, discarded } => {
+                write!(f, "broker {follower}: fetch from broker {leader} timed out; connection closed")?;
+                match discarded {
+                    0 => {}
+                    1 => write!(f, " (1 message in flight discarded)")?,
+                    n => write!(f, " ({n} messages in flight discarded)")?,
+                }
+                write!(f, ", will retry")
+            }
             FetchHeld { leader, follower, fetch_offset, until_ms } => write!(
                 f,
                 "broker {leader} holds broker {follower}'s fetch: nothing past offset {fetch_offset} yet; answers when a record arrives or at {until_ms} ms (replica.fetch.wait.max.ms)"
@@ -393,6 +405,7 @@ impl fmt::Display for Event {
                 write!(f, "consumer: {reason}; auto.offset.reset={reset} moves it {from} -> {to}")
             }
             StepRejected { action, reason } => write!(f, "rejected {}: {reason}", action.to_json()),
+            BudgetExceeded { budget, limit } => f.write_str(&budget_message(*budget, *limit)),
             Violation(v) => write!(f, "VIOLATION {v}"),
         }
     }
@@ -416,10 +429,45 @@ pub struct Traced {
     pub time_ms: u64,
     #[serde(flatten)]
     pub event: Event,
+    /// The same event happened again right after, this many more times, the
+    /// last at `until_ms`: a timer that fires every millisecond makes one
+    /// line, not millions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeated: Option<Repeated>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Repeated {
+    pub more: u64,
+    pub until_ms: u64,
 }
 
 impl fmt::Display for Traced {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:>7} ms  #{:<3} {}", self.time_ms, self.step, self.event)
+        write!(f, "{:>7} ms  #{:<3} {}", self.time_ms, self.step, self.event)?;
+        match self.repeated {
+            Some(Repeated { more: 1, until_ms }) => write!(f, " (… once more at {until_ms} ms)"),
+            Some(Repeated { more, until_ms }) => write!(f, " (… {} more times until {until_ms} ms)", thousands(more)),
+            None => Ok(()),
+        }
     }
+}
+
+/// Why a run stopped, in the words the trace, the command line and the page
+/// all use.
+pub fn budget_message(budget: Budget, limit: u64) -> String {
+    format!("stopped: {} (limit {}); the steps after this one are not run", budget.describe(limit), budget.limit_name())
+}
+
+/// `3599998` as `3,599,998`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -20,6 +20,7 @@ impl Simulation {
         let broker = self.broker_mut(b);
         broker.alive = false;
         broker.starting = false;
+        broker.pending_isr = None;
         broker.delayed_fetches.clear();
         broker.fetcher.in_flight_since_ms = None;
         let leo = broker.log_end_offset();

@@ -96,8 +96,8 @@ impl Simulation {
         }
         let broker = self.broker_mut(f);
         let count = resp.records.len() as u64;
-        for r in resp.records {
-            broker.log.append(r);
+        for r in resp.records.iter() {
+            broker.log.append(r.clone());
         }
         let leo = broker.log_end_offset();
         if count > 0 {
@@ -225,7 +225,12 @@ impl Simulation {
                 let fetcher = &mut self.brokers[i].fetcher;
                 fetcher.in_flight_since_ms = None;
                 fetcher.next_fetch_ms = now + self.config.replica_fetch_backoff_ms;
-                self.emit(Event::FetchTimedOut { follower: f, leader });
+                // `NetworkClient.handleTimedOutRequests` closes the connection:
+                // the request or its answer still on the wire is gone, and a
+                // fetch the leader holds will have no one to answer.
+                let discarded = self.network.close_connection(f, leader) as u64;
+                self.broker_mut(leader).delayed_fetches.retain(|d| d.request.follower != f);
+                self.emit(Event::FetchTimedOut { follower: f, leader, discarded });
             }
             if self.brokers[i].fetcher.next_fetch_ms > now {
                 continue;

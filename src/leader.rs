@@ -123,11 +123,15 @@ impl Simulation {
 
     /// AlterPartition (KIP-497; a ZooKeeper conditional write before it): an
     /// ISR change takes effect only if the controller accepts it, which needs
-    /// the leader to reach the controller in the current epoch.
+    /// the leader to reach the controller in the current epoch. A leader that
+    /// cannot reach the controller keeps the request pending and retries it
+    /// until it is answered (`DefaultAlterPartitionManager`: "we will not
+    /// timeout AlterPartition request"), proposing nothing else meanwhile.
     pub(crate) fn alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
         let epoch = self.broker(l).leader_epoch;
         let reason = if self.network.is_isolated(l) {
-            Some("the controller is unreachable")
+            self.broker_mut(l).pending_isr = Some(proposed.clone());
+            Some("the controller is unreachable; the request stays pending and is retried")
         } else if self.controller.leader != Some(l) || self.controller.leader_epoch != epoch {
             Some("the controller rejected it (FENCED_LEADER_EPOCH: no longer the leader)")
         } else {
@@ -154,7 +158,7 @@ impl Simulation {
     /// 2.1 (KAFKA-7128), >= the start offset of the leader's epoch.
     pub(crate) fn maybe_expand_isr(&mut self, l: BrokerId, f: BrokerId) {
         let leader = self.broker(l);
-        if leader.isr.contains(&f) {
+        if leader.isr.contains(&f) || leader.pending_isr.is_some() {
             return;
         }
         let Some(leo) = leader.remote(f).log_end_offset else { return };
@@ -226,7 +230,7 @@ impl Simulation {
         resp.high_watermark = if records.is_empty() { leader.high_watermark } else { read_high_watermark };
         resp.leader_log_end_offset = leader.log_end_offset();
         resp.record_count = records.len() as u64;
-        resp.records = records;
+        resp.records = records.into();
         Some(resp)
     }
 
@@ -293,7 +297,7 @@ impl Simulation {
         let lag = self.config.replica_lag_time_max_ms;
         for i in 0..self.brokers.len() {
             let b = &self.brokers[i];
-            if !b.is_leader() {
+            if !b.is_leader() || b.pending_isr.is_some() {
                 continue;
             }
             let out = b.out_of_sync_replicas(self.now_ms, lag, self.rules.has(Rule::CaughtUpAtLogEnd));

@@ -240,33 +240,55 @@ fn read_scenario(file: &Path) -> Result<Scenario, String> {
     Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))
 }
 
+/// Runs a scenario, writing each step's events as soon as the step is done:
+/// memory holds one step's events (bounded by `MAX_EVENTS_PER_STEP`), never
+/// the run's. `--json` streams the events array the same way and ends with
+/// the final state. A run that goes past a budget stops with exit 2.
 fn run(file: &Path, json: bool) -> ExitCode {
+    use std::io::Write;
     let scenario = match read_scenario(file) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
     let mut sim = Simulation::new(scenario.config.clone());
-    let mut events = vec![];
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    use std::io::Write;
-    for step in &scenario.steps {
-        let step_events = sim.apply(step);
+    let mut first = true;
+    let written = (|| -> std::io::Result<()> {
         if json {
-            events.extend(step_events);
-        } else {
-            for e in &step_events {
-                if writeln!(out, "{e}").is_err() {
-                    return ExitCode::SUCCESS; // stdout closed (e.g. piped to head)
+            out.write_all(b"{\n  \"events\": [")?;
+        }
+        for step in &scenario.steps {
+            for e in sim.apply_in_place(step) {
+                if json {
+                    out.write_all(if first { b"\n    " } else { b",\n    " })?;
+                    serde_json::to_writer(&mut out, &EventView::of(e))?;
+                    first = false;
+                } else {
+                    writeln!(out, "{e}")?;
                 }
             }
+            if sim.stopped.is_some() {
+                break;
+            }
         }
+        if json {
+            // The final state's fields follow the events in the same object.
+            let state = serde_json::to_string_pretty(&StateView::of(&sim, LogWindow::ALL)).expect("state serializes");
+            let fields = state.trim_start_matches('{').trim_start();
+            write!(out, "\n  ],\n  {fields}\n")?;
+        }
+        out.flush()
+    })();
+    if written.is_err() {
+        return ExitCode::SUCCESS; // stdout closed (e.g. piped to head)
     }
-    if json {
-        let mut state = serde_json::to_value(StateView::of(&sim, LogWindow::ALL)).expect("state serializes");
-        let events: Vec<EventView> = events.iter().map(EventView::of).collect();
-        state["events"] = serde_json::to_value(events).expect("events serialize");
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&state).expect("json"));
+    match sim.stopped {
+        Some(budget) => fail(format!(
+            "{}: step {}: {}",
+            file.display(),
+            sim.step,
+            highwater::event::budget_message(budget, sim.budgets.limit(budget))
+        )),
+        None => ExitCode::SUCCESS,
     }
-    let _ = out.flush();
-    ExitCode::SUCCESS
 }

@@ -64,6 +64,14 @@ impl Network {
         self.in_flight.keys().next().map(|&(t, _)| t)
     }
 
+    /// Closes the connection between two brokers: what is in flight on it,
+    /// either way, is gone. Returns how many messages were discarded.
+    pub fn close_connection(&mut self, a: BrokerId, b: BrokerId) -> usize {
+        let before = self.in_flight.len();
+        self.in_flight.retain(|_, m| !((m.from() == a && m.to() == b) || (m.from() == b && m.to() == a)));
+        before - self.in_flight.len()
+    }
+
     /// The first message arriving at or before `now_ms`.
     pub fn pop_arrived(&mut self, now_ms: u64) -> Option<Message> {
         let (&(t, _), _) = self.in_flight.iter().next()?;

@@ -5,6 +5,7 @@ use crate::config::BrokerId;
 use crate::log::Record;
 use serde::Serialize;
 use std::fmt;
+use std::sync::Arc;
 
 /// Kafka error names (`org.apache.kafka.common.protocol.Errors`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -78,8 +79,10 @@ pub struct FetchResponse {
     pub high_watermark: u64,
     pub diverging_epoch: Option<DivergingEpoch>,
     pub record_count: u64,
+    /// Shared, not copied: a response in flight, its copies in snapshots and
+    /// a retransmission all refer to the same records.
     #[serde(skip)]
-    pub records: Vec<Record>,
+    pub records: Arc<[Record]>,
 }
 
 impl FetchResponse {
@@ -96,13 +99,13 @@ impl FetchResponse {
             high_watermark,
             diverging_epoch: None,
             record_count: records.len() as u64,
-            records,
+            records: records.into(),
         }
     }
 
     /// The response as events show it: everything but the records themselves.
     pub fn summary(&self) -> FetchResponse {
-        FetchResponse { records: Vec::new(), ..*self }
+        FetchResponse { records: Arc::default(), ..*self }
     }
 }
 
@@ -141,6 +144,14 @@ pub enum Message {
 }
 
 impl Message {
+    /// Records the message carries (a FetchResponse's).
+    pub fn record_count(&self) -> usize {
+        match self {
+            Message::FetchResponse(r) => r.records.len(),
+            _ => 0,
+        }
+    }
+
     pub fn from(&self) -> BrokerId {
         match self {
             Message::Fetch(m) => m.follower,

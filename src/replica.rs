@@ -104,9 +104,13 @@ pub struct Broker {
     pub fetcher: Fetcher,
     /// On a leader: followers' fetches it holds (timed mode).
     pub delayed_fetches: Vec<DelayedFetch>,
+    /// On a leader: the ISR it asked the controller for and has no answer to
+    /// yet (Kafka's `PendingShrinkIsr` / `PendingExpandIsr`). While it is
+    /// pending the leader proposes no other change.
+    pub pending_isr: Option<BrokerList>,
 }
 
-crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, delayed_fetches });
+crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, delayed_fetches, pending_isr });
 
 impl Broker {
     pub fn new(id: BrokerId, brokers: u32) -> Broker {
@@ -124,6 +128,7 @@ impl Broker {
             epoch_start_offset: 0,
             fetcher: Fetcher::default(),
             delayed_fetches: Vec::new(),
+            pending_isr: None,
         }
     }
 
@@ -169,6 +174,7 @@ impl Broker {
         self.isr = isr;
         self.fetcher = Fetcher { paused: self.fetcher.paused, ..Fetcher::default() };
         self.delayed_fetches.clear();
+        self.pending_isr = None;
     }
 
     /// A leader learns a new epoch for itself (an ISR shrink bumped it): the
@@ -185,6 +191,7 @@ impl Broker {
             r.restart_caught_up_clock(now_ms, isr.contains(&(i as u32 + 1)), leo);
         }
         self.isr = isr;
+        self.pending_isr = None;
     }
 
     /// Followers of the leader's ISR that are out of sync

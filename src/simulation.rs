@@ -5,10 +5,10 @@
 //! `advance_ms`, randomness comes from the scenario's seed. Every step comes
 //! back as typed events; the safety checks run after every action.
 
-use crate::config::{BrokerId, Config, Protocol};
+use crate::config::{Budget, Budgets, BrokerId, Config, Protocol};
 use crate::consumer::Consumer;
 use crate::controller::{Controller, Election};
-use crate::event::{DropReason, Event, Traced};
+use crate::event::{DropReason, Event, Repeated, Traced};
 use crate::invariants::{Checker, View, Violation};
 use crate::network::Network;
 use crate::producer::Producer;
@@ -42,9 +42,18 @@ pub struct Simulation {
     /// The end of the `advance_ms` being run.
     pub(crate) advance_until_ms: u64,
     pub(crate) action_start: usize,
+    /// The work this run may do (`config::limits`).
+    pub budgets: Budgets,
+    /// Events emitted so far in the run, repeats included, and when the
+    /// current step began and the checks last ran (in the same count).
+    pub(crate) emitted: u64,
+    pub(crate) emitted_at_step_start: u64,
+    pub(crate) checked_at: u64,
+    /// The budget this run went past: it stopped, and runs no more steps.
+    pub stopped: Option<Budget>,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, advance_until_ms, action_start });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, stopped });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -79,8 +88,26 @@ impl Simulation {
             out: vec![],
             advance_until_ms: 0,
             action_start: 0,
+            budgets: Budgets::default(),
+            emitted: 0,
+            emitted_at_step_start: 0,
+            checked_at: 0,
+            stopped: None,
             config,
         }
+    }
+
+    /// Roughly the memory this state holds of its own (record values are
+    /// shared between copies and not counted): the timeline's snapshot budget.
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let records: u64 = self.brokers.iter().map(|b| b.log_end_offset()).sum();
+        let in_flight: usize = self.network.in_flight.values().map(|m| size_of::<Message>() + m.record_count() * size_of::<crate::log::Record>()).sum();
+        size_of::<Simulation>()
+            + records as usize * size_of::<crate::log::Record>()
+            + in_flight
+            + self.producer.requests.len() * size_of::<crate::producer::ProduceRequest>()
+            + self.violations.len() * size_of::<Violation>()
     }
 
     pub fn protocol(&self) -> Protocol {
@@ -108,11 +135,18 @@ impl Simulation {
         self.step += 1;
         self.out.clear();
         self.action_start = 0;
+        self.emitted_at_step_start = self.emitted;
+        if let Some(budget) = self.stopped {
+            let reason = format!("the run has stopped: {} (limit {})", budget.describe(self.budgets.limit(budget)), budget.limit_name());
+            self.emit(Event::StepRejected { action: step.clone(), reason });
+            return &self.out;
+        }
         match self.run_step(step) {
             Ok(()) => {}
             Err(reason) => self.emit(Event::StepRejected { action: step.clone(), reason }),
         }
         self.end_action();
+        self.over_budget();
         &self.out
     }
 
@@ -161,8 +195,37 @@ impl Simulation {
 
     // ----- events and checks -------------------------------------------
 
+    /// Adds an event to the step's trace; the same event again right after
+    /// is counted on the first (`Repeated`), not added.
     pub(crate) fn emit(&mut self, event: Event) {
-        self.out.push(Traced { step: self.step, time_ms: self.now_ms, event });
+        self.emitted += 1;
+        let now = self.now_ms;
+        if let Some(last) = self.out.last_mut().filter(|last| last.event == event) {
+            let more = last.repeated.map_or(0, |r| r.more) + 1;
+            last.repeated = Some(Repeated { more, until_ms: now });
+            return;
+        }
+        self.out.push(Traced { step: self.step, time_ms: now, event, repeated: None });
+    }
+
+    /// Stops the run if it went past a budget (`config::limits`), with an
+    /// event naming it. True if the run has stopped.
+    pub(crate) fn over_budget(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        let budget = if self.emitted - self.emitted_at_step_start > self.budgets.events_per_step {
+            Budget::EventsPerStep
+        } else if self.emitted > self.budgets.events_per_run {
+            Budget::EventsPerRun
+        } else if self.network.in_flight.len() as u64 > self.budgets.messages_in_flight {
+            Budget::MessagesInFlight
+        } else {
+            return false;
+        };
+        self.stopped = Some(budget);
+        self.emit(Event::BudgetExceeded { budget, limit: self.budgets.limit(budget) });
+        true
     }
 
     /// Runs the safety checks over the action just finished.
@@ -170,9 +233,10 @@ impl Simulation {
         // Every change a check looks at (a log, a HW, the leader, the ISR, an
         // acknowledgement, a read) comes with an event: an action without
         // events changed nothing to check.
-        if self.out.len() == self.action_start {
+        if self.emitted == self.checked_at {
             return;
         }
+        self.checked_at = self.emitted;
         let view = View {
             brokers: &self.brokers,
             controller: &self.controller,
@@ -187,6 +251,7 @@ impl Simulation {
             self.emit(Event::Violation(v));
         }
         self.action_start = self.out.len();
+        self.checked_at = self.emitted;
     }
 
     // ----- the wire --------------------------------------------------------------
@@ -238,6 +303,9 @@ impl Simulation {
         self.emit(Event::ClockAdvanced { from_ms, to_ms });
         self.end_action();
         while let Some(t) = self.next_due_ms().filter(|&t| t <= to_ms) {
+            if self.over_budget() {
+                return; // the clock stays where the work stopped
+            }
             self.now_ms = t;
             self.run_due();
         }
@@ -327,5 +395,27 @@ impl Simulation {
                 self.emit(event);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same event again right after is counted on the first; another
+    /// event in between starts a new line.
+    #[test]
+    fn identical_events_in_a_row_are_coalesced() {
+        let mut sim = Simulation::new(Config::default());
+        for t in 1..=3 {
+            sim.now_ms = t;
+            sim.emit(Event::FetcherPaused { broker: 2 });
+        }
+        sim.emit(Event::FetcherResumed { broker: 2 });
+        sim.emit(Event::FetcherPaused { broker: 2 });
+        let repeats: Vec<Option<Repeated>> = sim.out.iter().map(|e| e.repeated).collect();
+        assert_eq!(repeats, vec![Some(Repeated { more: 2, until_ms: 3 }), None, None]);
+        assert_eq!(sim.out[0].time_ms, 1);
+        assert_eq!(sim.emitted, 5, "every event counts against the budgets");
     }
 }

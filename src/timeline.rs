@@ -6,9 +6,10 @@ use crate::event::Traced;
 use crate::scenario::{Scenario, ScenarioError, Step};
 use crate::simulation::Simulation;
 
-/// At most this many snapshots are kept; when full, every other one goes and
-/// the spacing doubles, so memory stays bounded and a seek replays at most
-/// `len / MAX_SNAPSHOTS * 2` steps.
+/// At most this many snapshots are kept, and at most
+/// `limits::MAX_TIMELINE_SNAPSHOT_BYTES` of them; when either is reached,
+/// every other one goes and the spacing doubles, so memory stays bounded and
+/// a seek replays at most `len / snapshots * 2` steps.
 const MAX_SNAPSHOTS: usize = 32;
 
 #[derive(Clone, Debug)]
@@ -25,7 +26,8 @@ pub struct Timeline {
 }
 
 impl Timeline {
-    /// Runs a (validated) scenario to its end.
+    /// Runs a (validated) scenario to its end, or to the step where it went
+    /// past a budget (`stopped()`): the steps after that one are left out.
     pub fn new(scenario: &Scenario) -> Result<Timeline, ScenarioError> {
         scenario.validate()?;
         let start = Simulation::new(scenario.config.clone());
@@ -40,8 +42,17 @@ impl Timeline {
         };
         for (i, step) in scenario.steps.iter().enumerate() {
             t.apply(step.clone()).map_err(|e| ScenarioError(format!("steps[{i}].{e}")))?;
+            if t.current.stopped.is_some() {
+                break;
+            }
         }
         Ok(t)
+    }
+
+    /// Why the run stopped at the current position, if it went past a
+    /// budget (the `budget_exceeded` event's words).
+    pub fn stopped(&self) -> Option<String> {
+        self.current.stopped.map(|b| crate::event::budget_message(b, self.current.budgets.limit(b)))
     }
 
     /// Applies a step at the current position; steps after it (if the user
@@ -51,6 +62,14 @@ impl Timeline {
     pub fn apply(&mut self, step: Step) -> Result<&[Traced], String> {
         if self.position >= limits::MAX_STEPS {
             return Err(format!("steps: the limit of {} steps is reached", limits::MAX_STEPS));
+        }
+        if let Some(budget) = self.current.stopped {
+            return Err(format!(
+                "the run stopped at step {}: {} (limit {}); go back to an earlier step to change the run",
+                self.position,
+                budget.describe(self.current.budgets.limit(budget)),
+                budget.limit_name()
+            ));
         }
         step.validate(&self.scenario.config, self.current.now_ms)?;
         self.truncate_future();
@@ -62,13 +81,25 @@ impl Timeline {
         self.position += 1;
         if self.position % self.every == 0 {
             self.snapshots.push(self.current.clone());
-            if self.snapshots.len() > MAX_SNAPSHOTS {
+            while self.snapshots.len() > 1
+                && (self.snapshots.len() > MAX_SNAPSHOTS || self.snapshot_bytes() > limits::MAX_TIMELINE_SNAPSHOT_BYTES)
+            {
                 let kept: Vec<Simulation> = self.snapshots.drain(..).step_by(2).collect();
                 self.snapshots = kept;
                 self.every *= 2;
             }
         }
         Ok(&self.events[from..])
+    }
+
+    /// The estimated memory of the snapshots kept.
+    pub fn snapshot_bytes(&self) -> usize {
+        self.snapshots.iter().map(Simulation::approx_bytes).sum()
+    }
+
+    /// Snapshots kept, and the steps between two of them.
+    pub fn snapshot_spacing(&self) -> (usize, usize) {
+        (self.snapshots.len(), self.every)
     }
 
     fn truncate_future(&mut self) {

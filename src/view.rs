@@ -24,6 +24,9 @@ pub struct StateView {
     pub producer: Vec<ProduceView>,
     pub consumer: ConsumerView,
     pub violations: Vec<Violation>,
+    /// Why the run stopped here, if it went past a budget (the
+    /// `budget_exceeded` event's words); null otherwise.
+    pub stopped: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -284,6 +287,7 @@ impl StateView {
                 read: sim.consumer.read.iter().map(|c| ConsumedView { offset: c.offset, value: c.value.clone() }).collect(),
             },
             violations: sim.violations.clone(),
+            stopped: sim.stopped.map(|b| crate::event::budget_message(b, sim.budgets.limit(b))),
         }
     }
 }

@@ -147,6 +147,10 @@ pub fn limits() -> Result<JsValue, JsError> {
         "max_value_bytes": limits::MAX_VALUE_BYTES,
         "max_simulated_ms": limits::MAX_SIMULATED_MS,
         "max_link_chars": limits::MAX_LINK_CHARS,
+        "max_events_per_step": limits::MAX_EVENTS_PER_STEP,
+        "max_events_per_run": limits::MAX_EVENTS_PER_RUN,
+        "max_messages_in_flight": limits::MAX_MESSAGES_IN_FLIGHT,
+        "max_timeline_snapshot_bytes": limits::MAX_TIMELINE_SNAPSHOT_BYTES,
     }))
 }
 

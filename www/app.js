@@ -218,6 +218,11 @@ function apply(step, { animate = true } = {}) {
     notify('info', `${future} later step(s) were replaced by this one.`, { action: { label: 'Undo', run: restoreUndo } });
   }
   for (const e of events) if (e.type === 'step_rejected') notify('warn', `Not possible now: ${e.reason}`, { timeoutMs: 5000 });
+  const stopped = events.find((e) => e.type === 'budget_exceeded');
+  if (stopped) {
+    stop();
+    notify('warn', `Step ${app.position}: ${stopped.line.replace(/^.*?#\S+\s+/, '')}`);
+  }
   draw({ events: animate ? events : null });
   if (app.playing && (app.violationCount || 0) > violationsBefore) {
     stop();

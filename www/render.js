@@ -66,19 +66,29 @@ export function renderCaption(state, view) {
 // ---------------------------------------------------------------- violations
 
 export function renderBanner(state, view) {
+  const stopped = state.stopped
+    ? h('div', { class: 'banner banner-stopped', role: 'alert', key: 'stopped', 'data-testid': 'stopped' },
+        h('div', { class: 'violation-head' },
+          h('span', { class: 'tag tag-warn' }, 'Run stopped'),
+          h('strong', { class: 'violation-title' }, 'This run went past a work budget'),
+        ),
+        h('p', { class: 'violation-detail' }, state.stopped),
+        h('p', { class: 'violation-where muted' }, 'Go back to an earlier step to change the run; everything up to here is kept.'),
+      )
+    : null;
   const vs = state.violations || [];
-  if (!vs.length) return [];
+  if (!vs.length) return stopped ? [stopped] : [];
   // Protocol violations first; then in the order they happened.
   const ordered = [...vs].sort((a, b) => Number(b.protocol_violation) - Number(a.protocol_violation) || a.step - b.step);
   const [first, ...rest] = ordered;
-  return h('div', { class: `banner ${first.protocol_violation ? 'banner-violation' : 'banner-allowed'}`, role: 'alert' },
+  return [stopped, h('div', { class: `banner ${first.protocol_violation ? 'banner-violation' : 'banner-allowed'}`, role: 'alert', key: 'violations' },
     violationItem(first, view),
     rest.length
       ? h('details', { class: 'banner-more' },
           h('summary', null, `${rest.length} more ${rest.length === 1 ? 'finding' : 'findings'}`),
           rest.map((v, i) => violationItem(v, view, i)))
       : null,
-  );
+  )].filter(Boolean);
 }
 
 function violationItem(v, view, key) {

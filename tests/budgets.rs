@@ -1,0 +1,220 @@
+//! Bounded work: every valid run finishes within its budgets or stops at a
+//! step with an event naming the limit. The reproducers of past findings are
+//! kept in tests/worst-case/ and run here.
+
+mod common;
+
+use highwater::config::{limits, Budget, Budgets};
+use highwater::event::Repeated;
+use highwater::{Event, Scenario, Simulation, Step, Timeline};
+use std::path::Path;
+
+fn worst_case(name: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worst-case").join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Scenario::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A timed-out fetch closes its connection (`NetworkClient`): the request or
+/// response still on the wire is discarded, so a follower never has more than
+/// one fetch exchange in flight, however far away it is.
+#[test]
+fn a_timed_out_fetch_discards_what_is_in_flight_on_its_connection() {
+    let s = worst_case("in-flight-responses");
+    let mut sim = Simulation::new(s.config.clone());
+    let (mut most_in_flight, mut discarded) = (0, 0);
+    for step in &s.steps {
+        for e in sim.apply(step) {
+            if let Event::FetchTimedOut { discarded: d, .. } = e.event {
+                discarded += d;
+            }
+        }
+        most_in_flight = most_in_flight.max(sim.network.in_flight.len());
+    }
+    assert_eq!(sim.stopped, None);
+    assert!(discarded > 0, "the timed-out fetches discarded nothing");
+    // Checked after each step; within the long advance the test below looks closer.
+    assert!(most_in_flight <= 6, "{most_in_flight} messages in flight");
+}
+
+#[test]
+fn in_flight_messages_stay_one_exchange_per_follower_during_a_long_advance() {
+    let mut s = worst_case("in-flight-responses");
+    // Advance in small steps to look at the wire often.
+    let last = s.steps.pop();
+    assert_eq!(last, Some(Step::AdvanceMs(3_590_000)));
+    s.steps.extend(std::iter::repeat(Step::AdvanceMs(997)).take(200));
+    let mut sim = Simulation::new(s.config.clone());
+    for step in &s.steps {
+        sim.apply(step);
+        assert!(sim.network.in_flight.len() <= 6, "{} in flight at {} ms", sim.network.in_flight.len(), sim.now_ms);
+    }
+}
+
+/// Kafka keeps an AlterPartition pending and retries it until answered; it
+/// does not propose the change again on every ISR check.
+#[test]
+fn an_unreachable_controller_leaves_one_pending_isr_change_not_millions() {
+    let s = worst_case("isr-change-spin");
+    let run = common::run(&s);
+    let failed: Vec<_> = run.events.iter().filter(|e| matches!(e.event, Event::IsrChangeFailed { .. })).collect();
+    assert_eq!(failed.len(), 1, "{}", run.trace());
+    assert!(failed[0].repeated.is_none());
+    assert!(run.events.len() < 100, "{} events", run.events.len());
+    assert_eq!(run.sim.stopped, None);
+}
+
+/// Healed before its session expires, the leader's pending ISR shrink is
+/// answered: the controller accepts it.
+#[test]
+fn a_pending_isr_change_is_retried_when_the_controller_is_reachable_again() {
+    let text = r#"{"version":1,"config":{"brokers":3,"replica_lag_time_max_ms":1000},
+        "steps":[{"isolate":1},{"advance_ms":1500},{"advance_ms":2000},{"heal":"all"}]}"#;
+    let s = Scenario::from_json(text).unwrap();
+    let mut sim = Simulation::new(s.config.clone());
+    sim.apply(&s.steps[0]);
+    let first = sim.apply(&s.steps[1]);
+    assert!(first.iter().any(|e| matches!(e.event, Event::IsrChangeFailed { .. })), "{first:?}");
+    assert_eq!(sim.broker(1).pending_isr.as_deref(), Some(&[1][..]));
+    let waiting = sim.apply(&s.steps[2]);
+    assert!(!waiting.iter().any(|e| matches!(e.event, Event::IsrChangeFailed { .. } | Event::IsrShrunk { .. })), "{waiting:?}");
+    let healed = sim.apply(&s.steps[3]);
+    assert!(
+        healed.iter().any(|e| matches!(&e.event, Event::IsrShrunk { leader: Some(1), isr, by_controller: false, .. } if isr == &vec![1])),
+        "{healed:?}"
+    );
+    assert_eq!(sim.broker(1).pending_isr, None);
+    assert_eq!(sim.controller.isr.as_slice(), &[1]);
+}
+
+/// An hour of timed mode with 10 ms fetch waits is millions of events: the
+/// step stops at the per-step budget, with the event naming the limit, and
+/// the clock where the work stopped.
+#[test]
+fn a_step_past_its_event_budget_stops_the_run_with_the_limit_named() {
+    let s = worst_case("timed-hour");
+    let mut sim = Simulation::new(s.config.clone());
+    let events = sim.apply(&s.steps[0]);
+    assert_eq!(sim.stopped, Some(Budget::EventsPerStep));
+    let last = events.last().unwrap();
+    assert_eq!(last.event, Event::BudgetExceeded { budget: Budget::EventsPerStep, limit: limits::MAX_EVENTS_PER_STEP });
+    let line = last.to_string();
+    assert!(line.contains("MAX_EVENTS_PER_STEP") && line.contains("500,000"), "{line}");
+    assert!(sim.now_ms > 0 && sim.now_ms < 3_600_000, "stopped at {} ms", sim.now_ms);
+    // Nothing runs after a stop.
+    let after = sim.apply(&Step::AdvanceMs(1));
+    assert!(matches!(&after[..], [e] if matches!(&e.event, Event::StepRejected { reason, .. } if reason.contains("MAX_EVENTS_PER_STEP"))), "{after:?}");
+}
+
+#[test]
+fn a_run_past_its_event_budget_stops_at_that_step() {
+    let text = r#"{"version":1,"config":{"brokers":3,"auto_fetch":true},"steps":[
+        {"advance_ms":10000},{"advance_ms":10000},{"advance_ms":10000},{"advance_ms":10000}]}"#;
+    let s = Scenario::from_json(text).unwrap();
+    let mut sim = Simulation::new(s.config.clone());
+    let per_step = sim.apply(&s.steps[0]).len() as u64;
+    sim = Simulation::new(s.config.clone());
+    sim.budgets = Budgets { events_per_run: per_step * 2 + per_step / 2, ..Budgets::default() };
+    let mut stopped_at = None;
+    for step in &s.steps {
+        let events = sim.apply(step);
+        if stopped_at.is_none() && sim.stopped.is_some() {
+            stopped_at = Some(sim.step);
+            assert!(matches!(events.last().unwrap().event, Event::BudgetExceeded { budget: Budget::EventsPerRun, .. }));
+        }
+    }
+    assert_eq!(stopped_at, Some(3));
+}
+
+#[test]
+fn too_many_messages_in_flight_stop_the_run() {
+    let text = r#"{"version":1,"config":{"brokers":5,"auto_fetch":true,"link_latency_ms":50},"steps":[{"advance_ms":1000}]}"#;
+    let s = Scenario::from_json(text).unwrap();
+    let mut sim = Simulation::new(s.config.clone());
+    sim.budgets = Budgets { messages_in_flight: 1, ..Budgets::default() };
+    let events = sim.apply(&s.steps[0]);
+    assert_eq!(sim.stopped, Some(Budget::MessagesInFlight), "{events:?}");
+    let line = events.last().unwrap().to_string();
+    assert!(line.contains("messages were in flight at once (limit MAX_MESSAGES_IN_FLIGHT)"), "{line}");
+}
+
+/// A link or file that goes past a budget still loads: the timeline ends at
+/// the step that stopped, says why, refuses to go on, and is usable again
+/// from any earlier step.
+#[test]
+fn a_timeline_keeps_what_ran_before_the_stop_and_continues_from_earlier_steps() {
+    let mut s = worst_case("timed-hour");
+    s.steps.insert(0, Step::AdvanceMs(1000));
+    s.steps[1] = Step::AdvanceMs(3_590_000);
+    s.steps.push(Step::AdvanceMs(1));
+    let mut t = Timeline::new(&s).expect("loads");
+    assert_eq!(t.len(), 2, "the step after the stop is left out");
+    let why = t.stopped().expect("stopped");
+    assert!(why.contains("MAX_EVENTS_PER_STEP"), "{why}");
+    let refused = t.apply(Step::AdvanceMs(1)).unwrap_err();
+    assert!(refused.contains("step 2") && refused.contains("MAX_EVENTS_PER_STEP"), "{refused}");
+    t.seek(1).unwrap();
+    assert_eq!(t.stopped(), None);
+    t.apply(Step::AdvanceMs(1000)).expect("a shorter step from before the stop runs");
+    assert_eq!((t.len(), t.current().now_ms), (2, 2000));
+}
+
+/// The snapshots a timeline keeps to seek with stay under their byte budget
+/// when the logs grow large, and seeking still lands on the same state.
+#[test]
+fn timeline_snapshots_are_thinned_to_their_byte_budget() {
+    let mut s = Scenario::new(highwater::Config { brokers: 7, auto_fetch: true, ..Default::default() });
+    for i in 0..4_999 {
+        s.steps.push(Step::Produce(highwater::scenario::Produce { value: format!("v{i}"), acks: highwater::Acks::One, to: None }));
+        s.steps.push(Step::AdvanceMs(20));
+    }
+    let mut t = Timeline::new(&s).unwrap();
+    assert!(t.snapshot_bytes() <= limits::MAX_TIMELINE_SNAPSHOT_BYTES, "{} bytes", t.snapshot_bytes());
+    let (kept, every) = t.snapshot_spacing();
+    assert!(kept < 32 && every > 9_998 / 32, "{kept} snapshots every {every} steps: the byte budget never thinned them");
+    let mut fresh = Simulation::new(s.config.clone());
+    for step in &s.steps[..7_001] {
+        fresh.apply(step);
+    }
+    t.seek(7_001).unwrap();
+    assert_eq!(t.current().brokers, fresh.brokers);
+    assert_eq!(t.current().now_ms, fresh.now_ms);
+}
+
+/// Identical events in a row are one trace line with a count.
+#[test]
+fn repeated_events_are_coalesced_with_a_count() {
+    let traced = highwater::Traced {
+        step: 2,
+        time_ms: 1,
+        event: Event::FetcherPaused { broker: 2 },
+        repeated: Some(Repeated { more: 3_599_998, until_ms: 3_600_000 }),
+    };
+    assert_eq!(traced.to_string(), "      1 ms  #2   broker 2 fetcher paused (… 3,599,998 more times until 3600000 ms)");
+}
+
+/// `highwater run` prints the trace up to the stop, then exits 2 with the
+/// same words; `--json` stays one valid object with the events and the
+/// final state, which says why it stopped.
+#[test]
+fn the_command_line_stops_with_exit_two_and_the_same_words() {
+    let bin = env!("CARGO_BIN_EXE_highwater");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/worst-case/timed-hour.json");
+    let out = std::process::Command::new(bin).arg("run").arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let last = stdout.lines().last().unwrap();
+    let words = last.split_once("#1   ").unwrap().1;
+    assert!(words.starts_with("stopped: this step caused more than 500,000 events (limit MAX_EVENTS_PER_STEP)"), "{last}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(&format!("step 1: {words}")), "{stderr}");
+
+    let out = std::process::Command::new(bin).args(["run", "--json"]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events.last().unwrap()["type"], "budget_exceeded");
+    assert_eq!(events.last().unwrap()["budget"], "events_per_step");
+    assert_eq!(v["stopped"].as_str(), Some(words));
+    assert!(v["brokers"].as_array().is_some_and(|b| b.len() == 7));
+}
