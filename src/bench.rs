@@ -1,7 +1,7 @@
 //! Workloads shared by the native benchmark and the wasm one, so that their
 //! ratio compares the same code.
 
-use crate::config::Config;
+use crate::config::{Budgets, Config};
 use crate::scenario::{Acks, Produce, Step};
 use crate::simulation::Simulation;
 use serde::Serialize;
@@ -20,6 +20,8 @@ pub struct Throughput {
 pub fn timed_produce_run(records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
     let config = Config { brokers: 3, auto_fetch: true, ..Config::default() };
     let mut sim = Simulation::new(config);
+    // A throughput measurement, not a page's run: millions of events on purpose.
+    sim.budgets = Budgets { events_per_step: u64::MAX, events_per_run: u64::MAX, messages_in_flight: u64::MAX };
     let tick = Step::AdvanceMs(1);
     let tenth = (records / 10).max(1);
     let mut events = 0u64;
