@@ -166,6 +166,12 @@ impl Timeline {
         &self.events[start..self.step_ends[step - 1]]
     }
 
+    /// `step_ends()[i]`: the number of events after step `i + 1` (every
+    /// step of the timeline, whatever the position).
+    pub fn step_ends(&self) -> &[usize] {
+        &self.step_ends
+    }
+
     pub fn trace_lines(&self) -> Vec<String> {
         self.events().iter().map(|e| e.to_string()).collect()
     }

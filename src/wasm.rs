@@ -35,6 +35,22 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }
 
+fn events_to_js(events: &[crate::event::Traced], last: Option<u32>) -> Result<JsValue, JsError> {
+    let from = last.map_or(0, |n| events.len().saturating_sub(n as usize));
+    to_js(&events[from..].iter().map(EventView::of).collect::<Vec<_>>())
+}
+
+/// Trace lines as one text, each ended by a newline.
+fn trace_text(events: &[crate::event::Traced]) -> String {
+    let mut text = String::new();
+    for e in events {
+        // A trace line is one line; the split must not see another.
+        text.push_str(&e.to_string().replace('\n', "\\n"));
+        text.push('\n');
+    }
+    text
+}
+
 /// Text as is; anything else through `JSON.stringify`.
 fn json_text(value: &JsValue, what: &str) -> Result<String, JsError> {
     if let Some(s) = value.as_string() {
@@ -73,12 +89,14 @@ impl Simulation {
     }
 
     /// Applies one step (scenario format) at the current position and returns
-    /// the events it caused. Throws if the step is malformed or over a limit.
-    pub fn apply(&mut self, step: JsValue) -> Result<JsValue, JsError> {
+    /// the events it caused (with `last`, only the last `last` of them: a
+    /// step of a long timed run can cause hundreds of thousands). Throws if
+    /// the step is malformed or over a limit.
+    pub fn apply(&mut self, step: JsValue, last: Option<u32>) -> Result<JsValue, JsError> {
         let text = json_text(&step, "step")?;
         let step: Step = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("step: {e}")))?;
         let events = self.timeline.apply(step).map_err(|e| JsError::new(&e))?;
-        to_js(&events.iter().map(EventView::of).collect::<Vec<_>>())
+        events_to_js(events, last)
     }
 
     /// The state at the current position, shaped like `highwater run --json`
@@ -97,6 +115,27 @@ impl Simulation {
         self.timeline.trace_lines()
     }
 
+    /// The trace up to the current position as one text, a line per event:
+    /// one crossing of the boundary however long the run (split it on "\n").
+    #[wasm_bindgen(js_name = traceText)]
+    pub fn trace_text(&self) -> String {
+        trace_text(self.timeline.events())
+    }
+
+    /// For each step of the timeline, the number of events up to its end.
+    #[wasm_bindgen(js_name = stepEnds)]
+    pub fn step_ends(&self) -> Vec<u32> {
+        self.timeline.step_ends().iter().map(|&n| n as u32).collect()
+    }
+
+    /// The `registration_refused` events up to the current position (a
+    /// restarted broker waiting for its old session to expire).
+    #[wasm_bindgen(js_name = registrationRefusals)]
+    pub fn registration_refusals(&self) -> Result<JsValue, JsError> {
+        let refused = self.timeline.events().iter().filter(|e| matches!(e.event, crate::event::Event::RegistrationRefused { .. }));
+        to_js(&refused.map(EventView::of).collect::<Vec<_>>())
+    }
+
     /// Events up to the current position, from index `from` on.
     #[wasm_bindgen(js_name = eventsSince)]
     pub fn events_since(&self, from: usize) -> Result<JsValue, JsError> {
@@ -105,10 +144,17 @@ impl Simulation {
         to_js(&events[from..].iter().map(EventView::of).collect::<Vec<_>>())
     }
 
-    /// The events of one step (1-based), whatever the position.
+    /// The events of one step (1-based), whatever the position; with
+    /// `last`, only the last `last` of them.
     #[wasm_bindgen(js_name = stepEvents)]
-    pub fn step_events(&self, step: usize) -> Result<JsValue, JsError> {
-        to_js(&self.timeline.step_events(step).iter().map(EventView::of).collect::<Vec<_>>())
+    pub fn step_events(&self, step: usize, last: Option<u32>) -> Result<JsValue, JsError> {
+        events_to_js(self.timeline.step_events(step), last)
+    }
+
+    /// The trace lines of one step (1-based) as one text, a line per event.
+    #[wasm_bindgen(js_name = stepText)]
+    pub fn step_text(&self, step: usize) -> String {
+        trace_text(self.timeline.step_events(step))
     }
 
     /// Time travel: the state after `position` steps.

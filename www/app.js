@@ -18,6 +18,7 @@ const EMBED = document.documentElement.classList.contains('embed');
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
 const PLAY_TICK_MS = 200; // one clock step every tick while playing at the end of the timeline
+const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
 const app = {
   sim: null,
@@ -36,6 +37,7 @@ const app = {
   lastHash: '',
   hashTimer: 0,
   stepEventsCache: new Map(),
+  traceText: '', // the whole trace while the Trace dialog is open (Copy and Download use it)
   refusals: [], // every registration_refused event of the timeline: { step, broker, session_expires_ms }
   recovering: false,
 };
@@ -126,18 +128,13 @@ function defaultScenario() {
 /** Replaces the run (throws the core's error, leaving the current run as it was). */
 function adopt(sim, { at } = {}) {
   // Right after construction the position is the end: every event is there.
-  const events = sim.eventsSince(0);
+  // The trace crosses the boundary as one text, not an object per event.
+  const text = sim.traceText();
+  const lines = text ? text.slice(0, -1).split('\n') : [];
+  const stepEnds = Array.from(sim.stepEnds());
+  const refusals = sim.registrationRefusals();
   const scenario = sim.scenario();
   const length = sim.length();
-  const lines = new Array(events.length);
-  const stepEnds = new Array(length).fill(0);
-  for (let i = 0; i < events.length; i++) {
-    lines[i] = events[i].line;
-    const s = events[i].step;
-    if (s >= 1 && s <= length) stepEnds[s - 1] = i + 1;
-  }
-  for (let i = 1; i < length; i++) stepEnds[i] = Math.max(stepEnds[i], stepEnds[i - 1]);
-  const refusals = events.filter((e) => e.type === 'registration_refused');
   const position = at === null || at === undefined ? length : Math.max(0, Math.min(at, length));
   if (position !== length) sim.seek(position);
   if (app.sim) app.sim.free();
@@ -181,13 +178,21 @@ function refusalsAt(position) {
   return latest;
 }
 
+/** A step's events for captions and animation: its last STEP_EVENTS_SHOWN
+ *  (a step of a long timed run can cause hundreds of thousands). */
 function stepEvents(position) {
   if (position < 1) return [];
   if (!app.stepEventsCache.has(position)) {
     if (app.stepEventsCache.size > 64) app.stepEventsCache.clear();
-    app.stepEventsCache.set(position, app.sim.stepEvents(position));
+    app.stepEventsCache.set(position, app.sim.stepEvents(position, STEP_EVENTS_SHOWN));
   }
   return app.stepEventsCache.get(position);
+}
+
+/** How many events step `position` caused (its trace lines). */
+function stepEventCount(position) {
+  const ends = app.trace.stepEnds;
+  return position < 1 ? 0 : ends[position - 1] - (position > 1 ? ends[position - 2] : 0);
 }
 
 // ------------------------------------------------------------------ actions
@@ -199,15 +204,16 @@ function apply(step, { animate = true } = {}) {
   const future = sim.length() - position;
   const before = future ? currentScenario() : null;
   const violationsBefore = app.violationCount || 0;
-  const r = guarded(`Could not ${describeStep(step)}`, () => sim.apply(step));
+  const r = guarded(`Could not ${describeStep(step)}`, () => sim.apply(step, STEP_EVENTS_SHOWN));
   if (!r.ok) return false;
   const events = r.value;
   const t = app.trace;
   t.lines.length = position ? t.stepEnds[position - 1] : 0;
   t.stepEnds.length = position;
-  for (const e of events) t.lines.push(e.line);
+  const text = sim.stepText(position + 1);
+  if (text) for (const line of text.slice(0, -1).split('\n')) t.lines.push(line);
   t.stepEnds.push(t.lines.length);
-  app.refusals = app.refusals.filter((e) => e.step <= position).concat(events.filter((e) => e.type === 'registration_refused'));
+  app.refusals = sim.registrationRefusals();
   app.steps.length = position;
   app.steps.push(step);
   app.position = position + 1;
@@ -371,6 +377,7 @@ function drawNow({ events = null } = {}) {
     windowCount: app.windowCount,
     dense: app.zoom === 'dense',
     stepEvents: stepEvents(position),
+    stepEventCount: stepEventCount(position),
     step: position ? app.steps[position - 1] : null,
     position,
     length: sim.length(),
@@ -677,7 +684,7 @@ function wire() {
   $('btn-embed').addEventListener('click', openEmbed);
   $('btn-embed-copy').addEventListener('click', () => copyText($('embed-code').value, 'Embed code copied.'));
   $('btn-trace').addEventListener('click', openTrace);
-  $('btn-trace-copy').addEventListener('click', () => copyText($('trace-text').textContent, 'Trace copied.'));
+  $('btn-trace-copy').addEventListener('click', () => copyText(app.traceText, 'Trace copied.'));
   $('btn-trace-download').addEventListener('click', downloadTrace);
   wireExplore();
 
@@ -902,15 +909,28 @@ function openEmbed() {
   $('dlg-embed').showModal();
 }
 
+const TRACE_SHOWN_LINES = 10_000; // the dialog shows the first and last half of a longer trace
+
 function openTrace() {
-  const r = guarded('Could not read the trace', () => app.sim.traceLines());
+  const r = guarded('Could not read the trace', () => app.sim.traceText());
   if (!r.ok) return;
-  $('trace-text').textContent = r.value.map((l) => `${l}\n`).join('');
+  app.traceText = r.value;
+  $('trace-text').textContent = traceExcerpt(r.value);
   $('dlg-trace').showModal();
 }
 
+/** The whole trace, or for a long one its first and last lines with how many are left out
+ *  (Copy and Download take the whole trace). */
+function traceExcerpt(text) {
+  const lines = text.split('\n');
+  if (lines.length <= TRACE_SHOWN_LINES) return text;
+  const half = TRACE_SHOWN_LINES / 2;
+  const left = lines.length - 1 - TRACE_SHOWN_LINES;
+  return `${lines.slice(0, half).join('\n')}\n… ${left.toLocaleString('en-US')} lines left out here: Copy and Download take the whole trace …\n${lines.slice(-half - 1).join('\n')}`;
+}
+
 function downloadTrace() {
-  const blob = new Blob([$('trace-text').textContent], { type: 'text/plain' });
+  const blob = new Blob([app.traceText], { type: 'text/plain' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = `${(app.name || 'highwater-run').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'trace'}.trace`;

@@ -10,7 +10,7 @@ const LIST_LIMIT = 100; // rows of the producer and consumer lists drawn at most
 
 /**
  * Everything the page draws from one state.
- * view: { windowStart, windowCount, dense, stepEvents, step, position, length, refusals }
+ * view: { windowStart, windowCount, dense, stepEvents, stepEventCount, step, position, length, refusals }
  * (refusals: per broker, its latest `registration_refused` event up to this step)
  */
 export function render(state, view) {
@@ -47,8 +47,12 @@ const STEP_NOTES_MAX = 4;
 export function renderCaption(state, view) {
   const where = view.position === 0 ? 'Start' : `Step ${view.position}`;
   const what = view.step ? describeStep(view.step) : 'nothing has happened yet';
+  const shown = (view.stepEvents || []).length;
   const notes = (view.stepEvents || []).map(explainEvent).filter(Boolean);
   const unique = [...new Set(notes)].slice(0, STEP_NOTES_MAX);
+  if (view.stepEventCount > shown) {
+    unique.push(`This step caused ${view.stepEventCount.toLocaleString('en-US')} events; these notes read the last ${shown.toLocaleString('en-US')} (the event log has them all).`);
+  }
   return [
     h('p', { class: 'caption-line', key: 'line' },
       h('strong', null, where),

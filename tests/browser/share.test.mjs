@@ -116,3 +116,37 @@ test('corrupt, truncated, oversized and foreign links show an error and a usable
   await page.locator('.notice', { hasText: 'is not a step number' }).waitFor();
   assert.equal(await page.locator('#position').textContent(), '2 / 2');
 });
+
+test('a link past a work budget opens where the run stopped, says why, and the page stays usable', async () => {
+  const scenario = {
+    version: 1,
+    config: { brokers: 7, auto_fetch: true, replica_fetch_wait_max_ms: 10 },
+    steps: [{ produce: { value: 'm1', acks: '1' } }, { advance_ms: 3_500_000 }, { produce: { value: 'never', acks: '1' } }],
+  };
+  const sim = core.Simulation.fromScenario(scenario);
+  const expected = sim.state().stopped;
+  const link = sim.toLink();
+  assert.equal(sim.length(), 2, 'the core leaves out the step after the stop');
+  sim.free();
+  assert.match(expected, /^stopped: this step caused more than 500,000 events \(limit MAX_EVENTS_PER_STEP\)/);
+
+  const page = await openPage(env, { hash: `#s=${link}` });
+  const banner = page.locator('[data-testid=stopped]');
+  await banner.waitFor();
+  assert.equal(await banner.locator('.violation-detail').textContent(), expected);
+  assert.equal(await page.locator('#position').textContent(), '2 / 2');
+  // The last trace line is the same words.
+  const trace = await pageTrace(page);
+  assert.ok(trace.trimEnd().endsWith(expected), trace.slice(-300));
+  // Going on from the stop is refused with the limit named; nothing is lost.
+  await page.click('#btn-forward');
+  await page.locator('.notice', { hasText: 'MAX_EVENTS_PER_STEP' }).waitFor();
+  assert.equal(await page.locator('#position').textContent(), '2 / 2');
+  // From an earlier step the run goes on.
+  await page.click('#btn-back');
+  assert.equal(await banner.count(), 0);
+  await produce(page, 'm2', '1');
+  assert.equal(await page.locator('#position').textContent(), '2 / 2');
+  assert.equal(await brokerStat(page, 1, 'leo'), '2');
+  assert.deepEqual(page.errors, []);
+});
