@@ -284,6 +284,8 @@ pub struct Budgets {
     pub events_per_step: u64,
     pub events_per_run: u64,
     pub messages_in_flight: u64,
+    /// Bytes of the snapshots a timeline keeps (`MAX_TIMELINE_SNAPSHOT_BYTES`).
+    pub timeline_snapshot_bytes: usize,
 }
 
 impl Budgets {
@@ -302,6 +304,7 @@ impl Default for Budgets {
             events_per_step: limits::MAX_EVENTS_PER_STEP,
             events_per_run: limits::MAX_EVENTS_PER_RUN,
             messages_in_flight: limits::MAX_MESSAGES_IN_FLIGHT,
+            timeline_snapshot_bytes: limits::MAX_TIMELINE_SNAPSHOT_BYTES,
         }
     }
 }

@@ -157,6 +157,13 @@ impl Log {
         (leo.saturating_sub(window)..leo).rev().find(|&o| self.get(o).is_some_and(|r| r.id == id))
     }
 
+    /// Roughly the memory a copy of this log holds of its own: the tail, and
+    /// a pointer per sealed chunk (the chunks are shared between copies).
+    pub fn approx_copy_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.tail.len() * size_of::<Record>() + self.sealed.len() * size_of::<Arc<[Record]>>() + self.epochs.entries.len() * size_of::<EpochEntry>()
+    }
+
     /// The epoch of the last record (Fetch's `LastFetchedEpoch`).
     pub fn last_epoch(&self) -> Option<u32> {
         self.epochs.latest_epoch()

@@ -97,17 +97,18 @@ impl Simulation {
         }
     }
 
-    /// Roughly the memory this state holds of its own (record values are
-    /// shared between copies and not counted): the timeline's snapshot budget.
+    /// Roughly the memory a copy of this state holds of its own (what copies
+    /// share, full log chunks, a response's records and record values, is
+    /// not counted): the timeline's snapshot budget.
     pub fn approx_bytes(&self) -> usize {
         use std::mem::size_of;
-        let records: u64 = self.brokers.iter().map(|b| b.log_end_offset()).sum();
-        let in_flight: usize = self.network.in_flight.values().map(|m| size_of::<Message>() + m.record_count() * size_of::<crate::log::Record>()).sum();
+        let logs: usize = self.brokers.iter().map(|b| b.log.approx_copy_bytes()).sum();
         size_of::<Simulation>()
-            + records as usize * size_of::<crate::log::Record>()
-            + in_flight
+            + logs
+            + self.network.in_flight.len() * size_of::<Message>()
             + self.producer.requests.len() * size_of::<crate::producer::ProduceRequest>()
             + self.violations.len() * size_of::<Violation>()
+            + self.consumer.read.len() * std::mem::size_of::<crate::consumer::ConsumedRecord>()
     }
 
     pub fn protocol(&self) -> Protocol {

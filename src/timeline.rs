@@ -1,7 +1,7 @@
 //! A run with its history: the steps, every event, and periodic snapshots,
 //! so that any step can be revisited (seek) without keeping every state.
 
-use crate::config::limits;
+use crate::config::{limits, Budgets};
 use crate::event::Traced;
 use crate::scenario::{Scenario, ScenarioError, Step};
 use crate::simulation::Simulation;
@@ -29,8 +29,14 @@ impl Timeline {
     /// Runs a (validated) scenario to its end, or to the step where it went
     /// past a budget (`stopped()`): the steps after that one are left out.
     pub fn new(scenario: &Scenario) -> Result<Timeline, ScenarioError> {
+        Timeline::with_budgets(scenario, Budgets::default())
+    }
+
+    /// `new` under other budgets (tests that need to reach one quickly).
+    pub fn with_budgets(scenario: &Scenario, budgets: Budgets) -> Result<Timeline, ScenarioError> {
         scenario.validate()?;
-        let start = Simulation::new(scenario.config.clone());
+        let mut start = Simulation::new(scenario.config.clone());
+        start.budgets = budgets;
         let mut t = Timeline {
             scenario: Scenario { steps: vec![], ..scenario.clone() },
             events: vec![],
@@ -82,7 +88,7 @@ impl Timeline {
         if self.position % self.every == 0 {
             self.snapshots.push(self.current.clone());
             while self.snapshots.len() > 1
-                && (self.snapshots.len() > MAX_SNAPSHOTS || self.snapshot_bytes() > limits::MAX_TIMELINE_SNAPSHOT_BYTES)
+                && (self.snapshots.len() > MAX_SNAPSHOTS || self.snapshot_bytes() > self.current.budgets.timeline_snapshot_bytes)
             {
                 let kept: Vec<Simulation> = self.snapshots.drain(..).step_by(2).collect();
                 self.snapshots = kept;

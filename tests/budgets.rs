@@ -168,10 +168,13 @@ fn timeline_snapshots_are_thinned_to_their_byte_budget() {
         s.steps.push(Step::Produce(highwater::scenario::Produce { value: format!("v{i}"), acks: highwater::Acks::One, to: None }));
         s.steps.push(Step::AdvanceMs(20));
     }
-    let mut t = Timeline::new(&s).unwrap();
-    assert!(t.snapshot_bytes() <= limits::MAX_TIMELINE_SNAPSHOT_BYTES, "{} bytes", t.snapshot_bytes());
+    let unbounded = Timeline::with_budgets(&s, Budgets { timeline_snapshot_bytes: usize::MAX, ..Budgets::default() }).unwrap();
+    let budget = unbounded.snapshot_bytes() / 4;
+    let mut t = Timeline::with_budgets(&s, Budgets { timeline_snapshot_bytes: budget, ..Budgets::default() }).unwrap();
+    assert!(t.snapshot_bytes() <= budget, "{} bytes over a budget of {budget}", t.snapshot_bytes());
     let (kept, every) = t.snapshot_spacing();
-    assert!(kept < 32 && every > 9_998 / 32, "{kept} snapshots every {every} steps: the byte budget never thinned them");
+    let (kept_unbounded, every_unbounded) = unbounded.snapshot_spacing();
+    assert!(kept < kept_unbounded && every > every_unbounded, "{kept} snapshots every {every} steps, {kept_unbounded} every {every_unbounded} without the budget");
     let mut fresh = Simulation::new(s.config.clone());
     for step in &s.steps[..7_001] {
         fresh.apply(step);
