@@ -102,9 +102,18 @@ pub(crate) enum Election {
 }
 
 impl Simulation {
-    /// Alive, reachable and not fenced: a broker the controller can use.
-    pub(crate) fn live(&self, b: BrokerId) -> bool {
-        self.broker(b).alive && !self.network.is_isolated(b) && !self.controller.is_fenced(b)
+    /// A broker the controller may elect: registered and not fenced, that is
+    /// its session has not expired (KRaft `ClusterControlManager.isActive`;
+    /// ZooKeeper's live broker nodes). The controller cannot see a crash or a
+    /// cut before that: a broker that is down or unreachable but not yet
+    /// fenced counts, and its election is followed by another when it is fenced.
+    pub(crate) fn active(&self, b: BrokerId) -> bool {
+        !self.controller.is_fenced(b)
+    }
+
+    /// Up and reachable: the elected leader can serve.
+    pub(crate) fn reachable(&self, b: BrokerId) -> bool {
+        self.broker(b).alive && !self.network.is_isolated(b)
     }
 
     /// Changes the controller's ISR (and ELR), bumping the leader epoch where
@@ -182,10 +191,11 @@ impl Simulation {
         broker.starting = false;
         broker.alive = true;
         self.emit(Event::BrokerRegistered { broker: b });
+        // The last known leader is kept: `handleBrokerUncleanShutdown` changes
+        // the partitions whose ISR or ELR holds the broker, and the last known
+        // leader is in neither (it is `lastKnownElr`); so it is elected when it
+        // registers (`canElectLastKnownLeader`).
         if self.rules.has(Rule::EligibleLeaderReplicas) {
-            if self.controller.last_known_leader == Some(b) {
-                self.controller.last_known_leader = None;
-            }
             if self.controller.elr.contains(&b) {
                 self.controller.elr.retain(|x| *x != b);
                 self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: self.controller.isr.to_vec() });
@@ -196,10 +206,11 @@ impl Simulation {
 
     /// Leader election. ZooKeeper era: `PartitionStateMachine
     /// .offlinePartitionLeaderElection`; KRaft: `PartitionChangeBuilder
-    /// .electLeader`. The first live ISR member in assignment order; with ELR
-    /// (4.1) and an empty ISR, the first live ELR member, else the last known
-    /// leader if live; failing that, with unclean election enabled, the first
-    /// live replica; else the partition is offline.
+    /// .electLeader`. The first active ISR member in assignment order; with
+    /// ELR (4.1) and an empty ISR, the first active ELR member, else the last
+    /// known leader if active (KAFKA-19522); failing that, with unclean
+    /// election enabled, the first active replica; else the partition is
+    /// offline. Active: not fenced (`active`).
     pub(crate) fn elect(&mut self, why: Election) -> Result<(), String> {
         let current = self.controller.leader;
         let ids: Vec<BrokerId> = self.config.broker_ids().collect();
@@ -213,13 +224,10 @@ impl Simulation {
                 if current == Some(b) {
                     return Err(format!("broker {b} is already the leader"));
                 }
-                if self.broker(b).starting {
-                    return Err(format!("broker {b} is waiting to register: its old session is still valid"));
+                if !self.active(b) {
+                    return Err(format!("broker {b} is fenced: its session expired"));
                 }
-                if !self.live(b) {
-                    return Err(format!("broker {b} is down, isolated or fenced"));
-                }
-                let live_isr = self.controller.isr.iter().any(|&m| self.live(m));
+                let live_isr = self.controller.isr.iter().any(|&m| self.active(m));
                 if in_isr(b) {
                     Some((b, ElectionKind::Clean))
                 } else if in_elr(b) {
@@ -237,11 +245,11 @@ impl Simulation {
             }
             Election::Requested(None) | Election::Failover => {
                 let skip = if why == Election::Failover { None } else { current };
-                let eligible = |b: &BrokerId| Some(*b) != skip && self.live(*b);
+                let eligible = |b: &BrokerId| Some(*b) != skip && self.active(*b);
                 let find = |pred: &dyn Fn(BrokerId) -> bool| ids.iter().copied().filter(|&b| pred(b)).find(eligible);
                 // An unclean election only happens when no ISR member is live
                 // (the current leader included): a move of leadership is clean.
-                let live_isr = self.controller.isr.iter().any(|&m| self.live(m));
+                let live_isr = self.controller.isr.iter().any(|&m| self.active(m));
                 let unclean = |_| unclean_ok && !live_isr;
                 find(&in_isr)
                     .map(|b| (b, ElectionKind::Clean))
@@ -252,14 +260,14 @@ impl Simulation {
         };
         let Some((leader, kind)) = choice else {
             let reason = if unclean_ok {
-                "no live replica to elect".to_string()
+                "every replica is fenced".to_string()
             } else if self.rules.has(Rule::EligibleLeaderReplicas) {
                 format!(
-                    "no live replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
+                    "no unfenced replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
                     self.controller.isr, self.controller.elr
                 )
             } else {
-                format!("no live replica in the ISR {:?} and unclean.leader.election.enable is false", self.controller.isr)
+                format!("no unfenced replica in the ISR {:?} and unclean.leader.election.enable is false", self.controller.isr)
             };
             if let Election::Requested(_) = why {
                 return Err(reason);
@@ -301,7 +309,8 @@ impl Simulation {
         }
         let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
         self.controller.set_isr(isr.clone(), min_isr, elr);
-        self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind });
+        let unreachable = !self.reachable(leader);
+        self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind, unreachable });
         if self.controller.elr != elr_before {
             self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: isr.to_vec() });
         }

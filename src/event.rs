@@ -197,7 +197,16 @@ pub enum Event {
     /// KIP-966: the Eligible Leader Replicas changed.
     EligibleLeaderReplicasChanged { elr: Vec<BrokerId>, isr: Vec<BrokerId> },
     BrokerUnfenced { broker: BrokerId },
-    LeaderElected { leader: BrokerId, leader_epoch: u32, isr: Vec<BrokerId>, kind: ElectionKind },
+    /// `unreachable`: the new leader is down or cut off, which the controller
+    /// cannot know before its session expires; it serves nothing until then.
+    LeaderElected {
+        leader: BrokerId,
+        leader_epoch: u32,
+        isr: Vec<BrokerId>,
+        kind: ElectionKind,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        unreachable: bool,
+    },
     PartitionOffline { reason: String },
     BecameLeader { broker: BrokerId, leader_epoch: u32, start_offset: u64 },
     BecameFollower { broker: BrokerId, leader: Option<BrokerId>, leader_epoch: u32 },
@@ -343,14 +352,18 @@ impl fmt::Display for Event {
             EligibleLeaderReplicasChanged { elr, isr } => {
                 write!(f, "controller: ELR now {} (ISR {}, KIP-966)", list(elr), list(isr))
             }
-            LeaderElected { leader, leader_epoch, isr, kind } => {
+            LeaderElected { leader, leader_epoch, isr, kind, unreachable } => {
                 let kind = match kind {
                     ElectionKind::Clean => "clean",
                     ElectionKind::Unclean => "UNCLEAN",
                     ElectionKind::EligibleLeaderReplica => "from the ELR",
                     ElectionKind::LastKnownLeader => "last known leader",
                 };
-                write!(f, "controller elected broker {leader} leader in epoch {leader_epoch} ({kind}), ISR {}", list(isr))
+                write!(f, "controller elected broker {leader} leader in epoch {leader_epoch} ({kind}), ISR {}", list(isr))?;
+                if *unreachable {
+                    write!(f, "; broker {leader} is down or cut off, but its session has not expired, so the controller still counts it")?;
+                }
+                Ok(())
             }
             PartitionOffline { reason } => write!(f, "partition offline: {reason}"),
             BecameLeader { broker, leader_epoch, start_offset } => {

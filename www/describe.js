@@ -171,7 +171,10 @@ export function explainEvent(e) {
         ? `Eligible Leader Replicas now ${braces(e.elr)} (ISR ${braces(e.isr)}): they left the ISR while it was below min.insync.replicas, so they hold every committed record and may be elected (KIP-966).`
         : `No Eligible Leader Replicas any more (ISR ${braces(e.isr)}).`;
     case 'leader_elected':
-      return ELECTION_TEXT[e.kind] ? ELECTION_TEXT[e.kind](e) : null;
+      if (!ELECTION_TEXT[e.kind]) return null;
+      return e.unreachable
+        ? `${ELECTION_TEXT[e.kind](e)} But broker ${e.leader} is down or cut off: the controller cannot know before its session expires, so it serves nothing until it is fenced and replaced.`
+        : ELECTION_TEXT[e.kind](e);
     case 'truncated':
       if (e.truncation && e.truncation.rule === 'epoch_end_offset') {
         const t = e.truncation;
@@ -198,7 +201,7 @@ export const ELECTION_TEXT = {
   clean: (e) => `Broker ${e.leader} was elected leader in epoch ${e.leader_epoch} from the ISR: a clean election, it holds every committed record.`,
   unclean: (e) => `Broker ${e.leader} was elected although it is not in the ISR (unclean election): committed records it lacks are lost.`,
   eligible_leader_replica: (e) => `The ISR was empty, so broker ${e.leader} was elected from the Eligible Leader Replicas (KIP-966): it left the ISR while it was below min.insync.replicas and holds every committed record. It leads alone until others catch up.`,
-  last_known_leader: (e) => `The ISR and the ELR were empty, so broker ${e.leader}, the last known leader, was elected (KIP-966).`,
+  last_known_leader: (e) => `The ISR and the ELR were empty, so broker ${e.leader}, the last known leader, was elected (KIP-966), even after an unclean shutdown: records it lost in a crash are gone.`,
 };
 
 // ---------------------------------------------------------------- versions
