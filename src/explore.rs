@@ -7,7 +7,7 @@
 //! stays at one path plus the visited set) with canonical state hashing, which
 //! either proves there is no violation up to the depth or returns a shortest one.
 
-use crate::config::Config;
+use crate::config::{limits, Config};
 use crate::invariants::{Violation, ViolationKind};
 use crate::rng::Rng;
 use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
@@ -157,9 +157,7 @@ pub fn actions(sim: &Simulation, search: &Search, out: &mut Vec<Step>) {
     if sim.controller.leader.is_some() {
         out.push(Step::Elect(None));
     }
-    out.push(Step::AdvanceMs(sim.config.broker_session_timeout_ms));
-    // Past the lag time whatever the phase of the lag/2 check.
-    out.push(Step::AdvanceMs(sim.config.replica_lag_time_max_ms * 3 / 2));
+    out.extend(advances(&sim.config).map(Step::AdvanceMs));
     if search.network_faults {
         if let Some(l) = sim.controller.leader {
             for f in sim.config.broker_ids().filter(|&f| f != l && !sim.network.cuts.contains(&(l, f))) {
@@ -170,6 +168,31 @@ pub fn actions(sim: &Simulation, search: &Search, out: &mut Vec<Step>) {
             out.push(Step::Heal(Heal::All));
         }
     }
+    // Only what `highwater run` accepts after the time already spent: an
+    // advance past the scenario's hour is no move.
+    out.retain(|step| step.validate(&sim.config, sim.now_ms).is_ok());
+}
+
+/// The clock steps: past the session timeout, and past the lag time whatever
+/// the phase of the lag/2 check.
+fn advances(config: &Config) -> [u64; 2] {
+    [config.broker_session_timeout_ms, config.replica_lag_time_max_ms * 3 / 2]
+}
+
+/// The simulated time left before the scenario's hour, as far as the search
+/// can spend it. Near the hour a state with less time left has fewer moves
+/// (no advance past the hour), so it is another state; with more than `depth`
+/// of the longest advance left, time never runs out within the search.
+fn time_left(sim: &Simulation, search: &Search) -> u64 {
+    let most = advances(&sim.config).into_iter().max().unwrap_or(0).saturating_mul(search.depth as u64);
+    limits::MAX_SIMULATED_MS.saturating_sub(sim.now_ms).min(most)
+}
+
+/// The visited set's key: the canonical state and the time it has left.
+fn state_key(sim: &Simulation, search: &Search) -> u64 {
+    let mut h = FxHasher(canonical_hash(sim));
+    h.write_u64(time_left(sim, search));
+    h.finish()
 }
 
 /// A hash of everything that decides the future of a run in manual mode,
@@ -230,7 +253,9 @@ fn replay(search: &Search, steps: &[Step]) -> (Simulation, Option<Violation>) {
 
 impl Search {
     /// The explorer searches manual mode: timed mode's in-flight messages and
-    /// fetcher clocks are not part of its state hash.
+    /// fetcher clocks are not part of its state hash. The prefix must be a
+    /// valid scenario with room for `depth` more steps, so that what the
+    /// search returns is one too.
     pub fn validate(&self) -> Result<(), String> {
         self.config.validate()?;
         if self.config.auto_fetch {
@@ -238,6 +263,16 @@ impl Search {
         }
         if self.depth == 0 || self.depth > 64 {
             return Err(format!("depth: {} is out of range 1..=64", self.depth));
+        }
+        let prefix = Scenario { steps: self.prefix.clone(), ..Scenario::new(self.config.clone()) };
+        prefix.validate().map_err(|e| format!("prefix: {e}"))?;
+        if self.prefix.len() + self.depth > limits::MAX_STEPS {
+            return Err(format!(
+                "depth: {} steps after the prefix's {} would pass the limit of {} steps",
+                self.depth,
+                self.prefix.len(),
+                limits::MAX_STEPS
+            ));
         }
         Ok(())
     }
@@ -258,6 +293,10 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
             scenario.name = "Found by the explorer".into();
             scenario.description = violation.as_ref().map(|v| v.detail.clone()).unwrap_or_default();
             scenario.steps = steps;
+            // What the explorer prints, `highwater run` and the share link must accept.
+            if let Err(e) = scenario.validate() {
+                panic!("the explorer built a scenario that does not validate: {e}");
+            }
             Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, generated, depth, complete }
         }
         None => Outcome { found: false, violation: None, scenario: None, states, generated, depth, complete },
@@ -334,7 +373,7 @@ impl Dfs<'_, '_> {
                 return true;
             }
             next.out.clear(); // the next branch copies this state: not its events
-            let key = canonical_hash(next);
+            let key = state_key(next, self.search);
             let more = match self.visited.get(&key) {
                 Some(&l) if l >= left - 1 => false,
                 Some(_) => true,
@@ -379,7 +418,7 @@ fn random_walks(search: &Search, progress: Progress) -> Found {
         let mut path = search.prefix.clone();
         for _ in 0..search.depth {
             actions(&sim, search, &mut steps);
-            let step = rng.pick(&steps).expect("advance is always possible").clone();
+            let step = rng.pick(&steps).expect("a crash or a restart is always possible").clone();
             let seen = sim.violations.len();
             sim.apply(&step);
             path.push(step);

@@ -3,8 +3,9 @@
 
 mod common;
 
+use highwater::config::limits;
 use highwater::explore::{explore, Outcome, Search, Strategy};
-use highwater::{Acks, Config, Protocol, Scenario, ViolationKind};
+use highwater::{Acks, Config, Event, Protocol, Scenario, Simulation, Step, ViolationKind};
 use std::process::Command;
 
 fn search(brokers: u32, protocol: Protocol, min_isr: u32, unclean: bool, depth: usize) -> Search {
@@ -107,6 +108,53 @@ fn the_search_stops_when_asked() {
     });
     assert!(!outcome.complete && !outcome.found);
     assert!(outcome.states < 20_000);
+}
+
+/// A prefix that has used all but 16 s of the scenario's hour: an advance
+/// past the session timeout (20 s) no longer fits, one past the lag time
+/// (15 s) does. What the explorer returns is a scenario `highwater run`
+/// accepts, and it replays to the violation.
+#[test]
+fn found_scenarios_stay_within_the_simulated_hour() {
+    let config = Config { brokers: 2, unclean_leader_election: true, broker_session_timeout_ms: 20_000, ..Config::for_protocol(Protocol::V0_10) };
+    let prefix = vec![Step::AdvanceMs(limits::MAX_SIMULATED_MS - 16_000)];
+    for strategy in [Strategy::Bfs, Strategy::Random] {
+        let s = Search { prefix: prefix.clone(), strategy, max_states: 200_000, ..Search::new(config.clone()) };
+        s.validate().unwrap();
+        let outcome = explore(&s, &mut |_, _| true);
+        assert!(outcome.found, "{strategy:?}");
+        let scenario = replays(&outcome);
+        scenario.validate().unwrap();
+        let spent: u64 = scenario.steps.iter().map(|s| if let Step::AdvanceMs(ms) = s { *ms } else { 0 }).sum();
+        assert!(spent <= limits::MAX_SIMULATED_MS, "{strategy:?}: {}", scenario.to_json_pretty());
+        assert_eq!(scenario.steps[0], prefix[0], "the prefix is kept");
+    }
+}
+
+/// The engine itself refuses an advance past the hour, counting the time
+/// already spent (as `highwater run` and the page do).
+#[test]
+fn the_engine_counts_simulated_time_already_spent() {
+    let mut sim = Simulation::new(Config::default());
+    sim.apply(&Step::AdvanceMs(limits::MAX_SIMULATED_MS - 1_000));
+    let events = sim.apply(&Step::AdvanceMs(2_000));
+    assert!(events.iter().any(|e| matches!(&e.event, Event::StepRejected { reason, .. } if reason.contains("past the limit"))), "{events:?}");
+    assert_eq!(sim.now_ms, limits::MAX_SIMULATED_MS - 1_000);
+    sim.apply(&Step::AdvanceMs(1_000));
+    assert_eq!(sim.now_ms, limits::MAX_SIMULATED_MS);
+}
+
+/// A prefix the explorer cannot extend into a valid scenario is refused.
+#[test]
+fn the_prefix_must_leave_room_for_the_search() {
+    let config = Config::default();
+    let past = Search { prefix: vec![Step::AdvanceMs(limits::MAX_SIMULATED_MS), Step::AdvanceMs(1)], ..Search::new(config.clone()) };
+    let e = past.validate().unwrap_err();
+    assert!(e.starts_with("prefix: steps[1].advance_ms: 1 would take the scenario past the limit"), "{e}");
+    let long = Search { prefix: vec![Step::Fetch(2); limits::MAX_STEPS - 4], depth: 5, ..Search::new(config.clone()) };
+    let e = long.validate().unwrap_err();
+    assert!(e.contains("would pass the limit of 10000 steps"), "{e}");
+    Search { depth: 4, ..long }.validate().unwrap();
 }
 
 /// `highwater explore --json` prints the documented fields, and its scenario
