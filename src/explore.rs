@@ -124,11 +124,26 @@ pub struct Outcome {
     pub generated: u64,
     /// The depth searched to completion (exhaustive), or the walk length (random).
     pub depth: usize,
-    /// False if the search stopped at `max_states` before finishing its depth.
+    /// False if the search stopped before finishing its depth (`stopped` says why).
     pub complete: bool,
+    pub stopped: Option<Stop>,
 }
 
-/// Progress callback: (states so far, depth being searched).
+/// Why a search ended before finishing its depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// `max_states` distinct states (exhaustive) or steps (random).
+    MaxStates,
+    /// The progress callback returned false (Ctrl-C on the command line).
+    Interrupted,
+}
+
+/// Progress callback: (states so far, depth being searched); false stops the
+/// search. It is called after every step the search applies, so that a
+/// caller throttling by wall time hears from the search (and can stop it)
+/// even when a step is slow: with extreme timers (`replica_lag_time_max_ms`
+/// 2) one advance runs millions of timer checks. The core keeps no clock.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, usize) -> bool;
 
 /// The steps the explorer may choose from in a state (bounded: values are
@@ -264,6 +279,9 @@ impl Search {
         if self.depth == 0 || self.depth > 64 {
             return Err(format!("depth: {} is out of range 1..=64", self.depth));
         }
+        if self.max_states == 0 || self.max_states > limits::MAX_EXPLORER_STATES {
+            return Err(format!("max_states: {} is out of range 1..={}", self.max_states, limits::MAX_EXPLORER_STATES));
+        }
         let prefix = Scenario { steps: self.prefix.clone(), ..Scenario::new(self.config.clone()) };
         prefix.validate().map_err(|e| format!("prefix: {e}"))?;
         if self.prefix.len() + self.depth > limits::MAX_STEPS {
@@ -284,7 +302,8 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
         Strategy::Bfs => exhaustive(search, progress),
         Strategy::Random => random_walks(search, progress),
     };
-    let (path, states, generated, depth, complete) = found;
+    let (path, states, generated, depth, stopped) = found;
+    let complete = stopped.is_none();
     match path {
         Some(steps) => {
             let steps = minimise(search, steps);
@@ -297,39 +316,39 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
             if let Err(e) = scenario.validate() {
                 panic!("the explorer built a scenario that does not validate: {e}");
             }
-            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, generated, depth, complete }
+            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, generated, depth, complete, stopped }
         }
-        None => Outcome { found: false, violation: None, scenario: None, states, generated, depth, complete },
+        None => Outcome { found: false, violation: None, scenario: None, states, generated, depth, complete, stopped },
     }
 }
 
-/// (path to a violation, distinct states, states generated, depth, complete).
-type Found = (Option<Vec<Step>>, u64, u64, usize, bool);
+/// (path to a violation, distinct states, states generated, depth, why it stopped early).
+type Found = (Option<Vec<Step>>, u64, u64, usize, Option<Stop>);
 
 /// Iterative deepening: every depth from 1 to `search.depth`, depth-first,
 /// never expanding a state again unless reached with more steps left.
 fn exhaustive(search: &Search, progress: Progress) -> Found {
     let (root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
-        return (Some(search.prefix.clone()), 1, 0, 0, true);
+        return (Some(search.prefix.clone()), 1, 0, 0, None);
     }
     let (mut states, mut generated) = (0, 0);
     for limit in 1..=search.depth {
         let mut dfs =
-            Dfs { search, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: false, progress: &mut *progress, limit, scratch: vec![] };
+            Dfs { search, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: None, progress: &mut *progress, limit, scratch: vec![] };
         let found = dfs.go(&root, limit);
         generated += dfs.generated;
         if found {
             let mut steps = search.prefix.clone();
             steps.extend(dfs.path);
-            return (Some(steps), states.max(dfs.states), generated, limit, true);
+            return (Some(steps), states.max(dfs.states), generated, limit, None);
         }
         states = dfs.states;
-        if dfs.stopped {
-            return (None, states, generated, limit - 1, false);
+        if dfs.stopped.is_some() {
+            return (None, states, generated, limit - 1, dfs.stopped);
         }
     }
-    (None, states, generated, search.depth, true)
+    (None, states, generated, search.depth, None)
 }
 
 struct Dfs<'a, 'p> {
@@ -339,7 +358,7 @@ struct Dfs<'a, 'p> {
     path: Vec<Step>,
     states: u64,
     generated: u64,
-    stopped: bool,
+    stopped: Option<Stop>,
     progress: &'p mut dyn FnMut(u64, usize) -> bool,
     limit: usize,
     /// Spare states, one per depth in use, reused branch after branch.
@@ -351,7 +370,7 @@ impl Dfs<'_, '_> {
     /// copies the state into a scratch state of this depth (`clone_from`
     /// reuses its allocations), so the search allocates little per state.
     fn go(&mut self, sim: &Simulation, left: usize) -> bool {
-        if left == 0 || self.stopped {
+        if left == 0 || self.stopped.is_some() {
             return false;
         }
         let mut steps = vec![];
@@ -379,15 +398,15 @@ impl Dfs<'_, '_> {
                 Some(_) => true,
                 None => {
                     self.states += 1;
-                    if self.states % 4096 == 0 && !(self.progress)(self.states, self.limit) {
-                        self.stopped = true;
-                    }
                     if self.states >= self.search.max_states {
-                        self.stopped = true;
+                        self.stopped = Some(Stop::MaxStates);
                     }
                     true
                 }
             };
+            if self.stopped.is_none() && !(self.progress)(self.states, self.limit) {
+                self.stopped = Some(Stop::Interrupted);
+            }
             if more {
                 self.visited.insert(key, left - 1);
                 if self.go(next, left - 1) {
@@ -395,7 +414,7 @@ impl Dfs<'_, '_> {
                 }
             }
             self.path.pop();
-            if self.stopped {
+            if self.stopped.is_some() {
                 return false;
             }
         }
@@ -408,7 +427,7 @@ impl Dfs<'_, '_> {
 fn random_walks(search: &Search, progress: Progress) -> Found {
     let (root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
-        return (Some(search.prefix.clone()), 1, 0, 0, true);
+        return (Some(search.prefix.clone()), 1, 0, 0, None);
     }
     let mut rng = Rng::new(search.seed);
     let mut taken = 0u64;
@@ -424,14 +443,14 @@ fn random_walks(search: &Search, progress: Progress) -> Found {
             path.push(step);
             taken += 1;
             if sim.violations[seen..].iter().any(|v| counts(v, search)) {
-                return (Some(path), taken, taken, search.depth, true);
+                return (Some(path), taken, taken, search.depth, None);
+            }
+            if !progress(taken, search.depth) {
+                return (None, taken, taken, search.depth, Some(Stop::Interrupted));
             }
         }
-        if taken % 4096 < search.depth as u64 && !progress(taken, search.depth) {
-            return (None, taken, taken, search.depth, false);
-        }
     }
-    (None, taken, taken, search.depth, false)
+    (None, taken, taken, search.depth, Some(Stop::MaxStates))
 }
 
 /// Drops every step that is not needed for a violation of the same kind
