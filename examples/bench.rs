@@ -43,7 +43,7 @@ fn main() {
     }
 
     let config = Config { brokers: 3, protocol: Protocol::V3_7, min_insync_replicas: 2, ..Config::default() };
-    let search = Search { depth: 8, max_states: u64::MAX, max_produces: 2, ..Search::new(config) };
+    let search = Search { depth: 8, max_states: highwater::config::limits::MAX_EXPLORER_STATES, max_produces: 2, ..Search::new(config) };
     let started = Instant::now();
     let outcome = explore(&search, &mut |_, _| true);
     let seconds = started.elapsed().as_secs_f64();

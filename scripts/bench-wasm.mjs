@@ -22,13 +22,13 @@ try {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${server.address().port}/pkg/highwater.js`);
   const wasm = await page.evaluate(async (records) => {
-    const { default: init, benchTimedRun, explore } = await import('/pkg/highwater.js');
+    const { default: init, benchTimedRun, explore, limits } = await import('/pkg/highwater.js');
     await init();
     let t = performance.now();
     const run = benchTimedRun(records);
     const runSeconds = (performance.now() - t) / 1000;
     t = performance.now();
-    const out = explore({ config: { brokers: 3, protocol: '3.7', min_insync_replicas: 2 }, depth: 8, max_states: 1e12 }, () => true);
+    const out = explore({ config: { brokers: 3, protocol: '3.7', min_insync_replicas: 2 }, depth: 8, max_states: limits().max_explorer_states }, () => true);
     const exploreSeconds = (performance.now() - t) / 1000;
     return { events: run.events / runSeconds, runSeconds, states: out.states, statesPerSecond: out.states / exploreSeconds,
       generatedPerSecond: out.generated / exploreSeconds, found: out.found };

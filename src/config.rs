@@ -231,6 +231,12 @@ pub mod limits {
     pub const MAX_DESCRIPTION_CHARS: usize = 4_000;
     /// Records one fetch response carries (a stand-in for `replica.fetch.max.bytes`).
     pub const MAX_FETCH_RECORDS: usize = 1_000;
+    /// Distinct states (exhaustive) or steps (random) of one explorer search
+    /// (`--max-states`). The visited set holds a 64-bit hash and the depth
+    /// left per state in a hash table of 17-byte buckets that doubles when
+    /// 7/8 full: at this cap 2^24 buckets, 285 MB (428 MB while it doubles;
+    /// the process peaked at 421 MB in a search to the cap).
+    pub const MAX_EXPLORER_STATES: u64 = 10_000_000;
 
     // Budgets on the work a valid run does (`Budget`): past one, the run
     // stops at that step with a `budget_exceeded` event naming it.

@@ -7,7 +7,7 @@
 //! stays at one path plus the visited set) with canonical state hashing, which
 //! either proves there is no violation up to the depth or returns a shortest one.
 
-use crate::config::Config;
+use crate::config::{limits, Config};
 use crate::invariants::{Violation, ViolationKind};
 use crate::rng::Rng;
 use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
@@ -124,11 +124,26 @@ pub struct Outcome {
     pub generated: u64,
     /// The depth searched to completion (exhaustive), or the walk length (random).
     pub depth: usize,
-    /// False if the search stopped at `max_states` before finishing its depth.
+    /// False if the search stopped before finishing its depth (`stopped` says why).
     pub complete: bool,
+    pub stopped: Option<Stop>,
 }
 
-/// Progress callback: (states so far, depth being searched).
+/// Why a search ended before finishing its depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// `max_states` distinct states (exhaustive) or steps (random).
+    MaxStates,
+    /// The progress callback returned false (Ctrl-C on the command line).
+    Interrupted,
+}
+
+/// Progress callback: (states so far, depth being searched); false stops the
+/// search. It is called after every step the search applies, so that a
+/// caller throttling by wall time hears from the search (and can stop it)
+/// even when a step is slow: with extreme timers (`replica_lag_time_max_ms`
+/// 2) one advance runs millions of timer checks. The core keeps no clock.
 pub type Progress<'a> = &'a mut dyn FnMut(u64, usize) -> bool;
 
 /// The steps the explorer may choose from in a state (bounded: values are
@@ -157,9 +172,7 @@ pub fn actions(sim: &Simulation, search: &Search, out: &mut Vec<Step>) {
     if sim.controller.leader.is_some() {
         out.push(Step::Elect(None));
     }
-    out.push(Step::AdvanceMs(sim.config.broker_session_timeout_ms));
-    // Past the lag time whatever the phase of the lag/2 check.
-    out.push(Step::AdvanceMs(sim.config.replica_lag_time_max_ms * 3 / 2));
+    out.extend(advances(&sim.config).map(Step::AdvanceMs));
     if search.network_faults {
         if let Some(l) = sim.controller.leader {
             for f in sim.config.broker_ids().filter(|&f| f != l && !sim.network.cuts.contains(&(l, f))) {
@@ -170,6 +183,31 @@ pub fn actions(sim: &Simulation, search: &Search, out: &mut Vec<Step>) {
             out.push(Step::Heal(Heal::All));
         }
     }
+    // Only what `highwater run` accepts after the time already spent: an
+    // advance past the scenario's hour is no move.
+    out.retain(|step| step.validate(&sim.config, sim.now_ms).is_ok());
+}
+
+/// The clock steps: past the session timeout, and past the lag time whatever
+/// the phase of the lag/2 check.
+fn advances(config: &Config) -> [u64; 2] {
+    [config.broker_session_timeout_ms, config.replica_lag_time_max_ms * 3 / 2]
+}
+
+/// The simulated time left before the scenario's hour, as far as the search
+/// can spend it. Near the hour a state with less time left has fewer moves
+/// (no advance past the hour), so it is another state; with more than `depth`
+/// of the longest advance left, time never runs out within the search.
+fn time_left(sim: &Simulation, search: &Search) -> u64 {
+    let most = advances(&sim.config).into_iter().max().unwrap_or(0).saturating_mul(search.depth as u64);
+    limits::MAX_SIMULATED_MS.saturating_sub(sim.now_ms).min(most)
+}
+
+/// The visited set's key: the canonical state and the time it has left.
+fn state_key(sim: &Simulation, search: &Search) -> u64 {
+    let mut h = FxHasher(canonical_hash(sim));
+    h.write_u64(time_left(sim, search));
+    h.finish()
 }
 
 /// A hash of everything that decides the future of a run in manual mode,
@@ -192,7 +230,7 @@ pub fn canonical_hash(sim: &Simulation) -> u64 {
         b.log.epochs().entries().hash(&mut h);
         b.fetcher.needs_epoch_truncation.hash(&mut h);
         if b.is_leader() {
-            (&b.isr, b.epoch_start_offset).hash(&mut h);
+            (&b.isr, &b.pending_isr, b.epoch_start_offset).hash(&mut h);
             for r in &b.remote {
                 let (leader_log_end_offset, fetched_ms) = r.last_fetch();
                 (r.log_end_offset, age(r.last_caught_up_ms), leader_log_end_offset, age(fetched_ms)).hash(&mut h);
@@ -230,7 +268,9 @@ fn replay(search: &Search, steps: &[Step]) -> (Simulation, Option<Violation>) {
 
 impl Search {
     /// The explorer searches manual mode: timed mode's in-flight messages and
-    /// fetcher clocks are not part of its state hash.
+    /// fetcher clocks are not part of its state hash. The prefix must be a
+    /// valid scenario with room for `depth` more steps, so that what the
+    /// search returns is one too.
     pub fn validate(&self) -> Result<(), String> {
         self.config.validate()?;
         if self.config.auto_fetch {
@@ -238,6 +278,19 @@ impl Search {
         }
         if self.depth == 0 || self.depth > 64 {
             return Err(format!("depth: {} is out of range 1..=64", self.depth));
+        }
+        if self.max_states == 0 || self.max_states > limits::MAX_EXPLORER_STATES {
+            return Err(format!("max_states: {} is out of range 1..={}", self.max_states, limits::MAX_EXPLORER_STATES));
+        }
+        let prefix = Scenario { steps: self.prefix.clone(), ..Scenario::new(self.config.clone()) };
+        prefix.validate().map_err(|e| format!("prefix: {e}"))?;
+        if self.prefix.len() + self.depth > limits::MAX_STEPS {
+            return Err(format!(
+                "depth: {} steps after the prefix's {} would pass the limit of {} steps",
+                self.depth,
+                self.prefix.len(),
+                limits::MAX_STEPS
+            ));
         }
         Ok(())
     }
@@ -249,7 +302,8 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
         Strategy::Bfs => exhaustive(search, progress),
         Strategy::Random => random_walks(search, progress),
     };
-    let (path, states, generated, depth, complete) = found;
+    let (path, states, generated, depth, stopped) = found;
+    let complete = stopped.is_none();
     match path {
         Some(steps) => {
             let steps = minimise(search, steps);
@@ -258,39 +312,43 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
             scenario.name = "Found by the explorer".into();
             scenario.description = violation.as_ref().map(|v| v.detail.clone()).unwrap_or_default();
             scenario.steps = steps;
-            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, generated, depth, complete }
+            // What the explorer prints, `highwater run` and the share link must accept.
+            if let Err(e) = scenario.validate() {
+                panic!("the explorer built a scenario that does not validate: {e}");
+            }
+            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, generated, depth, complete, stopped }
         }
-        None => Outcome { found: false, violation: None, scenario: None, states, generated, depth, complete },
+        None => Outcome { found: false, violation: None, scenario: None, states, generated, depth, complete, stopped },
     }
 }
 
-/// (path to a violation, distinct states, states generated, depth, complete).
-type Found = (Option<Vec<Step>>, u64, u64, usize, bool);
+/// (path to a violation, distinct states, states generated, depth, why it stopped early).
+type Found = (Option<Vec<Step>>, u64, u64, usize, Option<Stop>);
 
 /// Iterative deepening: every depth from 1 to `search.depth`, depth-first,
 /// never expanding a state again unless reached with more steps left.
 fn exhaustive(search: &Search, progress: Progress) -> Found {
     let (root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
-        return (Some(search.prefix.clone()), 1, 0, 0, true);
+        return (Some(search.prefix.clone()), 1, 0, 0, None);
     }
     let (mut states, mut generated) = (0, 0);
     for limit in 1..=search.depth {
         let mut dfs =
-            Dfs { search, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: false, progress: &mut *progress, limit, scratch: vec![] };
+            Dfs { search, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: None, progress: &mut *progress, limit, scratch: vec![] };
         let found = dfs.go(&root, limit);
         generated += dfs.generated;
         if found {
             let mut steps = search.prefix.clone();
             steps.extend(dfs.path);
-            return (Some(steps), states.max(dfs.states), generated, limit, true);
+            return (Some(steps), states.max(dfs.states), generated, limit, None);
         }
         states = dfs.states;
-        if dfs.stopped {
-            return (None, states, generated, limit - 1, false);
+        if dfs.stopped.is_some() {
+            return (None, states, generated, limit - 1, dfs.stopped);
         }
     }
-    (None, states, generated, search.depth, true)
+    (None, states, generated, search.depth, None)
 }
 
 struct Dfs<'a, 'p> {
@@ -300,7 +358,7 @@ struct Dfs<'a, 'p> {
     path: Vec<Step>,
     states: u64,
     generated: u64,
-    stopped: bool,
+    stopped: Option<Stop>,
     progress: &'p mut dyn FnMut(u64, usize) -> bool,
     limit: usize,
     /// Spare states, one per depth in use, reused branch after branch.
@@ -312,7 +370,7 @@ impl Dfs<'_, '_> {
     /// copies the state into a scratch state of this depth (`clone_from`
     /// reuses its allocations), so the search allocates little per state.
     fn go(&mut self, sim: &Simulation, left: usize) -> bool {
-        if left == 0 || self.stopped {
+        if left == 0 || self.stopped.is_some() {
             return false;
         }
         let mut steps = vec![];
@@ -334,21 +392,21 @@ impl Dfs<'_, '_> {
                 return true;
             }
             next.out.clear(); // the next branch copies this state: not its events
-            let key = canonical_hash(next);
+            let key = state_key(next, self.search);
             let more = match self.visited.get(&key) {
                 Some(&l) if l >= left - 1 => false,
                 Some(_) => true,
                 None => {
                     self.states += 1;
-                    if self.states % 4096 == 0 && !(self.progress)(self.states, self.limit) {
-                        self.stopped = true;
-                    }
                     if self.states >= self.search.max_states {
-                        self.stopped = true;
+                        self.stopped = Some(Stop::MaxStates);
                     }
                     true
                 }
             };
+            if self.stopped.is_none() && !(self.progress)(self.states, self.limit) {
+                self.stopped = Some(Stop::Interrupted);
+            }
             if more {
                 self.visited.insert(key, left - 1);
                 if self.go(next, left - 1) {
@@ -356,7 +414,7 @@ impl Dfs<'_, '_> {
                 }
             }
             self.path.pop();
-            if self.stopped {
+            if self.stopped.is_some() {
                 return false;
             }
         }
@@ -369,7 +427,7 @@ impl Dfs<'_, '_> {
 fn random_walks(search: &Search, progress: Progress) -> Found {
     let (root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
-        return (Some(search.prefix.clone()), 1, 0, 0, true);
+        return (Some(search.prefix.clone()), 1, 0, 0, None);
     }
     let mut rng = Rng::new(search.seed);
     let mut taken = 0u64;
@@ -379,20 +437,20 @@ fn random_walks(search: &Search, progress: Progress) -> Found {
         let mut path = search.prefix.clone();
         for _ in 0..search.depth {
             actions(&sim, search, &mut steps);
-            let step = rng.pick(&steps).expect("advance is always possible").clone();
+            let step = rng.pick(&steps).expect("a crash or a restart is always possible").clone();
             let seen = sim.violations.len();
             sim.apply(&step);
             path.push(step);
             taken += 1;
             if sim.violations[seen..].iter().any(|v| counts(v, search)) {
-                return (Some(path), taken, taken, search.depth, true);
+                return (Some(path), taken, taken, search.depth, None);
+            }
+            if !progress(taken, search.depth) {
+                return (None, taken, taken, search.depth, Some(Stop::Interrupted));
             }
         }
-        if taken % 4096 < search.depth as u64 && !progress(taken, search.depth) {
-            return (None, taken, taken, search.depth, false);
-        }
     }
-    (None, taken, taken, search.depth, false)
+    (None, taken, taken, search.depth, Some(Stop::MaxStates))
 }
 
 /// Drops every step that is not needed for a violation of the same kind

@@ -1,12 +1,22 @@
 //! `highwater`: run a scenario and print what happened.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use highwater::explore::{explore, Search, Strategy};
+use highwater::config::limits::MAX_EXPLORER_STATES;
+use highwater::explore::{explore, Search, Stop, Strategy};
 use highwater::view::EventView;
 use highwater::{Acks, Config, LogWindow, Protocol, Scenario, Simulation, StateView};
-use std::time::Instant;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// How often `explore` prints progress on stderr.
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
+
+/// The exit status after Ctrl-C (128 + SIGINT, as shells report it): the
+/// summary is printed, but the search did not finish.
+const EXIT_INTERRUPTED: u8 = 130;
 
 #[derive(Parser)]
 #[command(name = "highwater", version, about = "A deterministic model of Kafka partition replication")]
@@ -78,8 +88,9 @@ struct ExploreArgs {
     /// Steps to search (after the prefix).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=64))]
     depth: u64,
-    /// Stop after this many distinct states (bfs) or steps (random).
-    #[arg(long = "max-states", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Stop after this many distinct states (bfs) or steps (random); at most
+    /// 10000000 (the visited set then takes up to about 430 MB).
+    #[arg(long = "max-states", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=MAX_EXPLORER_STATES))]
     max_states: u64,
     /// Records the producer may write.
     #[arg(long = "max-produces", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=16))]
@@ -165,18 +176,24 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
     if let Err(e) = search.validate() {
         return fail(e);
     }
+    let interrupted = on_ctrl_c();
     let started = Instant::now();
     let json = a.json;
-    let mut last_report = Instant::now();
+    let seen = Arc::new(Seen::default());
+    let (stop_reports, reports) = (!json).then(|| progress_reports(seen.clone())).unzip();
+    // Called after every step the search applies: it notes where the search
+    // is (for the reports) and whether Ctrl-C was pressed.
     let outcome = explore(&search, &mut |states, depth| {
-        if !json && last_report.elapsed().as_millis() >= 1000 {
-            last_report = Instant::now();
-            let secs = started.elapsed().as_secs_f64();
-            eprintln!("depth {depth}: {states} states, {:.0} states/s", states as f64 / secs);
-        }
-        true
+        seen.states.store(states, Ordering::Relaxed);
+        seen.depth.store(depth as u64, Ordering::Relaxed);
+        !interrupted.load(Ordering::Relaxed)
     });
+    drop(stop_reports);
+    if let Some(reports) = reports {
+        let _ = reports.join();
+    }
     let seconds = started.elapsed().as_secs_f64();
+    let status = if outcome.stopped == Some(Stop::Interrupted) { ExitCode::from(EXIT_INTERRUPTED) } else { ExitCode::SUCCESS };
     let rate = |n: u64| if seconds > 0.0 { (n as f64 / seconds).round() } else { 0.0 };
     let per_second = rate(outcome.states);
     if json {
@@ -186,16 +203,20 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         v["generated_per_second"] = serde_json::json!(rate(outcome.generated));
         v["link"] = serde_json::json!(outcome.scenario.as_ref().map(highwater::link::encode));
         print_all(&(serde_json::to_string_pretty(&v).expect("json") + "\n"));
-        return ExitCode::SUCCESS;
+        return status;
     }
     let what = if search.strategy == Strategy::Bfs { "distinct states" } else { "steps" };
+    let stopped = match outcome.stopped {
+        None => String::new(),
+        Some(Stop::MaxStates) => format!(" (stopped at --max-states {})", search.max_states),
+        Some(Stop::Interrupted) => " (stopped by Ctrl-C)".into(),
+    };
     let mut text = format!(
-        "searched {} {what} to depth {} in {seconds:.2} s ({per_second:.0}/s; {} generated, {:.0}/s){}\n",
+        "searched {} {what} to depth {} in {seconds:.2} s ({per_second:.0}/s; {} generated, {:.0}/s){stopped}\n",
         outcome.states,
         outcome.depth,
         outcome.generated,
         rate(outcome.generated),
-        if outcome.complete { "" } else { " (stopped at the bound)" }
     );
     match (&outcome.violation, &outcome.scenario) {
         (Some(v), Some(s)) => {
@@ -206,7 +227,45 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         _ => text += &format!("no violation up to depth {}\n", outcome.depth),
     }
     print_all(&text);
-    ExitCode::SUCCESS
+    status
+}
+
+/// Where the search is, as its progress callback last saw it.
+#[derive(Default)]
+struct Seen {
+    states: AtomicU64,
+    depth: AtomicU64,
+}
+
+/// Prints progress on stderr every `PROGRESS_EVERY` from a thread of its
+/// own, until the sender is dropped: the search only stores two numbers per
+/// step, and a slow step (extreme timers) does not hold the reports up.
+fn progress_reports(seen: Arc<Seen>) -> (mpsc::Sender<()>, std::thread::JoinHandle<()>) {
+    let (stop, stopped) = mpsc::channel::<()>();
+    let reports = std::thread::spawn(move || {
+        let started = Instant::now();
+        while stopped.recv_timeout(PROGRESS_EVERY) == Err(mpsc::RecvTimeoutError::Timeout) {
+            let (states, depth) = (seen.states.load(Ordering::Relaxed), seen.depth.load(Ordering::Relaxed));
+            if depth > 0 {
+                eprintln!("depth {depth}: {states} states, {:.0} states/s", states as f64 / started.elapsed().as_secs_f64());
+            }
+        }
+    });
+    (stop, reports)
+}
+
+/// The first Ctrl-C asks the search to stop (it then prints its summary);
+/// a second one exits at once.
+fn on_ctrl_c() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let set = flag.clone();
+    // Without a handler (one already set) Ctrl-C keeps its default: exit at once.
+    let _ = ctrlc::set_handler(move || {
+        if set.swap(true, Ordering::Relaxed) {
+            std::process::exit(EXIT_INTERRUPTED.into());
+        }
+    });
+    flag
 }
 
 /// Writes to stdout, ignoring a closed pipe (`| head`).

@@ -152,7 +152,7 @@ impl Simulation {
     }
 
     pub(crate) fn run_step(&mut self, step: &Step) -> Result<(), String> {
-        step.validate(&self.config, 0)?;
+        step.validate(&self.config, self.now_ms)?;
         match step {
             Step::Produce(p) => self.produce(p),
             Step::Fetch(f) => self.fetch_now(*f)?,

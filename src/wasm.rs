@@ -193,6 +193,7 @@ pub fn limits() -> Result<JsValue, JsError> {
         "max_value_bytes": limits::MAX_VALUE_BYTES,
         "max_simulated_ms": limits::MAX_SIMULATED_MS,
         "max_link_chars": limits::MAX_LINK_CHARS,
+        "max_explorer_states": limits::MAX_EXPLORER_STATES,
         "max_events_per_step": limits::MAX_EVENTS_PER_STEP,
         "max_events_per_run": limits::MAX_EVENTS_PER_RUN,
         "max_messages_in_flight": limits::MAX_MESSAGES_IN_FLIGHT,
@@ -261,8 +262,20 @@ fn default_max_produces() -> u32 {
     3
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The explorer's progress callback, called after every step of the
+    /// search: numbers in and a boolean out, so that a call allocates no
+    /// JS values (`Function::call2` would box each argument).
+    type ProgressCallback;
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn report(this: &ProgressCallback, this_arg: &JsValue, states: f64, depth: f64) -> Result<Option<bool>, JsValue>;
+}
+
 /// Runs the counterexample explorer (meant for a Web Worker). `progress` is
-/// called with (states, depth) now and then; returning false stops the search.
+/// called with (states, depth) after every step the search applies (the
+/// worker throttles what it posts by wall time); returning false stops the
+/// search. `max_states` is at most `limits::MAX_EXPLORER_STATES`.
 #[wasm_bindgen]
 pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue, JsError> {
     let text = json_text(&options, "options")?;
@@ -285,12 +298,11 @@ pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue,
         ..Search::new(o.config)
     };
     search.validate().map_err(|e| JsError::new(&format!("options.{e}")))?;
-    let outcome = explore::explore(&search, &mut |states, depth| {
-        progress
-            .call2(&JsValue::NULL, &JsValue::from_f64(states as f64), &JsValue::from_f64(depth as f64))
-            .map(|r| r.as_bool() != Some(false))
-            .unwrap_or(true)
-    });
+    let progress: &ProgressCallback = progress.unchecked_ref();
+    // A callback that throws is ignored; one that returns false (any falsy
+    // value but undefined and null) stops the search.
+    let outcome =
+        explore::explore(&search, &mut |states, depth| progress.report(&JsValue::NULL, states as f64, depth as f64).ok().flatten() != Some(false));
     let link = outcome.scenario.as_ref().map(link::encode);
     let mut value = serde_json::to_value(&outcome).map_err(|e| JsError::new(&e.to_string()))?;
     value["link"] = serde_json::json!(link);

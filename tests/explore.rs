@@ -3,9 +3,11 @@
 
 mod common;
 
-use highwater::explore::{explore, Outcome, Search, Strategy};
-use highwater::{Acks, Config, Protocol, Scenario, ViolationKind};
-use std::process::Command;
+use highwater::config::limits;
+use highwater::explore::{explore, Outcome, Search, Stop, Strategy};
+use highwater::{Acks, Config, Event, Protocol, Scenario, Simulation, Step, ViolationKind};
+use std::io::BufRead;
+use std::process::{Command, Stdio};
 
 fn search(brokers: u32, protocol: Protocol, min_isr: u32, unclean: bool, depth: usize) -> Search {
     let config = Config { brokers, min_insync_replicas: min_isr, unclean_leader_election: unclean, ..Config::for_protocol(protocol) };
@@ -113,7 +115,137 @@ fn the_search_stops_when_asked() {
         calls < 3
     });
     assert!(!outcome.complete && !outcome.found);
+    assert_eq!(outcome.stopped, Some(Stop::Interrupted));
     assert!(outcome.states < 20_000);
+    let json = serde_json::to_value(&outcome).unwrap();
+    assert_eq!(json["stopped"], "interrupted");
+    let s = Search { max_states: 100, ..search(3, Protocol::V3_7, 2, false, 10) };
+    let outcome = explore(&s, &mut |_, _| true);
+    assert_eq!((outcome.complete, outcome.stopped, outcome.states), (false, Some(Stop::MaxStates), 100));
+    assert_eq!(serde_json::to_value(&outcome).unwrap()["stopped"], "max_states");
+    let outcome = explore(&search(2, Protocol::V3_7, 1, false, 2), &mut |_, _| true);
+    assert_eq!((outcome.complete, outcome.stopped), (true, None));
+    assert!(serde_json::to_value(&outcome).unwrap()["stopped"].is_null());
+}
+
+/// A prefix that has used all but 16 s of the scenario's hour: an advance
+/// past the session timeout (20 s) no longer fits, one past the lag time
+/// (15 s) does. What the explorer returns is a scenario `highwater run`
+/// accepts, and it replays to the violation.
+#[test]
+fn found_scenarios_stay_within_the_simulated_hour() {
+    let config = Config { brokers: 2, unclean_leader_election: true, broker_session_timeout_ms: 20_000, ..Config::for_protocol(Protocol::V0_10) };
+    let prefix = vec![Step::AdvanceMs(limits::MAX_SIMULATED_MS - 16_000)];
+    for strategy in [Strategy::Bfs, Strategy::Random] {
+        let s = Search { prefix: prefix.clone(), strategy, max_states: 200_000, ..Search::new(config.clone()) };
+        s.validate().unwrap();
+        let outcome = explore(&s, &mut |_, _| true);
+        assert!(outcome.found, "{strategy:?}");
+        let scenario = replays(&outcome);
+        scenario.validate().unwrap();
+        let spent: u64 = scenario.steps.iter().map(|s| if let Step::AdvanceMs(ms) = s { *ms } else { 0 }).sum();
+        assert!(spent <= limits::MAX_SIMULATED_MS, "{strategy:?}: {}", scenario.to_json_pretty());
+        assert_eq!(scenario.steps[0], prefix[0], "the prefix is kept");
+    }
+}
+
+/// The engine itself refuses an advance past the hour, counting the time
+/// already spent (as `highwater run` and the page do).
+#[test]
+fn the_engine_counts_simulated_time_already_spent() {
+    let mut sim = Simulation::new(Config::default());
+    sim.apply(&Step::AdvanceMs(limits::MAX_SIMULATED_MS - 1_000));
+    let events = sim.apply(&Step::AdvanceMs(2_000));
+    assert!(events.iter().any(|e| matches!(&e.event, Event::StepRejected { reason, .. } if reason.contains("past the limit"))), "{events:?}");
+    assert_eq!(sim.now_ms, limits::MAX_SIMULATED_MS - 1_000);
+    sim.apply(&Step::AdvanceMs(1_000));
+    assert_eq!(sim.now_ms, limits::MAX_SIMULATED_MS);
+}
+
+/// A prefix the explorer cannot extend into a valid scenario is refused.
+#[test]
+fn the_prefix_must_leave_room_for_the_search() {
+    let config = Config::default();
+    let past = Search { prefix: vec![Step::AdvanceMs(limits::MAX_SIMULATED_MS), Step::AdvanceMs(1)], ..Search::new(config.clone()) };
+    let e = past.validate().unwrap_err();
+    assert!(e.starts_with("prefix: steps[1].advance_ms: 1 would take the scenario past the limit"), "{e}");
+    let long = Search { prefix: vec![Step::Fetch(2); limits::MAX_STEPS - 4], depth: 5, ..Search::new(config.clone()) };
+    let e = long.validate().unwrap_err();
+    assert!(e.contains("would pass the limit of 10000 steps"), "{e}");
+    Search { depth: 4, ..long }.validate().unwrap();
+}
+
+/// With extreme timers (an ISR check every millisecond) a step can take
+/// milliseconds, so the core reports after every step it applies and leaves
+/// throttling by wall time to the caller; it reads no clock itself.
+#[test]
+fn progress_is_reported_after_every_step() {
+    let config = Config { brokers: 3, min_insync_replicas: 2, replica_lag_time_max_ms: 2, hw_checkpoint_interval_ms: 1, ..Config::default() };
+    for strategy in [Strategy::Bfs, Strategy::Random] {
+        let s = Search { strategy, depth: 3, max_states: 500, ..Search::new(config.clone()) };
+        let mut calls = 0;
+        let outcome = explore(&s, &mut |_, _| {
+            calls += 1;
+            true
+        });
+        assert!(outcome.generated > 100, "{strategy:?}: {} generated", outcome.generated);
+        assert_eq!(calls, outcome.generated, "{strategy:?}");
+    }
+    let core = include_str!("../src/explore.rs");
+    for clock in ["Instant", "SystemTime", "Date::now"] {
+        assert!(!core.contains(clock), "src/explore.rs reads the clock ({clock})");
+    }
+}
+
+/// `--max-states` is capped by `limits::MAX_EXPLORER_STATES`, on the command
+/// line and in the search options the page sends.
+#[test]
+fn max_states_is_capped() {
+    let cap = limits::MAX_EXPLORER_STATES;
+    Search { max_states: cap, ..Search::new(Config::default()) }.validate().unwrap();
+    let e = Search { max_states: cap + 1, ..Search::new(Config::default()) }.validate().unwrap_err();
+    assert_eq!(e, format!("max_states: {} is out of range 1..={cap}", cap + 1));
+    assert!(Search { max_states: 0, ..Search::new(Config::default()) }.validate().is_err());
+    let bin = env!("CARGO_BIN_EXE_highwater");
+    for n in [cap + 1, 0] {
+        let out = Command::new(bin).args(["explore", "--max-states", &n.to_string()]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "--max-states {n}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(&format!("{n} is not in 1..={cap}")), "{err}");
+    }
+    let out = Command::new(bin).args(["explore", "--max-states", "100"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("searched 100 distinct states") && text.contains("(stopped at --max-states 100)"), "{text}");
+    let out = Command::new(bin).args(["explore", "--max-states", "100", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&v["stopped"], &v["complete"]), (&serde_json::json!("max_states"), &serde_json::json!(false)));
+}
+
+/// Ctrl-C stops the search and prints the summary, and the exit status says
+/// the search was interrupted (130).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_the_summary() {
+    let bin = env!("CARGO_BIN_EXE_highwater");
+    let mut child = Command::new(bin)
+        .args(["explore", "--brokers", "3", "--min-isr", "2", "--network-faults", "--depth", "30"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first progress line (after half a second) says the search is under way.
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.starts_with("depth "), "{line}");
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("searched ") && text.contains("(stopped by Ctrl-C)"), "{text}");
+    assert!(text.contains("no violation up to depth"), "{text}");
 }
 
 /// `highwater explore --json` prints the documented fields, and its scenario

@@ -970,7 +970,8 @@ function startExplore() {
   const depth = Number(form.elements.depth.value);
   const maxStates = Number(form.elements.max_states.value);
   if (!Number.isInteger(depth) || depth < 1 || depth > 64) return exploreFinished('Depth must be a whole number from 1 to 64.', true);
-  if (!Number.isInteger(maxStates) || maxStates < 1000) return exploreFinished('Max states must be a whole number of at least 1000.', true);
+  const cap = core().limits.max_explorer_states;
+  if (!Number.isInteger(maxStates) || maxStates < 1000 || maxStates > cap) return exploreFinished(`Max states must be a whole number from 1000 to ${cap.toLocaleString('en')}.`, true);
   const options = {
     // The search chooses every fetch itself: it runs in manual mode.
     config: { ...app.config, auto_fetch: false },

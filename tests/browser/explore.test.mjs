@@ -58,7 +58,7 @@ test('a long search under the default version can be cancelled', async () => {
   const page = await openPage(env);
   await page.click('#btn-explore');
   await page.locator('#explore-form [name="depth"]').fill('30');
-  await page.locator('#explore-form [name="max_states"]').fill('50000000');
+  await page.locator('#explore-form [name="max_states"]').fill('10000000');
   await page.click('#btn-explore-start');
   // Progress arrives from the worker.
   await page.waitForFunction(() => /states/.test(document.querySelector('#explore-status').textContent));
