@@ -248,6 +248,12 @@ pub mod limits {
     pub const MAX_EVENTS_PER_RUN: u64 = 1_000_000;
     /// Messages in flight at once (timed mode).
     pub const MAX_MESSAGES_IN_FLIGHT: u64 = 10_000;
+    /// Work that leaves no event, counted per step and per run: each moment
+    /// the clock stops at (a timer, an arrival, a retry) and each producer
+    /// retry handled there, traced or not (an identical refusal is not
+    /// traced again). About a second natively.
+    pub const MAX_WORK_PER_STEP: u64 = 5_000_000;
+    pub const MAX_WORK_PER_RUN: u64 = 10_000_000;
     /// Bytes (estimated) of the states a timeline keeps to seek with: past
     /// it, every other snapshot goes and a seek replays more steps.
     pub const MAX_TIMELINE_SNAPSHOT_BYTES: usize = 32 << 20;
@@ -260,6 +266,8 @@ pub enum Budget {
     EventsPerStep,
     EventsPerRun,
     MessagesInFlight,
+    WorkPerStep,
+    WorkPerRun,
 }
 
 impl Budget {
@@ -269,6 +277,8 @@ impl Budget {
             Budget::EventsPerStep => "MAX_EVENTS_PER_STEP",
             Budget::EventsPerRun => "MAX_EVENTS_PER_RUN",
             Budget::MessagesInFlight => "MAX_MESSAGES_IN_FLIGHT",
+            Budget::WorkPerStep => "MAX_WORK_PER_STEP",
+            Budget::WorkPerRun => "MAX_WORK_PER_RUN",
         }
     }
 
@@ -279,6 +289,8 @@ impl Budget {
             Budget::EventsPerStep => format!("this step caused more than {n} events"),
             Budget::EventsPerRun => format!("the run caused more than {n} events"),
             Budget::MessagesInFlight => format!("more than {n} messages were in flight at once"),
+            Budget::WorkPerStep => format!("this step ran more than {n} timer firings and producer retries"),
+            Budget::WorkPerRun => format!("the run ran more than {n} timer firings and producer retries"),
         }
     }
 }
@@ -290,6 +302,8 @@ pub struct Budgets {
     pub events_per_step: u64,
     pub events_per_run: u64,
     pub messages_in_flight: u64,
+    pub work_per_step: u64,
+    pub work_per_run: u64,
     /// Bytes of the snapshots a timeline keeps (`MAX_TIMELINE_SNAPSHOT_BYTES`).
     pub timeline_snapshot_bytes: usize,
 }
@@ -300,6 +314,8 @@ impl Budgets {
             Budget::EventsPerStep => self.events_per_step,
             Budget::EventsPerRun => self.events_per_run,
             Budget::MessagesInFlight => self.messages_in_flight,
+            Budget::WorkPerStep => self.work_per_step,
+            Budget::WorkPerRun => self.work_per_run,
         }
     }
 }
@@ -310,6 +326,8 @@ impl Default for Budgets {
             events_per_step: limits::MAX_EVENTS_PER_STEP,
             events_per_run: limits::MAX_EVENTS_PER_RUN,
             messages_in_flight: limits::MAX_MESSAGES_IN_FLIGHT,
+            work_per_step: limits::MAX_WORK_PER_STEP,
+            work_per_run: limits::MAX_WORK_PER_RUN,
             timeline_snapshot_bytes: limits::MAX_TIMELINE_SNAPSHOT_BYTES,
         }
     }

@@ -56,9 +56,13 @@ pub struct Producer {
     deadlines: VecDeque<u64>,
     /// Requests waiting to be retried, by time.
     retries: BTreeSet<(u64, u64)>,
+    /// The same, per acks (index `Acks::index`): whether an attempt is refused
+    /// depends only on the acks, so the first retry that would succeed is
+    /// found without looking at the others.
+    retries_by_acks: [BTreeSet<(u64, u64)>; 3],
 }
 
-crate::clone_in_place!(Producer { requests, pending, deadlines, retries });
+crate::clone_in_place!(Producer { requests, pending, deadlines, retries, retries_by_acks });
 
 impl Producer {
     pub fn new() -> Producer {
@@ -87,7 +91,9 @@ impl Producer {
         let r = &mut self.requests[id as usize];
         r.status = Status::Retrying { at_ms };
         r.last_error = Some(error);
+        let acks = r.acks;
         self.retries.insert((at_ms, id));
+        self.retries_by_acks[acks.index()].insert((at_ms, id));
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
@@ -144,6 +150,7 @@ impl Producer {
                 break;
             }
             self.retries.pop_first();
+            self.retries_by_acks[self.requests[id as usize].acks.index()].remove(&(at, id));
             if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
                 due.push(id);
             }
@@ -160,15 +167,19 @@ impl Producer {
         self.retries.first().map(|&(at, _)| at)
     }
 
-    /// Requests waiting for a retry, in time order.
-    pub fn retrying(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.retries.iter().copied()
+    /// The time of the first retry of a record with these acks, other than `except`.
+    pub fn first_retry_ms(&self, acks: Acks, except: u64) -> Option<u64> {
+        let waiting = |&&(at, id): &&(u64, u64)| id != except && self.requests[id as usize].status == (Status::Retrying { at_ms: at });
+        self.retries_by_acks[acks.index()].iter().find(waiting).map(|&(at, _)| at)
     }
 
     /// Moves a waiting retry to a later time.
     pub fn postpone(&mut self, id: u64, from_ms: u64, to_ms: u64) {
+        let acks = self.requests[id as usize].acks.index();
         self.retries.remove(&(from_ms, id));
         self.retries.insert((to_ms, id));
+        self.retries_by_acks[acks].remove(&(from_ms, id));
+        self.retries_by_acks[acks].insert((to_ms, id));
         self.requests[id as usize].status = Status::Retrying { at_ms: to_ms };
     }
 
@@ -205,6 +216,7 @@ impl Simulation {
     /// names (`Sender` after a metadata update).
     pub(crate) fn retry_produces(&mut self) {
         for id in self.producer.take_due_retries(self.now_ms) {
+            self.work += 1;
             self.send_produce(id, self.controller.leader);
             self.end_action();
         }
@@ -265,12 +277,11 @@ impl Simulation {
     fn skip_identical_retries(&mut self, id: u64, counted: bool) {
         let Status::Retrying { at_ms } = self.producer.requests[id as usize].status else { return };
         let backoff = self.config.retry_backoff_ms;
-        let others = self
-            .producer
-            .retrying()
-            .filter(|&(_, other)| other != id)
-            .filter(|&(_, other)| self.attempt_refusal(self.controller.leader, self.producer.requests[other as usize].acks).is_none())
-            .map(|(t, _)| t)
+        let leader = self.controller.leader;
+        let others = [Acks::Zero, Acks::One, Acks::All]
+            .into_iter()
+            .filter(|&acks| self.attempt_refusal(leader, acks).is_none())
+            .filter_map(|acks| self.producer.first_retry_ms(acks, id))
             .min();
         let horizon = [self.next_due_ms_except_retries(), others, Some(self.advance_until_ms)].into_iter().flatten().min().unwrap_or(at_ms);
         if horizon <= at_ms {

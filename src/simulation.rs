@@ -49,11 +49,15 @@ pub struct Simulation {
     pub(crate) emitted: u64,
     pub(crate) emitted_at_step_start: u64,
     pub(crate) checked_at: u64,
+    /// Work that leaves no event (`limits::MAX_WORK_PER_STEP`) so far in the
+    /// run, and when the current step began.
+    pub(crate) work: u64,
+    pub(crate) work_at_step_start: u64,
     /// The budget this run went past: it stopped, and runs no more steps.
     pub stopped: Option<Budget>,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, stopped });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, work, work_at_step_start, stopped });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -92,6 +96,8 @@ impl Simulation {
             emitted: 0,
             emitted_at_step_start: 0,
             checked_at: 0,
+            work: 0,
+            work_at_step_start: 0,
             stopped: None,
             config,
         }
@@ -137,6 +143,7 @@ impl Simulation {
         self.out.clear();
         self.action_start = 0;
         self.emitted_at_step_start = self.emitted;
+        self.work_at_step_start = self.work;
         if let Some(budget) = self.stopped {
             let reason = format!("the run has stopped: {} (limit {})", budget.describe(self.budgets.limit(budget)), budget.limit_name());
             self.emit(Event::StepRejected { action: step.clone(), reason });
@@ -221,6 +228,10 @@ impl Simulation {
             Budget::EventsPerRun
         } else if self.network.in_flight.len() as u64 > self.budgets.messages_in_flight {
             Budget::MessagesInFlight
+        } else if self.work - self.work_at_step_start > self.budgets.work_per_step {
+            Budget::WorkPerStep
+        } else if self.work > self.budgets.work_per_run {
+            Budget::WorkPerRun
         } else {
             return false;
         };
@@ -308,6 +319,7 @@ impl Simulation {
                 return; // the clock stays where the work stopped
             }
             self.now_ms = t;
+            self.work += 1;
             self.run_due();
         }
         self.now_ms = to_ms;
