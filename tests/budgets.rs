@@ -221,3 +221,42 @@ fn the_command_line_stops_with_exit_two_and_the_same_words() {
     assert_eq!(v["stopped"].as_str(), Some(words));
     assert!(v["brokers"].as_array().is_some_and(|b| b.len() == 7));
 }
+
+/// Producer retries refused the same way leave no event; the work budget
+/// counts them (and every moment the clock stops at), so records retried
+/// every millisecond for an hour stop the run instead of running for minutes.
+#[test]
+fn retries_that_leave_no_event_count_against_the_work_budget() {
+    let mut s = Scenario::from_json(
+        r#"{"version":1,"config":{"min_insync_replicas":3,"replica_lag_time_max_ms":2,"retry_backoff_ms":1,"delivery_timeout_ms":3600000},
+            "steps":[{"isolate":3},{"advance_ms":1000}]}"#,
+    )
+    .unwrap();
+    for i in 0..200 {
+        s.steps.push(Step::Produce(highwater::scenario::Produce { value: format!("m{i}"), acks: highwater::Acks::All, to: None }));
+    }
+    s.steps.push(Step::AdvanceMs(3_599_000));
+    let run = common::run(&s);
+    assert_eq!(run.sim.stopped, Some(Budget::WorkPerStep), "{}", run.trace());
+    let last = run.events.last().unwrap().to_string();
+    assert!(last.contains("this step ran more than 5,000,000 timer firings and producer retries (limit MAX_WORK_PER_STEP)"), "{last}");
+    assert!(run.events.len() < 5_000, "{} events: the retries were not traced one by one", run.events.len());
+    assert!(run.sim.now_ms < 3_600_000);
+}
+
+#[test]
+fn work_over_the_whole_run_is_bounded_too() {
+    let text = r#"{"version":1,"config":{"replica_lag_time_max_ms":2},"steps":[{"advance_ms":600000},{"advance_ms":600000},{"advance_ms":600000}]}"#;
+    let s = Scenario::from_json(text).unwrap();
+    let mut sim = Simulation::new(s.config.clone());
+    sim.budgets = Budgets { work_per_run: 1_000_000, ..Budgets::default() };
+    let mut stopped_at = None;
+    for step in &s.steps {
+        sim.apply(step);
+        if stopped_at.is_none() && sim.stopped.is_some() {
+            stopped_at = Some(sim.step);
+        }
+    }
+    // 600,000 ISR checks per step (every millisecond): the second step passes a million.
+    assert_eq!((stopped_at, sim.stopped), (Some(2), Some(Budget::WorkPerRun)));
+}
