@@ -95,7 +95,7 @@ fn known_retry_rescan_fuzzed() {
 }
 
 #[test]
-#[ignore = "known finding: the fuzzer's second input for the retry rescan (2,500 records, crash/restart pairs); over 30 s natively"]
+#[ignore = "known finding: the fuzzer's second input for the retry rescan (2,500 records, crash/restart pairs); about 50 s natively"]
 fn known_retry_rescan_crash_restart() {
     outcome("known-retry-rescan-crash-restart.link");
 }
