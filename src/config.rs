@@ -241,19 +241,22 @@ pub mod limits {
     // Budgets on the work a valid run does (`Budget`): past one, the run
     // stops at that step with a `budget_exceeded` event naming it.
 
-    /// Events one step may cause (each counted, repeats included): about half
-    /// a second of work natively.
-    pub const MAX_EVENTS_PER_STEP: u64 = 500_000;
-    /// Events a whole run may cause: bounds the trace a timeline keeps.
-    pub const MAX_EVENTS_PER_RUN: u64 = 1_000_000;
+    /// Events one step may cause (each counted, repeats included): about a
+    /// fifth of a second natively, half a second in wasm.
+    pub const MAX_EVENTS_PER_STEP: u64 = 200_000;
+    /// Events a whole run may cause: bounds the trace a timeline keeps (an
+    /// hour of 7 brokers in timed mode with Kafka's defaults is about 170,000).
+    pub const MAX_EVENTS_PER_RUN: u64 = 250_000;
     /// Messages in flight at once (timed mode).
     pub const MAX_MESSAGES_IN_FLIGHT: u64 = 10_000;
     /// Work that leaves no event, counted per step and per run: each moment
     /// the clock stops at (a timer, an arrival, a retry) and each producer
     /// retry handled there, traced or not (an identical refusal is not
-    /// traced again). About a second natively.
-    pub const MAX_WORK_PER_STEP: u64 = 5_000_000;
-    pub const MAX_WORK_PER_RUN: u64 = 10_000_000;
+    /// traced again). An hour of a timer that fires every millisecond (3.6
+    /// million moments) fits: about a fifth of a second natively, a second
+    /// or so in wasm.
+    pub const MAX_WORK_PER_STEP: u64 = 4_000_000;
+    pub const MAX_WORK_PER_RUN: u64 = 8_000_000;
     /// Bytes (estimated) of the states a timeline keeps to seek with: past
     /// it, every other snapshot goes and a seek replays more steps.
     pub const MAX_TIMELINE_SNAPSHOT_BYTES: usize = 32 << 20;

@@ -2,8 +2,7 @@
 //! links, the slowest inputs a fuzzing run found) through the fuzzer's own
 //! checks: no panic; refused with an error, or run to the end or to a step
 //! stopped at a budget; the same twice; no more events held than the budgets
-//! allow. Known findings (`known-*`) have their own ignored tests until the
-//! core is fixed (tests/fuzz-seeds/README.md).
+//! allow (tests/fuzz-seeds/README.md).
 
 #[allow(dead_code)]
 #[path = "../examples/fuzz/check.rs"]
@@ -78,30 +77,15 @@ fn a_deflate_bomb_is_refused_at_the_size_limit() {
     assert!(e.contains("expands past the limit of 1048576 bytes"), "{e}");
 }
 
-// Known findings: these pass the checks only after a long time (the work
-// is not bounded by any budget). Not fixed here; see tests/fuzz-seeds/README.md.
+// The producer retry rescan (a fuzzing finding, fixed): records refused the
+// same way every millisecond used to cost a scan of every waiting record per
+// retry and leave no event for the budgets. Retries now find the first one
+// that would succeed per acks, and the work budget counts them.
 
 #[test]
-#[ignore = "known finding: producer retries rescan every waiting request each millisecond; about 3 s natively, unbounded by the budgets"]
-fn known_retry_rescan() {
-    assert_eq!(outcome("known-retry-rescan.json"), Outcome::Finished);
-    assert_eq!(outcome("known-retry-rescan.link"), Outcome::Finished);
-}
-
-#[test]
-#[ignore = "known finding: the fuzzer's input for the retry rescan (10,000 steps); about 2 s natively"]
-fn known_retry_rescan_fuzzed() {
-    assert_eq!(outcome("known-retry-rescan-fuzzed.link"), Outcome::Finished);
-}
-
-#[test]
-#[ignore = "known finding: the fuzzer's second input for the retry rescan (2,500 records, crash/restart pairs); about 50 s natively"]
-fn known_retry_rescan_crash_restart() {
-    outcome("known-retry-rescan-crash-restart.link");
-}
-
-#[test]
-#[ignore = "known finding: the retry rescan with 9,996 records from a 2 KB link; runs for days (extrapolated)"]
-fn known_retry_rescan_9999_steps() {
-    outcome("known-retry-rescan-9999-steps.link");
+fn retries_refused_every_millisecond_stop_at_the_work_budget() {
+    for name in ["retry-rescan.json", "retry-rescan.link", "retry-rescan-9999-steps.link", "retry-rescan-crash-restart.link"] {
+        assert_eq!(outcome(name), Outcome::Stopped("MAX_WORK_PER_STEP"), "{name}");
+    }
+    assert_eq!(outcome("retry-rescan-fuzzed.link"), Outcome::Finished);
 }
