@@ -98,8 +98,8 @@ async function wasm(browser, url, file) {
       }
       const build = (performance.now() - t0) / 1000;
       const built = exports.memory.buffer.byteLength;
-      const text = sim.traceText();
-      const lines = text ? text.slice(0, -1).split('\n') : [];
+      const trace = sim.traceText();
+      const lines = trace ? trace.slice(0, -1).split('\n') : [];
       sim.stepEnds();
       sim.registrationRefusals();
       sim.stepEvents(sim.length(), 2000);

@@ -252,11 +252,11 @@ pub mod limits {
     /// Work that leaves no event, counted per step and per run: each moment
     /// the clock stops at (a timer, an arrival, a retry) and each producer
     /// retry handled there, traced or not (an identical refusal is not
-    /// traced again). An hour of a timer that fires every millisecond (3.6
-    /// million moments) fits: about a fifth of a second natively, a second
-    /// or so in wasm.
-    pub const MAX_WORK_PER_STEP: u64 = 4_000_000;
-    pub const MAX_WORK_PER_RUN: u64 = 8_000_000;
+    /// traced again). About a tenth of a second natively and under a second
+    /// in wasm; a timer that fires every millisecond (a 2 ms lag time) reaches
+    /// it after about 2,000 s of simulated time.
+    pub const MAX_WORK_PER_STEP: u64 = 2_000_000;
+    pub const MAX_WORK_PER_RUN: u64 = 4_000_000;
     /// Bytes (estimated) of the states a timeline keeps to seek with: past
     /// it, every other snapshot goes and a seek replays more steps.
     pub const MAX_TIMELINE_SNAPSHOT_BYTES: usize = 32 << 20;
