@@ -115,31 +115,41 @@ fn a_run_past_its_event_budget_stops_at_that_step() {
     let text = r#"{"version":1,"config":{"brokers":3,"auto_fetch":true},"steps":[
         {"advance_ms":10000},{"advance_ms":10000},{"advance_ms":10000},{"advance_ms":10000}]}"#;
     let s = Scenario::from_json(text).unwrap();
+    let per_step = Simulation::new(s.config.clone()).apply(&s.steps[0]).len() as u64;
+    let stop = run_under(text, Budgets { events_per_run: per_step * 2 + per_step / 2, ..Budgets::default() });
+    assert_eq!((stop.step, stop.budget), (Some(3), Some(Budget::EventsPerRun)));
+    assert!(matches!(stop.last_event, Some(Event::BudgetExceeded { budget: Budget::EventsPerRun, .. })));
+}
+
+/// Where a run under lowered budgets stopped.
+struct Stop {
+    step: Option<u64>,
+    budget: Option<Budget>,
+    last_event: Option<Event>,
+    line: String,
+}
+
+/// Runs a scenario under other budgets, stopping at the first budget.
+fn run_under(text: &str, budgets: Budgets) -> Stop {
+    let s = Scenario::from_json(text).unwrap();
     let mut sim = Simulation::new(s.config.clone());
-    let per_step = sim.apply(&s.steps[0]).len() as u64;
-    sim = Simulation::new(s.config.clone());
-    sim.budgets = Budgets { events_per_run: per_step * 2 + per_step / 2, ..Budgets::default() };
-    let mut stopped_at = None;
+    sim.budgets = budgets;
     for step in &s.steps {
         let events = sim.apply(step);
-        if stopped_at.is_none() && sim.stopped.is_some() {
-            stopped_at = Some(sim.step);
-            assert!(matches!(events.last().unwrap().event, Event::BudgetExceeded { budget: Budget::EventsPerRun, .. }));
+        if sim.stopped.is_some() {
+            let last = events.last().cloned();
+            return Stop { step: Some(sim.step), budget: sim.stopped, line: last.as_ref().map(|e| e.to_string()).unwrap_or_default(), last_event: last.map(|e| e.event) };
         }
     }
-    assert_eq!(stopped_at, Some(3));
+    Stop { step: None, budget: None, last_event: None, line: String::new() }
 }
 
 #[test]
 fn too_many_messages_in_flight_stop_the_run() {
     let text = r#"{"version":1,"config":{"brokers":5,"auto_fetch":true,"link_latency_ms":50},"steps":[{"advance_ms":1000}]}"#;
-    let s = Scenario::from_json(text).unwrap();
-    let mut sim = Simulation::new(s.config.clone());
-    sim.budgets = Budgets { messages_in_flight: 1, ..Budgets::default() };
-    let events = sim.apply(&s.steps[0]);
-    assert_eq!(sim.stopped, Some(Budget::MessagesInFlight), "{events:?}");
-    let line = events.last().unwrap().to_string();
-    assert!(line.contains("messages were in flight at once (limit MAX_MESSAGES_IN_FLIGHT)"), "{line}");
+    let stop = run_under(text, Budgets { messages_in_flight: 1, ..Budgets::default() });
+    assert_eq!(stop.budget, Some(Budget::MessagesInFlight));
+    assert!(stop.line.contains("messages were in flight at once (limit MAX_MESSAGES_IN_FLIGHT)"), "{}", stop.line);
 }
 
 /// A link or file that goes past a budget still loads: the timeline ends at
@@ -253,16 +263,7 @@ fn retries_that_leave_no_event_count_against_the_work_budget() {
 #[test]
 fn work_over_the_whole_run_is_bounded_too() {
     let text = r#"{"version":1,"config":{"replica_lag_time_max_ms":2},"steps":[{"advance_ms":600000},{"advance_ms":600000},{"advance_ms":600000}]}"#;
-    let s = Scenario::from_json(text).unwrap();
-    let mut sim = Simulation::new(s.config.clone());
-    sim.budgets = Budgets { work_per_run: 1_000_000, ..Budgets::default() };
-    let mut stopped_at = None;
-    for step in &s.steps {
-        sim.apply(step);
-        if stopped_at.is_none() && sim.stopped.is_some() {
-            stopped_at = Some(sim.step);
-        }
-    }
     // 600,000 ISR checks per step (every millisecond): the second step passes a million.
-    assert_eq!((stopped_at, sim.stopped), (Some(2), Some(Budget::WorkPerRun)));
+    let stop = run_under(text, Budgets { work_per_run: 1_000_000, ..Budgets::default() });
+    assert_eq!((stop.step, stop.budget), (Some(2), Some(Budget::WorkPerRun)));
 }
