@@ -129,7 +129,7 @@ impl Simulation {
         let elr_before = self.controller.elr.clone();
         self.controller.set_isr(isr, min_isr, elr);
         if self.controller.elr != elr_before {
-            self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: self.controller.isr.to_vec() });
+            self.emit_elr_changed();
         }
         let bump = shrink
             && leader_stays
@@ -141,6 +141,11 @@ impl Simulation {
             self.emit(Event::LeaderEpochBumped { leader, leader_epoch: self.controller.leader_epoch });
         }
         bump
+    }
+
+    fn emit_elr_changed(&mut self) {
+        let (elr, isr) = (self.controller.elr.clone(), self.controller.isr.clone());
+        self.emit_traced(|| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
     }
 
     /// Session expired: fence the broker, take it out of the ISR, and elect
@@ -160,7 +165,7 @@ impl Simulation {
                 self.controller.last_known_leader = self.controller.leader;
             }
             let leader = self.controller.leader.filter(|&l| l != b);
-            self.emit(Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
+            self.emit_traced(|| Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
             let bumped = self.change_isr(proposed, true, !was_leader);
             if !was_leader {
                 // The leader learns the new ISR (LeaderAndIsr / partition change record).
@@ -198,7 +203,7 @@ impl Simulation {
         if self.rules.has(Rule::EligibleLeaderReplicas) {
             if self.controller.elr.contains(&b) {
                 self.controller.elr.retain(|x| *x != b);
-                self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: self.controller.isr.to_vec() });
+                self.emit_elr_changed();
             }
         }
         self.rejoin(b);
@@ -312,7 +317,7 @@ impl Simulation {
         let unreachable = !self.reachable(leader);
         self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind, unreachable });
         if self.controller.elr != elr_before {
-            self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: isr.to_vec() });
+            self.emit_elr_changed();
         }
         self.notify_brokers();
         Ok(())

@@ -417,10 +417,11 @@ type Found = (Option<Vec<Step>>, u64, u64, usize, Option<Stop>);
 /// Iterative deepening: every depth from 1 to `search.depth`, depth-first,
 /// never expanding a state again unless reached with more steps left.
 fn exhaustive(search: &Search, progress: Progress) -> Found {
-    let (root, violation) = replay(search, &search.prefix);
+    let (mut root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
         return (Some(search.prefix.clone()), 1, 0, 0, None);
     }
+    root.keep_checked_events_only();
     let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
     let (mut states, mut generated) = (0, 0);
     for limit in 1..=search.depth {
@@ -520,10 +521,11 @@ impl Dfs<'_, '_> {
 /// Seeded random walks of `search.depth` steps until a violation or
 /// `max_states` steps in all.
 fn random_walks(search: &Search, progress: Progress) -> Found {
-    let (root, violation) = replay(search, &search.prefix);
+    let (mut root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
         return (Some(search.prefix.clone()), 1, 0, 0, None);
     }
+    root.keep_checked_events_only();
     let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
     let mut rng = Rng::new(search.seed);
     let mut taken = 0u64;

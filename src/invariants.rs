@@ -126,6 +126,17 @@ impl Checker {
         }
     }
 
+    /// The events `check` reads (it learns everything else from the state).
+    /// It must name every event `check` matches: in the explorer's mode
+    /// (`Simulation::keep_checked_events_only`) the others are not kept.
+    pub fn reads(event: &Event) -> bool {
+        match event {
+            Event::Truncated { .. } | Event::Restarted { .. } | Event::LeaderElected { .. } => true,
+            Event::ProduceResponse { acks, result, .. } => *result == ProduceResult::Acked && *acks != Acks::Zero,
+            _ => false,
+        }
+    }
+
     /// Runs every check; returns the violations found now.
     pub fn check(&mut self, v: &View, events: &[Traced]) -> Vec<Violation> {
         let mut found = vec![];

@@ -227,7 +227,7 @@ impl Broker {
     }
 
     /// The LEO of each ISR member as this leader knows it (for the trace).
-    pub fn isr_log_end_offsets(&self) -> Vec<(BrokerId, u64)> {
+    pub fn isr_log_end_offsets(&self) -> PerBroker<(BrokerId, u64)> {
         let leo = |b: BrokerId| if b == self.id { Some(self.log_end_offset()) } else { self.remote(b).log_end_offset };
         self.isr.iter().filter_map(|&b| leo(b).map(|l| (b, l))).collect()
     }
