@@ -10,7 +10,7 @@ use crate::protocol::Errors;
 use crate::rules::{Rule, TruncationRule};
 use crate::simulation::Simulation;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Controller {
     pub leader: Option<BrokerId>,
     pub leader_epoch: u32,
@@ -25,6 +25,8 @@ pub struct Controller {
     /// Since when the controller has heard no heartbeat from a broker.
     pub silent_since_ms: PerBroker<Option<u64>>,
 }
+
+crate::clone_in_place!(Controller { leader, leader_epoch, isr, elr, last_known_leader, fenced, silent_since_ms });
 
 impl Controller {
     /// Broker 1 leads epoch 0 with every broker in the ISR.

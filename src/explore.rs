@@ -67,7 +67,7 @@ impl Hasher for IdentityHasher {
 /// left as a `u8` a bucket of the visited set takes 9 bytes, not 16. The set
 /// is most of the search's memory, and its lookups are cache misses.
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(packed)]
+#[repr(C, packed)]
 struct Key(u64);
 
 impl Hash for Key {

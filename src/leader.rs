@@ -224,7 +224,7 @@ impl Simulation {
         self.maybe_increment_high_watermark(l);
         if records.is_empty() && req.max_wait_ms > 0 {
             let until_ms = self.now_ms + req.max_wait_ms;
-            self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: req.clone(), until_ms });
+            self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: *req, until_ms });
             self.emit(Event::FetchHeld { leader: l, follower: req.follower, fetch_offset: req.fetch_offset, until_ms });
             return None;
         }
@@ -247,7 +247,7 @@ impl Simulation {
         leader.delayed_fetches.retain(|d| {
             let ready = d.until_ms <= now || leo > d.request.fetch_offset;
             if ready {
-                due.push(d.request.clone());
+                due.push(d.request);
             }
             !ready
         });

@@ -41,6 +41,7 @@ pub mod rng;
 pub mod rules;
 pub mod scenario;
 pub mod simulation;
+pub mod sorted_set;
 
 pub use config::{BrokerId, Config, Protocol};
 pub use event::{Event, Traced};

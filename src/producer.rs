@@ -11,7 +11,8 @@ use crate::rules::Rule;
 use crate::scenario::{Acks, Produce};
 use crate::simulation::Simulation;
 use serde::Serialize;
-use std::collections::{BTreeSet, VecDeque};
+use crate::sorted_set::SortedSet;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -55,7 +56,7 @@ pub struct Producer {
     /// Every pending request in deadline order (one timeout for all, so send order).
     deadlines: VecDeque<u64>,
     /// Requests waiting to be retried, by time.
-    retries: BTreeSet<(u64, u64)>,
+    retries: SortedSet<(u64, u64)>,
 }
 
 crate::clone_in_place!(Producer { requests, pending, deadlines, retries });
@@ -138,17 +139,9 @@ impl Producer {
 
     /// Requests whose retry is due by `now_ms`, in time order.
     pub fn take_due_retries(&mut self, now_ms: u64) -> Vec<u64> {
-        let mut due = vec![];
-        while let Some(&(at, id)) = self.retries.first() {
-            if at > now_ms {
-                break;
-            }
-            self.retries.pop_first();
-            if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
-                due.push(id);
-            }
-        }
-        due
+        let requests = &self.requests;
+        let due = self.retries.take_first_while(|&(at, _)| at <= now_ms);
+        due.filter(|&(at, id)| requests[id as usize].status == (Status::Retrying { at_ms: at })).map(|(_, id)| id).collect()
     }
 
     /// The next `request.timeout.ms` of an attempt waiting at a broker.

@@ -7,7 +7,7 @@ use crate::log::Log;
 use crate::protocol::Fetch;
 
 /// What a leader keeps about one follower (`cluster/Replica.scala`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RemoteReplica {
     /// The follower's LEO as the leader last learned it from a fetch;
     /// unknown right after the leader took over.
@@ -62,14 +62,14 @@ impl RemoteReplica {
 
 /// A follower's fetch the leader holds until records arrive or its wait is
 /// over (`server/DelayedFetch.scala`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DelayedFetch {
     pub request: Fetch,
     pub until_ms: u64,
 }
 
 /// The follower side's fetch loop state (`AbstractFetcherThread`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fetcher {
     pub paused: bool,
     /// When the request in flight was sent (timed mode).
