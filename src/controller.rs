@@ -47,7 +47,7 @@ impl Controller {
     }
 
     /// Brokers whose session has expired by `now_ms`, in id order.
-    pub fn expired_sessions(&self, now_ms: u64, session_timeout_ms: u64) -> Vec<BrokerId> {
+    pub fn expired_sessions(&self, now_ms: u64, session_timeout_ms: u64) -> BrokerList {
         (1..=self.fenced.len() as u32)
             .filter(|&b| !self.is_fenced(b))
             .filter(|&b| self.silent_since_ms[(b - 1) as usize].is_some_and(|t| now_ms >= t + session_timeout_ms))
@@ -56,10 +56,8 @@ impl Controller {
 
     /// The next time a session can expire.
     pub fn next_expiry_ms(&self, session_timeout_ms: u64) -> Option<u64> {
-        (1..=self.fenced.len() as u32)
-            .filter(|&b| !self.is_fenced(b))
-            .filter_map(|b| self.silent_since_ms[(b - 1) as usize].map(|t| t + session_timeout_ms))
-            .min()
+        let silent = self.fenced.iter().zip(&self.silent_since_ms).filter_map(|(&fenced, &since)| since.filter(|_| !fenced));
+        silent.min().map(|t| t + session_timeout_ms)
     }
 
     /// The session of a silent broker expires at this time.
@@ -220,7 +218,6 @@ impl Simulation {
     /// offline. Active: not fenced (`active`).
     pub(crate) fn elect(&mut self, why: Election) -> Result<(), String> {
         let current = self.controller.leader;
-        let ids: Vec<BrokerId> = self.config.broker_ids().collect();
         let unclean_ok = self.config.unclean_leader_election;
         let in_isr = |b: BrokerId| self.controller.isr.contains(&b);
         let elr_open = self.rules.has(Rule::EligibleLeaderReplicas) && self.controller.isr.is_empty();
@@ -253,7 +250,7 @@ impl Simulation {
             Election::Requested(None) | Election::Failover => {
                 let skip = if why == Election::Failover { None } else { current };
                 let eligible = |b: &BrokerId| Some(*b) != skip && self.active(*b);
-                let find = |pred: &dyn Fn(BrokerId) -> bool| ids.iter().copied().filter(|&b| pred(b)).find(eligible);
+                let find = |pred: &dyn Fn(BrokerId) -> bool| self.config.broker_ids().filter(|&b| pred(b)).find(eligible);
                 // An unclean election only happens when no ISR member is live
                 // (the current leader included): a move of leadership is clean.
                 let live_isr = self.controller.isr.iter().any(|&m| self.active(m));

@@ -12,6 +12,7 @@ use crate::scenario::{Acks, Produce};
 use crate::simulation::Simulation;
 use serde::Serialize;
 use crate::sorted_set::SortedSet;
+use smallvec::SmallVec;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -47,6 +48,10 @@ pub struct ProduceRequest {
     pub created_ms: u64,
     pub last_error: Option<Errors>,
 }
+
+/// Requests taken from one of the producer's queues, in order (usually a
+/// few: inline, no allocation).
+pub type RequestIds = SmallVec<[u64; 4]>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Producer {
@@ -92,19 +97,19 @@ impl Producer {
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
-    pub fn take_reached(&mut self, broker: BrokerId, high_watermark: u64) -> Vec<u64> {
+    pub fn take_reached(&mut self, broker: BrokerId, high_watermark: u64) -> RequestIds {
         self.take_pending(|r| r.broker == Some(broker) && r.offset.is_some_and(|o| o < high_watermark))
     }
 
     /// Every request still pending on `broker` (it lost leadership or died).
-    pub fn take_all_pending(&mut self, broker: BrokerId) -> Vec<u64> {
+    pub fn take_all_pending(&mut self, broker: BrokerId) -> RequestIds {
         self.take_pending(|r| r.broker == Some(broker))
     }
 
     /// Removes (and returns, in send order) the pending requests that match;
     /// forgets requests that are no longer pending.
-    fn take_pending(&mut self, matches: impl Fn(&ProduceRequest) -> bool) -> Vec<u64> {
-        let mut taken = vec![];
+    fn take_pending(&mut self, matches: impl Fn(&ProduceRequest) -> bool) -> RequestIds {
+        let mut taken = RequestIds::new();
         let requests = &self.requests;
         self.pending.retain(|&id| {
             let r = &requests[id as usize];
@@ -121,8 +126,8 @@ impl Producer {
     }
 
     /// Pending requests whose `request.timeout.ms` has passed by `now_ms`.
-    pub fn take_expired(&mut self, now_ms: u64) -> Vec<u64> {
-        let mut expired = vec![];
+    pub fn take_expired(&mut self, now_ms: u64) -> RequestIds {
+        let mut expired = RequestIds::new();
         while let Some(&id) = self.deadlines.front() {
             let r = &self.requests[id as usize];
             if r.status != Status::Pending {
@@ -138,7 +143,7 @@ impl Producer {
     }
 
     /// Requests whose retry is due by `now_ms`, in time order.
-    pub fn take_due_retries(&mut self, now_ms: u64) -> Vec<u64> {
+    pub fn take_due_retries(&mut self, now_ms: u64) -> RequestIds {
         let requests = &self.requests;
         let due = self.retries.take_first_while(|&(at, _)| at <= now_ms);
         due.filter(|&(at, id)| requests[id as usize].status == (Status::Retrying { at_ms: at })).map(|(_, id)| id).collect()
@@ -265,7 +270,8 @@ impl Simulation {
             .filter(|&(_, other)| self.attempt_refusal(self.controller.leader, self.producer.requests[other as usize].acks).is_none())
             .map(|(t, _)| t)
             .min();
-        let horizon = [self.next_due_ms_except_retries(), others, Some(self.advance_until_ms)].into_iter().flatten().min().unwrap_or(at_ms);
+        let due = self.next_due_ms_except_retries().min(self.advance_until_ms);
+        let horizon = others.map_or(due, |t| t.min(due));
         if horizon <= at_ms {
             return;
         }

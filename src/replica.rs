@@ -199,7 +199,7 @@ impl Broker {
     /// time. `exempt_at_log_end`: since Kafka 2.1 (KAFKA-7152,
     /// `isFollowerOutOfSync`) a follower at the leader's LEO is never out of
     /// sync; before, only the time counted.
-    pub fn out_of_sync_replicas(&self, now_ms: u64, lag_time_max_ms: u64, exempt_at_log_end: bool) -> Vec<BrokerId> {
+    pub fn out_of_sync_replicas(&self, now_ms: u64, lag_time_max_ms: u64, exempt_at_log_end: bool) -> BrokerList {
         let leo = self.log_end_offset();
         self.isr
             .iter()

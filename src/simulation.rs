@@ -265,13 +265,17 @@ impl Simulation {
     }
 
     /// Runs the safety checks over the action just finished.
+    #[inline]
     pub(crate) fn end_action(&mut self) {
         // Every change a check looks at (a log, a HW, the leader, the ISR, an
         // acknowledgement, a read) comes with an event: an action without
         // events changed nothing to check.
-        if self.emitted == self.checked_at {
-            return;
+        if self.emitted != self.checked_at {
+            self.run_checks();
         }
+    }
+
+    fn run_checks(&mut self) {
         self.checked_at = self.emitted;
         let view = View {
             brokers: &self.brokers,
@@ -338,7 +342,11 @@ impl Simulation {
         self.advance_until_ms = to_ms;
         self.emit(Event::ClockAdvanced { from_ms, to_ms });
         self.end_action();
-        while let Some(t) = self.next_due_ms().filter(|&t| t <= to_ms) {
+        loop {
+            let t = self.next_due_ms();
+            if t > to_ms {
+                break;
+            }
             if self.over_budget() {
                 return; // the clock stays where the work stopped
             }
@@ -348,19 +356,22 @@ impl Simulation {
         self.now_ms = to_ms;
     }
 
-    pub(crate) fn next_due_ms(&self) -> Option<u64> {
-        [self.next_due_ms_except_retries(), self.producer.next_retry_ms()].into_iter().flatten().min()
+    pub(crate) fn next_due_ms(&self) -> u64 {
+        let due = self.next_due_ms_except_retries();
+        self.producer.next_retry_ms().map_or(due, |retry| retry.min(due))
     }
 
-    /// Due work other than the producer's retries.
-    pub(crate) fn next_due_ms_except_retries(&self) -> Option<u64> {
-        let timers = self.next_isr_check_ms.min(self.next_checkpoint_ms);
-        let session = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
-        let mut due = [Some(timers), session, self.producer.next_deadline_ms()].into_iter().flatten().min();
+    /// Due work other than the producer's retries (the periodic timers are
+    /// always due some time).
+    pub(crate) fn next_due_ms_except_retries(&self) -> u64 {
+        let mut due = self.next_isr_check_ms.min(self.next_checkpoint_ms);
+        let later = |due: u64, t: Option<u64>| t.map_or(due, |t| t.min(due));
+        due = later(due, self.controller.next_expiry_ms(self.config.broker_session_timeout_ms));
+        due = later(due, self.producer.next_deadline_ms());
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
             let held = self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
-            due = [due, self.network.next_arrival_ms(), held, self.next_fetcher_due_ms()].into_iter().flatten().min();
+            due = [held, self.network.next_arrival_ms(), self.next_fetcher_due_ms()].into_iter().fold(due, later);
         }
         due
     }
