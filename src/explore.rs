@@ -8,7 +8,9 @@
 //! either proves there is no violation up to the depth or returns a shortest one.
 
 use crate::config::{limits, BrokerId, Config};
+use crate::event::ProduceResult;
 use crate::invariants::{Violation, ViolationKind};
+use crate::producer::Status;
 use crate::rng::Rng;
 use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
 use crate::simulation::Simulation;
@@ -17,35 +19,6 @@ use serde::Serialize;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-/// FxHash (rustc's hasher): fast, deterministic, good enough for de-duplication.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(n as u64)
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64)
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64)
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// The visited set's keys are already hashes.
 #[derive(Default)]
@@ -294,8 +267,9 @@ fn time_left(sim: &Simulation, search: &Search) -> u64 {
 
 /// The visited set's key: the canonical state and the time it has left.
 fn state_key(sim: &Simulation, search: &Search) -> u64 {
-    let mut h = FxHasher(canonical_hash(sim));
-    h.write_u64(time_left(sim, search));
+    let mut h = WordHasher::default();
+    canonical_words(sim, &mut h);
+    h.push(time_left(sim, search));
     h.finish()
 }
 
@@ -304,39 +278,113 @@ fn state_key(sim: &Simulation, search: &Search) -> u64 {
 /// matters, so that equivalent states are visited once. (Timed mode is not
 /// searched: its messages in flight and fetcher clocks are not hashed.)
 pub fn canonical_hash(sim: &Simulation) -> u64 {
+    let mut h = WordHasher::default();
+    canonical_words(sim, &mut h);
+    h.finish()
+}
+
+/// Writes the state `canonical_hash` hashes as words: full-width values one
+/// to a word, small ones (flags, broker ids, lists of broker ids) packed.
+/// The encoding is unambiguous, so different canonical states give
+/// different words. An optional offset or time is written as 0 for none and
+/// value + 1 for some (they stay far below `u64::MAX`).
+fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
     let now = sim.now_ms;
     let cap = sim.config.replica_lag_time_max_ms.max(sim.config.broker_session_timeout_ms).max(sim.config.request_timeout_ms) + 1;
     let age = |t: u64| now.saturating_sub(t).min(cap);
-    let mut h = FxHasher::default();
+    let some = |o: Option<u64>| o.map_or(0, |x| x + 1);
+    let id = |b: Option<BrokerId>| b.map_or(0, |b| b as u64);
+    let flags = |bits: &[bool]| bits.iter().rev().fold(0u64, |w, &bit| w << 1 | bit as u64);
+    // A list of at most 7 broker ids (1 to 7): its length, then 4 bits per id.
+    let list = |ids: &[BrokerId]| ids.iter().fold(ids.len() as u64, |w, &b| w << 4 | b as u64);
     // The phase of the periodic ISR check and HW checkpoint decides what an advance does.
-    (sim.next_isr_check_ms - now, sim.next_checkpoint_ms - now).hash(&mut h);
+    h.push(sim.next_isr_check_ms - now);
+    h.push(sim.next_checkpoint_ms - now);
     for b in &sim.brokers {
-        (b.alive, b.high_watermark, b.checkpointed_high_watermark, b.leader_epoch, b.leader).hash(&mut h);
-        b.log.log_end_offset().hash(&mut h);
+        let leads = b.is_leader();
+        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads]);
+        h.push(small | id(b.leader) << 8 | (b.leader_epoch as u64) << 32);
+        h.push(b.high_watermark);
+        h.push(b.checkpointed_high_watermark);
+        // The log end gives the number of records.
+        h.push(b.log.log_end_offset());
         for r in b.log.iter_from(0) {
-            (r.id, r.epoch).hash(&mut h);
+            h.push(r.id);
+            h.push(r.epoch as u64);
         }
-        b.log.epochs().entries().hash(&mut h);
-        b.fetcher.needs_epoch_truncation.hash(&mut h);
-        if b.is_leader() {
-            (&b.isr, &b.pending_isr, b.epoch_start_offset).hash(&mut h);
+        let epochs = b.log.epochs().entries();
+        h.push(epochs.len() as u64);
+        for e in epochs {
+            h.push(e.epoch as u64);
+            h.push(e.start_offset);
+        }
+        if leads {
+            h.push(list(&b.isr));
+            h.push(b.pending_isr.as_ref().map_or(0, |p| 1 << 32 | list(p)));
+            h.push(b.epoch_start_offset);
             for r in &b.remote {
                 let (leader_log_end_offset, fetched_ms) = r.last_fetch();
-                (r.log_end_offset, age(r.last_caught_up_ms), leader_log_end_offset, age(fetched_ms)).hash(&mut h);
+                h.push(some(r.log_end_offset));
+                h.push(age(r.last_caught_up_ms));
+                h.push(leader_log_end_offset);
+                h.push(age(fetched_ms));
             }
         }
     }
     let c = &sim.controller;
-    (c.leader, c.leader_epoch, &c.isr, &c.fenced).hash(&mut h);
-    for s in &c.silent_since_ms {
-        s.map(age).hash(&mut h);
+    h.push(id(c.leader) | list(&c.isr) << 4 | flags(&c.fenced) << 36);
+    h.push(c.leader_epoch as u64);
+    for &s in &c.silent_since_ms {
+        h.push(some(s.map(age)));
     }
-    (&sim.network.cuts, &sim.network.isolated).hash(&mut h);
+    h.push(sim.network.cuts.iter().fold(0u64, |w, &(a, b)| w | 1 << ((a - 1) * 8 + (b - 1))));
+    h.push(flags(&sim.network.isolated));
+    h.push(sim.producer.requests.len() as u64);
     for r in &sim.producer.requests {
-        (r.status, r.broker, r.offset, r.epoch, r.acks, r.deadline_ms.saturating_sub(now).min(cap)).hash(&mut h);
+        let (status, retry_at) = match r.status {
+            Status::Pending => (0, 0),
+            Status::Retrying { at_ms } => (1, at_ms),
+            Status::Done(ProduceResult::Acked) => (2, 0),
+            Status::Done(ProduceResult::Sent) => (3, 0),
+            Status::Done(ProduceResult::Error(e)) => (4 + e as u64, 0),
+        };
+        let epoch = r.epoch.map_or(0, |e| e as u64 + 1);
+        h.push(status | id(r.broker) << 8 | (r.acks as u64) << 12 | epoch << 16);
+        h.push(retry_at);
+        h.push(some(r.offset));
+        h.push(r.deadline_ms.saturating_sub(now).min(cap));
     }
-    sim.consumer.position.hash(&mut h);
-    h.finish()
+    h.push(sim.consumer.position);
+}
+
+/// FxHash (rustc's hasher) over words, in four lanes: the words go round
+/// robin into four independent multiply chains instead of one in which each
+/// word waits for the multiply of the one before. `finish` chains the lanes
+/// and applies MurmurHash3's finaliser, so that every bit of the result
+/// depends on every lane (the visited set uses a key's low bits as they
+/// are). Fast, deterministic, good enough for de-duplication.
+#[derive(Default)]
+struct WordHasher {
+    lanes: [u64; 4],
+}
+
+impl WordHasher {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    #[inline]
+    fn push(&mut self, w: u64) {
+        let [a, b, c, d] = self.lanes;
+        self.lanes = [b, c, d, (a.rotate_left(5) ^ w).wrapping_mul(Self::K)];
+    }
+
+    fn finish(&self) -> u64 {
+        let mut x = self.lanes.iter().fold(0, |h: u64, &lane| (h.rotate_left(5) ^ lane).wrapping_mul(Self::K));
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
+    }
 }
 
 fn counts(v: &Violation, search: &Search) -> bool {
@@ -425,7 +473,17 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
     let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
     let (mut states, mut generated) = (0, 0);
     for limit in 1..=search.depth {
-        let mut dfs = Dfs { search, moves: &moves, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: None, progress: &mut *progress, limit };
+        let mut dfs = Dfs {
+            search,
+            moves: &moves,
+            visited: Visited::default(),
+            path: vec![],
+            states: 0,
+            generated: 0,
+            stopped: None,
+            progress: &mut *progress,
+            limit,
+        };
         // One spare state per depth, reused branch after branch.
         let mut scratch = vec![root.clone(); limit];
         let found = dfs.go(&mut root.clone(), &mut scratch, limit);
