@@ -27,7 +27,7 @@ pub enum Status {
     Done(ProduceResult),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct ProduceRequest {
     pub value: Arc<str>,
     pub acks: Acks,
@@ -47,6 +47,18 @@ pub struct ProduceRequest {
     /// When the record was handed to the client (`delivery.timeout.ms` counts from here).
     pub created_ms: u64,
     pub last_error: Option<Errors>,
+}
+
+impl Clone for ProduceRequest {
+    fn clone(&self) -> Self {
+        ProduceRequest { value: self.value.clone(), ..*self }
+    }
+    fn clone_from(&mut self, source: &Self) {
+        let ProduceRequest { value, acks, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error } = self;
+        crate::share_from(value, &source.value);
+        (*acks, *to, *broker, *offset, *epoch, *status) = (source.acks, source.to, source.broker, source.offset, source.epoch, source.status);
+        (*step, *deadline_ms, *attempts, *created_ms, *last_error) = (source.step, source.deadline_ms, source.attempts, source.created_ms, source.last_error);
+    }
 }
 
 /// Requests taken from one of the producer's queues, in order (usually a
