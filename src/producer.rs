@@ -13,7 +13,6 @@ use crate::simulation::Simulation;
 use serde::Serialize;
 use crate::sorted_set::SortedSet;
 use smallvec::SmallVec;
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -61,17 +60,19 @@ impl Clone for ProduceRequest {
     }
 }
 
-/// Requests taken from one of the producer's queues, in order (usually a
-/// few: inline, no allocation).
+/// Request ids in order: the producer's queues and what a step takes from
+/// them, usually a few (inline up to four: no allocation, and a copy of the
+/// state copies them as memory).
 pub type RequestIds = SmallVec<[u64; 4]>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Producer {
     pub requests: Vec<ProduceRequest>,
     /// Pending acks=all requests in send order (per broker, offset order).
-    pending: VecDeque<u64>,
-    /// Every pending request in deadline order (one timeout for all, so send order).
-    deadlines: VecDeque<u64>,
+    pending: RequestIds,
+    /// Every pending request in deadline order (one timeout for all, so send
+    /// order); the ones no longer pending leave from the front.
+    deadlines: RequestIds,
     /// Requests waiting to be retried, by time.
     retries: SortedSet<(u64, u64)>,
 }
@@ -97,8 +98,8 @@ impl Producer {
         r.epoch = epoch.or(r.epoch);
         r.status = Status::Pending;
         r.deadline_ms = deadline_ms;
-        self.pending.push_back(id);
-        self.deadlines.push_back(id);
+        self.pending.push(id);
+        self.deadlines.push(id);
     }
 
     pub fn retry_at(&mut self, id: u64, at_ms: u64, error: Errors) {
@@ -123,8 +124,8 @@ impl Producer {
     fn take_pending(&mut self, matches: impl Fn(&ProduceRequest) -> bool) -> RequestIds {
         let mut taken = RequestIds::new();
         let requests = &self.requests;
-        self.pending.retain(|&id| {
-            let r = &requests[id as usize];
+        self.pending.retain(|id| {
+            let (id, r) = (*id, &requests[*id as usize]);
             if r.status != Status::Pending {
                 false
             } else if matches(r) {
@@ -140,17 +141,18 @@ impl Producer {
     /// Pending requests whose `request.timeout.ms` has passed by `now_ms`.
     pub fn take_expired(&mut self, now_ms: u64) -> RequestIds {
         let mut expired = RequestIds::new();
-        while let Some(&id) = self.deadlines.front() {
+        let mut gone = 0;
+        for &id in &self.deadlines {
             let r = &self.requests[id as usize];
-            if r.status != Status::Pending {
-                self.deadlines.pop_front();
-            } else if r.deadline_ms <= now_ms {
-                self.deadlines.pop_front();
+            if r.status == Status::Pending {
+                if r.deadline_ms > now_ms {
+                    break;
+                }
                 expired.push(id);
-            } else {
-                break;
             }
+            gone += 1;
         }
+        self.deadlines.drain(..gone);
         expired
     }
 
