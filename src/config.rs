@@ -7,9 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 pub type BrokerId = u32;
 
-/// One value per broker (index `id - 1`), stored inline: cloning a state for a
-/// snapshot or a search branch then allocates nothing for it.
-pub type PerBroker<T> = arrayvec::ArrayVec<T, { limits::MAX_BROKERS as usize }>;
+pub use crate::per_broker::PerBroker;
 
 /// A set of broker ids in id order (an ISR), stored inline.
 pub type BrokerList = PerBroker<BrokerId>;

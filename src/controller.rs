@@ -10,7 +10,7 @@ use crate::protocol::Errors;
 use crate::rules::{Rule, TruncationRule};
 use crate::simulation::Simulation;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Controller {
     pub leader: Option<BrokerId>,
     pub leader_epoch: u32,
@@ -25,6 +25,8 @@ pub struct Controller {
     /// Since when the controller has heard no heartbeat from a broker.
     pub silent_since_ms: PerBroker<Option<u64>>,
 }
+
+crate::clone_in_place!(Controller { leader, leader_epoch, isr, elr, last_known_leader, fenced, silent_since_ms });
 
 impl Controller {
     /// Broker 1 leads epoch 0 with every broker in the ISR.
@@ -45,7 +47,7 @@ impl Controller {
     }
 
     /// Brokers whose session has expired by `now_ms`, in id order.
-    pub fn expired_sessions(&self, now_ms: u64, session_timeout_ms: u64) -> Vec<BrokerId> {
+    pub fn expired_sessions(&self, now_ms: u64, session_timeout_ms: u64) -> BrokerList {
         (1..=self.fenced.len() as u32)
             .filter(|&b| !self.is_fenced(b))
             .filter(|&b| self.silent_since_ms[(b - 1) as usize].is_some_and(|t| now_ms >= t + session_timeout_ms))
@@ -54,10 +56,8 @@ impl Controller {
 
     /// The next time a session can expire.
     pub fn next_expiry_ms(&self, session_timeout_ms: u64) -> Option<u64> {
-        (1..=self.fenced.len() as u32)
-            .filter(|&b| !self.is_fenced(b))
-            .filter_map(|b| self.silent_since_ms[(b - 1) as usize].map(|t| t + session_timeout_ms))
-            .min()
+        let silent = self.fenced.iter().zip(&self.silent_since_ms).filter_map(|(&fenced, &since)| since.filter(|_| !fenced));
+        silent.min().map(|t| t + session_timeout_ms)
     }
 
     /// The session of a silent broker expires at this time.
@@ -129,7 +129,7 @@ impl Simulation {
         let elr_before = self.controller.elr.clone();
         self.controller.set_isr(isr, min_isr, elr);
         if self.controller.elr != elr_before {
-            self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: self.controller.isr.to_vec() });
+            self.emit_elr_changed();
         }
         let bump = shrink
             && leader_stays
@@ -141,6 +141,11 @@ impl Simulation {
             self.emit(Event::LeaderEpochBumped { leader, leader_epoch: self.controller.leader_epoch });
         }
         bump
+    }
+
+    fn emit_elr_changed(&mut self) {
+        let (elr, isr) = (self.controller.elr.clone(), self.controller.isr.clone());
+        self.emit_traced(|| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
     }
 
     /// Session expired: fence the broker, take it out of the ISR, and elect
@@ -160,7 +165,7 @@ impl Simulation {
                 self.controller.last_known_leader = self.controller.leader;
             }
             let leader = self.controller.leader.filter(|&l| l != b);
-            self.emit(Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
+            self.emit_traced(|| Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
             let bumped = self.change_isr(proposed, true, !was_leader);
             if !was_leader {
                 // The leader learns the new ISR (LeaderAndIsr / partition change record).
@@ -198,7 +203,7 @@ impl Simulation {
         if self.rules.has(Rule::EligibleLeaderReplicas) {
             if self.controller.elr.contains(&b) {
                 self.controller.elr.retain(|x| *x != b);
-                self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: self.controller.isr.to_vec() });
+                self.emit_elr_changed();
             }
         }
         self.rejoin(b);
@@ -213,7 +218,6 @@ impl Simulation {
     /// offline. Active: not fenced (`active`).
     pub(crate) fn elect(&mut self, why: Election) -> Result<(), String> {
         let current = self.controller.leader;
-        let ids: Vec<BrokerId> = self.config.broker_ids().collect();
         let unclean_ok = self.config.unclean_leader_election;
         let in_isr = |b: BrokerId| self.controller.isr.contains(&b);
         let elr_open = self.rules.has(Rule::EligibleLeaderReplicas) && self.controller.isr.is_empty();
@@ -246,7 +250,7 @@ impl Simulation {
             Election::Requested(None) | Election::Failover => {
                 let skip = if why == Election::Failover { None } else { current };
                 let eligible = |b: &BrokerId| Some(*b) != skip && self.active(*b);
-                let find = |pred: &dyn Fn(BrokerId) -> bool| ids.iter().copied().filter(|&b| pred(b)).find(eligible);
+                let find = |pred: &dyn Fn(BrokerId) -> bool| self.config.broker_ids().filter(|&b| pred(b)).find(eligible);
                 // An unclean election only happens when no ISR member is live
                 // (the current leader included): a move of leadership is clean.
                 let live_isr = self.controller.isr.iter().any(|&m| self.active(m));
@@ -312,7 +316,7 @@ impl Simulation {
         let unreachable = !self.reachable(leader);
         self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind, unreachable });
         if self.controller.elr != elr_before {
-            self.emit(Event::EligibleLeaderReplicasChanged { elr: self.controller.elr.to_vec(), isr: isr.to_vec() });
+            self.emit_elr_changed();
         }
         self.notify_brokers();
         Ok(())

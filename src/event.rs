@@ -11,7 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Why a log was truncated, with the rule (and its source) that did it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
 pub enum Truncation {
     /// 0.10: a replica that becomes a follower truncates to its own HW

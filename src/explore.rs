@@ -7,43 +7,18 @@
 //! stays at one path plus the visited set) with canonical state hashing, which
 //! either proves there is no violation up to the depth or returns a shortest one.
 
-use crate::config::{limits, Config};
+use crate::config::{limits, BrokerId, Config};
+use crate::event::ProduceResult;
 use crate::invariants::{Violation, ViolationKind};
+use crate::producer::Status;
 use crate::rng::Rng;
 use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
 use crate::simulation::Simulation;
+use arrayvec::ArrayVec;
 use serde::Serialize;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-/// FxHash (rustc's hasher): fast, deterministic, good enough for de-duplication.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(n as u64)
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64)
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64)
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// The visited set's keys are already hashes.
 #[derive(Default)]
@@ -61,7 +36,21 @@ impl Hasher for IdentityHasher {
     }
 }
 
-type Visited = HashMap<u64, usize, BuildHasherDefault<IdentityHasher>>;
+/// A visited state's key (`state_key`), stored unaligned: with the steps
+/// left as a `u8` a bucket of the visited set takes 9 bytes, not 16. The set
+/// is most of the search's memory, and its lookups are cache misses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed)]
+struct Key(u64);
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0)
+    }
+}
+
+/// Canonical state -> most steps left when it was expanded (at most 64).
+type Visited = HashMap<Key, u8, BuildHasherDefault<IdentityHasher>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -149,43 +138,116 @@ pub type Progress<'a> = &'a mut dyn FnMut(u64, usize) -> bool;
 /// The steps the explorer may choose from in a state (bounded: values are
 /// numbered, at most `max_produces` records, one lost record per power loss).
 pub fn actions(sim: &Simulation, search: &Search, out: &mut Vec<Step>) {
+    let moves = Moves::new(&sim.config, search, sim.producer.requests.len() + search.depth);
+    let mut list = MoveList::new();
+    moves.list(sim, search, &mut list);
     out.clear();
-    let produced = sim.producer.requests.len() as u32;
-    if produced < search.max_produces && sim.controller.leader.is_some() {
-        out.push(Step::Produce(Produce { value: format!("v{}", produced + 1), acks: search.acks, to: None }));
-    }
-    for b in &sim.brokers {
-        if b.following().is_some() {
-            out.push(Step::Fetch(b.id));
+    out.extend(list.iter().map(|&m| moves.step(m).clone()));
+}
+
+/// Every step a search may take, built once, so that listing a state's
+/// moves allocates nothing: a move is an index into `steps`.
+struct Moves {
+    steps: Vec<Step>,
+    brokers: usize,
+    /// Where each kind of step starts in `steps` (one per broker, or per
+    /// ordered pair of brokers for cuts; produce steps are last, one per record).
+    fetch: usize,
+    crash: usize,
+    power_loss: usize,
+    restart: usize,
+    elect: usize,
+    advance: usize,
+    cut: usize,
+    heal: usize,
+    produce: usize,
+}
+
+type Move = u16;
+
+/// At most 4 moves per broker and 4 more (see `Moves::list`).
+type MoveList = ArrayVec<Move, { 4 * limits::MAX_BROKERS as usize + 4 }>;
+
+impl Moves {
+    /// `records`: produce steps for records 1 to `records` (as far as
+    /// `max_produces` allows): a state reached by the search has produced
+    /// at most what its prefix did plus one per step.
+    fn new(config: &Config, search: &Search, records: usize) -> Moves {
+        let ids: Vec<BrokerId> = config.broker_ids().collect();
+        let per_broker = |f: &dyn Fn(BrokerId) -> Step| ids.iter().map(|&b| f(b)).collect::<Vec<Step>>();
+        let records = records.min(search.max_produces as usize);
+        let kinds: [Vec<Step>; 9] = [
+            per_broker(&Step::Fetch),
+            per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 0 })),
+            per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 1 })),
+            per_broker(&Step::Restart),
+            vec![Step::Elect(None)],
+            advances(config).into_iter().map(Step::AdvanceMs).collect(),
+            ids.iter().flat_map(|&a| ids.iter().map(move |&b| Step::Cut([a, b]))).collect(),
+            vec![Step::Heal(Heal::All)],
+            (1..=records).map(|k| Step::Produce(Produce { value: format!("v{k}"), acks: search.acks, to: None })).collect(),
+        ];
+        let mut starts = [0; 9];
+        let mut steps = vec![];
+        for (start, kind) in starts.iter_mut().zip(kinds) {
+            *start = steps.len();
+            steps.extend(kind);
         }
+        let [fetch, crash, power_loss, restart, elect, advance, cut, heal, produce] = starts;
+        assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
+        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, heal, produce }
     }
-    for b in &sim.brokers {
-        if b.alive {
-            out.push(Step::Crash(Crash { broker: b.id, lose_unflushed: 0 }));
-            if search.power_loss && b.log_end_offset() > 0 {
-                out.push(Step::Crash(Crash { broker: b.id, lose_unflushed: 1 }));
+
+    fn step(&self, m: Move) -> &Step {
+        &self.steps[m as usize]
+    }
+
+    /// The moves of a state, in a fixed order (the random walks pick by
+    /// position). Only a clock step can be invalid (past the scenario's
+    /// hour); the others are valid by construction.
+    fn list(&self, sim: &Simulation, search: &Search, out: &mut MoveList) {
+        out.clear();
+        let mut add = |at: usize, i: usize| out.push((at + i) as Move);
+        let produced = sim.producer.requests.len();
+        if produced < search.max_produces as usize && sim.controller.leader.is_some() {
+            add(self.produce, produced);
+        }
+        for (i, b) in sim.brokers.iter().enumerate() {
+            if b.following().is_some() {
+                add(self.fetch, i);
             }
-        } else {
-            out.push(Step::Restart(b.id));
         }
-    }
-    if sim.controller.leader.is_some() {
-        out.push(Step::Elect(None));
-    }
-    out.extend(advances(&sim.config).map(Step::AdvanceMs));
-    if search.network_faults {
-        if let Some(l) = sim.controller.leader {
-            for f in sim.config.broker_ids().filter(|&f| f != l && !sim.network.cuts.contains(&(l, f))) {
-                out.push(Step::Cut([l, f]));
+        for (i, b) in sim.brokers.iter().enumerate() {
+            if b.alive {
+                add(self.crash, i);
+                if search.power_loss && b.log_end_offset() > 0 {
+                    add(self.power_loss, i);
+                }
+            } else {
+                add(self.restart, i);
             }
         }
-        if !sim.network.cuts.is_empty() {
-            out.push(Step::Heal(Heal::All));
+        if sim.controller.leader.is_some() {
+            add(self.elect, 0);
+        }
+        // Only what `highwater run` accepts after the time already spent: an
+        // advance past the scenario's hour is no move.
+        for (i, ms) in advances(&sim.config).into_iter().enumerate() {
+            if Step::AdvanceMs(ms).validate(&sim.config, sim.now_ms).is_ok() {
+                add(self.advance, i);
+            }
+        }
+        if search.network_faults {
+            if let Some(l) = sim.controller.leader {
+                for f in sim.config.broker_ids().filter(|&f| f != l && !sim.network.cuts.contains(&(l, f))) {
+                    add(self.cut, (l as usize - 1) * self.brokers + f as usize - 1);
+                }
+            }
+            if !sim.network.cuts.is_empty() {
+                add(self.heal, 0);
+            }
         }
     }
-    // Only what `highwater run` accepts after the time already spent: an
-    // advance past the scenario's hour is no move.
-    out.retain(|step| step.validate(&sim.config, sim.now_ms).is_ok());
 }
 
 /// The clock steps: past the session timeout, and past the lag time whatever
@@ -205,8 +267,9 @@ fn time_left(sim: &Simulation, search: &Search) -> u64 {
 
 /// The visited set's key: the canonical state and the time it has left.
 fn state_key(sim: &Simulation, search: &Search) -> u64 {
-    let mut h = FxHasher(canonical_hash(sim));
-    h.write_u64(time_left(sim, search));
+    let mut h = WordHasher::default();
+    canonical_words(sim, &mut h);
+    h.push(time_left(sim, search));
     h.finish()
 }
 
@@ -215,39 +278,113 @@ fn state_key(sim: &Simulation, search: &Search) -> u64 {
 /// matters, so that equivalent states are visited once. (Timed mode is not
 /// searched: its messages in flight and fetcher clocks are not hashed.)
 pub fn canonical_hash(sim: &Simulation) -> u64 {
+    let mut h = WordHasher::default();
+    canonical_words(sim, &mut h);
+    h.finish()
+}
+
+/// Writes the state `canonical_hash` hashes as words: full-width values one
+/// to a word, small ones (flags, broker ids, lists of broker ids) packed.
+/// The encoding is unambiguous, so different canonical states give
+/// different words. An optional offset or time is written as 0 for none and
+/// value + 1 for some (they stay far below `u64::MAX`).
+fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
     let now = sim.now_ms;
     let cap = sim.config.replica_lag_time_max_ms.max(sim.config.broker_session_timeout_ms).max(sim.config.request_timeout_ms) + 1;
     let age = |t: u64| now.saturating_sub(t).min(cap);
-    let mut h = FxHasher::default();
+    let some = |o: Option<u64>| o.map_or(0, |x| x + 1);
+    let id = |b: Option<BrokerId>| b.map_or(0, |b| b as u64);
+    let flags = |bits: &[bool]| bits.iter().rev().fold(0u64, |w, &bit| w << 1 | bit as u64);
+    // A list of at most 7 broker ids (1 to 7): its length, then 4 bits per id.
+    let list = |ids: &[BrokerId]| ids.iter().fold(ids.len() as u64, |w, &b| w << 4 | b as u64);
     // The phase of the periodic ISR check and HW checkpoint decides what an advance does.
-    (sim.next_isr_check_ms - now, sim.next_checkpoint_ms - now).hash(&mut h);
+    h.push(sim.next_isr_check_ms - now);
+    h.push(sim.next_checkpoint_ms - now);
     for b in &sim.brokers {
-        (b.alive, b.high_watermark, b.checkpointed_high_watermark, b.leader_epoch, b.leader).hash(&mut h);
-        b.log.log_end_offset().hash(&mut h);
+        let leads = b.is_leader();
+        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads]);
+        h.push(small | id(b.leader) << 8 | (b.leader_epoch as u64) << 32);
+        h.push(b.high_watermark);
+        h.push(b.checkpointed_high_watermark);
+        // The log end gives the number of records.
+        h.push(b.log.log_end_offset());
         for r in b.log.iter_from(0) {
-            (r.id, r.epoch).hash(&mut h);
+            h.push(r.id);
+            h.push(r.epoch as u64);
         }
-        b.log.epochs().entries().hash(&mut h);
-        b.fetcher.needs_epoch_truncation.hash(&mut h);
-        if b.is_leader() {
-            (&b.isr, &b.pending_isr, b.epoch_start_offset).hash(&mut h);
+        let epochs = b.log.epochs().entries();
+        h.push(epochs.len() as u64);
+        for e in epochs {
+            h.push(e.epoch as u64);
+            h.push(e.start_offset);
+        }
+        if leads {
+            h.push(list(&b.isr));
+            h.push(b.pending_isr.as_ref().map_or(0, |p| 1 << 32 | list(p)));
+            h.push(b.epoch_start_offset);
             for r in &b.remote {
                 let (leader_log_end_offset, fetched_ms) = r.last_fetch();
-                (r.log_end_offset, age(r.last_caught_up_ms), leader_log_end_offset, age(fetched_ms)).hash(&mut h);
+                h.push(some(r.log_end_offset));
+                h.push(age(r.last_caught_up_ms));
+                h.push(leader_log_end_offset);
+                h.push(age(fetched_ms));
             }
         }
     }
     let c = &sim.controller;
-    (c.leader, c.leader_epoch, &c.isr, &c.fenced).hash(&mut h);
-    for s in &c.silent_since_ms {
-        s.map(age).hash(&mut h);
+    h.push(id(c.leader) | list(&c.isr) << 4 | flags(&c.fenced) << 36);
+    h.push(c.leader_epoch as u64);
+    for &s in &c.silent_since_ms {
+        h.push(some(s.map(age)));
     }
-    (&sim.network.cuts, &sim.network.isolated).hash(&mut h);
+    h.push(sim.network.cuts.iter().fold(0u64, |w, &(a, b)| w | 1 << ((a - 1) * 8 + (b - 1))));
+    h.push(flags(&sim.network.isolated));
+    h.push(sim.producer.requests.len() as u64);
     for r in &sim.producer.requests {
-        (r.status, r.broker, r.offset, r.epoch, r.acks, r.deadline_ms.saturating_sub(now).min(cap)).hash(&mut h);
+        let (status, retry_at) = match r.status {
+            Status::Pending => (0, 0),
+            Status::Retrying { at_ms } => (1, at_ms),
+            Status::Done(ProduceResult::Acked) => (2, 0),
+            Status::Done(ProduceResult::Sent) => (3, 0),
+            Status::Done(ProduceResult::Error(e)) => (4 + e as u64, 0),
+        };
+        let epoch = r.epoch.map_or(0, |e| e as u64 + 1);
+        h.push(status | id(r.broker) << 8 | (r.acks as u64) << 12 | epoch << 16);
+        h.push(retry_at);
+        h.push(some(r.offset));
+        h.push(r.deadline_ms.saturating_sub(now).min(cap));
     }
-    sim.consumer.position.hash(&mut h);
-    h.finish()
+    h.push(sim.consumer.position);
+}
+
+/// FxHash (rustc's hasher) over words, in four lanes: the words go round
+/// robin into four independent multiply chains instead of one in which each
+/// word waits for the multiply of the one before. `finish` chains the lanes
+/// and applies MurmurHash3's finaliser, so that every bit of the result
+/// depends on every lane (the visited set uses a key's low bits as they
+/// are). Fast, deterministic, good enough for de-duplication.
+#[derive(Default)]
+struct WordHasher {
+    lanes: [u64; 4],
+}
+
+impl WordHasher {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    #[inline]
+    fn push(&mut self, w: u64) {
+        let [a, b, c, d] = self.lanes;
+        self.lanes = [b, c, d, (a.rotate_left(5) ^ w).wrapping_mul(Self::K)];
+    }
+
+    fn finish(&self) -> u64 {
+        let mut x = self.lanes.iter().fold(0, |h: u64, &lane| (h.rotate_left(5) ^ lane).wrapping_mul(Self::K));
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
+    }
 }
 
 fn counts(v: &Violation, search: &Search) -> bool {
@@ -328,19 +465,32 @@ type Found = (Option<Vec<Step>>, u64, u64, usize, Option<Stop>);
 /// Iterative deepening: every depth from 1 to `search.depth`, depth-first,
 /// never expanding a state again unless reached with more steps left.
 fn exhaustive(search: &Search, progress: Progress) -> Found {
-    let (root, violation) = replay(search, &search.prefix);
+    let (mut root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
         return (Some(search.prefix.clone()), 1, 0, 0, None);
     }
+    root.keep_checked_events_only();
+    let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
     let (mut states, mut generated) = (0, 0);
     for limit in 1..=search.depth {
-        let mut dfs =
-            Dfs { search, visited: Visited::default(), path: vec![], states: 0, generated: 0, stopped: None, progress: &mut *progress, limit, scratch: vec![] };
-        let found = dfs.go(&root, limit);
+        let mut dfs = Dfs {
+            search,
+            moves: &moves,
+            visited: Visited::default(),
+            path: vec![],
+            states: 0,
+            generated: 0,
+            stopped: None,
+            progress: &mut *progress,
+            limit,
+        };
+        // One spare state per depth, reused branch after branch.
+        let mut scratch = vec![root.clone(); limit];
+        let found = dfs.go(&mut root.clone(), &mut scratch, limit);
         generated += dfs.generated;
         if found {
             let mut steps = search.prefix.clone();
-            steps.extend(dfs.path);
+            steps.extend(dfs.path.iter().map(|&m| moves.step(m).clone()));
             return (Some(steps), states.max(dfs.states), generated, limit, None);
         }
         states = dfs.states;
@@ -353,50 +503,57 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
 
 struct Dfs<'a, 'p> {
     search: &'a Search,
-    /// Canonical state -> most steps left when it was expanded.
+    moves: &'a Moves,
     visited: Visited,
-    path: Vec<Step>,
+    path: Vec<Move>,
     states: u64,
     generated: u64,
     stopped: Option<Stop>,
     progress: &'p mut dyn FnMut(u64, usize) -> bool,
     limit: usize,
-    /// Spare states, one per depth in use, reused branch after branch.
-    scratch: Vec<Simulation>,
 }
 
 impl Dfs<'_, '_> {
-    /// True when a violation was found (`path` leads to it). Each branch
-    /// copies the state into a scratch state of this depth (`clone_from`
-    /// reuses its allocations), so the search allocates little per state.
-    fn go(&mut self, sim: &Simulation, left: usize) -> bool {
+    /// True when a violation was found (`path` leads to it). `sim` is the
+    /// state to expand; the caller does not need it afterwards, so the last
+    /// move is applied to it in place. Every other move is applied to a copy
+    /// in `scratch[0]` (`clone_from` reuses its allocations, so the search
+    /// allocates little per state); the deeper levels use the rest.
+    fn go(&mut self, sim: &mut Simulation, scratch: &mut [Simulation], left: usize) -> bool {
         if left == 0 || self.stopped.is_some() {
             return false;
         }
-        let mut steps = vec![];
-        actions(sim, self.search, &mut steps);
-        let mut next = self.scratch.pop().unwrap_or_else(|| sim.clone());
-        let found = self.branches(sim, &mut next, steps, left);
-        self.scratch.push(next);
-        found
-    }
-
-    fn branches(&mut self, sim: &Simulation, next: &mut Simulation, steps: Vec<Step>, left: usize) -> bool {
-        for step in steps {
-            next.clone_from(sim);
+        let mut moves = MoveList::new();
+        self.moves.list(sim, self.search, &mut moves);
+        let last = moves.len().saturating_sub(1);
+        for (i, &m) in moves.iter().enumerate() {
+            let (next, deeper) = if i == last {
+                (&mut *sim, &mut *scratch)
+            } else {
+                let (next, deeper) = scratch.split_first_mut().expect("one spare state per depth");
+                next.clone_from(sim);
+                (next, deeper)
+            };
             let seen = next.violations.len();
-            next.apply_in_place(&step);
+            next.apply_in_place(self.moves.step(m));
             self.generated += 1;
-            self.path.push(step);
+            self.path.push(m);
             if next.violations[seen..].iter().any(|v| counts(v, self.search)) {
                 return true;
             }
             next.out.clear(); // the next branch copies this state: not its events
-            let key = state_key(next, self.search);
-            let more = match self.visited.get(&key) {
-                Some(&l) if l >= left - 1 => false,
-                Some(_) => true,
-                None => {
+            let key = Key(state_key(next, self.search));
+            let left_after = (left - 1) as u8;
+            let more = match self.visited.entry(key) {
+                Entry::Occupied(mut seen) => {
+                    let more = *seen.get() < left_after;
+                    if more {
+                        seen.insert(left_after);
+                    }
+                    more
+                }
+                Entry::Vacant(new) => {
+                    new.insert(left_after);
                     self.states += 1;
                     if self.states >= self.search.max_states {
                         self.stopped = Some(Stop::MaxStates);
@@ -407,11 +564,8 @@ impl Dfs<'_, '_> {
             if self.stopped.is_none() && !(self.progress)(self.states, self.limit) {
                 self.stopped = Some(Stop::Interrupted);
             }
-            if more {
-                self.visited.insert(key, left - 1);
-                if self.go(next, left - 1) {
-                    return true;
-                }
+            if more && self.go(next, deeper, left - 1) {
+                return true;
             }
             self.path.pop();
             if self.stopped.is_some() {
@@ -425,22 +579,24 @@ impl Dfs<'_, '_> {
 /// Seeded random walks of `search.depth` steps until a violation or
 /// `max_states` steps in all.
 fn random_walks(search: &Search, progress: Progress) -> Found {
-    let (root, violation) = replay(search, &search.prefix);
+    let (mut root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
         return (Some(search.prefix.clone()), 1, 0, 0, None);
     }
+    root.keep_checked_events_only();
+    let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
     let mut rng = Rng::new(search.seed);
     let mut taken = 0u64;
-    let mut steps = vec![];
+    let mut list = MoveList::new();
     while taken < search.max_states {
         let mut sim = root.clone();
         let mut path = search.prefix.clone();
         for _ in 0..search.depth {
-            actions(&sim, search, &mut steps);
-            let step = rng.pick(&steps).expect("a crash or a restart is always possible").clone();
+            moves.list(&sim, search, &mut list);
+            let step = moves.step(*rng.pick(&list).expect("a crash or a restart is always possible"));
             let seen = sim.violations.len();
-            sim.apply(&step);
-            path.push(step);
+            sim.apply(step);
+            path.push(step.clone());
             taken += 1;
             if sim.violations[seen..].iter().any(|v| counts(v, search)) {
                 return (Some(path), taken, taken, search.depth, None);

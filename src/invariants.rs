@@ -12,7 +12,7 @@ use crate::producer::Producer;
 use crate::replica::Broker;
 use crate::scenario::Acks;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use crate::sorted_set::SortedSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -78,7 +78,7 @@ impl View<'_> {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct LastTruncation {
     step: u64,
     from: u64,
@@ -89,14 +89,14 @@ struct LastTruncation {
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Checker {
     /// `(offset, request)` of acknowledged writes (acks 1 and all) not yet lost.
-    acked: BTreeSet<(u64, u64)>,
+    acked: SortedSet<(u64, u64)>,
     acked_verified_below: u64,
     consumed_seen: usize,
-    consumed: BTreeSet<(u64, u64)>,
+    consumed: SortedSet<(u64, u64)>,
     consumed_verified_below: u64,
     /// Per broker: offsets below this agree with the leader's log.
     isr_verified_below: PerBroker<u64>,
-    diverged: BTreeSet<(BrokerId, u64)>,
+    diverged: SortedSet<(BrokerId, u64)>,
     /// The leader and epoch the watermarks above refer to.
     leader_seen: Option<(BrokerId, u32)>,
     leader_hw_seen: PerBroker<Option<(u32, u64)>>,
@@ -111,18 +111,29 @@ impl Checker {
     pub fn new(brokers: u32) -> Checker {
         let n = brokers as usize;
         Checker {
-            acked: BTreeSet::new(),
+            acked: SortedSet::new(),
             acked_verified_below: 0,
             consumed_seen: 0,
-            consumed: BTreeSet::new(),
+            consumed: SortedSet::new(),
             consumed_verified_below: 0,
             isr_verified_below: (0..n).map(|_| 0).collect(),
-            diverged: BTreeSet::new(),
+            diverged: SortedSet::new(),
             leader_seen: None,
             leader_hw_seen: (0..n).map(|_| None).collect(),
             hw_over_leo: (0..n).map(|_| false).collect(),
             last_truncation: (0..n).map(|_| LastTruncation::default()).collect(),
             last_election: None,
+        }
+    }
+
+    /// The events `check` reads (it learns everything else from the state).
+    /// It must name every event `check` matches: in the explorer's mode
+    /// (`Simulation::keep_checked_events_only`) the others are not kept.
+    pub fn reads(event: &Event) -> bool {
+        match event {
+            Event::Truncated { .. } | Event::Restarted { .. } | Event::LeaderElected { .. } => true,
+            Event::ProduceResponse { acks, result, .. } => *result == ProduceResult::Acked && *acks != Acks::Zero,
+            _ => false,
         }
     }
 
@@ -139,7 +150,7 @@ impl Checker {
                 Event::Truncated { broker, from, to, truncation } => {
                     let i = (*broker - 1) as usize;
                     self.last_truncation[i] =
-                        LastTruncation { step: v.step, from: *from, to: *to, truncation: Some(truncation.clone()) };
+                        LastTruncation { step: v.step, from: *from, to: *to, truncation: Some(*truncation) };
                     self.isr_verified_below[i] = self.isr_verified_below[i].min(*to);
                     if Some(*broker) == leader {
                         self.acked_verified_below = self.acked_verified_below.min(*to);
@@ -204,7 +215,7 @@ impl Checker {
                 lost.push((offset, id, stale));
             }
         }
-        for &(offset, id) in self.acked.range((self.acked_verified_below, 0)..) {
+        for &(offset, id) in self.acked.range_from((self.acked_verified_below, 0)) {
             if !holds(offset, id) {
                 lost.push((offset, id, None));
             }
@@ -283,7 +294,8 @@ impl Checker {
         let log = &v.broker(l).log;
         let vanished: Vec<(u64, u64)> = self
             .consumed
-            .range((self.consumed_verified_below, 0)..)
+            .range_from((self.consumed_verified_below, 0))
+            .iter()
             .filter(|&&(o, id)| log.get(o).is_none_or(|r| r.id != id))
             .copied()
             .collect();

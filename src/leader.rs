@@ -117,7 +117,7 @@ impl Simulation {
         }
         let from = std::mem::replace(&mut broker.high_watermark, hw);
         let isr = broker.isr_log_end_offsets();
-        self.emit(Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr } });
+        self.emit_traced(|| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
         self.complete_produces(b);
     }
 
@@ -138,15 +138,17 @@ impl Simulation {
             None
         };
         if let Some(reason) = reason {
-            self.emit(Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
+            self.emit_traced(|| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
             return false;
         }
         let old = std::mem::replace(&mut self.broker_mut(l).isr, proposed.clone());
-        let removed: Vec<BrokerId> = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
-        let isr = proposed.to_vec();
+        let isr = || proposed.to_vec();
         match proposed.iter().find(|b| !old.contains(b)) {
-            Some(&added) => self.emit(Event::IsrExpanded { leader: l, added, isr }),
-            None => self.emit(Event::IsrShrunk { leader: Some(l), removed, isr, by_controller: false }),
+            Some(&added) => self.emit_traced(|| Event::IsrExpanded { leader: l, added, isr: isr() }),
+            None => self.emit_traced(|| {
+                let removed = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
+                Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
+            }),
         }
         if self.change_isr(proposed, false, true) {
             self.notify_brokers();
@@ -222,7 +224,7 @@ impl Simulation {
         self.maybe_increment_high_watermark(l);
         if records.is_empty() && req.max_wait_ms > 0 {
             let until_ms = self.now_ms + req.max_wait_ms;
-            self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: req.clone(), until_ms });
+            self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: *req, until_ms });
             self.emit(Event::FetchHeld { leader: l, follower: req.follower, fetch_offset: req.fetch_offset, until_ms });
             return None;
         }
@@ -245,7 +247,7 @@ impl Simulation {
         leader.delayed_fetches.retain(|d| {
             let ready = d.until_ms <= now || leo > d.request.fetch_offset;
             if ready {
-                due.push(d.request.clone());
+                due.push(d.request);
             }
             !ready
         });

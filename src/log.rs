@@ -6,11 +6,21 @@ use std::sync::Arc;
 
 /// One record. `id` is the index of the produce request that wrote it: two
 /// records with the same value are still told apart by the safety checks.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Record {
     pub id: u64,
     pub epoch: u32,
     pub value: Arc<str>,
+}
+
+impl Clone for Record {
+    fn clone(&self) -> Self {
+        Record { id: self.id, epoch: self.epoch, value: self.value.clone() }
+    }
+    fn clone_from(&mut self, source: &Self) {
+        (self.id, self.epoch) = (source.id, source.epoch);
+        crate::share_from(&mut self.value, &source.value);
+    }
 }
 
 /// `(epoch, start offset)`: the first offset written in that leader epoch.

@@ -11,7 +11,8 @@ use crate::rules::Rule;
 use crate::scenario::{Acks, Produce};
 use crate::simulation::Simulation;
 use serde::Serialize;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -25,7 +26,7 @@ pub enum Status {
     Done(ProduceResult),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct ProduceRequest {
     pub value: Arc<str>,
     pub acks: Acks,
@@ -47,13 +48,31 @@ pub struct ProduceRequest {
     pub last_error: Option<Errors>,
 }
 
+impl Clone for ProduceRequest {
+    fn clone(&self) -> Self {
+        ProduceRequest { value: self.value.clone(), ..*self }
+    }
+    fn clone_from(&mut self, source: &Self) {
+        let ProduceRequest { value, acks, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error } = self;
+        crate::share_from(value, &source.value);
+        (*acks, *to, *broker, *offset, *epoch, *status) = (source.acks, source.to, source.broker, source.offset, source.epoch, source.status);
+        (*step, *deadline_ms, *attempts, *created_ms, *last_error) = (source.step, source.deadline_ms, source.attempts, source.created_ms, source.last_error);
+    }
+}
+
+/// Request ids in order: the producer's queues and what a step takes from
+/// them, usually a few (inline up to four: no allocation, and a copy of the
+/// state copies them as memory).
+pub type RequestIds = SmallVec<[u64; 4]>;
+
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Producer {
     pub requests: Vec<ProduceRequest>,
     /// Pending acks=all requests in send order (per broker, offset order).
-    pending: VecDeque<u64>,
-    /// Every pending request in deadline order (one timeout for all, so send order).
-    deadlines: VecDeque<u64>,
+    pending: RequestIds,
+    /// Every pending request in deadline order (one timeout for all, so send
+    /// order); the ones no longer pending leave from the front.
+    deadlines: RequestIds,
     /// Requests waiting to be retried, by time.
     retries: BTreeSet<(u64, u64)>,
     /// The same, per acks (index `Acks::index`): whether an attempt is refused
@@ -83,8 +102,8 @@ impl Producer {
         r.epoch = epoch.or(r.epoch);
         r.status = Status::Pending;
         r.deadline_ms = deadline_ms;
-        self.pending.push_back(id);
-        self.deadlines.push_back(id);
+        self.pending.push(id);
+        self.deadlines.push(id);
     }
 
     pub fn retry_at(&mut self, id: u64, at_ms: u64, error: Errors) {
@@ -97,22 +116,22 @@ impl Producer {
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
-    pub fn take_reached(&mut self, broker: BrokerId, high_watermark: u64) -> Vec<u64> {
+    pub fn take_reached(&mut self, broker: BrokerId, high_watermark: u64) -> RequestIds {
         self.take_pending(|r| r.broker == Some(broker) && r.offset.is_some_and(|o| o < high_watermark))
     }
 
     /// Every request still pending on `broker` (it lost leadership or died).
-    pub fn take_all_pending(&mut self, broker: BrokerId) -> Vec<u64> {
+    pub fn take_all_pending(&mut self, broker: BrokerId) -> RequestIds {
         self.take_pending(|r| r.broker == Some(broker))
     }
 
     /// Removes (and returns, in send order) the pending requests that match;
     /// forgets requests that are no longer pending.
-    fn take_pending(&mut self, matches: impl Fn(&ProduceRequest) -> bool) -> Vec<u64> {
-        let mut taken = vec![];
+    fn take_pending(&mut self, matches: impl Fn(&ProduceRequest) -> bool) -> RequestIds {
+        let mut taken = RequestIds::new();
         let requests = &self.requests;
-        self.pending.retain(|&id| {
-            let r = &requests[id as usize];
+        self.pending.retain(|id| {
+            let (id, r) = (*id, &requests[*id as usize]);
             if r.status != Status::Pending {
                 false
             } else if matches(r) {
@@ -126,25 +145,26 @@ impl Producer {
     }
 
     /// Pending requests whose `request.timeout.ms` has passed by `now_ms`.
-    pub fn take_expired(&mut self, now_ms: u64) -> Vec<u64> {
-        let mut expired = vec![];
-        while let Some(&id) = self.deadlines.front() {
+    pub fn take_expired(&mut self, now_ms: u64) -> RequestIds {
+        let mut expired = RequestIds::new();
+        let mut gone = 0;
+        for &id in &self.deadlines {
             let r = &self.requests[id as usize];
-            if r.status != Status::Pending {
-                self.deadlines.pop_front();
-            } else if r.deadline_ms <= now_ms {
-                self.deadlines.pop_front();
+            if r.status == Status::Pending {
+                if r.deadline_ms > now_ms {
+                    break;
+                }
                 expired.push(id);
-            } else {
-                break;
             }
+            gone += 1;
         }
+        self.deadlines.drain(..gone);
         expired
     }
 
     /// Requests whose retry is due by `now_ms`, in time order.
-    pub fn take_due_retries(&mut self, now_ms: u64) -> Vec<u64> {
-        let mut due = vec![];
+    pub fn take_due_retries(&mut self, now_ms: u64) -> RequestIds {
+        let mut due = RequestIds::new();
         while let Some(&(at, id)) = self.retries.first() {
             if at > now_ms {
                 break;
@@ -283,7 +303,8 @@ impl Simulation {
             .filter(|&acks| self.attempt_refusal(leader, acks).is_none())
             .filter_map(|acks| self.producer.first_retry_ms(acks, id))
             .min();
-        let horizon = [self.next_due_ms_except_retries(), others, Some(self.advance_until_ms)].into_iter().flatten().min().unwrap_or(at_ms);
+        let due = self.next_due_ms_except_retries().min(self.advance_until_ms);
+        let horizon = others.map_or(due, |t| t.min(due));
         if horizon <= at_ms {
             return;
         }

@@ -43,7 +43,7 @@ impl fmt::Display for Errors {
 }
 
 /// A follower's Fetch request (`FetchRequest`, replica side).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Fetch {
     pub follower: BrokerId,
     pub leader: BrokerId,

@@ -7,7 +7,7 @@ use crate::log::Log;
 use crate::protocol::Fetch;
 
 /// What a leader keeps about one follower (`cluster/Replica.scala`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RemoteReplica {
     /// The follower's LEO as the leader last learned it from a fetch;
     /// unknown right after the leader took over.
@@ -62,14 +62,14 @@ impl RemoteReplica {
 
 /// A follower's fetch the leader holds until records arrive or its wait is
 /// over (`server/DelayedFetch.scala`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DelayedFetch {
     pub request: Fetch,
     pub until_ms: u64,
 }
 
 /// The follower side's fetch loop state (`AbstractFetcherThread`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fetcher {
     pub paused: bool,
     /// When the request in flight was sent (timed mode).
@@ -199,7 +199,7 @@ impl Broker {
     /// time. `exempt_at_log_end`: since Kafka 2.1 (KAFKA-7152,
     /// `isFollowerOutOfSync`) a follower at the leader's LEO is never out of
     /// sync; before, only the time counted.
-    pub fn out_of_sync_replicas(&self, now_ms: u64, lag_time_max_ms: u64, exempt_at_log_end: bool) -> Vec<BrokerId> {
+    pub fn out_of_sync_replicas(&self, now_ms: u64, lag_time_max_ms: u64, exempt_at_log_end: bool) -> BrokerList {
         let leo = self.log_end_offset();
         self.isr
             .iter()
@@ -227,7 +227,7 @@ impl Broker {
     }
 
     /// The LEO of each ISR member as this leader knows it (for the trace).
-    pub fn isr_log_end_offsets(&self) -> Vec<(BrokerId, u64)> {
+    pub fn isr_log_end_offsets(&self) -> PerBroker<(BrokerId, u64)> {
         let leo = |b: BrokerId| if b == self.id { Some(self.log_end_offset()) } else { self.remote(b).log_end_offset };
         self.isr.iter().filter_map(|&b| leo(b).map(|l| (b, l))).collect()
     }

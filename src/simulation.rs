@@ -39,6 +39,12 @@ pub struct Simulation {
     pub next_checkpoint_ms: u64,
     /// Events of the step being applied; `action_start` marks the current action.
     pub(crate) out: Vec<Traced>,
+    /// False in the explorer's mode (`keep_checked_events_only`): `out` then
+    /// keeps only the events the safety checks read.
+    pub(crate) trace: bool,
+    /// That mode: the last event emitted was not kept (so the next one is no
+    /// repeat of the last one kept).
+    pub(crate) dropped_last: bool,
     /// The end of the `advance_ms` being run.
     pub(crate) advance_until_ms: u64,
     pub(crate) action_start: usize,
@@ -57,7 +63,7 @@ pub struct Simulation {
     pub stopped: Option<Budget>,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, work, work_at_step_start, stopped });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, work, work_at_step_start, stopped });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -90,6 +96,8 @@ impl Simulation {
             next_isr_check_ms: config.replica_lag_time_max_ms / 2,
             next_checkpoint_ms: config.hw_checkpoint_interval_ms,
             out: vec![],
+            trace: true,
+            dropped_last: false,
             advance_until_ms: 0,
             action_start: 0,
             budgets: Budgets::default(),
@@ -151,7 +159,7 @@ impl Simulation {
         }
         match self.run_step(step) {
             Ok(()) => {}
-            Err(reason) => self.emit(Event::StepRejected { action: step.clone(), reason }),
+            Err(reason) => self.emit_traced(|| Event::StepRejected { action: step.clone(), reason }),
         }
         self.end_action();
         self.over_budget();
@@ -207,13 +215,40 @@ impl Simulation {
     /// is counted on the first (`Repeated`), not added.
     pub(crate) fn emit(&mut self, event: Event) {
         self.emitted += 1;
+        if !self.trace && !Checker::reads(&event) {
+            self.dropped_last = true;
+            return;
+        }
         let now = self.now_ms;
-        if let Some(last) = self.out.last_mut().filter(|last| last.event == event) {
+        // A kept event differs from a dropped one, so it can only repeat the
+        // last one kept if nothing was dropped since: as in a full trace.
+        let repeat_possible = !std::mem::take(&mut self.dropped_last);
+        if let Some(last) = self.out.last_mut().filter(|last| repeat_possible && last.event == event) {
             let more = last.repeated.map_or(0, |r| r.more) + 1;
             last.repeated = Some(Repeated { more, until_ms: now });
             return;
         }
         self.out.push(Traced { step: self.step, time_ms: now, event, repeated: None });
+    }
+
+    /// `emit` for an event the checks do not read, built only if the trace
+    /// is kept (its payload may allocate).
+    pub(crate) fn emit_traced(&mut self, event: impl FnOnce() -> Event) {
+        if self.trace {
+            self.emit(event());
+        } else {
+            self.emitted += 1;
+            self.dropped_last = true;
+        }
+    }
+
+    /// The explorer's mode: each step keeps only the events the safety
+    /// checks read (`Checker::reads`), which are all `apply` returns then.
+    /// The checks, the state and the budgets (which count every event) are
+    /// the same as with the full trace; what goes is the work of building
+    /// and storing events that only the trace shows.
+    pub(crate) fn keep_checked_events_only(&mut self) {
+        self.trace = false;
     }
 
     /// Stops the run if it went past a budget (`config::limits`), with an
@@ -241,13 +276,17 @@ impl Simulation {
     }
 
     /// Runs the safety checks over the action just finished.
+    #[inline]
     pub(crate) fn end_action(&mut self) {
         // Every change a check looks at (a log, a HW, the leader, the ISR, an
         // acknowledgement, a read) comes with an event: an action without
         // events changed nothing to check.
-        if self.emitted == self.checked_at {
-            return;
+        if self.emitted != self.checked_at {
+            self.run_checks();
         }
+    }
+
+    fn run_checks(&mut self) {
         self.checked_at = self.emitted;
         let view = View {
             brokers: &self.brokers,
@@ -314,7 +353,11 @@ impl Simulation {
         self.advance_until_ms = to_ms;
         self.emit(Event::ClockAdvanced { from_ms, to_ms });
         self.end_action();
-        while let Some(t) = self.next_due_ms().filter(|&t| t <= to_ms) {
+        loop {
+            let t = self.next_due_ms();
+            if t > to_ms {
+                break;
+            }
             if self.over_budget() {
                 return; // the clock stays where the work stopped
             }
@@ -325,19 +368,22 @@ impl Simulation {
         self.now_ms = to_ms;
     }
 
-    pub(crate) fn next_due_ms(&self) -> Option<u64> {
-        [self.next_due_ms_except_retries(), self.producer.next_retry_ms()].into_iter().flatten().min()
+    pub(crate) fn next_due_ms(&self) -> u64 {
+        let due = self.next_due_ms_except_retries();
+        self.producer.next_retry_ms().map_or(due, |retry| retry.min(due))
     }
 
-    /// Due work other than the producer's retries.
-    pub(crate) fn next_due_ms_except_retries(&self) -> Option<u64> {
-        let timers = self.next_isr_check_ms.min(self.next_checkpoint_ms);
-        let session = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
-        let mut due = [Some(timers), session, self.producer.next_deadline_ms()].into_iter().flatten().min();
+    /// Due work other than the producer's retries (the periodic timers are
+    /// always due some time).
+    pub(crate) fn next_due_ms_except_retries(&self) -> u64 {
+        let mut due = self.next_isr_check_ms.min(self.next_checkpoint_ms);
+        let later = |due: u64, t: Option<u64>| t.map_or(due, |t| t.min(due));
+        due = later(due, self.controller.next_expiry_ms(self.config.broker_session_timeout_ms));
+        due = later(due, self.producer.next_deadline_ms());
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
             let held = self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
-            due = [due, self.network.next_arrival_ms(), held, self.next_fetcher_due_ms()].into_iter().flatten().min();
+            due = [held, self.network.next_arrival_ms(), self.next_fetcher_due_ms()].into_iter().fold(due, later);
         }
         due
     }
@@ -414,6 +460,61 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::explore::{actions, Search};
+    use crate::scenario::{Acks, Scenario};
+
+    /// Applies `step` in both modes: the explorer's keeps exactly the events
+    /// the checks read, with the same repeats, and the state is the same.
+    fn same_but_the_trace(full: &mut Simulation, checked: &mut Simulation, step: &Step) {
+        let all = full.apply(step);
+        let kept = checked.apply(step);
+        let expected: Vec<Traced> = all.iter().filter(|e| Checker::reads(&e.event)).cloned().collect();
+        assert_eq!(kept, expected, "{step:?}: {all:#?}");
+        // Apart from the mode, and where the current action starts in `out`.
+        let mut state = checked.clone();
+        (state.trace, state.dropped_last, state.action_start) = (true, false, full.action_start);
+        assert!(state == *full, "{step:?}");
+    }
+
+    #[test]
+    fn keeping_only_checked_events_changes_nothing_else() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+        let mut scenarios: Vec<Scenario> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| Scenario::from_json(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap())
+            .collect();
+        assert!(scenarios.len() >= 12);
+        // And random walks through the explorer's moves.
+        let mut rng = Rng::new(7);
+        for p in Protocol::ALL {
+            for (brokers, min_isr, unclean) in [(2, 1, false), (3, 2, false), (3, 1, true)] {
+                let config = Config { brokers, min_insync_replicas: min_isr, unclean_leader_election: unclean, ..Config::for_protocol(p) };
+                let search = Search { power_loss: true, network_faults: true, max_produces: 3, acks: if brokers == 2 { Acks::One } else { Acks::All }, ..Search::new(config.clone()) };
+                for _ in 0..30 {
+                    let mut sim = Simulation::new(config.clone());
+                    let mut steps = vec![];
+                    let mut moves = vec![];
+                    for _ in 0..12 {
+                        actions(&sim, &search, &mut moves);
+                        let step = rng.pick(&moves).unwrap().clone();
+                        sim.apply(&step);
+                        steps.push(step);
+                    }
+                    scenarios.push(Scenario { steps, ..Scenario::new(config.clone()) });
+                }
+            }
+        }
+        for scenario in &scenarios {
+            for p in Protocol::ALL {
+                let mut full = Simulation::new(scenario.config.with_protocol(p));
+                let mut checked = full.clone();
+                checked.keep_checked_events_only();
+                for step in &scenario.steps {
+                    same_but_the_trace(&mut full, &mut checked, step);
+                }
+            }
+        }
+    }
 
     /// The same event again right after is counted on the first; another
     /// event in between starts a new line.
