@@ -228,10 +228,7 @@ impl Simulation {
     /// fails in the same way as the one before is not traced again (its
     /// count is in the state).
     fn send_produce(&mut self, id: u64, to: Option<BrokerId>) {
-        let (acks, value) = {
-            let r = &self.producer.requests[id as usize];
-            (r.acks, r.value.clone())
-        };
+        let acks = self.producer.requests[id as usize].acks;
         let unreachable = self.unreachable(to);
         let refusal = self.attempt_refusal(to, acks);
         let r = &mut self.producer.requests[id as usize];
@@ -240,7 +237,7 @@ impl Simulation {
         }
         let (attempt, repeat) = (r.attempts, r.last_error.is_some() && r.last_error == refusal);
         if !repeat {
-            self.emit(Event::ProduceRequest { request: id, to, value, acks, attempt });
+            self.emit_traced(|s| Event::ProduceRequest { request: id, to, value: s.producer.requests[id as usize].value.clone(), acks, attempt });
         }
         match refusal {
             Some(error) => {
@@ -284,7 +281,7 @@ impl Simulation {
             .filter(|&(_, other)| self.attempt_refusal(self.controller.leader, self.producer.requests[other as usize].acks).is_none())
             .map(|(t, _)| t)
             .min();
-        let due = self.next_due_ms_except_retries().min(self.advance_until_ms);
+        let due = self.next_change_ms().min(self.advance_until_ms);
         let horizon = others.map_or(due, |t| t.min(due));
         if horizon <= at_ms {
             return;
@@ -320,13 +317,15 @@ impl Simulation {
         // Before 2.1 (KIP-91) a record waiting in the client expired after
         // `request.timeout.ms` (`RecordAccumulator.expiredBatches`).
         let in_time = next_ms < r.created_ms + self.client_expiry_ms();
-        let (value, acks, attempts) = (r.value.clone(), r.acks, r.attempts);
+        let (acks, attempts) = (r.acks, r.attempts);
         if retries_left && in_time {
             self.producer.retry_at(id, next_ms, error);
             if !quiet {
-                let retry_in_ms = Some(backoff_ms);
-                let result = ProduceResult::Error(error);
-                self.emit(Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None });
+                let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
+                self.emit_traced(|s| {
+                    let value = s.producer.requests[id as usize].value.clone();
+                    Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
+                });
             }
             return;
         }

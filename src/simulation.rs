@@ -152,7 +152,7 @@ impl Simulation {
         }
         match self.run_step(step) {
             Ok(()) => {}
-            Err(reason) => self.emit_traced(|| Event::StepRejected { action: step.clone(), reason }),
+            Err(reason) => self.emit_traced(|_| Event::StepRejected { action: step.clone(), reason }),
         }
         self.end_action();
         self.over_budget();
@@ -224,11 +224,13 @@ impl Simulation {
         self.out.push(Traced { step: self.step, time_ms: now, event, repeated: None });
     }
 
-    /// `emit` for an event the checks do not read, built only if the trace
-    /// is kept (its payload may allocate).
-    pub(crate) fn emit_traced(&mut self, event: impl FnOnce() -> Event) {
+    /// `emit` for an event the checks do not read, built (from the state as
+    /// it is now) only if the trace is kept: its payload may allocate or
+    /// share a value.
+    pub(crate) fn emit_traced(&mut self, event: impl FnOnce(&Simulation) -> Event) {
         if self.trace {
-            self.emit(event());
+            let event = event(self);
+            self.emit(event);
         } else {
             self.emitted += 1;
             self.dropped_last = true;
@@ -364,7 +366,14 @@ impl Simulation {
     /// Due work other than the producer's retries (the periodic timers are
     /// always due some time).
     pub(crate) fn next_due_ms_except_retries(&self) -> u64 {
-        let mut due = self.next_isr_check_ms.min(self.next_checkpoint_ms);
+        self.next_change_ms().min(self.next_checkpoint_ms)
+    }
+
+    /// Due work that may change how the cluster answers a produce request:
+    /// everything but the producer's retries and the HW checkpoints (which
+    /// only write a HW to disk).
+    pub(crate) fn next_change_ms(&self) -> u64 {
+        let mut due = self.next_isr_check_ms;
         let later = |due: u64, t: Option<u64>| t.map_or(due, |t| t.min(due));
         due = later(due, self.controller.next_expiry_ms(self.config.broker_session_timeout_ms));
         due = later(due, self.producer.next_deadline_ms());
