@@ -10,6 +10,7 @@ use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, Off
 use crate::replica::{Broker, DelayedFetch};
 use crate::rules::Rule;
 use crate::scenario::Acks;
+use crate::invariants::Touch;
 use crate::simulation::Simulation;
 
 impl Simulation {
@@ -48,7 +49,7 @@ impl Simulation {
                 let broker = self.broker_mut(b);
                 let (offset, epoch) = (broker.log_end_offset(), broker.leader_epoch);
                 broker.log.append(Record { id, epoch, value });
-                self.emit_traced(|s| Event::Appended { broker: b, offset, epoch, value: s.producer.requests[id as usize].value.clone() });
+                self.emit_traced(Touch::Checked, |s| Event::Appended { broker: b, offset, epoch, value: s.producer.requests[id as usize].value.clone() });
                 self.complete_delayed_fetches(b);
                 (offset, Some(epoch))
             }
@@ -115,7 +116,7 @@ impl Simulation {
         }
         let from = std::mem::replace(&mut broker.high_watermark, hw);
         let isr = broker.isr_log_end_offsets();
-        self.emit_traced(|_| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
+        self.emit_traced(Touch::Checked, |_| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
         self.complete_produces(b);
     }
 
@@ -136,14 +137,14 @@ impl Simulation {
             None
         };
         if let Some(reason) = reason {
-            self.emit_traced(|_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
+            self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
             return false;
         }
         let old = std::mem::replace(&mut self.broker_mut(l).isr, proposed.clone());
         let isr = || proposed.to_vec();
         match proposed.iter().find(|b| !old.contains(b)) {
-            Some(&added) => self.emit_traced(|_| Event::IsrExpanded { leader: l, added, isr: isr() }),
-            None => self.emit_traced(|_| {
+            Some(&added) => self.emit_traced(Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
+            None => self.emit_traced(Touch::Checked, |_| {
                 let removed = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
                 Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
             }),

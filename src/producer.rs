@@ -9,6 +9,7 @@ use crate::event::{Event, Expiry, ProduceResult};
 use crate::protocol::Errors;
 use crate::rules::Rule;
 use crate::scenario::{Acks, Produce};
+use crate::invariants::Touch;
 use crate::simulation::Simulation;
 use serde::Serialize;
 use crate::sorted_set::SortedSet;
@@ -237,7 +238,7 @@ impl Simulation {
         }
         let (attempt, repeat) = (r.attempts, r.last_error.is_some() && r.last_error == refusal);
         if !repeat {
-            self.emit_traced(|s| Event::ProduceRequest { request: id, to, value: s.producer.requests[id as usize].value.clone(), acks, attempt });
+            self.emit_traced(Touch::Nothing, |s| Event::ProduceRequest { request: id, to, value: s.producer.requests[id as usize].value.clone(), acks, attempt });
         }
         match refusal {
             Some(error) => {
@@ -322,7 +323,7 @@ impl Simulation {
             self.producer.retry_at(id, next_ms, error);
             if !quiet {
                 let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
-                self.emit_traced(|s| {
+                self.emit_traced(Touch::Nothing, |s| {
                     let value = s.producer.requests[id as usize].value.clone();
                     Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
                 });

@@ -9,7 +9,7 @@ use crate::config::{Budget, Budgets, BrokerId, Config, Protocol};
 use crate::consumer::Consumer;
 use crate::controller::{Controller, Election};
 use crate::event::{DropReason, Event, Repeated, Traced};
-use crate::invariants::{Checker, View, Violation};
+use crate::invariants::{Checker, Touch, View, Violation};
 use crate::network::Network;
 use crate::producer::Producer;
 use crate::protocol::Message;
@@ -55,11 +55,15 @@ pub struct Simulation {
     pub(crate) emitted: u64,
     pub(crate) emitted_at_step_start: u64,
     pub(crate) checked_at: u64,
+    /// An event since the last action ended came with a change the checks
+    /// look at (`Checker::touches`). True at first: the first action with
+    /// events is checked.
+    pub(crate) unchecked_change: bool,
     /// The budget this run went past: it stopped, and runs no more steps.
     pub stopped: Option<Budget>,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, stopped });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, stopped });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -100,6 +104,7 @@ impl Simulation {
             emitted: 0,
             emitted_at_step_start: 0,
             checked_at: 0,
+            unchecked_change: true,
             stopped: None,
             config,
         }
@@ -152,7 +157,7 @@ impl Simulation {
         }
         match self.run_step(step) {
             Ok(()) => {}
-            Err(reason) => self.emit_traced(|_| Event::StepRejected { action: step.clone(), reason }),
+            Err(reason) => self.emit_traced(Touch::Nothing, |_| Event::StepRejected { action: step.clone(), reason }),
         }
         self.end_action();
         self.over_budget();
@@ -208,6 +213,9 @@ impl Simulation {
     /// is counted on the first (`Repeated`), not added.
     pub(crate) fn emit(&mut self, event: Event) {
         self.emitted += 1;
+        if Checker::touches(&event) == Touch::Checked {
+            self.unchecked_change = true;
+        }
         if !self.trace && !Checker::reads(&event) {
             self.dropped_last = true;
             return;
@@ -226,14 +234,19 @@ impl Simulation {
 
     /// `emit` for an event the checks do not read, built (from the state as
     /// it is now) only if the trace is kept: its payload may allocate or
-    /// share a value.
-    pub(crate) fn emit_traced(&mut self, event: impl FnOnce(&Simulation) -> Event) {
+    /// share a value. `touch` is what `Checker::touches` says of it (checked
+    /// whenever the event is built).
+    pub(crate) fn emit_traced(&mut self, touch: Touch, event: impl FnOnce(&Simulation) -> Event) {
         if self.trace {
             let event = event(self);
+            assert_eq!(Checker::touches(&event), touch, "{event:?}");
             self.emit(event);
         } else {
             self.emitted += 1;
             self.dropped_last = true;
+            if touch == Touch::Checked {
+                self.unchecked_change = true;
+            }
         }
     }
 
@@ -269,12 +282,22 @@ impl Simulation {
     /// Runs the safety checks over the action just finished.
     #[inline]
     pub(crate) fn end_action(&mut self) {
-        // Every change a check looks at (a log, a HW, the leader, the ISR, an
-        // acknowledgement, a read) comes with an event: an action without
-        // events changed nothing to check.
         if self.emitted != self.checked_at {
+            self.action_ended();
+        }
+    }
+
+    /// Every change a check looks at (a log, a HW, the leader, the ISR, an
+    /// acknowledgement, a read) comes with an event that says so
+    /// (`Checker::touches`). After an action without one the checks would
+    /// find nothing new (they remember what they verified, and the state
+    /// they look at is the same), so they do not run.
+    fn action_ended(&mut self) {
+        if std::mem::take(&mut self.unchecked_change) {
             self.run_checks();
         }
+        self.action_start = self.out.len();
+        self.checked_at = self.emitted;
     }
 
     fn run_checks(&mut self) {
