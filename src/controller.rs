@@ -8,6 +8,7 @@ use crate::config::{BrokerId, BrokerList, PerBroker};
 use crate::event::{ElectionKind, Event, Truncation};
 use crate::protocol::Errors;
 use crate::rules::{Rule, TruncationRule};
+use crate::invariants::Touch;
 use crate::simulation::Simulation;
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -145,7 +146,7 @@ impl Simulation {
 
     fn emit_elr_changed(&mut self) {
         let (elr, isr) = (self.controller.elr.clone(), self.controller.isr.clone());
-        self.emit_traced(|| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
+        self.emit_traced(Touch::Nothing, |_| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
     }
 
     /// Session expired: fence the broker, take it out of the ISR, and elect
@@ -165,7 +166,7 @@ impl Simulation {
                 self.controller.last_known_leader = self.controller.leader;
             }
             let leader = self.controller.leader.filter(|&l| l != b);
-            self.emit_traced(|| Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
+            self.emit_traced(Touch::Checked, |_| Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
             let bumped = self.change_isr(proposed, true, !was_leader);
             if !was_leader {
                 // The leader learns the new ISR (LeaderAndIsr / partition change record).

@@ -78,6 +78,17 @@ impl View<'_> {
     }
 }
 
+/// What an event says about the state the checks look at: the logs, the
+/// HWs, the brokers' liveness and leadership, the controller's leader, epoch
+/// and ISR, the acknowledgements and what the consumer read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Touch {
+    /// It may come with a change to that state: the checks run after the action.
+    Checked,
+    /// It comes with no change to it.
+    Nothing,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 struct LastTruncation {
     step: u64,
@@ -134,6 +145,43 @@ impl Checker {
             Event::Truncated { .. } | Event::Restarted { .. } | Event::LeaderElected { .. } => true,
             Event::ProduceResponse { acks, result, .. } => *result == ProduceResult::Acked && *acks != Acks::Zero,
             _ => false,
+        }
+    }
+
+    /// Whether `event` may come with a change to the state the checks look
+    /// at. The events that cannot are listed; any other, a new kind too,
+    /// counts as a change.
+    pub fn touches(event: &Event) -> Touch {
+        match event {
+            Event::ProduceResponse { .. } if !Checker::reads(event) => Touch::Nothing,
+            Event::ProduceRequest { .. }
+            | Event::DuplicateProduce { .. }
+            | Event::Sent { .. }
+            | Event::Dropped { .. }
+            | Event::ResponseIgnored { .. }
+            | Event::FetchTimedOut { .. }
+            | Event::FetchHeld { .. }
+            | Event::RemoteLogEndOffsetUpdated { .. }
+            | Event::HighWatermarkHeld { .. }
+            | Event::HighWatermarkCheckpointed { .. }
+            | Event::IsrChangeFailed { .. }
+            | Event::BrokerFenced { .. }
+            | Event::BrokerUnfenced { .. }
+            | Event::RegistrationRefused { .. }
+            | Event::EligibleLeaderReplicasChanged { .. }
+            | Event::LatencyChanged { .. }
+            | Event::LinkCut { .. }
+            | Event::Isolated { .. }
+            | Event::LinkHealed { .. }
+            | Event::IsolationHealed { .. }
+            | Event::FetcherPaused { .. }
+            | Event::FetcherResumed { .. }
+            | Event::ClockAdvanced { .. }
+            | Event::ConsumeFailed { .. }
+            | Event::StepRejected { .. }
+            | Event::BudgetExceeded { .. }
+            | Event::Violation(_) => Touch::Nothing,
+            _ => Touch::Checked,
         }
     }
 

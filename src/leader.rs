@@ -10,6 +10,7 @@ use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, Off
 use crate::replica::{Broker, DelayedFetch};
 use crate::rules::Rule;
 use crate::scenario::Acks;
+use crate::invariants::Touch;
 use crate::simulation::Simulation;
 
 impl Simulation {
@@ -35,10 +36,7 @@ impl Simulation {
     /// (KIP-98). acks=1 is answered at once, acks=all once the HW passes the
     /// record (`DelayedProduce`).
     pub(crate) fn append_produced(&mut self, id: u64, b: BrokerId) {
-        let (acks, value, idempotent) = {
-            let r = &self.producer.requests[id as usize];
-            (r.acks, r.value.clone(), self.config.enable_idempotence)
-        };
+        let (acks, idempotent) = (self.producer.requests[id as usize].acks, self.config.enable_idempotence);
         let broker = self.broker(b);
         let duplicate = idempotent.then(|| broker.log.find_recent(id, 5)).flatten();
         let (offset, epoch) = match duplicate {
@@ -47,10 +45,11 @@ impl Simulation {
                 (offset, None)
             }
             None => {
+                let value = self.producer.requests[id as usize].value.clone();
                 let broker = self.broker_mut(b);
                 let (offset, epoch) = (broker.log_end_offset(), broker.leader_epoch);
-                broker.log.append(Record { id, epoch, value: value.clone() });
-                self.emit(Event::Appended { broker: b, offset, epoch, value: value.clone() });
+                broker.log.append(Record { id, epoch, value });
+                self.emit_traced(Touch::Checked, |s| Event::Appended { broker: b, offset, epoch, value: s.producer.requests[id as usize].value.clone() });
                 self.complete_delayed_fetches(b);
                 (offset, Some(epoch))
             }
@@ -117,7 +116,7 @@ impl Simulation {
         }
         let from = std::mem::replace(&mut broker.high_watermark, hw);
         let isr = broker.isr_log_end_offsets();
-        self.emit_traced(|| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
+        self.emit_traced(Touch::Checked, |_| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
         self.complete_produces(b);
     }
 
@@ -138,14 +137,14 @@ impl Simulation {
             None
         };
         if let Some(reason) = reason {
-            self.emit_traced(|| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
+            self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
             return false;
         }
         let old = std::mem::replace(&mut self.broker_mut(l).isr, proposed.clone());
         let isr = || proposed.to_vec();
         match proposed.iter().find(|b| !old.contains(b)) {
-            Some(&added) => self.emit_traced(|| Event::IsrExpanded { leader: l, added, isr: isr() }),
-            None => self.emit_traced(|| {
+            Some(&added) => self.emit_traced(Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
+            None => self.emit_traced(Touch::Checked, |_| {
                 let removed = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
                 Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
             }),

@@ -9,6 +9,7 @@ use crate::event::{Event, Expiry, ProduceResult};
 use crate::protocol::Errors;
 use crate::rules::Rule;
 use crate::scenario::{Acks, Produce};
+use crate::invariants::Touch;
 use crate::simulation::Simulation;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -248,10 +249,7 @@ impl Simulation {
     /// fails in the same way as the one before is not traced again (its
     /// count is in the state).
     fn send_produce(&mut self, id: u64, to: Option<BrokerId>) {
-        let (acks, value) = {
-            let r = &self.producer.requests[id as usize];
-            (r.acks, r.value.clone())
-        };
+        let acks = self.producer.requests[id as usize].acks;
         let unreachable = self.unreachable(to);
         let refusal = self.attempt_refusal(to, acks);
         let r = &mut self.producer.requests[id as usize];
@@ -260,7 +258,7 @@ impl Simulation {
         }
         let (attempt, repeat) = (r.attempts, r.last_error.is_some() && r.last_error == refusal);
         if !repeat {
-            self.emit(Event::ProduceRequest { request: id, to, value, acks, attempt });
+            self.emit_traced(Touch::Nothing, |s| Event::ProduceRequest { request: id, to, value: s.producer.requests[id as usize].value.clone(), acks, attempt });
         }
         match refusal {
             Some(error) => {
@@ -303,7 +301,7 @@ impl Simulation {
             .filter(|&acks| self.attempt_refusal(leader, acks).is_none())
             .filter_map(|acks| self.producer.first_retry_ms(acks, id))
             .min();
-        let due = self.next_due_ms_except_retries().min(self.advance_until_ms);
+        let due = self.next_change_ms().min(self.advance_until_ms);
         let horizon = others.map_or(due, |t| t.min(due));
         if horizon <= at_ms {
             return;
@@ -339,13 +337,15 @@ impl Simulation {
         // Before 2.1 (KIP-91) a record waiting in the client expired after
         // `request.timeout.ms` (`RecordAccumulator.expiredBatches`).
         let in_time = next_ms < r.created_ms + self.client_expiry_ms();
-        let (value, acks, attempts) = (r.value.clone(), r.acks, r.attempts);
+        let (acks, attempts) = (r.acks, r.attempts);
         if retries_left && in_time {
             self.producer.retry_at(id, next_ms, error);
             if !quiet {
-                let retry_in_ms = Some(backoff_ms);
-                let result = ProduceResult::Error(error);
-                self.emit(Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None });
+                let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
+                self.emit_traced(Touch::Nothing, |s| {
+                    let value = s.producer.requests[id as usize].value.clone();
+                    Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
+                });
             }
             return;
         }

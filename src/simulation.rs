@@ -9,7 +9,7 @@ use crate::config::{Budget, Budgets, BrokerId, Config, Protocol};
 use crate::consumer::Consumer;
 use crate::controller::{Controller, Election};
 use crate::event::{DropReason, Event, Repeated, Traced};
-use crate::invariants::{Checker, View, Violation};
+use crate::invariants::{Checker, Touch, View, Violation};
 use crate::network::Network;
 use crate::producer::Producer;
 use crate::protocol::Message;
@@ -55,6 +55,10 @@ pub struct Simulation {
     pub(crate) emitted: u64,
     pub(crate) emitted_at_step_start: u64,
     pub(crate) checked_at: u64,
+    /// An event since the last action ended came with a change the checks
+    /// look at (`Checker::touches`). True at first: the first action with
+    /// events is checked.
+    pub(crate) unchecked_change: bool,
     /// Work that leaves no event (`limits::MAX_WORK_PER_STEP`) so far in the
     /// run, and when the current step began.
     pub(crate) work: u64,
@@ -63,7 +67,7 @@ pub struct Simulation {
     pub stopped: Option<Budget>,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, work, work_at_step_start, stopped });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, work, work_at_step_start, stopped });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -104,6 +108,7 @@ impl Simulation {
             emitted: 0,
             emitted_at_step_start: 0,
             checked_at: 0,
+            unchecked_change: true,
             work: 0,
             work_at_step_start: 0,
             stopped: None,
@@ -159,7 +164,7 @@ impl Simulation {
         }
         match self.run_step(step) {
             Ok(()) => {}
-            Err(reason) => self.emit_traced(|| Event::StepRejected { action: step.clone(), reason }),
+            Err(reason) => self.emit_traced(Touch::Nothing, |_| Event::StepRejected { action: step.clone(), reason }),
         }
         self.end_action();
         self.over_budget();
@@ -215,6 +220,9 @@ impl Simulation {
     /// is counted on the first (`Repeated`), not added.
     pub(crate) fn emit(&mut self, event: Event) {
         self.emitted += 1;
+        if Checker::touches(&event) == Touch::Checked {
+            self.unchecked_change = true;
+        }
         if !self.trace && !Checker::reads(&event) {
             self.dropped_last = true;
             return;
@@ -231,14 +239,21 @@ impl Simulation {
         self.out.push(Traced { step: self.step, time_ms: now, event, repeated: None });
     }
 
-    /// `emit` for an event the checks do not read, built only if the trace
-    /// is kept (its payload may allocate).
-    pub(crate) fn emit_traced(&mut self, event: impl FnOnce() -> Event) {
+    /// `emit` for an event the checks do not read, built (from the state as
+    /// it is now) only if the trace is kept: its payload may allocate or
+    /// share a value. `touch` is what `Checker::touches` says of it (checked
+    /// whenever the event is built).
+    pub(crate) fn emit_traced(&mut self, touch: Touch, event: impl FnOnce(&Simulation) -> Event) {
         if self.trace {
-            self.emit(event());
+            let event = event(self);
+            assert_eq!(Checker::touches(&event), touch, "{event:?}");
+            self.emit(event);
         } else {
             self.emitted += 1;
             self.dropped_last = true;
+            if touch == Touch::Checked {
+                self.unchecked_change = true;
+            }
         }
     }
 
@@ -278,12 +293,22 @@ impl Simulation {
     /// Runs the safety checks over the action just finished.
     #[inline]
     pub(crate) fn end_action(&mut self) {
-        // Every change a check looks at (a log, a HW, the leader, the ISR, an
-        // acknowledgement, a read) comes with an event: an action without
-        // events changed nothing to check.
         if self.emitted != self.checked_at {
+            self.action_ended();
+        }
+    }
+
+    /// Every change a check looks at (a log, a HW, the leader, the ISR, an
+    /// acknowledgement, a read) comes with an event that says so
+    /// (`Checker::touches`). After an action without one the checks would
+    /// find nothing new (they remember what they verified, and the state
+    /// they look at is the same), so they do not run.
+    fn action_ended(&mut self) {
+        if std::mem::take(&mut self.unchecked_change) {
             self.run_checks();
         }
+        self.action_start = self.out.len();
+        self.checked_at = self.emitted;
     }
 
     fn run_checks(&mut self) {
@@ -376,7 +401,14 @@ impl Simulation {
     /// Due work other than the producer's retries (the periodic timers are
     /// always due some time).
     pub(crate) fn next_due_ms_except_retries(&self) -> u64 {
-        let mut due = self.next_isr_check_ms.min(self.next_checkpoint_ms);
+        self.next_change_ms().min(self.next_checkpoint_ms)
+    }
+
+    /// Due work that may change how the cluster answers a produce request:
+    /// everything but the producer's retries and the HW checkpoints (which
+    /// only write a HW to disk).
+    pub(crate) fn next_change_ms(&self) -> u64 {
+        let mut due = self.next_isr_check_ms;
         let later = |due: u64, t: Option<u64>| t.map_or(due, |t| t.min(due));
         due = later(due, self.controller.next_expiry_ms(self.config.broker_session_timeout_ms));
         due = later(due, self.producer.next_deadline_ms());
