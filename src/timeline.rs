@@ -163,6 +163,11 @@ impl Timeline {
         }
     }
 
+    /// Every event of the timeline, whatever the position.
+    pub fn all_events(&self) -> &[Traced] {
+        &self.events
+    }
+
     /// Events of one step (1-based), whatever the position.
     pub fn step_events(&self, step: usize) -> &[Traced] {
         if step == 0 || step > self.step_ends.len() {

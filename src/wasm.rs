@@ -144,6 +144,17 @@ impl Simulation {
         to_js(&events[from..].iter().map(EventView::of).collect::<Vec<_>>())
     }
 
+    /// Events `from..to` of the whole timeline (trace line indices, whatever
+    /// the position), for the page's event log in a language other than the
+    /// trace's English.
+    #[wasm_bindgen(js_name = eventsIn)]
+    pub fn events_in(&self, from: usize, to: usize) -> Result<JsValue, JsError> {
+        let events = self.timeline.all_events();
+        let to = to.min(events.len());
+        let from = from.min(to);
+        to_js(&events[from..to].iter().map(EventView::of).collect::<Vec<_>>())
+    }
+
     /// The events of one step (1-based), whatever the position; with
     /// `last`, only the last `last` of them.
     #[wasm_bindgen(js_name = stepEvents)]
