@@ -1,0 +1,308 @@
+// The event log's words: every event the core emits, in every scenario under
+// every version preset (and a few runs made to reach rarer events), renders
+// in English exactly as the core's trace line, and in Chinese with no
+// placeholder or key left over. The three events.json files have the same
+// keys and placeholders, and every variant of the core's `Event` enum has a
+// template. Runs the wasm package in Node (build it with scripts/build-wasm.sh).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { flatten, fill } from '../../www/i18n.js';
+import { eventLine, eventText, PHRASES, snakeCase, quoted } from '../../www/event-text.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const LANGS = ['en', 'zh-Hans', 'zh-Hant'];
+const PLURAL_FORMS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
+
+const tables = Object.fromEntries(LANGS.map((code) => {
+  const json = JSON.parse(readFileSync(join(ROOT, `www/locales/${code}/events.json`), 'utf8'));
+  return [code, new Map(flatten(json, 'events'))];
+}));
+
+/** A `t` over one language's events table (as www/i18n.js's, without fallback). */
+function translator(code) {
+  const table = tables[code];
+  const plural = new Intl.PluralRules(code);
+  return (key, params = {}) => {
+    let value = table.get(key);
+    if (value === undefined) return key;
+    if (typeof value === 'object') value = value[plural.select(Number(params.count ?? 0))] ?? value.other;
+    return fill(value, params);
+  };
+}
+const T = Object.fromEntries(LANGS.map((code) => [code, translator(code)]));
+
+function placeholders(value) {
+  const texts = typeof value === 'object' ? Object.values(value) : [value];
+  return [...new Set(texts.flatMap((s) => [...String(s).matchAll(/\{([a-zA-Z0-9_.]+)\}/g)].map((m) => m[1])))].sort();
+}
+
+/** The variant names of `pub enum Event` in src/event.rs, snake_cased. */
+function coreEventTypes() {
+  const src = readFileSync(join(ROOT, 'src/event.rs'), 'utf8');
+  const body = src.slice(src.indexOf('pub enum Event {'));
+  const lines = body.slice(0, body.indexOf('\n}\n')).split('\n').slice(1);
+  const names = lines.map((l) => /^    ([A-Z][A-Za-z0-9]*)\b/.exec(l)?.[1]).filter(Boolean);
+  return names.map(snakeCase);
+}
+
+const CORE_TYPES = coreEventTypes();
+
+function hasTemplate(code, type) {
+  const key = `events.${type}`;
+  for (const k of tables[code].keys()) if (k === key || k.startsWith(`${key}.`)) return true;
+  return false;
+}
+
+// ----- runs -------------------------------------------------------------------
+
+const pkg = join(ROOT, 'www/pkg/highwater.js');
+const wasmBuilt = existsSync(pkg);
+let wasm = null;
+if (wasmBuilt) {
+  wasm = await import(pkg);
+  wasm.initSync({ module: readFileSync(join(ROOT, 'www/pkg/highwater_bg.wasm')) });
+}
+
+const produce = (value, acks = 'all', to) => ({ produce: to ? { value, acks, to } : { value, acks } });
+
+/** Runs made to reach events the shipped scenarios do not. */
+const CRAFTED = [
+  {
+    name: 'timed faults',
+    config: { brokers: 3, auto_fetch: true, seed: 3, link_latency_ms: 2 },
+    steps: [
+      produce('m1'), { advance_ms: 1000 }, { cut: [2, 1] }, produce('m2', '1'), { advance_ms: 700 },
+      { heal: [2, 1] }, { partition: [1, 3] }, { advance_ms: 700 }, { heal: 'all' }, { advance_ms: 1000 },
+      { pause: 2 }, produce('m3', '0'), { advance_ms: 300 }, { resume: 2 }, { advance_ms: 1000 },
+      { delay: { broker: 3, ms: 50 } }, produce('m4'), { advance_ms: 2000 },
+      { isolate: 1 }, produce('m5', '1'), { advance_ms: 40000 }, { heal: 1 }, { advance_ms: 5000 },
+      { crash: { broker: 2, lose_unflushed: 1 } }, { advance_ms: 100 }, { restart: 2 }, { advance_ms: 30000 }, { consume: null },
+    ],
+  },
+  {
+    name: 'unclean election, manual',
+    config: { brokers: 3, unclean_leader_election: true, auto_offset_reset: 'earliest' },
+    steps: [
+      produce('a'), { fetch: 2 }, { fetch: 2 }, { fetch: 3 }, produce('b', '1'), { fetch: 2 }, { consume: null },
+      { crash: { broker: 1 } }, { crash: { broker: 2 } }, { advance_ms: 60000 }, { elect: 3 },
+      produce('c', '1'), { restart: 2 }, { advance_ms: 100 }, { fetch: 2 }, { fetch: 2 }, { consume: null },
+      { restart: 1 }, { advance_ms: 100 }, { fetch: 1 }, { fetch: 1 },
+    ],
+  },
+  {
+    name: 'rejected steps',
+    config: { brokers: 3 },
+    steps: [
+      produce('x'), { elect: 1 }, { crash: { broker: 2 } }, { crash: { broker: 2 } }, { restart: 3 },
+      { isolate: 3 }, { isolate: 3 }, { heal: [1, 2] }, { heal: 'all' }, { heal: 'all' }, { fetch: 1 }, { fetch: 2 }, { pause: 3 }, { pause: 3 }, { resume: 3 }, { resume: 3 },
+      { cut: [1, 3] }, { cut: [1, 3] }, { partition: [1, 3] }, { partition: [1, 3] }, { heal: 'all' },
+      { advance_ms: 20000 }, { elect: 2 }, { elect: 3 },
+      { restart: 2 }, { restart: 2 }, { fetch: 2 },
+    ],
+  },
+  {
+    name: 'a value the trace must quote',
+    config: { brokers: 2 },
+    steps: [
+      produce('q"b\\c\nd\te\r\u0000 中文 \u00a0\u200b😀e\u0301\u2028x\u007f\u0085'), { fetch: 2 }, { fetch: 2 }, { consume: null },
+    ],
+  },
+  {
+    name: 'producer retries, expiry and no leader',
+    config: { brokers: 2, min_insync_replicas: 2, delivery_timeout_ms: 1000, retry_backoff_ms: 100 },
+    steps: [
+      produce('r1'), { fetch: 2 }, { crash: { broker: 2 } }, produce('r2'), { advance_ms: 3000 },
+      { crash: { broker: 1 } }, { advance_ms: 20000 }, produce('r3', '1'), { consume: null }, produce('r4', '0'),
+    ],
+  },
+  {
+    name: 'consumer offset reset none',
+    config: { brokers: 3, protocol: '0.10', auto_offset_reset: 'none' },
+    steps: [
+      produce('a', '1'), produce('b', '1'), { consume: null }, { crash: { broker: 1 } }, { advance_ms: 20000 },
+      { consume: null }, produce('c', '1'),
+    ],
+  },
+  {
+    name: 'consumer truncation detection without reset',
+    config: { brokers: 3, protocol: '3.7', auto_offset_reset: 'none' },
+    steps: [
+      produce('a'), { fetch: 2 }, { fetch: 3 }, { fetch: 2 }, { fetch: 3 }, produce('b', '1'), { fetch: 2 }, { fetch: 2 },
+      { consume: null }, { crash: { broker: 1 } }, { crash: { broker: 2 } }, { advance_ms: 20000 }, { elect: 3 },
+      { restart: 1 }, { restart: 2 }, { advance_ms: 1000 }, { consume: null }, { consume: null },
+    ],
+  },
+  {
+    name: 'eligible leader replicas, last known leader',
+    config: { brokers: 3, protocol: '4.1', min_insync_replicas: 2 },
+    steps: [
+      produce('a'), { fetch: 2 }, { fetch: 3 }, { fetch: 2 }, { fetch: 3 }, { crash: { broker: 3 } }, { advance_ms: 20000 },
+      { crash: { broker: 2 } }, { advance_ms: 20000 }, { crash: { broker: 1 } }, { advance_ms: 20000 },
+      { restart: 1 }, { advance_ms: 1000 }, { restart: 2 }, { restart: 3 }, { advance_ms: 1000 }, { fetch: 2 }, { fetch: 3 },
+    ],
+  },
+];
+
+function worstCase(name) {
+  return JSON.parse(readFileSync(join(ROOT, `tests/worst-case/${name}.json`), 'utf8'));
+}
+
+/** Every run: each scenario under each preset, the crafted runs, two worst cases. */
+function runs() {
+  const presets = wasm.versions().versions.map((v) => v.name);
+  const dir = join(ROOT, 'tests/scenarios');
+  const out = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const scenario = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    for (const p of presets) {
+      out.push({ name: `${file} @ ${p}`, scenario: { ...scenario, config: { ...scenario.config, protocol: p } } });
+    }
+    // As the golden trace runs it (its own preset, or the default).
+    out.push({ name: file, scenario, golden: file.replace(/\.json$/, '') });
+  }
+  for (const c of CRAFTED) {
+    for (const p of c.config.protocol ? [c.config.protocol] : presets) {
+      out.push({ name: `${c.name} @ ${p}`, scenario: { version: 1, config: { ...c.config, protocol: p }, steps: c.steps } });
+    }
+  }
+  out.push({ name: 'isr-change-spin', scenario: worstCase('isr-change-spin') });
+  out.push({ name: 'in-flight-responses', scenario: worstCase('in-flight-responses') });
+  return out;
+}
+
+let collected = null;
+function collect() {
+  if (collected) return collected;
+  const events = [];
+  const byType = new Map();
+  for (const run of runs()) {
+    const sim = wasm.Simulation.fromScenario(run.scenario);
+    try {
+      const list = sim.eventsSince(0);
+      for (const e of list) {
+        events.push({ run: run.name, e });
+        if (!byType.has(e.type)) byType.set(e.type, []);
+        if (byType.get(e.type).length < 400) byType.get(e.type).push(e);
+      }
+      if (run.golden) run.trace = list.map((e) => e.line);
+    } finally {
+      sim.free();
+    }
+    if (run.golden) {
+      const version = run.scenario.config.protocol ?? wasm.defaultConfig().protocol;
+      const path = join(ROOT, `tests/golden/${run.golden}.${version}.trace`);
+      if (existsSync(path)) {
+        const golden = readFileSync(path, 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+        assert.deepEqual(run.trace.map((l) => l.replace(/\n/g, '\\n')), golden, `${run.name}: the events are not the golden trace`);
+      }
+    }
+  }
+  collected = { events, byType };
+  return collected;
+}
+
+// ----- tables -----------------------------------------------------------------
+
+test('the three events.json files have the same keys and placeholders', () => {
+  const en = tables.en;
+  for (const code of ['zh-Hans', 'zh-Hant']) {
+    const other = tables[code];
+    assert.deepEqual([...other.keys()].filter((k) => !en.has(k)), [], `${code}: keys English lacks`);
+    assert.deepEqual([...en.keys()].filter((k) => !other.has(k)), [], `${code}: keys missing`);
+    for (const [key, value] of en) {
+      assert.deepEqual(placeholders(other.get(key)), placeholders(value), `${code} ${key}: placeholders differ`);
+      const isPlural = (v) => typeof v === 'object';
+      assert.equal(isPlural(other.get(key)), isPlural(value), `${code} ${key}: plural in one language only`);
+      if (isPlural(value)) {
+        for (const form of Object.keys(other.get(key))) assert.ok(PLURAL_FORMS.has(form), `${code} ${key}: ${form}`);
+      }
+    }
+  }
+});
+
+test('the English phrases in event-text.js are those of locales/en/events.json', () => {
+  for (const [key, english] of Object.entries(PHRASES)) {
+    assert.equal(tables.en.get(`events.${key}`), english, key);
+  }
+});
+
+test('every variant of the core Event enum has a template in every language', () => {
+  assert.ok(CORE_TYPES.length >= 40, `only ${CORE_TYPES.length} variants parsed from src/event.rs`);
+  for (const code of LANGS) {
+    const missing = CORE_TYPES.filter((type) => !hasTemplate(code, type));
+    assert.deepEqual(missing, [], `${code}: event types without a template`);
+  }
+});
+
+test('Chinese text keeps to the term table', () => {
+  for (const [code, wrong] of [
+    ['zh-Hans', /[訊網預設逾時載資鏈斷當機執緒]/],
+    // Taiwan usage, not the mainland words in traditional characters.
+    ['zh-Hant', /消息|网|默认|超时|网络|網絡|默認|設置|線程|宕機|刷盤|數據|信息|超時|文件|支持/],
+  ]) {
+    for (const [key, value] of tables[code]) {
+      const text = typeof value === 'object' ? Object.values(value).join(' ') : value;
+      assert.doesNotMatch(text, wrong, `${code} ${key}: ${text}`);
+    }
+  }
+});
+
+test('quoted() writes a value as the core does', () => {
+  assert.equal(quoted('m1'), '"m1"');
+  assert.equal(quoted('a"b\\c\n'), '"a\\"b\\\\c\\n"');
+});
+
+// ----- events -----------------------------------------------------------------
+
+test('English lines are the core trace lines, for every event of every run', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
+  const { events } = collect();
+  assert.ok(events.length > 1000, `only ${events.length} events`);
+  const wrong = [];
+  for (const { run, e } of events) {
+    const line = eventLine(e, T.en);
+    if (line !== e.line) wrong.push(`${run}\n  core: ${e.line}\n  page: ${line}`);
+  }
+  assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} of ${events.length} lines differ`);
+});
+
+test('every event type seen has a template, and Chinese leaves nothing unfilled', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
+  const { byType } = collect();
+  for (const type of byType.keys()) {
+    assert.ok(CORE_TYPES.includes(type), `${type}: not a variant in src/event.rs`);
+    for (const code of LANGS) assert.ok(hasTemplate(code, type), `${code}: no template for ${type}`);
+  }
+  for (const code of ['zh-Hans', 'zh-Hant']) {
+    for (const list of byType.values()) {
+      for (const e of list) {
+        const line = eventLine(e, T[code]);
+        assert.doesNotMatch(line, /\{[a-z_]+\}/, `${code}: ${line}`);
+        assert.doesNotMatch(line, /events\.[a-z_]/, `${code}: ${line}`);
+        assert.notEqual(eventText(e, T[code]), eventText(e, T.en), `${code}: untranslated: ${line}`);
+      }
+    }
+  }
+});
+
+test('free text the core composes is translated where it has a phrase', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
+  const { byType } = collect();
+  const fields = { response_ignored: 'reason', isr_change_failed: 'reason', partition_offline: 'reason', consume_failed: 'error', consumer_position_reset: 'reason', step_rejected: 'reason', violation: 'detail' };
+  const untranslated = new Set();
+  for (const [type, field] of Object.entries(fields)) {
+    for (const e of byType.get(type) ?? []) {
+      if (eventText(e, T['zh-Hans']).includes(e[field])) untranslated.add(`${type}: ${e[field]}`);
+    }
+  }
+  assert.deepEqual([...untranslated], []);
+});
+
+test('coverage of the Event variants', { skip: !wasmBuilt && 'www/pkg is not built' }, (t) => {
+  const { byType } = collect();
+  const unreached = CORE_TYPES.filter((type) => !byType.has(type));
+  t.diagnostic(`variants reached: ${CORE_TYPES.length - unreached.length} of ${CORE_TYPES.length}`);
+  if (unreached.length) t.diagnostic(`not reached by any run: ${unreached.join(', ')}`);
+  assert.ok(unreached.length <= 3, `unreached: ${unreached.join(', ')}`);
+});
