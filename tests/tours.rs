@@ -1,0 +1,486 @@
+//! The narrated tours (`www/tours/`): every tour loads, its stops are in
+//! order, every stop has its English caption (and a task where the learner
+//! acts), and every fact a caption states holds in the model at that stop.
+//! The file format and the fact vocabulary are described in docs/tours.md.
+
+use highwater::{LogWindow, Scenario, StateView, Timeline};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// A caption or task longer than this does not fit the 800x500 embed.
+const MAX_TEXT_CHARS: usize = 300;
+
+fn www() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("www")
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The tour ids of www/tours/index.json, in teaching order.
+fn index() -> Vec<String> {
+    let index = read_json(&www().join("tours/index.json"));
+    let tours = index["tours"].as_array().expect("www/tours/index.json: \"tours\" is an array");
+    tours.iter().map(|t| t.as_str().expect("tour ids are strings").to_string()).collect()
+}
+
+fn is_kebab(key: &str) -> bool {
+    !key.is_empty()
+        && !key.starts_with('-')
+        && !key.ends_with('-')
+        && !key.contains("--")
+        && key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// The state at the timeline's position as the page sees it (the same value
+/// `highwater run --json` prints and the wasm build hands to the page).
+fn state_value(timeline: &Timeline) -> Value {
+    serde_json::to_value(StateView::of(timeline.current(), LogWindow::ALL)).expect("the state serializes")
+}
+
+/// The serde `type` tags of the events of step `at` (none at position 0).
+fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
+    timeline
+        .step_events(at)
+        .iter()
+        .map(|e| {
+            let v = serde_json::to_value(e).expect("an event serializes");
+            v["type"].as_str().unwrap_or("?").to_string()
+        })
+        .collect()
+}
+
+fn mismatch(errors: &mut Vec<String>, fact: &str, expected: &Value, actual: &Value) {
+    if expected != actual {
+        errors.push(format!("fact `{fact}`: expected {expected}, actual {actual}"));
+    }
+}
+
+fn broker<'a>(state: &'a Value, id: &str) -> Option<&'a Value> {
+    let id: u64 = id.parse().ok()?;
+    state["brokers"].as_array()?.iter().find(|b| b["id"].as_u64() == Some(id))
+}
+
+fn check_broker(errors: &mut Vec<String>, state: &Value, id: &str, facts: &Value) {
+    let Some(b) = broker(state, id) else {
+        errors.push(format!("fact `brokers.{id}`: there is no broker {id}"));
+        return;
+    };
+    let Some(facts) = facts.as_object() else {
+        errors.push(format!("fact `brokers.{id}`: expected an object of facts, found {facts}"));
+        return;
+    };
+    for (key, expected) in facts {
+        let name = format!("brokers.{id}.{key}");
+        let actual = match key.as_str() {
+            "log_end_offset" | "high_watermark" | "checkpointed_high_watermark" | "leader_epoch" | "role" | "alive"
+            | "in_isr" | "in_elr" | "fenced" => b[key.as_str()].clone(),
+            "log" => Value::Array(b["log"].as_array().into_iter().flatten().map(|r| r["value"].clone()).collect()),
+            "log_epochs" => Value::Array(b["log"].as_array().into_iter().flatten().map(|r| r["epoch"].clone()).collect()),
+            "epoch_cache" => Value::Array(
+                b["leader_epoch_cache"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|e| json!([e["epoch"], e["start_offset"]]))
+                    .collect(),
+            ),
+            _ => {
+                errors.push(format!("fact `{name}`: unknown broker fact"));
+                continue;
+            }
+        };
+        mismatch(errors, &name, expected, &actual);
+    }
+}
+
+/// The one produce request of the run with this value.
+fn produce_request<'a>(errors: &mut Vec<String>, state: &'a Value, fact: &str, value: &str) -> Option<&'a Value> {
+    let found: Vec<&Value> =
+        state["producer"].as_array().into_iter().flatten().filter(|r| r["value"].as_str() == Some(value)).collect();
+    match found.as_slice() {
+        [one] => Some(one),
+        [] => {
+            errors.push(format!("fact `{fact}`: no produce request has the value {value:?}"));
+            None
+        }
+        _ => {
+            errors.push(format!("fact `{fact}`: {} produce requests have the value {value:?}; use distinct values", found.len()));
+            None
+        }
+    }
+}
+
+/// Checks every fact against the state at one position and the events of
+/// the step that led there. Returns one line per fact that does not hold
+/// (or that the vocabulary does not know).
+fn check_facts(facts: &Value, state: &Value, events: &[String]) -> Result<(), Vec<String>> {
+    let mut errors = vec![];
+    let Some(facts) = facts.as_object() else {
+        return Err(vec![format!("facts: expected an object, found {facts}")]);
+    };
+    let partition = &state["partition"];
+    for (key, expected) in facts {
+        match key.as_str() {
+            "leader" | "leader_epoch" | "isr" | "elr" | "high_watermark" => {
+                mismatch(&mut errors, key, expected, &partition[key.as_str()]);
+            }
+            "time_ms" => mismatch(&mut errors, key, expected, &state["time_ms"]),
+            "brokers" => match expected.as_object() {
+                Some(brokers) => {
+                    for (id, broker_facts) in brokers {
+                        check_broker(&mut errors, state, id, broker_facts);
+                    }
+                }
+                None => errors.push(format!("fact `brokers`: expected an object keyed by broker id, found {expected}")),
+            },
+            "leader_view" => {
+                let Some(expected) = expected.as_object() else {
+                    errors.push(format!("fact `leader_view`: expected an object keyed by follower id, found {expected}"));
+                    continue;
+                };
+                let leader = partition["leader"].as_u64().map(|l| l.to_string());
+                let Some(leader_broker) = leader.as_deref().and_then(|l| broker(state, l)) else {
+                    errors.push("fact `leader_view`: the partition has no leader".to_string());
+                    continue;
+                };
+                for (follower, want) in expected {
+                    let name = format!("leader_view.{follower}");
+                    let remote = leader_broker["remote"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .find(|r| r["id"].as_u64().map(|i| i.to_string()).as_deref() == Some(follower.as_str()));
+                    match remote {
+                        Some(r) => mismatch(&mut errors, &name, want, &r["log_end_offset"]),
+                        None => errors.push(format!("fact `{name}`: the leader keeps no LEO for broker {follower}")),
+                    }
+                }
+            }
+            "produce" | "produce_error" => {
+                let Some(expected) = expected.as_object() else {
+                    errors.push(format!("fact `{key}`: expected an object keyed by record value, found {expected}"));
+                    continue;
+                };
+                let field = if key == "produce" { "result" } else { "last_error" };
+                for (value, want) in expected {
+                    let name = format!("{key}.{value}");
+                    if let Some(r) = produce_request(&mut errors, state, &name, value) {
+                        mismatch(&mut errors, &name, want, &r[field]);
+                    }
+                }
+            }
+            "consumed" => {
+                let actual =
+                    Value::Array(state["consumer"]["read"].as_array().into_iter().flatten().map(|c| c["value"].clone()).collect());
+                mismatch(&mut errors, key, expected, &actual);
+            }
+            "violations" => {
+                let actual: BTreeSet<&str> =
+                    state["violations"].as_array().into_iter().flatten().filter_map(|v| v["kind"].as_str()).collect();
+                match expected.as_array() {
+                    Some(want) => {
+                        let want: BTreeSet<&str> = want.iter().filter_map(Value::as_str).collect();
+                        if want != actual {
+                            errors.push(format!("fact `violations`: expected {want:?}, actual {actual:?}"));
+                        }
+                    }
+                    None => errors.push(format!("fact `violations`: expected an array of kinds, found {expected}")),
+                }
+            }
+            "events" => match expected.as_array() {
+                Some(want) => {
+                    for w in want {
+                        let w = w.as_str().unwrap_or("?");
+                        if !events.iter().any(|e| e == w) {
+                            errors.push(format!("fact `events`: expected a {w:?} event at this step, the step caused {events:?}"));
+                        }
+                    }
+                }
+                None => errors.push(format!("fact `events`: expected an array of event types, found {expected}")),
+            },
+            _ => errors.push(format!("fact `{key}`: unknown fact")),
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+/// The English text of one tour, checked for shape.
+struct Text {
+    stops: Map<String, Value>,
+    tasks: Map<String, Value>,
+}
+
+fn check_text(id: &str, locale: &Value, problems: &mut Vec<String>) -> Text {
+    let t = &locale[id];
+    for field in ["title", "summary"] {
+        match t[field].as_str() {
+            Some(s) if !s.trim().is_empty() => {}
+            _ => problems.push(format!("{id}: www/locales/en/tours.json has no {field}")),
+        }
+    }
+    let stops = t["stops"].as_object().cloned().unwrap_or_default();
+    let tasks = t["tasks"].as_object().cloned().unwrap_or_default();
+    for (kind, map) in [("stops", &stops), ("tasks", &tasks)] {
+        for (key, text) in map {
+            match text.as_str() {
+                Some(s) if !s.trim().is_empty() => {
+                    let n = s.chars().count();
+                    if n > MAX_TEXT_CHARS {
+                        problems.push(format!("{id}: {kind}.{key} has {n} characters, more than {MAX_TEXT_CHARS}"));
+                    }
+                    if s.contains('{') || s.contains('}') {
+                        problems.push(format!("{id}: {kind}.{key} has a placeholder; tours state numbers as plain text"));
+                    }
+                }
+                _ => problems.push(format!("{id}: {kind}.{key} is empty or not a string")),
+            }
+        }
+    }
+    Text { stops, tasks }
+}
+
+/// Loads one tour, checks its shape and every fact; returns what went wrong.
+fn check_tour(id: &str, locale: &Value) -> Vec<String> {
+    let mut problems = vec![];
+    let tour = read_json(&www().join(format!("tours/{id}.json")));
+    if tour["id"].as_str() != Some(id) {
+        problems.push(format!("{id}: the file's \"id\" is {}, not the file name", tour["id"]));
+    }
+    if let Some(obj) = tour.as_object() {
+        for key in obj.keys() {
+            if !["id", "seed", "parts"].contains(&key.as_str()) {
+                problems.push(format!("{id}: unknown field {key:?}"));
+            }
+        }
+    }
+    let text = check_text(id, locale, &mut problems);
+    let parts = tour["parts"].as_array().cloned().unwrap_or_default();
+    if parts.is_empty() {
+        problems.push(format!("{id}: no parts"));
+    }
+    let mut keys = BTreeSet::new();
+    let mut do_keys = BTreeSet::new();
+    for (p, part) in parts.iter().enumerate() {
+        let scenario = match Scenario::from_value(part["scenario"].clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                problems.push(format!("{id}: parts[{p}].scenario: {e}"));
+                continue;
+            }
+        };
+        let mut timeline = match Timeline::new(&scenario) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(format!("{id}: parts[{p}].scenario does not build: {e}"));
+                continue;
+            }
+        };
+        let len = scenario.steps.len();
+        if timeline.len() != len {
+            problems.push(format!("{id}: parts[{p}] stopped after {} of {len} steps: {:?}", timeline.len(), timeline.stopped()));
+        }
+        // A tour teaches with steps that happen: a rejected step would leave
+        // the learner pressing a button that does nothing.
+        for step in 1..=timeline.len() {
+            if event_types(&timeline, step).iter().any(|t| t == "step_rejected") {
+                problems.push(format!("{id}: parts[{p}] step {step} ({}) is rejected by the model", scenario.steps[step - 1].to_json()));
+            }
+        }
+        let stops = part["stops"].as_array().cloned().unwrap_or_default();
+        if stops.is_empty() {
+            problems.push(format!("{id}: parts[{p}] has no stops"));
+        }
+        let mut last_at: Option<u64> = None;
+        for (s, stop) in stops.iter().enumerate() {
+            let key = stop["key"].as_str().unwrap_or("");
+            let here = format!("{id}: parts[{p}].stops[{s}] \"{key}\"");
+            if let Some(obj) = stop.as_object() {
+                for k in obj.keys() {
+                    if !["key", "at", "do", "facts"].contains(&k.as_str()) {
+                        problems.push(format!("{here}: unknown field {k:?}"));
+                    }
+                }
+            }
+            if !is_kebab(key) {
+                problems.push(format!("{here}: the key is not lower-kebab-case"));
+            }
+            if !keys.insert(key.to_string()) {
+                problems.push(format!("{here}: the key is used twice in this tour"));
+            }
+            if !text.stops.contains_key(key) {
+                problems.push(format!("{here}: no English caption (stops.{key})"));
+            }
+            let Some(at) = stop["at"].as_u64() else {
+                problems.push(format!("{here}: \"at\" is not a position"));
+                continue;
+            };
+            if at as usize > len {
+                problems.push(format!("{here}: at {at} is past the last step ({len})"));
+                continue;
+            }
+            if let Some(prev) = last_at {
+                if at <= prev {
+                    problems.push(format!("{here}: at {at} does not come after the previous stop's {prev}"));
+                }
+            }
+            last_at = Some(at);
+            let does = match &stop["do"] {
+                Value::Null => false,
+                Value::Bool(b) => *b,
+                other => {
+                    problems.push(format!("{here}: \"do\" is {other}, not a boolean"));
+                    false
+                }
+            };
+            if does {
+                do_keys.insert(key.to_string());
+                if at == 0 {
+                    problems.push(format!("{here}: a \"do\" stop needs a step to do (at 0 there is none)"));
+                }
+                if !text.tasks.contains_key(key) {
+                    problems.push(format!("{here}: a \"do\" stop has no task (tasks.{key})"));
+                }
+            }
+            timeline.seek(at as usize).expect("a position within the timeline");
+            let state = state_value(&timeline);
+            let events = event_types(&timeline, at as usize);
+            let facts = stop.get("facts").cloned().unwrap_or_else(|| json!({}));
+            if let Err(errors) = check_facts(&facts, &state, &events) {
+                for e in errors {
+                    problems.push(format!("{here} (at {at}): {e}"));
+                }
+            }
+        }
+    }
+    for key in text.stops.keys() {
+        if !keys.contains(key) {
+            problems.push(format!("{id}: caption stops.{key} belongs to no stop"));
+        }
+    }
+    for key in text.tasks.keys() {
+        if !do_keys.contains(key) {
+            problems.push(format!("{id}: task tasks.{key} belongs to no \"do\" stop"));
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_tour_file_is_listed_once() {
+    let ids = index();
+    assert!(!ids.is_empty(), "www/tours/index.json lists no tour");
+    let mut seen = BTreeSet::new();
+    for id in &ids {
+        assert!(is_kebab(id), "tour id {id:?} is not lower-kebab-case");
+        assert!(seen.insert(id.clone()), "tour {id} is listed twice in www/tours/index.json");
+        assert!(www().join(format!("tours/{id}.json")).is_file(), "www/tours/{id}.json is missing");
+    }
+    let mut files = BTreeSet::new();
+    for entry in std::fs::read_dir(www().join("tours")).expect("www/tours") {
+        let name = entry.expect("a directory entry").file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".json") {
+            if stem != "index" {
+                files.insert(stem.to_string());
+            }
+        }
+    }
+    let unlisted: Vec<_> = files.difference(&seen).collect();
+    assert!(unlisted.is_empty(), "tours not listed in www/tours/index.json: {unlisted:?}");
+}
+
+#[test]
+fn the_first_seven_tours_keep_their_ids() {
+    let ids = index();
+    for id in ["leo-and-hw", "hw-min-isr", "isr-and-lag", "hw-truncation-loss", "leader-epoch", "acks-and-min-isr", "unclean-election"] {
+        assert!(ids.iter().any(|i| i == id), "tour {id} is missing from www/tours/index.json");
+    }
+}
+
+#[test]
+fn every_locale_entry_belongs_to_a_tour() {
+    let locale = read_json(&www().join("locales/en/tours.json"));
+    let ids: BTreeSet<String> = index().into_iter().collect();
+    for key in locale.as_object().expect("www/locales/en/tours.json is an object").keys() {
+        assert!(ids.contains(key), "www/locales/en/tours.json has text for {key:?}, which is no tour");
+    }
+}
+
+#[test]
+fn every_tour_states_only_what_the_model_shows() {
+    let locale = read_json(&www().join("locales/en/tours.json"));
+    let mut problems = vec![];
+    for id in index() {
+        problems.extend(check_tour(&id, &locale));
+    }
+    assert!(problems.is_empty(), "{} problem(s) in the tours:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// The state after two-fetch-rounds' first three steps: leader 1 at LEO 1
+/// and HW 1, follower 2 at LEO 1 and HW 1, m1 acknowledged.
+fn known_state() -> (Value, Vec<String>) {
+    let scenario = Scenario::from_json(
+        r#"{"version": 1, "config": {"brokers": 2}, "steps": [
+            {"produce": {"value": "m1", "acks": "all"}}, {"fetch": 2}, {"fetch": 2}]}"#,
+    )
+    .expect("a valid scenario");
+    let mut timeline = Timeline::new(&scenario).expect("it builds");
+    timeline.seek(3).expect("position 3");
+    (state_value(&timeline), event_types(&timeline, 3))
+}
+
+#[test]
+fn the_checker_accepts_true_facts() {
+    let (state, events) = known_state();
+    let facts = json!({
+        "leader": 1, "leader_epoch": 0, "isr": [1, 2], "elr": [], "high_watermark": 1, "time_ms": 0,
+        "brokers": {
+            "1": {"log_end_offset": 1, "high_watermark": 1, "role": "leader", "alive": true, "in_isr": true,
+                  "log": ["m1"], "log_epochs": [0], "epoch_cache": [[0, 0]], "fenced": false, "in_elr": false,
+                  "checkpointed_high_watermark": 0, "leader_epoch": 0},
+            "2": {"log_end_offset": 1, "high_watermark": 1, "role": "follower"}
+        },
+        "leader_view": {"2": 1},
+        "produce": {"m1": "acked"},
+        "produce_error": {"m1": null},
+        "consumed": [],
+        "violations": [],
+        "events": ["high_watermark_changed", "produce_response"]
+    });
+    check_facts(&facts, &state, &events).unwrap_or_else(|e| panic!("true facts were refused:\n{}", e.join("\n")));
+}
+
+#[test]
+fn the_checker_reports_wrong_facts() {
+    let (state, events) = known_state();
+    let wrong = [
+        json!({"high_watermark": 0}),
+        json!({"leader": 2}),
+        json!({"isr": [1]}),
+        json!({"brokers": {"2": {"log_end_offset": 2}}}),
+        json!({"brokers": {"2": {"log": ["m2"]}}}),
+        json!({"brokers": {"1": {"epoch_cache": [[1, 0]]}}}),
+        json!({"brokers": {"3": {"alive": true}}}),
+        json!({"brokers": {"1": {"colour": "blue"}}}),
+        json!({"leader_view": {"2": null}}),
+        json!({"produce": {"m1": "pending"}}),
+        json!({"produce": {"m9": "acked"}}),
+        json!({"consumed": ["m1"]}),
+        json!({"violations": ["acked_write_lost"]}),
+        json!({"events": ["truncated"]}),
+        json!({"high_watermarks": 1}),
+    ];
+    for facts in wrong {
+        let result = check_facts(&facts, &state, &events);
+        assert!(result.is_err(), "the wrong fact {facts} was accepted");
+    }
+    let errors = check_facts(&json!({"brokers": {"2": {"high_watermark": 0}}}), &state, &events).unwrap_err();
+    assert_eq!(errors, vec!["fact `brokers.2.high_watermark`: expected 0, actual 1".to_string()]);
+}
