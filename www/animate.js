@@ -5,7 +5,8 @@
 // prefers-reduced-motion the caller skips it altogether.
 
 import { messageLabel } from './describe.js';
-import { truncationReason } from './render.js';
+import { truncationWhy } from './describe.js';
+import { t } from './i18n.js';
 
 const running = new Set();
 
@@ -79,10 +80,10 @@ function plan(events) {
     if (e.type === 'sent') {
       const drop = drops.find((d) => !usedDrops.has(d) && d.from === e.from && d.to === e.to && d.kind === e.message.kind);
       if (drop) usedDrops.add(drop);
-      items.push({ type: 'message', from: e.from, to: e.to, message: e.message, dropped: drop ? drop.reason.replace('_', ' ') : null });
+      items.push({ type: 'message', from: e.from, to: e.to, message: e.message, dropped: drop ? t(`drop.${drop.reason}`) : null });
     } else if (e.type === 'dropped' && !usedDrops.has(e)) {
       usedDrops.add(e);
-      items.push({ type: 'message', from: e.from, to: e.to, message: { kind: e.kind }, dropped: e.reason.replace('_', ' ') });
+      items.push({ type: 'message', from: e.from, to: e.to, message: { kind: e.kind }, dropped: t(`drop.${e.reason}`) });
     } else if (e.type === 'truncated' && e.to < e.from) {
       items.push({ type: 'truncated', event: e });
     } else if (e.type === 'appended' || e.type === 'follower_appended') {
@@ -142,7 +143,7 @@ function truncation(overlay, geometry, e, delay, duration) {
   ghost.style.height = `${g.cellH}px`;
   const label = document.createElement('div');
   label.className = 'ghost-label';
-  label.textContent = `✂ ${e.from} → ${e.to}: ${truncationReason(e)}`;
+  label.textContent = `✂ ${e.from} → ${e.to}: ${truncationWhy(e.truncation)}`;
   ghost.append(label);
   overlay.append(ghost);
   const frames = [
@@ -203,7 +204,7 @@ export function drawInFlight(cluster, messages, endpoints) {
     env.className = `envelope resting msg-${m.kind}`;
     env.style.transform = `translate(${x}px, ${(a.mid + b.mid) / 2 + (n % 3) * 22}px)`;
     env.textContent = `${from}→${to} ${messageLabel(m)} · ${m.arrives_ms} ms`;
-    env.title = `${m.line}, arrives at ${m.arrives_ms} ms`;
+    env.title = `${m.line}, ${t('cluster.arrives', { ms: m.arrives_ms })}`;
     layer.append(line, env);
   }
 }

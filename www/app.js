@@ -5,19 +5,22 @@
 import { loadCore, core, isCrash, panicMessage } from './core.js';
 import { h, patch } from './dom.js';
 import { render, endpoints } from './render.js';
-import { renderEventLog, ROW_HEIGHT } from './eventlog.js';
+import { renderEventLog, LOG_LINES_SHOWN } from './eventlog.js';
+import { eventLine } from './event-text.js';
+import { t, num, language, setLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES } from './i18n.js';
 import { animateStep, cancelAnimations, drawInFlight } from './animate.js';
 import { parseFragment, buildFragment, pageUrl, embedSnippet } from './share.js';
-import { describeStep, formatMs, violationHeadline, VERSION_TEXT } from './describe.js';
-import { renderGallery } from './gallery.js';
+import { describeStep, formatMs, violationHeadline, hintFor, VERSION_TEXT } from './describe.js';
+import { renderGallery, galleryText, galleryEntryNamed } from './gallery.js';
 import { versionOptions, versionNotes, renderRules } from './versions.js';
 import { ExploreRunner } from './explore.js';
+import { TourPlayer, loadTour, tourIds, stepKey } from './tour.js';
 
 const $ = (id) => document.getElementById(id);
 const EMBED = document.documentElement.classList.contains('embed');
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
-const PLAY_TICK_MS = 200; // one clock step every tick while playing at the end of the timeline
+const PLAY_TICK_MS = 200; // one clock step every tick while the clock runs
 const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
 const app = {
@@ -32,6 +35,9 @@ const app = {
   follow: true,
   zoom: EMBED ? 'compact' : 'normal',
   playing: false,
+  playUntil: null, // a tour's next stop: Play pauses there
+  clockRunning: false,
+  clockToken: 0,
   playToken: 0,
   undo: null,
   lastHash: '',
@@ -65,7 +71,7 @@ function notify(kind, text, { action, timeoutMs } = {}) {
   const close = document.createElement('button');
   close.type = 'button';
   close.className = 'close';
-  close.setAttribute('aria-label', 'Dismiss');
+  close.setAttribute('aria-label', t('notice.dismiss'));
   close.textContent = '✕';
   close.addEventListener('click', () => note.remove());
   note.append(close);
@@ -87,7 +93,7 @@ function guarded(what, fn) {
       recover(err);
       return { ok: false, crashed: true };
     }
-    notify('error', `${what}: ${err && err.message ? err.message : err}`);
+    notify('error', t('notice.failed', { what, message: err && err.message ? err.message : String(err) }));
     return { ok: false, error: err };
   }
 }
@@ -97,18 +103,18 @@ async function recover(err) {
   app.recovering = true;
   stop();
   const message = panicMessage() || (err && err.message) || String(err);
-  notify('error', `The simulation core stopped unexpectedly (${message}). It was restarted and the run rebuilt from its last good state.`);
+  notify('error', t('notice.core_crashed', { message }));
   try {
     await loadCore();
     const scenario = currentScenario();
     try {
       loadScenario(scenario, { at: Math.min(app.position ?? scenario.steps.length, scenario.steps.length) });
     } catch (again) {
-      notify('error', `The run could not be rebuilt (${again.message}); here is an empty run with the same settings.`);
+      notify('error', t('notice.rebuild_failed', { message: again.message }));
       loadScenario({ ...scenario, steps: [] });
     }
   } catch (fatal) {
-    notify('error', `The simulation core could not be restarted: ${fatal.message}. Reload the page.`);
+    notify('error', t('notice.restart_failed', { message: fatal.message }));
   } finally {
     app.recovering = false;
   }
@@ -202,17 +208,18 @@ function apply(step, { animate = true } = {}) {
   const sim = app.sim;
   const position = sim.position();
   const future = sim.length() - position;
+  // The run's own next step: moving forward is the same, and keeps what follows.
+  if (future && stepKey(step) === stepKey(app.steps[position])) return seek(position + 1, { animate });
   const before = future ? currentScenario() : null;
-  const violationsBefore = app.violationCount || 0;
-  const r = guarded(`Could not ${describeStep(step)}`, () => sim.apply(step, STEP_EVENTS_SHOWN));
+  const r = guarded(t('notice.could_not_step', { step: describeStep(step) }), () => sim.apply(step, STEP_EVENTS_SHOWN));
   if (!r.ok) return false;
   const events = r.value;
-  const t = app.trace;
-  t.lines.length = position ? t.stepEnds[position - 1] : 0;
-  t.stepEnds.length = position;
+  const trace = app.trace;
+  trace.lines.length = position ? trace.stepEnds[position - 1] : 0;
+  trace.stepEnds.length = position;
   const text = sim.stepText(position + 1);
-  if (text) for (const line of text.slice(0, -1).split('\n')) t.lines.push(line);
-  t.stepEnds.push(t.lines.length);
+  if (text) for (const line of text.slice(0, -1).split('\n')) trace.lines.push(line);
+  trace.stepEnds.push(trace.lines.length);
   app.refusals = sim.registrationRefusals();
   app.steps.length = position;
   app.steps.push(step);
@@ -221,19 +228,16 @@ function apply(step, { animate = true } = {}) {
   app.stepEventsCache.set(app.position, events);
   if (future) {
     app.undo = { scenario: before, position };
-    notify('info', `${future} later step(s) were replaced by this one.`, { action: { label: 'Undo', run: restoreUndo } });
+    notify('info', t('notice.replaced', { count: future }), { action: { label: t('notice.undo'), run: restoreUndo } });
   }
-  for (const e of events) if (e.type === 'step_rejected') notify('warn', `Not possible now: ${e.reason}`, { timeoutMs: 5000 });
+  for (const e of events) if (e.type === 'step_rejected') notify('warn', t('notice.not_possible', { reason: e.reason }), { timeoutMs: 5000 });
   const stopped = events.find((e) => e.type === 'budget_exceeded');
   if (stopped) {
     stop();
-    notify('warn', `Step ${app.position}: ${stopped.line.replace(/^.*?#\S+\s+/, '')}`);
+    stopClock();
+    notify('warn', t('notice.stopped', { step: app.position, message: stopped.line.replace(/^.*?#\S+\s+/, '') }));
   }
   draw({ events: animate ? events : null });
-  if (app.playing && (app.violationCount || 0) > violationsBefore) {
-    stop();
-    notify('warn', `Paused: step ${app.position} broke a guarantee (see the banner).`);
-  }
   return true;
 }
 
@@ -245,7 +249,7 @@ function restoreUndo() {
   try {
     loadScenario(u.scenario, { at: u.position });
   } catch (err) {
-    notify('error', `Undo failed: ${err.message}`);
+    notify('error', t('notice.undo_failed', { message: err.message }));
   }
 }
 
@@ -253,7 +257,7 @@ function seek(position, { animate = false } = {}) {
   const sim = app.sim;
   const target = Math.max(0, Math.min(position, sim.length()));
   if (target === sim.position()) return true;
-  const r = guarded('Could not go to that step', () => sim.seek(target));
+  const r = guarded(t('notice.could_not_seek'), () => sim.seek(target));
   if (!r.ok) return false;
   app.position = target;
   draw({ events: animate ? stepEvents(target) : null });
@@ -264,11 +268,11 @@ function advanceIncrementMs() {
   return Math.max(1, Math.round(PLAY_TICK_MS * speed()));
 }
 
-/** Forward one step: the next recorded step, or at the end the clock by one tick. */
+/** Forward one recorded step. At the end nothing is added: the run changes only by an action. */
 function stepForward() {
   const sim = app.sim;
-  if (sim.position() < sim.length()) return seek(sim.position() + 1, { animate: true });
-  return apply({ advance_ms: advanceIncrementMs() });
+  if (sim.position() >= sim.length()) return false;
+  return seek(sim.position() + 1, { animate: true });
 }
 
 function stepBack() {
@@ -283,28 +287,38 @@ function perMessageMs() {
   return Math.max(120, Math.min(900, 650 / speed()));
 }
 
+/** Did a guarantee break at this very step? */
+function violationAt(position) {
+  return Boolean(position && app.state && (app.state.violations || []).some((v) => v.step === position));
+}
+
 // ------------------------------------------------------------------ play
 
-function play() {
-  if (app.playing) return;
+/**
+ * Plays the recorded steps from here (from the start when at the end), one
+ * at a time with its animation. It stops at the end of the run, at the step
+ * where a guarantee breaks, and at a tour's next stop; it never adds a step.
+ */
+function play(until = undefined) {
+  if (app.playing || !app.sim.length()) return;
+  stopClock();
+  if (app.sim.position() >= app.sim.length() && !tour) seek(0);
+  app.playUntil = until !== undefined ? until : tour ? tour.playLimit() : null;
+  if (app.playUntil !== null && app.sim.position() >= app.playUntil) return;
   app.playing = true;
   const token = ++app.playToken;
   updatePlayButton();
   (async () => {
     while (app.playing && token === app.playToken) {
-      const atEnd = app.sim.position() >= app.sim.length();
-      app.tickingClock = atEnd;
-      const ok = stepForward();
-      app.tickingClock = false;
-      if (!ok) break;
-      if (atEnd) {
-        // Advancing the clock: one tick, or the tick's animation if it is longer.
-        await Promise.all([app.animation, sleep(PLAY_TICK_MS)]);
-      } else {
-        // Replaying a recorded step: its animation, then a short pause.
-        await (app.animation || Promise.resolve());
-        await sleep(Math.max(150, 500 / speed()));
+      const before = app.sim.position();
+      if (before >= app.sim.length() || (app.playUntil !== null && before >= app.playUntil)) break;
+      if (!stepForward()) break;
+      if (violationAt(app.sim.position())) {
+        notify('warn', t('notice.paused_violation', { step: app.sim.position() }), { timeoutMs: 6000 });
+        break;
       }
+      await (app.animation || Promise.resolve());
+      if (app.sim.position() < app.sim.length()) await sleep(Math.max(150, 500 / speed()));
     }
     if (token === app.playToken) stop();
   })();
@@ -325,12 +339,62 @@ function togglePlay() {
   else play();
 }
 
+// ------------------------------------------------------------------ the clock
+
+/**
+ * "Run the clock": its own control, which adds a clock step every tick
+ * (timed mode lets the followers fetch on their own meanwhile) until it is
+ * stopped, the run stops at a budget, or a guarantee breaks.
+ */
+function toggleClock() {
+  if (app.clockRunning) stopClock();
+  else startClock();
+}
+
+function startClock() {
+  stop();
+  app.clockRunning = true;
+  const token = ++app.clockToken;
+  updateClockButton();
+  (async () => {
+    while (app.clockRunning && token === app.clockToken) {
+      const violations = app.violationCount || 0;
+      app.tickingClock = true;
+      const ok = apply({ advance_ms: advanceIncrementMs() });
+      app.tickingClock = false;
+      if (!ok || (app.state && app.state.stopped)) break;
+      if ((app.violationCount || 0) > violations) {
+        notify('warn', t('notice.paused_violation', { step: app.sim.position() }), { timeoutMs: 6000 });
+        break;
+      }
+      await Promise.all([app.animation, sleep(PLAY_TICK_MS)]);
+    }
+    if (token === app.clockToken) stopClock();
+  })();
+}
+
+function stopClock() {
+  const was = app.clockRunning;
+  app.clockRunning = false;
+  app.clockToken++;
+  updateClockButton();
+  if (was) scheduleHash();
+}
+
+function updateClockButton() {
+  const b = $('btn-clock');
+  if (!b) return;
+  b.setAttribute('aria-pressed', String(Boolean(app.clockRunning)));
+  b.textContent = app.clockRunning ? t('toolbar.clock_stop') : t('toolbar.clock_run');
+}
+
 function updatePlayButton() {
   const b = $('btn-play');
   b.classList.toggle('playing', app.playing);
-  b.setAttribute('aria-label', app.playing ? 'Pause (Space)' : 'Play (Space)');
+  const label = app.playing ? t('player.pause') : t('player.play');
+  b.setAttribute('aria-label', label);
   b.setAttribute('aria-pressed', String(app.playing));
-  b.title = app.playing ? 'Pause (Space)' : 'Play (Space)';
+  b.title = label;
 }
 
 // ------------------------------------------------------------------ drawing
@@ -353,7 +417,7 @@ function draw(opts = {}) {
     drawNow(opts);
   } catch (err) {
     if (isCrash(err)) recover(err);
-    else notify('error', `Could not draw this step: ${err && err.message ? err.message : err}`);
+    else notify('error', t('notice.could_not_draw', { message: err && err.message ? err.message : String(err) }));
   }
 }
 
@@ -382,6 +446,8 @@ function drawNow({ events = null } = {}) {
     position,
     length: sim.length(),
     refusals: refusalsAt(position),
+    // A hint at the end of a run, where an action is what comes next (a tour gives its own).
+    hint: !tour && position === sim.length() && !state.stopped ? hintFor(state, app.config) : null,
   };
   const out = render(state, view);
   const cluster = $('cluster');
@@ -410,16 +476,17 @@ function drawNow({ events = null } = {}) {
   drawHead();
   drawPlayer(view);
   drawLogWindow(maxLeo);
-  drawEventLog(true);
+  drawEventLog();
   scheduleHash();
   drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
   if (events && events.length && !reducedMotion.matches) {
     // While playing, a clock tick's messages fit in about one tick; a recorded step gets its full time.
-    const budgetMs = app.playing && app.tickingClock ? PLAY_TICK_MS * 1.5 : Infinity;
+    const budgetMs = app.clockRunning && app.tickingClock ? PLAY_TICK_MS * 1.5 : Infinity;
     app.animation = animateStep(cluster.firstElementChild, events, { perMessageMs: perMessageMs(), budgetMs });
   } else {
     app.animation = null;
   }
+  if (tour) tour.positionChanged();
   if (!app.firstDrawn) {
     app.firstDrawn = true;
     performance.mark('highwater:first-draw');
@@ -429,19 +496,36 @@ function drawNow({ events = null } = {}) {
 }
 
 function drawHead() {
-  $('scenario-name').textContent = app.name || 'Your run';
-  $('embed-name').textContent = app.name ? `· ${app.name}` : '';
-  $('scenario-description').textContent = app.description || (app.steps.length ? '' : 'Produce a record, let the followers fetch, crash a broker: every step is replayed by the model of Kafka\'s replication protocol. Or open a worked example under Scenarios.');
-  document.title = app.name ? `${app.name} · Highwater` : 'Highwater · Kafka replication playground';
+  // A gallery scenario's name and description in the page's language; a
+  // scenario of the user's own as written.
+  const entry = galleryEntryNamed(gallery, app.name);
+  const name = tour ? t(`tours.${tour.id}.title`) : entry ? galleryText(entry, 'name') : app.name;
+  const description = tour ? '' : entry ? galleryText(entry, 'description') : app.description;
+  $('scenario-name').textContent = name || t('page.your_run');
+  $('embed-name').textContent = name ? `· ${name}` : '';
+  $('scenario-description').textContent = description || (app.steps.length ? '' : t('page.empty_description'));
+  document.title = name ? `${name} · Highwater` : t('page.title');
+  // The empty page offers the first tour.
+  const offer = !tour && !app.steps.length && !EMBED;
+  $('onboard').hidden = !offer;
+  if (offer && firstTour) {
+    patch($('onboard'), [
+      h('button', { type: 'button', class: 'primary', key: 'b', 'data-start-tour': firstTour }, t('onboard.start', { title: t(`tours.${firstTour}.title`) })),
+      h('span', { class: 'muted', key: 's' }, ` ${t('onboard.or')}`),
+    ]);
+  }
 }
+
+let firstTour = null;
 
 function drawPlayer(view) {
   const slider = $('timeline');
   slider.max = String(view.length);
   slider.value = String(view.position);
-  slider.setAttribute('aria-valuetext', `step ${view.position} of ${view.length}`);
-  $('position').textContent = `${view.position} / ${view.length}`;
+  slider.setAttribute('aria-valuetext', t('player.valuetext', { n: view.position, length: view.length }));
+  $('position').textContent = `${num(view.position)} / ${num(view.length)}`;
   $('btn-back').disabled = view.position === 0;
+  $('btn-forward').disabled = view.position >= view.length;
   $('btn-start').disabled = view.position === 0;
 }
 
@@ -454,20 +538,34 @@ function drawLogWindow(maxLeo) {
   const max = Math.max(0, maxLeo + 1 - app.windowCount);
   s.max = String(max);
   s.value = String(app.windowStart);
-  $('win-label').textContent = `offsets ${app.windowStart}–${app.windowStart + app.windowCount - 1} of 0–${maxLeo}`;
+  $('win-label').textContent = t('logwindow.label', { first: app.windowStart, last: app.windowStart + app.windowCount - 1, max: maxLeo });
   $('win-end').disabled = app.follow;
 }
 
-function drawEventLog(toEnd) {
+function drawEventLog() {
   const log = $('event-log');
-  const t = app.trace;
-  const count = app.position ? t.stepEnds[app.position - 1] : 0;
-  const currentFrom = app.position > 1 ? t.stepEnds[app.position - 2] : 0;
-  const height = log.clientHeight || 240;
+  const tr = app.trace;
+  const count = app.position ? tr.stepEnds[app.position - 1] : 0;
+  const currentFrom = app.position > 1 ? tr.stepEnds[app.position - 2] : 0;
+  const text = lineTexts(Math.max(0, count - LOG_LINES_SHOWN), count);
+  patch(log, renderEventLog({ lines: tr.lines, count, stepOf: stepOfLine, currentFrom, text }));
   // Follow the current step: the log ends with it.
-  const scrollTop = toEnd ? Math.max(0, count * ROW_HEIGHT - height) : log.scrollTop;
-  patch(log, renderEventLog({ lines: t.lines, count, stepOf: stepOfLine, currentFrom, scrollTop, height }));
-  if (toEnd && log.scrollTop !== scrollTop) log.scrollTop = scrollTop;
+  log.scrollTop = log.scrollHeight;
+}
+
+/**
+ * What trace lines from..to say in the page's language: the core's English
+ * lines as they are, or the same typed events rendered from the locale.
+ */
+function lineTexts(from, to) {
+  if (language() === 'en' || to <= from) return (i) => app.trace.lines[i];
+  const r = guarded(t('notice.could_not_trace'), () => app.sim.eventsIn(from, to));
+  if (!r.ok) return (i) => app.trace.lines[i];
+  const events = r.value;
+  return (i) => {
+    const e = events[i - from];
+    return e ? eventLine(e, t) : app.trace.lines[i];
+  };
 }
 
 function stepOfLine(i) {
@@ -486,21 +584,23 @@ function stepOfLine(i) {
 /** Controls that depend on the configuration (broker lists, time buttons). */
 function refreshStaticControls() {
   const ids = Array.from({ length: app.config.brokers }, (_, i) => i + 1);
-  const options = (first) => [first, ...ids.map((id) => h('option', { value: id, key: id }, `broker ${id}`))];
+  const options = (first) => [first, ...ids.map((id) => h('option', { value: id, key: id }, t('cluster.broker', { broker: id })))];
   const keep = (select, fn) => {
     const v = select.value;
     patch(select, fn());
     select.value = [...select.options].some((o) => o.value === v) ? v : select.options[0]?.value ?? '';
   };
-  keep($('elect-target'), () => options(h('option', { value: '', key: 'c' }, 'controller\'s choice')));
-  keep($('produce-to'), () => options(h('option', { value: '', key: 'l' }, 'leader')));
+  keep($('elect-target'), () => options(h('option', { value: '', key: 'c' }, t('toolbar.controllers_choice'))));
+  keep($('produce-to'), () => options(h('option', { value: '', key: 'l' }, t('producer.to_leader'))));
   keep($('link-a'), () => options(null));
   keep($('link-b'), () => options(null));
   if ($('link-a').value === $('link-b').value && ids.length > 1) $('link-b').value = String(ids.find((i) => String(i) !== $('link-a').value));
-  $('btn-session').textContent = `+${formatMs(app.config.broker_session_timeout_ms)} session`;
-  $('btn-session').setAttribute('aria-label', `Advance the clock by the broker session timeout (${formatMs(app.config.broker_session_timeout_ms)})`);
-  $('btn-lag').textContent = `+${formatMs(app.config.replica_lag_time_max_ms)} lag`;
-  $('btn-lag').setAttribute('aria-label', `Advance the clock by replica.lag.time.max.ms (${formatMs(app.config.replica_lag_time_max_ms)})`);
+  const session = formatMs(app.config.broker_session_timeout_ms);
+  const lag = formatMs(app.config.replica_lag_time_max_ms);
+  $('btn-session').textContent = t('toolbar.session', { time: session });
+  $('btn-session').setAttribute('aria-label', t('toolbar.session_label', { time: session }));
+  $('btn-lag').textContent = t('toolbar.lag', { time: lag });
+  $('btn-lag').setAttribute('aria-label', t('toolbar.lag_label', { time: lag }));
   updateProducePlaceholder();
 }
 
@@ -517,7 +617,7 @@ function fragmentNow() {
 
 /** Keeps the fragment current: at once, or at most every 400 ms while playing. */
 function scheduleHash() {
-  if (!app.playing) {
+  if (!app.playing && !app.clockRunning) {
     clearTimeout(app.hashTimer);
     app.hashTimer = 0;
     writeHash();
@@ -532,7 +632,7 @@ function scheduleHash() {
 
 function writeHash() {
   if (!app.sim) return;
-  const r = guarded('Could not update the link', () => fragmentNow());
+  const r = guarded(t('notice.could_not_link'), () => fragmentNow());
   if (!r.ok) return;
   app.lastHash = r.value;
   if (location.hash !== r.value) history.replaceState(null, '', r.value);
@@ -544,15 +644,15 @@ function loadFromHash() {
   if (link) {
     try {
       loadLink(link, { at });
-      if (badAt !== null) notify('warn', `The link's position “${badAt}” is not a step number; showing the end of the run.`);
-      if (at !== null && at > app.sim.length()) notify('warn', `The link asks for step ${at}, but the run has ${app.sim.length()} steps; showing the end.`);
+      if (badAt !== null) notify('warn', t('notice.bad_at', { at: badAt }));
+      if (at !== null && at > app.sim.length()) notify('warn', t('notice.at_too_far', { at, count: app.sim.length() }));
       return;
     } catch (err) {
       if (isCrash(err)) {
         recover(err);
         return;
       }
-      notify('error', `This link could not be opened: ${err.message}. Here is a fresh playground instead.`);
+      notify('error', t('notice.bad_link', { message: err.message }));
     }
   }
   loadScenario(defaultScenario());
@@ -569,7 +669,7 @@ function onClusterClick(event) {
   const button = event.target.closest('button[data-action]');
   if (!button) return;
   if (button.getAttribute('aria-disabled') === 'true') {
-    notify('warn', `Not possible now: ${button.dataset.reason}`, { timeoutMs: 5000 });
+    notify('warn', t('notice.not_possible', { reason: button.dataset.reason }), { timeoutMs: 5000 });
     return;
   }
   const id = Number(button.dataset.broker);
@@ -605,7 +705,7 @@ function wire() {
     app.undo = { scenario: currentScenario(), position: app.sim.position() };
     const steps = app.steps.length;
     loadScenario({ version: 1, config: { ...app.config }, steps: [] });
-    if (steps) notify('info', `Reset: an empty run with the same settings (${steps} step(s) cleared).`, { action: { label: 'Undo', run: restoreUndo } });
+    if (steps) notify('info', t('notice.reset', { count: steps }), { action: { label: t('notice.undo'), run: restoreUndo } });
   });
 
   $('cluster').addEventListener('click', onClusterClick);
@@ -659,14 +759,8 @@ function wire() {
   $('win-next').addEventListener('click', () => { app.follow = false; app.windowStart += Math.max(1, Math.floor(app.windowCount / 2)); draw(); });
   $('win-end').addEventListener('click', () => { app.follow = true; draw(); });
 
-  // Event log: windowed rows, click a line to go to its step.
+  // Event log: click a line to go to its step.
   const log = $('event-log');
-  let scrollQueued = false;
-  log.addEventListener('scroll', () => {
-    if (scrollQueued) return;
-    scrollQueued = true;
-    requestAnimationFrame(() => { scrollQueued = false; drawEventLog(false); });
-  });
   log.addEventListener('click', (e) => {
     const line = e.target.closest('.log-line');
     if (line && line.dataset.step) { stop(); seek(Number(line.dataset.step), { animate: true }); }
@@ -679,12 +773,27 @@ function wire() {
   $('settings-form').elements.protocol.addEventListener('change', onSettingsVersion);
   $('rules-version').addEventListener('change', () => drawRules($('rules-version').value));
   $('btn-gallery').addEventListener('click', openGallery);
+  $('btn-tours').addEventListener('click', openTours);
+  $('tour-list').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-start-tour]');
+    if (!b) return;
+    $('dlg-tours').close();
+    startTour(b.dataset.startTour);
+  });
+  $('tour').addEventListener('click', onTourClick);
+  $('onboard').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-start-tour]');
+    if (b) startTour(b.dataset.startTour);
+  });
+  $('btn-clock').addEventListener('click', toggleClock);
+  $('lang').addEventListener('change', (e) => changeLanguage(e.target.value));
+  $('btn-glossary').addEventListener('click', () => $('dlg-glossary').showModal());
   $('gallery').addEventListener('click', onGalleryClick);
   $('btn-copy-link').addEventListener('click', copyLink);
   $('btn-embed').addEventListener('click', openEmbed);
-  $('btn-embed-copy').addEventListener('click', () => copyText($('embed-code').value, 'Embed code copied.'));
+  $('btn-embed-copy').addEventListener('click', () => copyText($('embed-code').value, t('notice.embed_copied')));
   $('btn-trace').addEventListener('click', openTrace);
-  $('btn-trace-copy').addEventListener('click', () => copyText(app.traceText, 'Trace copied.'));
+  $('btn-trace-copy').addEventListener('click', () => copyText(app.traceText, t('notice.trace_copied')));
   $('btn-trace-download').addEventListener('click', downloadTrace);
   wireExplore();
 
@@ -698,16 +807,15 @@ function wire() {
     if (!app.sim) return;
     const count = measureWindow();
     if (count !== app.windowCount) draw();
-    else drawEventLog(false);
   }).observe($('cluster'));
 }
 
 function onKey(e) {
   if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
   if (document.querySelector('dialog[open]')) return;
-  const t = e.target;
-  const tag = t && t.tagName;
-  const typing = tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable);
+  const target = e.target;
+  const tag = target && target.tagName;
+  const typing = tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (target && target.isContentEditable);
   if (e.key === '?' && !typing) {
     e.preventDefault();
     $('help').togglePopover();
@@ -781,7 +889,7 @@ function onSettingsVersion() {
   }
   for (const name of SETTINGS_CHECKS) config[name] = form.elements[name].checked;
   for (const name of SETTINGS_CHOICES) config[name] = form.elements[name].value;
-  const r = guarded('Could not switch the version', () => core().withProtocol(config, to));
+  const r = guarded(t('notice.could_not_switch_version'), () => core().withProtocol(config, to));
   if (!r.ok) {
     form.elements.protocol.value = base.protocol;
     return;
@@ -800,7 +908,7 @@ function applySettings(e) {
   for (const name of SETTINGS_NUMBERS) {
     const raw = form.elements[name].value.trim();
     const n = Number(raw);
-    if (raw === '' || !Number.isInteger(n) || n < 0) return settingsError(`${form.elements[name].closest('label').firstChild.textContent.trim()}: “${raw}” is not a whole number`);
+    if (raw === '' || !Number.isInteger(n) || n < 0) return settingsError(t('settings.not_whole', { field: form.elements[name].closest('label').firstChild.textContent.trim(), value: excerpt(raw) }));
     config[name] = n;
   }
   for (const name of SETTINGS_CHECKS) config[name] = form.elements[name].checked;
@@ -813,11 +921,11 @@ function applySettings(e) {
     loadScenario(scenario, { at: position });
   } catch (err) {
     if (isCrash(err)) { $('dlg-settings').close(); recover(err); return undefined; }
-    return settingsError(`${err.message}. Nothing was changed.`);
+    return settingsError(t('settings.rejected', { message: err.message }));
   }
   $('dlg-settings').close();
   app.undo = { scenario: before, position };
-  notify('info', before.steps.length ? `Settings applied: the run was rebuilt from the same ${before.steps.length} step(s) under the new settings.` : 'Settings applied.', { action: { label: 'Undo', run: restoreUndo } });
+  notify('info', before.steps.length ? t('notice.settings_rebuilt', { count: before.steps.length }) : t('notice.settings_applied'), { action: { label: t('notice.undo'), run: restoreUndo } });
   return undefined;
 }
 
@@ -859,7 +967,7 @@ async function openGallery() {
   try {
     patch($('gallery'), renderGallery(await loadGallery(), app.name));
   } catch (err) {
-    patch($('gallery'), h('p', { class: 'error' }, `The scenarios could not be loaded: ${err.message}`));
+    patch($('gallery'), h('p', { class: 'error' }, t('gallery_ui.load_failed', { message: err.message })));
   }
 }
 
@@ -873,16 +981,19 @@ function onGalleryClick(e) {
   stop();
   const before = currentScenario();
   const position = app.sim.position();
+  const name = galleryText(entry, 'name');
   try {
-    loadScenario(scenario);
+    // A story opens at its start: Play tells it from there.
+    loadScenario(scenario, { at: 0 });
   } catch (err) {
     if (isCrash(err)) { recover(err); return; }
-    notify('error', `Could not load “${entry.name}”: ${err.message}`);
+    notify('error', t('gallery_ui.could_not_load', { name, message: err.message }));
     return;
   }
   $('dlg-gallery').close();
+  $('btn-play').focus();
   app.undo = { scenario: before, position };
-  notify('info', `Loaded “${entry.name}”${variant ? ` under ${VERSION_TEXT.name(variant.protocol)}` : ''}: ${app.sim.length()} steps. Go to the start (Home), then play (Space) to watch it unfold.`, { action: { label: 'Undo', run: restoreUndo } });
+  notify('info', t(variant ? 'gallery_ui.loaded_under' : 'gallery_ui.loaded', { name, version: variant ? VERSION_TEXT.name(variant.protocol) : '', count: app.sim.length() }), { action: { label: t('notice.undo'), run: restoreUndo } });
 }
 
 // ------------------------------------------------------------------ share
@@ -892,19 +1003,19 @@ async function copyText(text, done) {
     await navigator.clipboard.writeText(text);
     notify('info', done, { timeoutMs: 3000 });
   } catch {
-    notify('warn', 'The clipboard is not available here; select the text and copy it by hand.');
+    notify('warn', t('notice.no_clipboard'));
   }
 }
 
 function copyLink() {
   writeHash();
-  copyText(location.href, 'Link copied: it opens this run at this step.');
+  copyText(location.href, t('notice.link_copied'));
 }
 
 function openEmbed() {
   writeHash();
   const src = pageUrl(location, app.lastHash, { embed: true });
-  $('embed-code').value = embedSnippet(src, `Highwater: ${app.name || 'Kafka replication'}`);
+  $('embed-code').value = embedSnippet(src, `Highwater: ${app.name || t('page.embed_title')}`);
   $('embed-preview').href = src;
   $('dlg-embed').showModal();
 }
@@ -912,7 +1023,7 @@ function openEmbed() {
 const TRACE_SHOWN_LINES = 10_000; // the dialog shows the first and last half of a longer trace
 
 function openTrace() {
-  const r = guarded('Could not read the trace', () => app.sim.traceText());
+  const r = guarded(t('notice.could_not_trace'), () => app.sim.traceText());
   if (!r.ok) return;
   app.traceText = r.value;
   $('trace-text').textContent = traceExcerpt(r.value);
@@ -926,7 +1037,7 @@ function traceExcerpt(text) {
   if (lines.length <= TRACE_SHOWN_LINES) return text;
   const half = TRACE_SHOWN_LINES / 2;
   const left = lines.length - 1 - TRACE_SHOWN_LINES;
-  return `${lines.slice(0, half).join('\n')}\n… ${left.toLocaleString('en-US')} lines left out here: Copy and Download take the whole trace …\n${lines.slice(-half - 1).join('\n')}`;
+  return `${lines.slice(0, half).join('\n')}\n… ${t('trace.left_out', { count: left })} …\n${lines.slice(-half - 1).join('\n')}`;
 }
 
 function downloadTrace() {
@@ -946,7 +1057,7 @@ function wireExplore() {
   runner = new ExploreRunner(new URL('./explore-worker.js', import.meta.url));
   $('btn-explore').addEventListener('click', () => {
     const c = app.config;
-    $('explore-settings').textContent = `${c.brokers} broker(s), ${VERSION_TEXT.name(c.protocol)}, min.insync.replicas=${c.min_insync_replicas}, unclean election ${c.unclean_leader_election ? 'on' : 'off'}${c.auto_fetch ? ' (searched in manual mode: the search chooses each fetch)' : ''}`;
+    $('explore-settings').textContent = t(c.auto_fetch ? 'explore.settings_timed' : 'explore.settings', { count: c.brokers, version: VERSION_TEXT.name(c.protocol), min: c.min_insync_replicas, unclean: c.unclean_leader_election ? t('common.on') : t('common.off') });
     if (!runner.running) {
       $('explore-result').hidden = true;
       $('explore-progress').hidden = true;
@@ -958,10 +1069,10 @@ function wireExplore() {
     startExplore();
   });
   $('btn-explore-cancel').addEventListener('click', () => {
-    if (runner.cancel()) exploreFinished(`Cancelled after ${Number($('explore-bar').dataset.states || 0).toLocaleString('en')} states.`);
+    if (runner.cancel()) exploreFinished(t('explore.cancelled_after', { count: Number($('explore-bar').dataset.states || 0) }));
   });
   $('dlg-explore').addEventListener('close', () => {
-    if (runner.cancel()) exploreFinished('Cancelled.');
+    if (runner.cancel()) exploreFinished(t('explore.cancelled'));
   });
 }
 
@@ -969,9 +1080,9 @@ function startExplore() {
   const form = $('explore-form');
   const depth = Number(form.elements.depth.value);
   const maxStates = Number(form.elements.max_states.value);
-  if (!Number.isInteger(depth) || depth < 1 || depth > 64) return exploreFinished('Depth must be a whole number from 1 to 64.', true);
+  if (!Number.isInteger(depth) || depth < 1 || depth > 64) return exploreFinished(t('explore.bad_depth'), true);
   const cap = core().limits.max_explorer_states;
-  if (!Number.isInteger(maxStates) || maxStates < 1000 || maxStates > cap) return exploreFinished(`Max states must be a whole number from 1000 to ${cap.toLocaleString('en')}.`, true);
+  if (!Number.isInteger(maxStates) || maxStates < 1000 || maxStates > cap) return exploreFinished(t('explore.bad_max_states', { cap }), true);
   const options = {
     // The search chooses every fetch itself: it runs in manual mode.
     config: { ...app.config, auto_fetch: false },
@@ -988,14 +1099,14 @@ function startExplore() {
   bar.dataset.states = '0';
   $('explore-progress').hidden = false;
   $('explore-result').hidden = true;
-  $('explore-status').textContent = 'Starting…';
+  $('explore-status').textContent = t('explore.starting');
   $('btn-explore-start').disabled = true;
   $('btn-explore-cancel').disabled = false;
   runner.start(options, {
     progress: (states, d) => {
       bar.value = Math.min(1, states / maxStates);
       bar.dataset.states = String(states);
-      $('explore-status').textContent = `depth ${d} · ${states.toLocaleString('en')} states`;
+      $('explore-status').textContent = t('explore.progress', { depth: d, count: states });
     },
     done: (result) => {
       if (result.found && result.scenario) {
@@ -1004,18 +1115,18 @@ function startExplore() {
         try {
           loadScenario(result.scenario);
         } catch (err) {
-          exploreFinished(`Found a run, but it could not be loaded: ${err.message}`, true);
+          exploreFinished(t('explore.found_unloadable', { message: err.message }), true);
           return;
         }
         app.undo = { scenario: before, position };
-        exploreFinished(`Found in ${result.states.toLocaleString('en')} states: ${violationHeadline(result.violation)}.`);
+        exploreFinished(t('explore.found', { count: result.states, what: violationHeadline(result.violation) }));
         $('dlg-explore').close();
-        notify('warn', `Found a way: ${violationHeadline(result.violation)}. The ${app.sim.length()} steps are loaded; the banner says what happened.`, { action: { label: 'Undo', run: restoreUndo } });
+        notify('warn', t('explore.found_notice', { what: violationHeadline(result.violation), count: app.sim.length() }), { action: { label: t('notice.undo'), run: restoreUndo } });
       } else {
-        exploreFinished(`Nothing found up to depth ${result.depth} in ${result.states.toLocaleString('en')} states${result.complete ? ' (every run that short was tried)' : ' (stopped at the limit of states)'}.`);
+        exploreFinished(t(result.complete ? 'explore.nothing_complete' : 'explore.nothing_capped', { depth: result.depth, count: result.states }));
       }
     },
-    error: (message) => exploreFinished(`The search failed: ${message}`, true),
+    error: (message) => exploreFinished(t('explore.failed', { message }), true),
   });
   return undefined;
 }
@@ -1029,14 +1140,145 @@ function exploreFinished(text, isError = false) {
   $('btn-explore-cancel').disabled = true;
 }
 
+// ------------------------------------------------------------------ tours
+
+let tour = null;
+
+const tourApi = {
+  loadScenario: (scenario, at) => loadScenario(scenario, { at }),
+  seek: (position, opts) => seek(position, opts),
+  playTo: (position) => play(position),
+  position: () => app.sim.position(),
+  steps: () => app.steps,
+  stopChanged: () => writeTourUrl(),
+};
+
+/** Opens tour `id` at stop `step` (from 1); a tour that does not exist is a message, and the page stays as it was. */
+async function startTour(id, step = 1) {
+  stop();
+  stopClock();
+  let data;
+  try {
+    data = await loadTour(id);
+  } catch (err) {
+    notify('error', t('tour.could_not_open', { message: err.message }));
+    return false;
+  }
+  const before = app.sim ? currentScenario() : null;
+  const position = app.sim ? app.sim.position() : 0;
+  try {
+    tour = new TourPlayer(data, tourApi, $('tour'));
+    document.documentElement.classList.add('touring');
+    tour.go(Math.max(0, (Number.isInteger(step) ? step : 1) - 1));
+  } catch (err) {
+    closeTour();
+    if (isCrash(err)) { recover(err); return false; }
+    notify('error', t('tour.could_not_open', { message: err.message }));
+    return false;
+  }
+  if (before && before.steps.length) app.undo = { scenario: before, position };
+  $('btn-play').focus();
+  return true;
+}
+
+function closeTour() {
+  tour = null;
+  document.documentElement.classList.remove('touring');
+  $('tour').hidden = true;
+  patch($('tour'), []);
+  writeTourUrl();
+}
+
+/** The URL carries the tour and its stop, so a reload or a shared link shows the same caption. */
+function writeTourUrl() {
+  const url = new URL(location.href);
+  if (tour) {
+    url.searchParams.set('tour', tour.id);
+    url.searchParams.set('step', String(tour.index + 1));
+  } else {
+    url.searchParams.delete('tour');
+    url.searchParams.delete('step');
+  }
+  if (url.href !== location.href) history.replaceState(null, '', url);
+  if (EMBED) $('open-full').href = pageUrl(location, location.hash);
+}
+
+function onTourClick(e) {
+  const b = e.target.closest('button[data-tour]');
+  if (!b || !tour) return;
+  stop();
+  const action = b.dataset.tour;
+  if (action === 'next') tour.next();
+  else if (action === 'back') tour.back();
+  else if (action === 'resume') tour.resume();
+  else if (action === 'close') closeTour();
+}
+
+async function openTours() {
+  $('dlg-tours').showModal();
+  try {
+    const ids = await tourIds();
+    patch($('tour-list'), h('ul', { class: 'gallery-list' }, ids.map((id, i) => h('li', { class: 'gallery-card', key: id, 'data-id': id },
+      h('h3', null, `${i + 1}. ${t(`tours.${id}.title`)}`),
+      h('p', { class: 'gallery-summary' }, t(`tours.${id}.summary`)),
+      h('div', { class: 'gallery-actions' },
+        h('button', { type: 'button', class: 'primary', 'data-start-tour': id }, t('tour.start')))))));
+  } catch (err) {
+    patch($('tour-list'), h('p', { class: 'error' }, t('tour.list_failed', { message: err.message })));
+  }
+}
+
 // ------------------------------------------------------------------ start
 
+/** The page's words in the language of `?lang=`, else the browser's. */
+async function startLanguage() {
+  const requested = new URLSearchParams(location.search).get('lang');
+  try {
+    await setLanguage(chooseLanguage(requested, navigator.languages || [navigator.language]));
+  } catch (err) {
+    await setLanguage('en').catch(() => {});
+  }
+  translateTree(document);
+  const select = $('lang');
+  if (select) {
+    patch(select, LANGUAGES.map((l) => h('option', { value: l.code, key: l.code, lang: l.code }, l.name)));
+    select.value = language();
+  }
+}
+
+/** Another language chosen: the URL keeps it, and every word is drawn again. */
+async function changeLanguage(code) {
+  try {
+    await setLanguage(code);
+  } catch (err) {
+    notify('error', t('notice.language_failed', { message: err.message }));
+    $('lang').value = language();
+    return;
+  }
+  const url = new URL(location.href);
+  url.searchParams.set('lang', language());
+  history.replaceState(null, '', url);
+  translateTree(document);
+  refreshStaticControls();
+  updatePlayButton();
+  updateClockButton();
+  if (tour) tour.redraw();
+  draw();
+  if (EMBED) $('open-full').href = pageUrl(location, location.hash);
+}
+
 async function main() {
+  // For the browser tests: keys the page asked for that no locale table has.
+  globalThis.highwaterMissingKeys = missingKeys;
+  await startLanguage();
+  // The gallery (names in every language) and the first tour, for the page's head.
+  loadGallery().then(() => app.sim && drawHead(), () => {});
+  tourIds().then((ids) => { firstTour = ids[0] || null; if (app.sim) drawHead(); }, () => {});
   try {
     await loadCore();
   } catch (err) {
-    $('scenario-name').textContent = 'The simulation core could not be loaded';
-    $('scenario-description').textContent = `${err.message}. Build it with “make build” and reload.`;
+    $('scenario-name').textContent = t('page.core_failed');
+    $('scenario-description').textContent = t('page.core_failed_detail', { message: err.message });
     $('app').setAttribute('aria-busy', 'false');
     document.body.dataset.ready = 'error';
     return;
@@ -1046,8 +1288,15 @@ async function main() {
   try {
     loadFromHash();
   } catch (err) {
-    notify('error', `Could not start: ${err.message}`);
+    notify('error', t('notice.could_not_start', { message: err.message }));
     loadScenario(defaultScenario());
+  }
+  const params = new URLSearchParams(location.search);
+  if (params.has('tour')) {
+    const raw = params.get('step');
+    const step = raw !== null && /^\d{1,4}$/.test(raw) ? Number(raw) : 1;
+    if (raw !== null && String(step) !== raw) notify('warn', t('tour.bad_step', { step: raw.slice(0, 20) }));
+    await startTour(params.get('tour'), step);
   }
   if (EMBED) $('open-full').href = pageUrl(location, location.hash);
 }

@@ -1,245 +1,405 @@
-// Plain words for what the core reports: steps, violations and messages.
-// Formatting only: every fact comes from the core's step, state or event.
+// Plain words for what the core reports: steps, violations, messages and the
+// events worth explaining. Formatting only: every fact comes from the core's
+// step, state or event; every word comes from the locale tables (i18n.js).
 
-const quote = (v) => `“${v}”`;
+import { t, num, language, has as hasKey } from './i18n.js';
+
+const quote = (v) => t('common.quote', { value: v });
+const has = (v) => v !== null && v !== undefined;
+/** `{1, 2}`: a set of brokers as the page writes it. */
+export const braces = (ids) => `{${(ids || []).join(', ')}}`;
 
 /** One scenario step in words, e.g. "broker 2 fetches". */
 export function describeStep(step) {
-  if (!step || typeof step !== 'object') return 'step';
+  if (!step || typeof step !== 'object') return t('step.unknown');
   const [kind] = Object.keys(step);
   const v = step[kind];
   switch (kind) {
-    case 'produce': {
-      const to = v.to ? ` to broker ${v.to}` : '';
-      return `produce ${quote(v.value)} with acks=${v.acks ?? 'all'}${to}`;
-    }
+    case 'produce':
+      return t(v.to ? 'step.produce_to' : 'step.produce', { value: quote(v.value), acks: v.acks ?? 'all', to: v.to });
     case 'fetch':
-      return `broker ${v} fetches from its leader`;
+      return t('step.fetch', { broker: v });
     case 'advance_ms':
-      return `advance the clock ${formatMs(v)}`;
+      return t('step.advance', { time: formatMs(v) });
     case 'crash':
-      return v.lose_unflushed ? `broker ${v.broker} loses power (${v.lose_unflushed} unflushed record(s) at risk)` : `broker ${v.broker} crashes`;
+      return v.lose_unflushed ? t('step.power_loss', { broker: v.broker, count: v.lose_unflushed }) : t('step.crash', { broker: v.broker });
     case 'restart':
-      return `broker ${v} restarts`;
+      return t('step.restart', { broker: v });
     case 'elect':
-      return v === null ? 'the controller elects a leader of its choice' : `the controller elects broker ${v}`;
+      return v === null ? t('step.elect_any') : t('step.elect', { broker: v });
     case 'delay':
-      return `links of broker ${v.broker} take ${v.ms} ms`;
+      return t('step.delay', { broker: v.broker, ms: v.ms });
     case 'cut':
-      return `cut the link from broker ${v[0]} to broker ${v[1]}`;
+      return t('step.cut', { from: v[0], to: v[1] });
     case 'partition':
-      return `partition broker ${v[0]} from broker ${v[1]}`;
+      return t('step.partition', { a: v[0], b: v[1] });
     case 'isolate':
-      return `isolate broker ${v}`;
+      return t('step.isolate', { broker: v });
     case 'heal':
-      if (v === 'all') return 'heal every link';
-      if (Array.isArray(v)) return `heal the link between broker ${v[0]} and broker ${v[1]}`;
-      return `reconnect broker ${v}`;
+      if (v === 'all') return t('step.heal_all');
+      if (Array.isArray(v)) return t('step.heal_link', { a: v[0], b: v[1] });
+      return t('step.reconnect', { broker: v });
     case 'consume':
-      return 'the consumer reads';
+      return t('step.consume');
     case 'pause':
-      return `pause the fetcher of broker ${v}`;
+      return t('step.pause', { broker: v });
     case 'resume':
-      return `resume the fetcher of broker ${v}`;
+      return t('step.resume', { broker: v });
     default:
       return kind;
   }
 }
 
+/** A duration: whole tenths of seconds as seconds, else milliseconds. */
 export function formatMs(ms) {
-  if (ms >= 1000 && ms % 100 === 0) return `${ms / 1000} s`;
-  return `${ms} ms`;
+  if (ms >= 1000 && ms % 100 === 0) return t('common.seconds', { s: ms / 1000 });
+  return t('common.ms', { ms });
 }
 
 /** The headline of a violation banner, in plain words. */
 export function violationHeadline(v) {
-  const value = v.value !== null && v.value !== undefined ? quote(v.value) : 'a record';
-  const at = v.offset !== null && v.offset !== undefined ? ` at offset ${v.offset}` : '';
-  const brokers = (v.brokers || []).map((b) => `broker ${b}`).join(' and ');
+  const value = has(v.value) ? quote(v.value) : t('violation.a_record');
+  const at = has(v.offset) ? t('violation.at_offset', { offset: v.offset }) : '';
   switch (v.kind) {
     case 'acked_write_lost':
       return v.protocol_violation
-        ? `Data loss: ${value}${at} was acknowledged (acks=${v.acks ?? 'all'}) and is gone`
-        : `${value}${at} was acknowledged with acks=1 and is gone: a loss acks=1 allows`;
+        ? t('violation.acked_write_lost', { value, at, acks: v.acks ?? 'all' })
+        : t('violation.acks1_write_lost', { value, at });
     case 'committed_divergence': {
       // brokers: [the ISR member, the leader]. The member either holds another
       // record at that offset or none at all; the detail says which.
       const [member, leader] = v.brokers || [];
-      return member !== undefined && leader !== undefined
-        ? `Committed logs diverged${at}: broker ${member}, in the ISR, does not hold leader broker ${leader}'s committed record there`
-        : `Committed logs diverged${at}: ${brokers || 'two replicas'} disagree below the high watermark`;
+      return has(member) && has(leader)
+        ? t('violation.committed_divergence', { at, member, leader })
+        : t('violation.committed_divergence_any', { at, brokers: braces(v.brokers) });
     }
     case 'consumer_saw_vanished_record':
-      return `The consumer read ${value}${at}, and that record no longer exists`;
+      return t('violation.consumer_saw_vanished_record', { value, at });
     case 'hw_exceeds_leo':
-      return `High watermark out of bounds${brokers ? ` on ${brokers}` : ''}`;
+      return t('violation.hw_exceeds_leo', { brokers: braces(v.brokers) });
     default:
       return String(v.kind);
   }
+}
+
+/**
+ * The longer explanation under a violation's headline: the core's own
+ * sentence in English (it names what it found); in another language, the
+ * same facts from the violation's fields.
+ */
+export function violationDetail(v) {
+  if (language() === 'en' && v.detail) return v.detail;
+  const value = has(v.value) ? quote(v.value) : t('violation.a_record');
+  const key = `violation.detail.${v.kind === 'acked_write_lost' && !v.protocol_violation ? 'acks1_write_lost' : v.kind}`;
+  return t(key, { value, offset: v.offset ?? '?', brokers: braces(v.brokers), acks: v.acks ?? 'all' });
+}
+
+/** The name of a violation kind, e.g. for the banner's footer. */
+export function violationKindName(kind) {
+  return t(`violation.kind.${kind}`);
 }
 
 /** A short label for a message travelling between brokers. */
 export function messageLabel(m) {
   switch (m.kind) {
     case 'Fetch':
-      return `Fetch @${m.fetch_offset}`;
+      return t('message.fetch', { offset: m.fetch_offset });
     case 'FetchResponse': {
-      if (m.error) return `FetchResponse ${m.error}`;
-      const records = m.record_count === 1 ? '1 record' : `${m.record_count} records`;
-      const diverging = m.diverging_epoch ? `, diverging epoch ${m.diverging_epoch.epoch ?? ''}` : '';
-      return `${records}, HW ${m.high_watermark}${diverging}`;
+      if (m.error) return t('message.fetch_response_error', { error: m.error });
+      const label = t('message.fetch_response', { count: m.record_count, hw: m.high_watermark });
+      return m.diverging_epoch ? `${label}${t('message.diverging', { epoch: m.diverging_epoch.epoch ?? '' })}` : label;
     }
     case 'OffsetsForLeaderEpoch':
-      return `OffsetsForLeaderEpoch(${m.leader_epoch})`;
+      return t('message.offsets_for_leader_epoch', { epoch: m.leader_epoch });
     case 'OffsetsForLeaderEpochResponse': {
-      if (m.error) return `epoch end: ${m.error}`;
-      const epoch = m.leader_epoch === null || m.leader_epoch === undefined ? 'epoch' : `epoch ${m.leader_epoch}`;
-      return m.end_offset === null || m.end_offset === undefined ? `${epoch} unknown` : `${epoch} ends at ${m.end_offset}`;
+      if (m.error) return t('message.epoch_end_error', { error: m.error });
+      const epoch = has(m.leader_epoch) ? m.leader_epoch : '';
+      return has(m.end_offset) ? t('message.epoch_ends', { epoch, offset: m.end_offset }) : t('message.epoch_unknown', { epoch });
     }
     default:
       return m.kind;
   }
 }
 
-/** Explanations of the produce results the producer panel shows. */
-export const RESULT_HELP = {
-  acked: 'acknowledged to the producer',
-  pending: 'waiting for the ISR (acks=all) or for the leader',
-  retrying: 'a retriable error: the producer client sends it again (retries, within delivery.timeout.ms)',
-  sent: 'acks=0: sent, no response expected',
-  NOT_ENOUGH_REPLICAS: 'refused: the ISR is smaller than min.insync.replicas',
-  NOT_ENOUGH_REPLICAS_AFTER_APPEND: 'appended, but the ISR shrank below min.insync.replicas before it was committed',
-  NOT_LEADER_OR_FOLLOWER: 'the broker is not the leader (or there is none)',
-  REQUEST_TIMED_OUT: 'no answer within request.timeout.ms',
-  NETWORK_EXCEPTION: 'the connection to the broker was lost',
-  FENCED_LEADER_EPOCH: 'the broker is fenced: a newer leader epoch exists',
-};
+/** What a produce result means, for the producer panel's tooltips. */
+export function resultHelp(result) {
+  const key = `result.help.${result}`;
+  return hasKey(key) ? t(key) : result;
+}
+
+/** A produce result's label: the Kafka error names stay as Kafka writes them. */
+export function resultLabel(result) {
+  const key = `result.label.${result}`;
+  return hasKey(key) ? t(key) : result;
+}
 
 // ---------------------------------------------------------------- brokers
 
 /** The role badge of a broker, by the core's `role`. */
-export const ROLE_TEXT = { leader: 'leader', follower: 'follower', none: 'no leader', down: 'down', starting: 'starting' };
-
-export const ELR_TEXT = {
-  mark: 'ELR',
-  // The tooltip and accessible name of a broker's ELR mark.
-  broker: (id) => `Broker ${id} is an Eligible Leader Replica (KIP-966): it left the ISR while the ISR was below min.insync.replicas, so it still holds every committed record and may be elected leader.`,
-  // The same for the partition summary.
-  partition: 'Eligible Leader Replicas (KIP-966): replicas that left the ISR while it was below min.insync.replicas. They still hold every committed record, so the controller may elect one when the ISR is empty.',
-  lastKnownLeaderLabel: 'last known leader',
-  lastKnownLeader: 'KIP-966: the leader when the ISR became empty; it may be elected if the ELR is empty too.',
-};
+export function roleText(role) {
+  return t(`role.${role}`);
+}
 
 /** What a restarted broker waiting to register is doing, from its latest `registration_refused` event (or null). */
 export function startingNote(id, refusal, nowMs) {
-  if (refusal && refusal.session_expires_ms !== null && refusal.session_expires_ms !== undefined) {
+  if (refusal && has(refusal.session_expires_ms)) {
     const at = refusal.session_expires_ms;
-    const left = at > nowMs ? `, ${formatMs(at - nowMs)} from now` : '';
-    return `Restarted, waiting to register: the controller still holds broker ${id}'s old session until ${formatMs(at)}${left}. It serves nothing until then.`;
+    return at > nowMs
+      ? t('broker.starting_until_left', { broker: id, at: formatMs(at), left: formatMs(at - nowMs) })
+      : t('broker.starting_until', { broker: id, at: formatMs(at) });
   }
-  if (refusal) return `Restarted, but it cannot reach the controller to register; it serves nothing until it can.`;
-  return `Restarted, waiting to register with the controller until its old session expires; it serves nothing until then.`;
+  if (refusal) return t('broker.starting_unreachable');
+  return t('broker.starting');
 }
 
 /** Why a broker action is not possible for a broker in this role (null: it is). */
 export function unavailableReason(action, id, role) {
   if (role === 'starting') {
-    if (action === 'fetch') return `Broker ${id} is starting: it cannot fetch until the controller accepts its registration.`;
-    if (action === 'elect') return `Broker ${id} is starting: it cannot be elected until the controller accepts its registration.`;
+    if (action === 'fetch') return t('broker.unavailable.fetch_starting', { broker: id });
+    if (action === 'elect') return t('broker.unavailable.elect_starting', { broker: id });
   }
-  if (role === 'down' && action === 'elect') return `Broker ${id} is down: restart it first.`;
+  if (role === 'down' && action === 'elect') return t('broker.unavailable.elect_down', { broker: id });
   return null;
 }
 
 // ---------------------------------------------------------------- events
 
-const braces = (ids) => `{${(ids || []).join(', ')}}`;
+/** `1:5, 2:5, 3:4`: each ISR member's LEO as the leader knows it. */
+const leoList = (isr) => (isr || []).map(([b, leo]) => `${b}:${leo}`).join(', ');
 
-/** One event in plain words, for the events worth explaining; null for the rest. */
+const resultName = (r) => (typeof r === 'string' ? r : r && r.error ? r.error : String(r));
+
+/**
+ * One event in plain words with the rule that made it so, for the events
+ * worth explaining; null for the rest. `rank`: how much it matters to the
+ * story of a step (the caption keeps the highest).
+ */
 export function explainEvent(e) {
+  const text = explainText(e);
+  return text ? { text, rank: RANK[e.type] ?? 1 } : null;
+}
+
+const RANK = {
+  violation: 9,
+  leader_elected: 8,
+  partition_offline: 8,
+  truncated: 7,
+  budget_exceeded: 7,
+  step_rejected: 7,
+  consumer_truncation_detected: 7,
+  high_watermark_changed: 6,
+  high_watermark_held: 6,
+  isr_shrunk: 6,
+  isr_expanded: 6,
+  produce_response: 5,
+  broker_fenced: 5,
+  registration_refused: 5,
+  broker_registered: 4,
+  leader_epoch_bumped: 4,
+  eligible_leader_replicas_changed: 4,
+  duplicate_produce: 4,
+  follower_appended: 3,
+  remote_log_end_offset_updated: 3,
+  appended: 3,
+  consumed: 3,
+  fetch_held: 2,
+  fetch_timed_out: 3,
+  crashed: 2,
+  restarted: 2,
+  consumer_position_reset: 3,
+};
+
+function explainText(e) {
   switch (e.type) {
+    case 'appended':
+      return t('explain.appended', { broker: e.broker, value: quote(e.value), offset: e.offset, epoch: e.epoch, leo: e.offset + 1 });
+    case 'follower_appended':
+      return t('explain.follower_appended', { follower: e.follower, leader: e.leader, count: e.count, first: e.first_offset, leo: e.log_end_offset });
+    case 'remote_log_end_offset_updated':
+      return t('explain.remote_leo', { leader: e.leader, follower: e.follower, leo: e.to });
+    case 'high_watermark_changed':
+      return explainHighWatermark(e);
+    case 'high_watermark_held':
+      return t('explain.hw_held', { broker: e.broker, hw: e.high_watermark, size: e.isr_size, min: e.min_insync_replicas });
+    case 'truncated':
+      return t('explain.truncated', { broker: e.broker, from: e.from, to: e.to, why: truncationWhy(e.truncation) });
+    case 'isr_shrunk':
+      return e.by_controller
+        ? t('explain.isr_shrunk_controller', { removed: braces(e.removed), isr: braces(e.isr) })
+        : t('explain.isr_shrunk', { removed: braces(e.removed), isr: braces(e.isr), leader: e.leader });
+    case 'isr_expanded':
+      return t('explain.isr_expanded', { added: e.added, isr: braces(e.isr), leader: e.leader });
+    case 'isr_change_failed':
+      return t('explain.isr_change_failed', { leader: e.leader, proposed: braces(e.proposed) });
+    case 'produce_response':
+      return explainProduceResponse(e);
+    case 'duplicate_produce':
+      return t('explain.duplicate_produce', { broker: e.broker, request: e.request, offset: e.offset });
+    case 'broker_fenced':
+      return t('explain.broker_fenced', { broker: e.broker, timeout: formatMs(e.session_timeout_ms) });
     case 'registration_refused':
-      return e.session_expires_ms === null || e.session_expires_ms === undefined
-        ? `Broker ${e.broker} restarted but cannot reach the controller to register, so it serves nothing.`
-        : `Broker ${e.broker} restarted, but its old session is valid until ${formatMs(e.session_expires_ms)}: the controller refuses a new registration of the same broker until then, and the broker serves nothing meanwhile.`;
+      return has(e.session_expires_ms)
+        ? t('explain.registration_refused', { broker: e.broker, at: formatMs(e.session_expires_ms) })
+        : t('explain.registration_unreachable', { broker: e.broker });
     case 'broker_registered':
-      return `Broker ${e.broker} registered with the controller as a new incarnation: it can follow the leader again and rejoin the ISR once it has caught up.`;
+      return t('explain.broker_registered', { broker: e.broker });
     case 'leader_epoch_bumped':
-      return `The controller bumped the leader epoch to ${e.leader_epoch} for the ISR shrink; broker ${e.leader} stays leader, in the new epoch.`;
+      return t('explain.leader_epoch_bumped', { epoch: e.leader_epoch, leader: e.leader });
     case 'eligible_leader_replicas_changed':
       return e.elr && e.elr.length
-        ? `Eligible Leader Replicas now ${braces(e.elr)} (ISR ${braces(e.isr)}): they left the ISR while it was below min.insync.replicas, so they hold every committed record and may be elected (KIP-966).`
-        : `No Eligible Leader Replicas any more (ISR ${braces(e.isr)}).`;
-    case 'leader_elected':
-      if (!ELECTION_TEXT[e.kind]) return null;
-      return e.unreachable
-        ? `${ELECTION_TEXT[e.kind](e)} But broker ${e.leader} is down or cut off: the controller cannot know before its session expires, so it serves nothing until it is fenced and replaced.`
-        : ELECTION_TEXT[e.kind](e);
-    case 'truncated':
-      if (e.truncation && e.truncation.rule === 'epoch_end_offset') {
-        const t = e.truncation;
-        return `Broker ${e.broker} asked the leader where its epoch ends (OffsetsForLeaderEpoch); the answer names the leader's epoch ${t.epoch}, ending at ${t.end_offset}, and the follower's log has that epoch up to ${t.follower_end_offset}: it truncated to ${e.to} (KIP-279).`;
-      }
-      return null;
-    case 'duplicate_produce':
-      return `Broker ${e.broker} already holds request #${e.request} at offset ${e.offset}: the idempotent producer's retry is not written twice (KIP-98).`;
+        ? t('explain.elr_changed', { elr: braces(e.elr), isr: braces(e.isr) })
+        : t('explain.elr_empty', { isr: braces(e.isr) });
+    case 'leader_elected': {
+      const key = `explain.election.${e.kind}`;
+      if (!hasKey(key)) return null;
+      const text = t(key, { leader: e.leader, epoch: e.leader_epoch });
+      return e.unreachable ? `${text} ${t('explain.election.unreachable', { leader: e.leader })}` : text;
+    }
+    case 'partition_offline':
+      return t('explain.partition_offline');
+    case 'consumed':
+      return e.to > e.from
+        ? t('explain.consumed', { broker: e.broker, from: e.from, last: e.to - 1, hw: e.high_watermark })
+        : t('explain.consumed_nothing', { broker: e.broker, hw: e.high_watermark });
     case 'consumer_truncation_detected':
       return e.seek
-        ? `The consumer found that records it had read were truncated: the leader's epoch ${e.epoch} ends at ${e.end_offset}, below its position ${e.position}, so it goes back to offset ${e.end_offset} (KIP-320).`
-        : `The consumer found that records it had read were truncated (the leader's epoch ${e.epoch} ends at ${e.end_offset}, below its position ${e.position}); with auto.offset.reset=none the application gets LogTruncationException.`;
+        ? t('explain.consumer_truncation_seek', { epoch: e.epoch, end: e.end_offset, position: e.position })
+        : t('explain.consumer_truncation_none', { epoch: e.epoch, end: e.end_offset, position: e.position });
     case 'consumer_position_reset':
-      return `auto.offset.reset=${e.reset} moved the consumer from offset ${e.from} to ${e.to}.`;
-    case 'partition_offline':
-      return 'No replica can be elected: the partition is offline, and nothing can be written or read until one can.';
+      return t('explain.consumer_position_reset', { reset: e.reset, from: e.from, to: e.to });
+    case 'fetch_held':
+      return t('explain.fetch_held', { leader: e.leader, follower: e.follower, until: formatMs(e.until_ms) });
+    case 'fetch_timed_out':
+      return t('explain.fetch_timed_out', { follower: e.follower, leader: e.leader });
+    case 'crashed':
+      return e.lose_unflushed ? t('explain.power_loss', { broker: e.broker }) : t('explain.crashed', { broker: e.broker });
+    case 'restarted':
+      return t('explain.restarted', { broker: e.broker });
+    case 'step_rejected':
+      return t('explain.step_rejected', { reason: e.reason });
     default:
       return null;
   }
 }
 
-/** Each kind of `leader_elected`, in plain words. */
-export const ELECTION_TEXT = {
-  clean: (e) => `Broker ${e.leader} was elected leader in epoch ${e.leader_epoch} from the ISR: a clean election, it holds every committed record.`,
-  unclean: (e) => `Broker ${e.leader} was elected although it is not in the ISR (unclean election): committed records it lacks are lost.`,
-  eligible_leader_replica: (e) => `The ISR was empty, so broker ${e.leader} was elected from the Eligible Leader Replicas (KIP-966): it left the ISR while it was below min.insync.replicas and holds every committed record. It leads alone until others catch up.`,
-  last_known_leader: (e) => `The ISR and the ELR were empty, so broker ${e.leader}, the last known leader, was elected (KIP-966), even after an unclean shutdown: records it lost in a crash are gone.`,
-};
+function explainHighWatermark(e) {
+  const c = e.cause || {};
+  const p = { broker: e.broker, from: e.from, to: e.to };
+  switch (c.cause) {
+    case 'isr_log_end_offsets':
+      return t('explain.hw.isr', { ...p, leos: leoList(c.isr) });
+    case 'fetch_response':
+      return t('explain.hw.fetch_response', { ...p, leader_hw: c.leader_high_watermark });
+    case 'truncation':
+      return t('explain.hw.truncation', p);
+    case 'checkpoint':
+      return t('explain.hw.checkpoint', { ...p, checkpointed: c.checkpointed });
+    default:
+      return t('explain.hw.other', p);
+  }
+}
+
+/** Why a log was truncated: the rule and its source. */
+export function truncationWhy(tr) {
+  if (!tr) return '';
+  switch (tr.rule) {
+    case 'high_watermark':
+      return t('truncation.high_watermark', { hw: tr.high_watermark });
+    case 'leader_epoch':
+      return t('truncation.leader_epoch', { epoch: tr.requested_epoch, end: tr.end_offset });
+    case 'undefined_epoch_offset':
+      return t('truncation.undefined_epoch_offset', { hw: tr.high_watermark });
+    case 'epoch_end_offset':
+      return t('truncation.epoch_end_offset', { epoch: tr.epoch, end: tr.end_offset, here: tr.follower_end_offset });
+    case 'diverging_epoch':
+      return t('truncation.diverging_epoch', { epoch: tr.epoch, end: tr.end_offset, here: tr.follower_end_offset });
+    case 'offset_out_of_range':
+      return t('truncation.offset_out_of_range', { end: tr.leader_log_end_offset });
+    case 'power_loss':
+      return t('truncation.power_loss', { count: tr.lost });
+    default:
+      return tr.rule;
+  }
+}
+
+function explainProduceResponse(e) {
+  const result = resultName(e.result);
+  const p = { value: quote(e.value), acks: e.acks, offset: e.offset ?? '?', error: result, attempts: e.attempts };
+  if (has(e.retry_in_ms)) return t('explain.produce.retry', { ...p, ms: formatMs(e.retry_in_ms) });
+  if (e.expired) return t('explain.produce.expired', { ...p, timeout: e.expired.timeout, last: resultName(e.expired.last_error) });
+  if (result === 'acked') return t(e.acks === 'all' ? 'explain.produce.acked_all' : 'explain.produce.acked', p);
+  if (result === 'sent') return null;
+  return `${t('explain.produce.error', p)} ${resultHelp(result)}`;
+}
 
 // ---------------------------------------------------------------- versions
 
 /** Labels of the settings whose defaults differ by version (the keys of `versions()[i].defaults`). */
-export const DEFAULT_LABELS = {
-  broker_session_timeout_ms: 'broker session timeout',
-  replica_lag_time_max_ms: 'replica.lag.time.max.ms',
-  unclean_leader_election: 'unclean.leader.election.enable',
-  enable_idempotence: 'producer enable.idempotence',
-  retries: 'producer retries',
-};
+export function defaultLabel(key) {
+  const k = `setting.${key}`;
+  return hasKey(k) ? t(k) : key;
+}
 
 /** A setting's value as text: durations (names ending in _ms) as times. */
 export function settingValue(value, key = '') {
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (typeof value === 'boolean') return value ? t('common.on') : t('common.off');
   if (typeof value === 'number' && key.endsWith('_ms')) return formatMs(value);
-  return typeof value === 'number' ? value.toLocaleString('en-US') : String(value);
+  return typeof value === 'number' ? num(value) : String(value);
 }
 
+/** The words of the version picker and the rules dialog. */
 export const VERSION_TEXT = {
-  name: (name) => `Kafka ${name}`,
-  option: (name, isRun) => `Kafka ${name}${isRun ? ' (this run)' : ''}`,
-  aliases: (v) => (v.aliases && v.aliases.length ? ` (${v.aliases.map(quote).join(', ')})` : ''),
-  oldest: 'The oldest version modelled: its rules are where the table starts.',
-  unchanged: 'No rule changed at this version.',
-  rulesHeading: (n) => `Rules in force (${n})`,
-  changedHeading: (prev) => `What changed from ${prev}`,
-  defaultsHeading: 'Defaults',
-  introduced: 'new',
-  retired: 'retired',
-  thisRun: 'this run',
-  release: (r) => `Kafka ${r}`,
-  buttonLabel: (name) => `Kafka ${name}: the rules in force in this version`,
+  name: (name) => t('version.name', { name }),
+  option: (name, isRun) => t(isRun ? 'version.option_run' : 'version.name', { name }),
+  aliases: (v) => (v.aliases && v.aliases.length ? ` (${v.aliases.map((a) => `“${a}”`).join(', ')})` : ''),
+  oldest: () => t('version.oldest'),
+  unchanged: () => t('version.unchanged'),
+  rulesHeading: (n) => t('version.rules_heading', { n }),
+  changedHeading: (prev) => t('version.changed_heading', { prev }),
+  defaultsHeading: () => t('version.defaults'),
+  introduced: () => t('version.introduced'),
+  retired: () => t('version.retired'),
+  thisRun: () => t('version.this_run'),
+  release: (r) => t('version.name', { name: r }),
+  buttonLabel: (name) => t('version.button_label', { name }),
 };
 
-/** A rule's one-line summary as a sentence start. */
+/**
+ * A rule's one-line summary as a sentence: the core's own words in English;
+ * in another language the locale's text for that rule id.
+ */
 export function ruleSentence(rule) {
-  const s = rule.summary || rule.rule;
+  const key = `rules.${rule.rule}`;
+  const s = language() === 'en' ? rule.summary || rule.rule : t(key);
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// ---------------------------------------------------------------- hints
+
+/**
+ * What to try next at the end of a run, from its state: the rule that makes
+ * nothing happen yet, and the control that moves it on. Null when nothing
+ * useful is to be said.
+ */
+export function hintFor(state, config) {
+  const p = state.partition;
+  const brokers = state.brokers || [];
+  const leader = has(p.leader) ? brokers.find((b) => b.id === p.leader) : null;
+  const session = formatMs(config.broker_session_timeout_ms);
+  const starting = brokers.find((b) => b.role === 'starting');
+  if (starting) return t('hint.starting', { broker: starting.id, time: session });
+  if (leader && !leader.alive && !leader.fenced) return t('hint.leader_down', { broker: leader.id, time: session });
+  if (!leader) {
+    const down = brokers.find((b) => !b.alive);
+    return down ? t('hint.offline_restart', { broker: down.id }) : t('hint.offline');
+  }
+  if (!brokers.some((b) => b.log_end_offset > 0)) return t('hint.produce');
+  if (config.auto_fetch) return null;
+  const behind = brokers.find((b) => b.alive && b.role === 'follower' && !b.fetcher_paused && b.log_end_offset < leader.log_end_offset);
+  if (behind) return t('hint.fetch', { broker: behind.id });
+  const stale = (leader.remote || []).find((r) => (leader.isr || []).includes(r.id) && r.log_end_offset !== leader.log_end_offset);
+  if (stale && brokers.find((b) => b.id === stale.id && b.alive)) return t('hint.fetch_again', { broker: stale.id });
+  const lagging = brokers.find((b) => b.alive && b.role === 'follower' && b.high_watermark < leader.high_watermark);
+  if (lagging) return t('hint.follower_hw', { broker: lagging.id });
+  return null;
 }

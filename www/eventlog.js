@@ -1,29 +1,36 @@
-// The event log: the trace lines up to the current position, drawn as a
-// windowed list (only the rows in view exist in the DOM), so a run with
-// thousands of events stays light.
+// The event log: the trace lines up to the current position, newest last.
+// Lines wrap; only the last LOG_LINES_SHOWN are in the DOM (a step of a long
+// timed run can cause hundreds of thousands), and the Trace dialog has them
+// all. The text of a line is the core's trace line in English, or the same
+// typed event in the page's language.
 
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
-export const ROW_HEIGHT = 20;
-const OVERSCAN = 8;
+export const LOG_LINES_SHOWN = 300;
+
+/** The class of a line, from the core's (English) trace line. */
+function lineClass(line, current) {
+  const cls = ['log-line'];
+  if (current) cls.push('current');
+  if (line.includes(' VIOLATION ')) cls.push('violation');
+  else if (line.includes(' rejected ')) cls.push('rejected');
+  else if (line.includes(' truncated its log ')) cls.push('truncation');
+  return cls.join(' ');
+}
 
 /**
  * lines: all trace lines of the timeline; count: how many are up to the
  * current position; stepOf(i): the step of line i; currentFrom: the first
- * line of the current step; scrollTop/height: the viewport.
+ * line of the current step; text(i): what line i says in the page's language.
  */
-export function renderEventLog({ lines, count, stepOf, currentFrom, scrollTop, height }) {
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+export function renderEventLog({ lines, count, stepOf, currentFrom, text }) {
+  const first = Math.max(0, count - LOG_LINES_SHOWN);
   const rows = [];
-  for (let i = first; i < last; i++) {
-    const line = lines[i];
-    const cls = ['log-line'];
-    if (i >= currentFrom) cls.push('current');
-    if (line.includes(' VIOLATION ')) cls.push('violation');
-    else if (line.includes(' rejected ')) cls.push('rejected');
-    else if (line.includes(' truncated its log ')) cls.push('truncation');
-    rows.push(h('div', { class: cls.join(' '), key: i, style: `top:${i * ROW_HEIGHT}px`, title: line, 'data-step': stepOf(i), role: 'listitem' }, line));
+  if (first > 0) rows.push(h('div', { class: 'log-line log-earlier', key: 'earlier', role: 'listitem' }, t('eventlog.earlier', { count: first })));
+  for (let i = first; i < count; i++) {
+    rows.push(h('div', { class: lineClass(lines[i], i >= currentFrom), key: i, 'data-step': stepOf(i), role: 'listitem' }, text(i)));
   }
-  return h('div', { class: 'log-spacer', style: `height:${count * ROW_HEIGHT}px`, role: 'list', 'aria-label': `${count} trace lines` }, rows);
+  if (!count) rows.push(h('div', { class: 'log-line log-empty', key: 'empty', role: 'listitem' }, t('eventlog.empty')));
+  return h('div', { class: 'log-list', role: 'list', 'aria-label': t('eventlog.count', { count }) }, rows);
 }

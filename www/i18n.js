@@ -18,6 +18,13 @@ export const BUNDLES = ['ui', 'tours', 'events'];
 const CODES = new Set(LANGUAGES.map((l) => l.code));
 const PLURAL_FORMS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 
+/** Keys asked for that no table has (the browser tests read them: a gap is a failure). */
+const missing = new Set();
+
+export function missingKeys() {
+  return [...missing];
+}
+
 const state = {
   code: 'en',
   table: new Map(),
@@ -111,7 +118,10 @@ export function num(n) {
 export function t(key, params = {}) {
   let value = state.table.get(key);
   if (value === undefined) value = state.english.get(key);
-  if (value === undefined) return key;
+  if (value === undefined) {
+    missing.add(key);
+    return key;
+  }
   if (typeof value === 'object') {
     const form = state.plural.select(Number(params.count ?? 0));
     value = value[form] ?? value.other;

@@ -3,7 +3,8 @@
 // role and verdict drawn here is a field the core reported.
 
 import { h } from './dom.js';
-import { describeStep, formatMs, messageLabel, violationHeadline, explainEvent, startingNote, unavailableReason, RESULT_HELP, ROLE_TEXT, ELR_TEXT, VERSION_TEXT } from './describe.js';
+import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from './describe.js';
+import { t, num } from './i18n.js';
 
 export const EPOCH_COLOURS = 8;
 const LIST_LIMIT = 100; // rows of the producer and consumer lists drawn at most
@@ -30,13 +31,13 @@ export function render(state, view) {
 export function renderLegend(state) {
   const epochs = [...new Set(state.brokers.flatMap((b) => b.log.map((r) => r.epoch)))].sort((a, b) => a - b).slice(0, 12);
   return [
-    epochs.map((e) => h('span', { class: 'legend-item', key: `e${e}` }, h('span', { class: `swatch epoch-${e % EPOCH_COLOURS} committed` }), `epoch ${e}`)),
-    h('span', { class: 'legend-item', key: 'c' }, h('span', { class: 'swatch neutral committed' }), 'committed (below HW)'),
-    h('span', { class: 'legend-item', key: 'u' }, h('span', { class: 'swatch neutral uncommitted' }), 'not committed'),
-    h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), 'HW'),
-    h('span', { class: 'legend-item', key: 'leo' }, h('span', { class: 'swatch-line leo' }), 'LEO'),
-    h('span', { class: 'legend-item', key: 'ck' }, h('span', { class: 'swatch-line ckpt' }), 'checkpointed HW'),
-    h('span', { class: 'legend-item', key: 'r' }, h('span', { class: 'remote-glyph' }, '▴'), 'leader\'s view of a follower\'s LEO'),
+    epochs.map((e) => h('span', { class: 'legend-item', key: `e${e}` }, h('span', { class: `swatch epoch-${e % EPOCH_COLOURS} committed` }), t('legend.epoch', { epoch: e }))),
+    h('span', { class: 'legend-item', key: 'c' }, h('span', { class: 'swatch neutral committed' }), t('legend.committed')),
+    h('span', { class: 'legend-item', key: 'u' }, h('span', { class: 'swatch neutral uncommitted' }), t('legend.uncommitted')),
+    h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), t('legend.hw')),
+    h('span', { class: 'legend-item', key: 'leo' }, h('span', { class: 'swatch-line leo' }), t('legend.leo')),
+    h('span', { class: 'legend-item', key: 'ck' }, h('span', { class: 'swatch-line ckpt' }), t('legend.ckpt')),
+    h('span', { class: 'legend-item', key: 'r' }, h('span', { class: 'remote-glyph' }, '▴'), t('legend.remote')),
   ];
 }
 
@@ -44,26 +45,39 @@ export function renderLegend(state) {
 
 const STEP_NOTES_MAX = 4;
 
+/** The step's notes: its most telling explanations (at most four), in the order they happened. */
+export function stepNotes(events) {
+  const notes = [];
+  const seen = new Set();
+  (events || []).forEach((e, i) => {
+    const note = explainEvent(e);
+    if (note && !seen.has(note.text)) {
+      seen.add(note.text);
+      notes.push({ ...note, i });
+    }
+  });
+  const kept = [...notes].sort((a, b) => b.rank - a.rank || a.i - b.i).slice(0, STEP_NOTES_MAX);
+  return kept.sort((a, b) => a.i - b.i).map((n) => n.text);
+}
+
 export function renderCaption(state, view) {
-  const where = view.position === 0 ? 'Start' : `Step ${view.position}`;
-  const what = view.step ? describeStep(view.step) : 'nothing has happened yet';
+  const where = view.position === 0 ? t('caption.start') : t('caption.step', { n: view.position });
+  const what = view.step ? describeStep(view.step) : t('caption.nothing_yet');
   const shown = (view.stepEvents || []).length;
-  const notes = (view.stepEvents || []).map(explainEvent).filter(Boolean);
-  const unique = [...new Set(notes)].slice(0, STEP_NOTES_MAX);
-  if (view.stepEventCount > shown) {
-    unique.push(`This step caused ${view.stepEventCount.toLocaleString('en-US')} events; these notes read the last ${shown.toLocaleString('en-US')} (the event log has them all).`);
-  }
+  const notes = stepNotes(view.stepEvents);
+  if (view.stepEventCount > shown) notes.push(t('caption.many_events', { count: view.stepEventCount, shown }));
   return [
     h('p', { class: 'caption-line', key: 'line' },
       h('strong', null, where),
-      h('span', { class: 'muted' }, ` of ${view.length} · ${formatMs(state.time_ms)} · `),
+      h('span', { class: 'muted' }, ` ${t('caption.of', { n: view.length })} · ${formatMs(state.time_ms)} · `),
       h('button', { type: 'button', class: 'link-button version-button', 'data-action': 'rules', 'data-testid': 'version', 'aria-haspopup': 'dialog', 'aria-label': VERSION_TEXT.buttonLabel(state.protocol), title: VERSION_TEXT.buttonLabel(state.protocol) }, VERSION_TEXT.name(state.protocol)),
       h('span', { class: 'muted' }, ' · '),
-      h('span', null, what),
+      h('span', { class: 'caption-what' }, what),
     ),
-    unique.length
-      ? h('ul', { class: 'step-notes', key: 'notes', 'aria-label': 'What this step did' }, unique.map((text, i) => h('li', { key: i }, text)))
+    notes.length
+      ? h('ul', { class: 'step-notes', key: 'notes', 'aria-label': t('caption.notes_label') }, notes.map((text, i) => h('li', { key: i }, text)))
       : null,
+    view.hint ? h('p', { class: 'hint', key: 'hint', 'data-testid': 'hint' }, h('strong', null, `${t('hint.label')} `), view.hint) : null,
   ];
 }
 
@@ -73,11 +87,11 @@ export function renderBanner(state, view) {
   const stopped = state.stopped
     ? h('div', { class: 'banner banner-stopped', role: 'alert', key: 'stopped', 'data-testid': 'stopped' },
         h('div', { class: 'violation-head' },
-          h('span', { class: 'tag tag-warn' }, 'Run stopped'),
-          h('strong', { class: 'violation-title' }, 'This run went past a work budget'),
+          h('span', { class: 'tag tag-warn' }, t('banner.stopped_tag')),
+          h('strong', { class: 'violation-title' }, t('banner.stopped_title')),
         ),
         h('p', { class: 'violation-detail' }, state.stopped),
-        h('p', { class: 'violation-where muted' }, 'Go back to an earlier step to change the run; everything up to here is kept.'),
+        h('p', { class: 'violation-where muted' }, t('banner.stopped_where')),
       )
     : null;
   const vs = state.violations || [];
@@ -89,7 +103,7 @@ export function renderBanner(state, view) {
     violationItem(first, view),
     rest.length
       ? h('details', { class: 'banner-more' },
-          h('summary', null, `${rest.length} more ${rest.length === 1 ? 'finding' : 'findings'}`),
+          h('summary', null, t('banner.more_findings', { count: rest.length })),
           rest.map((v, i) => violationItem(v, view, i)))
       : null,
   )].filter(Boolean);
@@ -98,15 +112,15 @@ export function renderBanner(state, view) {
 function violationItem(v, view, key) {
   return h('div', { class: 'violation', key: key ?? 'first', 'data-kind': v.kind },
     h('div', { class: 'violation-head' },
-      h('span', { class: `tag ${v.protocol_violation ? 'tag-bad' : 'tag-warn'}` }, v.protocol_violation ? 'Protocol violation' : 'Allowed by acks=1'),
+      h('span', { class: `tag ${v.protocol_violation ? 'tag-bad' : 'tag-warn'}` }, v.protocol_violation ? t('banner.protocol_violation') : t('banner.allowed_by_acks1')),
       h('strong', { class: 'violation-title' }, violationHeadline(v)),
     ),
-    h('p', { class: 'violation-detail' }, v.detail),
+    h('p', { class: 'violation-detail' }, violationDetail(v)),
     h('p', { class: 'violation-where' },
-      h('span', { class: 'muted' }, `${v.kind} · step ${v.step} · ${formatMs(v.time_ms)} `),
+      h('span', { class: 'muted' }, `${v.kind} · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })} `),
       view.position !== v.step
-        ? h('button', { type: 'button', class: 'link-button', 'data-action': 'goto', 'data-step': v.step, 'aria-label': `Go to step ${v.step}, where it happened` }, `Go to step ${v.step}`)
-        : h('span', { class: 'muted' }, '(this step)'),
+        ? h('button', { type: 'button', class: 'link-button', 'data-action': 'goto', 'data-step': v.step, 'aria-label': t('banner.goto_label', { step: v.step }) }, t('banner.goto', { step: v.step }))
+        : h('span', { class: 'muted' }, t('banner.this_step')),
     ),
   );
 }
@@ -123,23 +137,23 @@ export function renderCluster(state, view) {
   const gaps = violationGaps(state.violations || []);
   return h('div', { class: `cluster${view.dense ? ' dense' : ''}`, style: `--count:${count}` },
     h('div', { class: 'controller-strip' },
-      h('span', { class: 'controller-label' }, 'Controller'),
-      p.leader !== null && p.leader !== undefined
-        ? h('span', null, 'leader ', h('strong', { 'data-testid': 'partition-leader' }, `broker ${p.leader}`))
-        : h('span', { class: 'tag tag-bad', 'data-testid': 'partition-leader' }, 'offline: no leader'),
-      h('span', null, 'epoch ', h('strong', { 'data-testid': 'partition-epoch' }, String(p.leader_epoch))),
-      h('span', null, 'ISR ', h('strong', { 'data-testid': 'partition-isr' }, `{${p.isr.join(', ')}}`)),
+      h('span', { class: 'controller-label' }, t('cluster.controller')),
+      has(p.leader)
+        ? h('span', null, `${t('cluster.leader')} `, h('strong', { 'data-testid': 'partition-leader' }, t('cluster.broker', { broker: p.leader })))
+        : h('span', { class: 'tag tag-bad', 'data-testid': 'partition-leader' }, t('cluster.offline')),
+      h('span', null, `${t('cluster.epoch')} `, h('strong', { 'data-testid': 'partition-epoch' }, String(p.leader_epoch))),
+      h('span', null, 'ISR ', h('strong', { 'data-testid': 'partition-isr' }, braces(p.isr))),
       p.elr && p.elr.length
-        ? h('span', { class: 'elr-summary', title: ELR_TEXT.partition }, `${ELR_TEXT.mark} `, h('strong', { 'data-testid': 'partition-elr' }, `{${p.elr.join(', ')}}`), h('span', { class: 'visually-hidden' }, `: ${ELR_TEXT.partition}`))
+        ? h('span', { class: 'elr-summary', title: t('elr.partition') }, 'ELR ', h('strong', { 'data-testid': 'partition-elr' }, braces(p.elr)), h('span', { class: 'visually-hidden' }, `: ${t('elr.partition')}`))
         : null,
-      (p.leader === null || p.leader === undefined) && p.last_known_leader !== null && p.last_known_leader !== undefined
-        ? h('span', { title: ELR_TEXT.lastKnownLeader }, `${ELR_TEXT.lastKnownLeaderLabel} `, h('strong', { 'data-testid': 'partition-last-known-leader' }, `broker ${p.last_known_leader}`))
+      !has(p.leader) && has(p.last_known_leader)
+        ? h('span', { title: t('elr.last_known_leader_help') }, `${t('elr.last_known_leader')} `, h('strong', { 'data-testid': 'partition-last-known-leader' }, t('cluster.broker', { broker: p.last_known_leader })))
         : null,
-      h('span', null, 'HW ', h('strong', null, p.high_watermark === null || p.high_watermark === undefined ? '–' : String(p.high_watermark))),
+      h('span', null, 'HW ', h('strong', { 'data-testid': 'partition-hw' }, has(p.high_watermark) ? String(p.high_watermark) : '–')),
     ),
     renderInFlight(state),
     h('div', { class: 'ruler-row', 'aria-hidden': 'true' },
-      h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, 'offset')),
+      h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, t('cluster.offset'))),
       h('div', { class: 'track ruler' }, ruler(start, count, maxLeo, view.dense)),
     ),
     state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps, view.refusals)),
@@ -148,18 +162,20 @@ export function renderCluster(state, view) {
   );
 }
 
+const has = (v) => v !== null && v !== undefined;
+
 function renderInFlight(state) {
   const msgs = state.in_flight || [];
   if (!msgs.length) return null;
   const shown = msgs.slice(0, 12);
   return h('div', { class: 'in-flight' },
-    h('span', { class: 'muted' }, `In flight (${msgs.length}):`),
+    h('span', { class: 'muted' }, t('cluster.in_flight', { count: msgs.length })),
     shown.map((m, i) => {
       const [from, to] = endpoints(m);
       return h('span', { class: `chip msg-${m.kind}`, key: i, title: m.line },
-        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · at ${m.arrives_ms} ms`));
+        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · ${t('cluster.arrives', { ms: m.arrives_ms })}`));
     }),
-    msgs.length > shown.length ? h('span', { class: 'muted' }, `and ${msgs.length - shown.length} more`) : null,
+    msgs.length > shown.length ? h('span', { class: 'muted' }, t('cluster.and_more', { count: msgs.length - shown.length })) : null,
   );
 }
 
@@ -181,7 +197,7 @@ function ruler(start, count, maxLeo, dense) {
 function violationCells(violations) {
   const set = new Set();
   for (const v of violations) {
-    if (v.offset === null || v.offset === undefined) continue;
+    if (!has(v.offset)) continue;
     for (const b of v.brokers || []) set.add(`${b}:${v.offset}`);
   }
   return set;
@@ -191,7 +207,7 @@ function violationCells(violations) {
 function violationGaps(violations) {
   const map = new Map();
   for (const v of violations) {
-    if (v.offset === null || v.offset === undefined || v.kind !== 'acked_write_lost') continue;
+    if (!has(v.offset) || v.kind !== 'acked_write_lost') continue;
     for (const b of v.brokers || []) {
       if (!map.has(b)) map.set(b, []);
       map.get(b).push({ offset: v.offset, value: v.value, kind: v.kind });
@@ -206,38 +222,37 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals) 
   if (!b.alive) classes.push(b.role === 'starting' ? 'is-starting' : 'is-down');
   if (b.isolated) classes.push('is-isolated');
   if (b.stale_leader) classes.push('is-stale');
-  const roleText = ROLE_TEXT[b.role] || b.role;
+  const role = roleText(b.role);
   const starting = b.role === 'starting' ? startingNote(b.id, refusals && refusals.get(b.id), state.time_ms) : null;
-  const label = `Broker ${b.id}, ${roleText}${b.in_elr ? `, ${ELR_TEXT.mark}` : ''}, epoch ${b.leader_epoch}, log end offset ${b.log_end_offset}, high watermark ${b.high_watermark}`;
+  const label = t('broker.label', { broker: b.id, role: b.in_elr ? `${role}, ELR` : role, epoch: b.leader_epoch, leo: b.log_end_offset, hw: b.high_watermark });
   const notes = stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id);
+  const controllerLeader = has(p.leader) ? t('broker.controller_leader', { broker: p.leader, epoch: p.leader_epoch }) : t('broker.nobody');
   return h('section', { class: classes.join(' '), key: `b${b.id}`, 'data-broker': b.id, 'aria-label': label },
     h('div', { class: 'broker-info' },
       h('div', { class: 'broker-title' },
-        h('span', { class: 'broker-name' }, `Broker ${b.id}`),
-        h('span', { class: `role role-${b.role}`, 'data-testid': 'role' }, roleText),
-        h('span', { class: 'epoch-pill', title: 'leader epoch this broker is in' }, 'epoch ', h('span', { 'data-stat': 'epoch' }, String(b.leader_epoch))),
+        h('span', { class: 'broker-name' }, t('broker.name', { broker: b.id })),
+        h('span', { class: `role role-${b.role}`, 'data-testid': 'role' }, role),
+        h('span', { class: 'epoch-pill', title: t('broker.epoch_help') }, `${t('cluster.epoch')} `, h('span', { 'data-stat': 'epoch' }, String(b.leader_epoch))),
       ),
       h('div', { class: 'badges' },
-        b.in_isr ? h('span', { class: 'tag tag-ok', title: 'in the controller\'s ISR' }, 'in ISR') : h('span', { class: 'tag tag-muted', title: 'not in the controller\'s ISR' }, 'out of ISR'),
+        b.in_isr ? h('span', { class: 'tag tag-ok', title: t('broker.in_isr_help') }, t('broker.in_isr')) : h('span', { class: 'tag tag-muted', title: t('broker.out_of_isr_help') }, t('broker.out_of_isr')),
         b.in_elr
-          ? h('span', { class: 'tag tag-elr', 'data-testid': 'elr', title: ELR_TEXT.broker(b.id) }, h('span', { 'aria-hidden': 'true' }, ELR_TEXT.mark), h('span', { class: 'visually-hidden' }, ELR_TEXT.broker(b.id)))
+          ? h('span', { class: 'tag tag-elr', 'data-testid': 'elr', title: t('elr.broker', { broker: b.id }) }, h('span', { 'aria-hidden': 'true' }, 'ELR'), h('span', { class: 'visually-hidden' }, t('elr.broker', { broker: b.id })))
           : null,
-        b.fenced ? h('span', { class: 'tag tag-bad', title: 'the controller fenced this broker (no heartbeat)' }, 'fenced') : null,
-        b.isolated ? h('span', { class: 'tag tag-bad', title: 'cut off from the other brokers and the controller' }, 'isolated') : null,
+        b.fenced ? h('span', { class: 'tag tag-bad', title: t('broker.fenced_help') }, t('broker.fenced')) : null,
+        b.isolated ? h('span', { class: 'tag tag-bad', title: t('broker.isolated_help') }, t('broker.isolated')) : null,
         b.stale_leader
-          ? h('span', { class: 'tag tag-bad', 'data-testid': 'stale-leader', title: `believes it leads epoch ${b.leader_epoch}; the controller says ${p.leader ? `broker ${p.leader}, epoch ${p.leader_epoch}` : 'no leader'}` }, 'stale leader')
+          ? h('span', { class: 'tag tag-bad', 'data-testid': 'stale-leader', title: t('broker.stale_help', { epoch: b.leader_epoch, leader: controllerLeader }) }, t('broker.stale'))
           : null,
-        b.fetcher_paused ? h('span', { class: 'tag tag-warn' }, 'fetcher paused') : null,
-        b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms) ? h('span', { class: 'tag tag-muted' }, `links ${b.latency_ms} ms`) : null,
+        b.fetcher_paused ? h('span', { class: 'tag tag-warn' }, t('broker.fetcher_paused')) : null,
+        b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms) ? h('span', { class: 'tag tag-muted' }, t('broker.links_ms', { ms: b.latency_ms })) : null,
       ),
       h('div', { class: 'stats' },
-        stat('LEO', 'leo', b.log_end_offset, 'log end offset: the next offset to write'),
-        stat('HW', 'hw', b.high_watermark, 'high watermark: records below it are committed'),
-        stat('ckpt', 'ckpt', b.checkpointed_high_watermark, 'high watermark last written to the checkpoint file (used after a restart)'),
+        stat('LEO', 'leo', b.log_end_offset, t('glossary.leo.short')),
+        stat('HW', 'hw', b.high_watermark, t('glossary.hw.short')),
+        stat(t('broker.ckpt'), 'ckpt', b.checkpointed_high_watermark, t('glossary.ckpt.short')),
       ),
-      b.stale_leader
-        ? h('p', { class: 'stale-note' }, `Believes it leads epoch ${b.leader_epoch}; the controller's leader is ${p.leader ? `broker ${p.leader} (epoch ${p.leader_epoch})` : 'nobody'}.`)
-        : null,
+      b.stale_leader ? h('p', { class: 'stale-note' }, t('broker.stale_note', { epoch: b.leader_epoch, leader: controllerLeader })) : null,
       starting ? h('p', { class: 'starting-note', 'data-testid': 'starting-note' }, starting) : null,
       b.role === 'leader' ? leaderView(b) : null,
       brokerActions(b, state),
@@ -247,15 +262,9 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals) 
       markers(b, start, count),
     ),
     notes.length
-      ? h('div', { class: 'broker-notes' }, notes.map((e, i) => h('p', { class: 'truncation-note', key: i }, h('span', { class: 'scissors', 'aria-hidden': 'true' }, '✂ '), `Truncated ${e.from} → ${e.to}: ${truncationReason(e)}`)))
+      ? h('div', { class: 'broker-notes' }, notes.map((e, i) => h('p', { class: 'truncation-note', key: i }, h('span', { class: 'scissors', 'aria-hidden': 'true' }, '✂ '), t('broker.truncated_note', { from: e.from, to: e.to, why: truncationWhy(e.truncation) }))))
       : null,
   );
-}
-
-/** The reason part of a truncation event's line (after "truncated its log a -> b: "). */
-export function truncationReason(e) {
-  const i = e.line.indexOf(': ', e.line.indexOf('truncated its log'));
-  return i >= 0 ? e.line.slice(i + 2) : e.truncation.rule;
 }
 
 function stat(label, key, value, title) {
@@ -265,13 +274,14 @@ function stat(label, key, value, title) {
 function leaderView(b) {
   const remote = b.remote || [];
   return h('div', { class: 'leader-view' },
-    h('span', { class: 'muted' }, 'Leader\'s view: '),
-    h('span', null, `ISR {${(b.isr || []).join(', ')}}`),
+    h('span', { class: 'muted' }, `${t('broker.leader_view')} `),
+    h('span', null, `ISR ${braces(b.isr)}`),
     remote.map((r) => h('span', { class: 'remote', key: r.id, 'data-remote': r.id },
-      ` · ${r.id} at `,
-      r.log_end_offset === null || r.log_end_offset === undefined ? h('span', { class: 'unknown', title: 'the leader has not heard from this follower in this epoch' }, 'LEO ?') : `LEO ${r.log_end_offset}`,
-      r.fetch_held_until_ms === null || r.fetch_held_until_ms === undefined ? null
-        : h('span', { class: 'held', 'data-held': r.id, title: 'this follower\'s fetch found nothing new: the leader holds it until a record arrives or replica.fetch.wait.max.ms passes, then answers' }, `, fetch held until ${formatMs(r.fetch_held_until_ms)}`),
+      ` · ${t('broker.remote_at', { broker: r.id })} `,
+      has(r.log_end_offset) ? `LEO ${r.log_end_offset}` : h('span', { class: 'unknown', title: t('glossary.leo_unknown.short') }, 'LEO ?'),
+      has(r.fetch_held_until_ms)
+        ? h('span', { class: 'held', 'data-held': r.id, title: t('broker.fetch_held_help') }, t('broker.fetch_held', { until: formatMs(r.fetch_held_until_ms) }))
+        : null,
     )),
   );
 }
@@ -285,30 +295,31 @@ function brokerActions(b, state) {
   const btn = (action, text, label, extra = {}) => {
     const reason = unavailableReason(action, id, b.role);
     return reason
-      ? h('button', { type: 'button', class: 'mini unavailable', 'data-action': action, 'data-broker': id, 'aria-disabled': 'true', 'data-reason': reason, 'aria-label': `${label} (not possible now)`, 'aria-description': reason, title: reason }, text)
+      ? h('button', { type: 'button', class: 'mini unavailable', 'data-action': action, 'data-broker': id, 'aria-disabled': 'true', 'data-reason': reason, 'aria-label': t('action.not_possible', { label }), 'aria-description': reason, title: reason }, text)
       : h('button', { type: 'button', class: 'mini', 'data-action': action, 'data-broker': id, 'aria-label': label, ...extra }, text);
   };
+  const a = (key) => t(`action.${key}`, { broker: id });
   return h('div', { class: 'broker-actions' },
-    follower ? btn('fetch', 'Fetch', `Fetch now: broker ${id} fetches from its leader`) : null,
-    running ? btn('crash', 'Crash', `Crash broker ${id} (process crash, the log on disk survives)`) : btn('restart', 'Restart', `Restart broker ${id}`),
+    follower ? btn('fetch', a('fetch'), a('fetch_label')) : null,
+    running ? btn('crash', a('crash'), a('crash_label')) : btn('restart', a('restart'), a('restart_label')),
     h('details', { class: 'more', key: 'more' },
-      h('summary', { class: 'mini', 'aria-label': `More actions for broker ${id}` }, 'More'),
+      h('summary', { class: 'mini', 'aria-label': a('more_label') }, a('more')),
       h('div', { class: 'menu' },
         running
           ? h('div', { class: 'menu-row' },
-              h('label', null, 'lose ', h('input', { type: 'number', min: 1, max: 10000, value: 1, 'data-field': 'lose', 'data-broker': id, 'aria-label': `Unflushed records broker ${id} loses with the power`, class: 'num' }), ' record(s)'),
-              btn('powerloss', 'Power loss', `Power loss on broker ${id}: the unflushed end of its log is lost`))
+              h('label', null, `${a('lose')} `, h('input', { type: 'number', min: 1, max: 10000, value: 1, 'data-field': 'lose', 'data-broker': id, 'aria-label': a('lose_label'), class: 'num' }), ` ${a('records')}`),
+              btn('powerloss', a('power_loss'), a('power_loss_label')))
           : null,
         h('div', { class: 'menu-row' },
-          b.isolated ? btn('heal-broker', 'Reconnect', `Reconnect broker ${id} to the others and the controller`) : btn('isolate', 'Isolate', `Isolate broker ${id} from the other brokers and the controller`)),
+          b.isolated ? btn('heal-broker', a('reconnect'), a('reconnect_label')) : btn('isolate', a('isolate'), a('isolate_label'))),
         follower
           ? h('div', { class: 'menu-row' },
-              b.fetcher_paused ? btn('resume', 'Resume fetcher', `Resume the fetcher of broker ${id}`) : btn('pause', 'Pause fetcher', `Pause the fetcher of broker ${id}`))
+              b.fetcher_paused ? btn('resume', a('resume'), a('resume_label')) : btn('pause', a('pause'), a('pause_label')))
           : null,
         h('div', { class: 'menu-row' },
-          h('label', null, 'links ', h('input', { type: 'number', min: 0, max: 3600000, value: 400, 'data-field': 'delay', 'data-broker': id, 'aria-label': `Latency of broker ${id}'s links in ms`, class: 'num' }), ' ms'),
-          btn('delay', 'Slow down', `Set the latency of broker ${id}'s links`)),
-        h('div', { class: 'menu-row' }, btn('elect', 'Elect as leader', `Ask the controller to elect broker ${id}`)),
+          h('label', null, `${a('links')} `, h('input', { type: 'number', min: 0, max: 3600000, value: 400, 'data-field': 'delay', 'data-broker': id, 'aria-label': a('links_label'), class: 'num' }), ' ms'),
+          btn('delay', a('slow'), a('slow_label'))),
+        h('div', { class: 'menu-row' }, btn('elect', a('elect'), a('elect_label'))),
       ),
     ),
   );
@@ -320,14 +331,15 @@ function cells(b, start, count, flagged, missing) {
   // A record a violation says this broker should have but does not: drawn as a crossed-out slot.
   const gaps = (missing.get(b.id) || []).filter((m) => !held.has(m.offset) && m.offset >= start && m.offset < start + count);
   return h('div', { class: 'cells' },
-    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: `--o:${m.offset - start}`, title: `${m.value === null ? 'a record' : `“${m.value}”`} should be at offset ${m.offset}: ${m.kind}` },
+    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: `--o:${m.offset - start}`, title: t('cell.missing', { value: m.value === null ? t('violation.a_record') : `“${m.value}”`, offset: m.offset, kind: m.kind }) },
       h('span', { class: 'cell-offset' }, String(m.offset)),
       h('span', { class: 'cell-value' }, m.value ?? '?'),
     )),
     b.log.filter((r) => r.offset < start + count).map((r) => {
-      const cls = ['cell', `epoch-${r.epoch % EPOCH_COLOURS}`, r.offset < hw ? 'committed' : 'uncommitted'];
+      const committed = r.offset < hw;
+      const cls = ['cell', `epoch-${r.epoch % EPOCH_COLOURS}`, committed ? 'committed' : 'uncommitted'];
       if (flagged.has(`${b.id}:${r.offset}`)) cls.push('flagged');
-      return h('div', { class: cls.join(' '), key: r.offset, style: `--o:${r.offset - start}`, title: `offset ${r.offset} · epoch ${r.epoch} · “${r.value}”${r.offset < hw ? ' · committed (below HW)' : ' · not committed'}` },
+      return h('div', { class: cls.join(' '), key: r.offset, style: `--o:${r.offset - start}`, title: t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: r.value }) },
         h('span', { class: 'cell-offset' }, String(r.offset)),
         h('span', { class: 'cell-value' }, r.value),
         h('span', { class: 'cell-epoch' }, `e${r.epoch}`),
@@ -348,22 +360,22 @@ function markers(b, start, count) {
     return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: `--o:${at.o}`, title, 'data-marker': kind },
       h('span', { class: 'marker-label' }, label));
   };
-  out.push(marker('hw', b.high_watermark, `HW ${b.high_watermark}`, 'high watermark'));
-  out.push(marker('leo', b.log_end_offset, `LEO ${b.log_end_offset}`, 'log end offset'));
+  out.push(marker('hw', b.high_watermark, `HW ${b.high_watermark}`, t('glossary.hw.short')));
+  out.push(marker('leo', b.log_end_offset, `LEO ${b.log_end_offset}`, t('glossary.leo.short')));
   if (b.checkpointed_high_watermark !== b.high_watermark) {
-    out.push(marker('ckpt', b.checkpointed_high_watermark, `ckpt ${b.checkpointed_high_watermark}`, 'checkpointed high watermark'));
+    out.push(marker('ckpt', b.checkpointed_high_watermark, `${t('broker.ckpt')} ${b.checkpointed_high_watermark}`, t('glossary.ckpt.short')));
   }
   if (b.role === 'leader' && b.remote) {
     // One flag per offset, naming every follower the leader places there.
     const byOffset = new Map();
     for (const r of b.remote) {
-      if (r.log_end_offset === null || r.log_end_offset === undefined) continue;
+      if (!has(r.log_end_offset)) continue;
       if (!byOffset.has(r.log_end_offset)) byOffset.set(r.log_end_offset, []);
       byOffset.get(r.log_end_offset).push(r.id);
     }
     for (const [offset, ids] of byOffset) {
       const at = place(offset);
-      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: `--o:${at.o}`, title: `the leader believes follower ${ids.join(' and ')} ${ids.length > 1 ? 'are' : 'is'} at LEO ${offset}`, 'data-remote-marker': ids.join(',') },
+      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: `--o:${at.o}`, title: t('marker.remote', { brokers: ids.join(', '), count: ids.length, offset }), 'data-remote-marker': ids.join(',') },
         h('span', { class: 'marker-label' }, `▴ ${ids.join(',')}`)));
     }
   }
@@ -375,9 +387,9 @@ function markers(b, start, count) {
 export function renderProducer(state) {
   const all = state.producer || [];
   const shown = all.slice(-LIST_LIMIT);
-  if (!all.length) return h('p', { class: 'empty' }, 'Nothing produced yet.');
+  if (!all.length) return h('p', { class: 'empty' }, t('producer.empty'));
   return h('div', null,
-    all.length > shown.length ? h('p', { class: 'muted small' }, `${all.length - shown.length} earlier record(s) not shown`) : null,
+    all.length > shown.length ? h('p', { class: 'muted small' }, t('producer.earlier', { count: all.length - shown.length })) : null,
     h('ol', { class: 'records', start: all.length - shown.length + 1 },
       shown.map((r, i) => {
         const result = r.result;
@@ -385,9 +397,9 @@ export function renderProducer(state) {
         return h('li', { key: all.length - shown.length + i, class: 'record-row' },
           h('span', { class: 'rec-value' }, r.value),
           h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
-          r.offset !== null && r.offset !== undefined ? h('span', { class: 'muted small' }, ` @${r.offset} e${r.epoch}`) : null,
-          r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? `last error: ${r.last_error}` : null }, ` · ${r.attempts} attempts`) : null,
-          h('span', { class: `tag ${cls}`, title: RESULT_HELP[result] || result, 'data-result': result }, result),
+          has(r.offset) ? h('span', { class: 'muted small' }, ` @${r.offset} e${r.epoch}`) : null,
+          r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? t('producer.last_error', { error: r.last_error }) : null }, ` · ${t('producer.attempts', { count: r.attempts })}`) : null,
+          h('span', { class: `tag ${cls}`, title: resultHelp(result), 'data-result': result }, resultLabel(result)),
         );
       }),
     ),
@@ -399,28 +411,30 @@ export function renderProducer(state) {
 export function renderConsumer(state, view) {
   const p = state.partition;
   const consumer = state.consumer;
-  const leader = p.leader !== null && p.leader !== undefined ? state.brokers.find((b) => b.id === p.leader) : null;
+  const leader = has(p.leader) ? state.brokers.find((b) => b.id === p.leader) : null;
   const parts = [];
   if (!leader) {
-    parts.push(h('p', { class: 'muted' }, 'No leader: nothing can be read.'));
+    parts.push(h('p', { class: 'muted' }, t('consumer.no_leader')));
   } else {
     const hw = leader.high_watermark;
     const readable = leader.log.filter((r) => r.offset >= consumer.position && r.offset < hw);
     const first = consumer.position;
     parts.push(h('p', null,
-      hw > first ? `Readable now from broker ${leader.id}: ${hw - first === 1 ? `offset ${first}` : `offsets ${first}–${hw - 1}`} (below HW ${hw})` : `Nothing new to read on broker ${leader.id} (position ${first}, HW ${hw})`));
+      hw > first
+        ? t(hw - first === 1 ? 'consumer.readable_one' : 'consumer.readable', { broker: leader.id, first, last: hw - 1, hw })
+        : t('consumer.nothing_new', { broker: leader.id, position: first, hw })));
     if (readable.length) {
-      parts.push(h('div', { class: 'chips' }, readable.slice(0, 40).map((r) => h('span', { class: `chip epoch-${r.epoch % EPOCH_COLOURS}`, key: r.offset, title: `offset ${r.offset}` }, `${r.offset}: `, r.value)),
+      parts.push(h('div', { class: 'chips' }, readable.slice(0, 40).map((r) => h('span', { class: `chip epoch-${r.epoch % EPOCH_COLOURS}`, key: r.offset, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, r.value)),
         readable.length > 40 ? h('span', { class: 'muted' }, ` +${readable.length - 40}`) : null));
     } else if (hw > first && view && hw > view.windowStart + view.windowCount) {
-      parts.push(h('p', { class: 'muted small' }, 'Scroll the log view to see these records.'));
+      parts.push(h('p', { class: 'muted small' }, t('consumer.scroll')));
     }
   }
   const read = consumer.read || [];
   const shown = read.slice(-LIST_LIMIT);
-  parts.push(h('p', { class: 'consumer-pos' }, `Position ${consumer.position} · read ${read.length} record(s)`));
+  parts.push(h('p', { class: 'consumer-pos' }, t('consumer.position', { position: consumer.position, count: read.length })));
   if (shown.length) {
-    parts.push(h('div', { class: 'chips read' }, shown.map((r, i) => h('span', { class: 'chip', key: i, title: `offset ${r.offset}` }, `${r.offset}: `, r.value))));
+    parts.push(h('div', { class: 'chips read' }, shown.map((r, i) => h('span', { class: 'chip', key: i, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, r.value))));
   }
   return parts;
 }
@@ -451,9 +465,9 @@ export function renderNetwork(state) {
       lines.push(h('line', { key: `${a}-${b}`, class: cls, x1, y1, x2, y2 }));
       if (ab || ba) {
         // A cross on the cut, nearer the receiver of a one-way cut.
-        const t = ab && ba ? 0.5 : ab ? 0.7 : 0.3;
-        const mx = x1 + (x2 - x1) * t;
-        const my = y1 + (y2 - y1) * t;
+        const f = ab && ba ? 0.5 : ab ? 0.7 : 0.3;
+        const mx = x1 + (x2 - x1) * f;
+        const my = y1 + (y2 - y1) * f;
         lines.push(h('text', { key: `x${a}-${b}`, class: 'cut-mark', x: mx, y: my + 5, 'text-anchor': 'middle' }, '✕'));
       }
     }
@@ -466,14 +480,14 @@ export function renderNetwork(state) {
       h('circle', { cx: x, cy: y, r: 18 }),
       h('text', { x, y: y + 5, 'text-anchor': 'middle' }, String(b.id)));
   });
-  const described = cuts.length ? cuts.map(([a, b]) => `${a} → ${b}`).join(', ') : 'none';
+  const described = cuts.length ? cuts.map(([a, b]) => `${a} → ${b}`).join(', ') : t('network.none');
   return [
-    h('svg', { class: 'netmap', viewBox: `0 0 ${size} ${size}`, role: 'img', 'aria-label': `Network: ${n} brokers; cut links: ${described}` },
+    h('svg', { class: 'netmap', viewBox: `0 0 ${size} ${size}`, role: 'img', 'aria-label': t('network.label', { count: n, cuts: described }) },
       lines, nodes),
     h('div', { class: 'cut-list' },
-      cuts.length ? h('p', { class: 'muted small' }, 'Cut (from → to):') : h('p', { class: 'muted small' }, 'All links are up.'),
+      cuts.length ? h('p', { class: 'muted small' }, t('network.cut_heading')) : h('p', { class: 'muted small' }, t('network.all_up')),
       cuts.map(([a, b]) => h('span', { class: 'chip', key: `${a}-${b}` }, `${a} → ${b} `,
-        h('button', { type: 'button', class: 'link-button', 'data-action': 'heal-link', 'data-a': a, 'data-b': b, 'aria-label': `Heal the link between broker ${a} and broker ${b}` }, 'heal'))),
+        h('button', { type: 'button', class: 'link-button', 'data-action': 'heal-link', 'data-a': a, 'data-b': b, 'aria-label': t('network.heal_label', { a, b }) }, t('network.heal')))),
     ),
   ];
 }

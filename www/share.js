@@ -30,10 +30,19 @@ export function buildFragment(link, position) {
   return `#s=${encodeURIComponent(link)}&at=${position}`;
 }
 
-/** The page's address with the given fragment; `embed` adds the ?embed query. */
+/** Query parameters a shared address keeps: the language and the tour with its step. */
+const KEPT = ['lang', 'tour', 'step'];
+
+/**
+ * The page's address with the given fragment: the page's language and tour
+ * stay; `embed` adds the ?embed query.
+ */
 export function pageUrl(location, fragment, { embed = false } = {}) {
   const base = `${location.origin}${location.pathname}`;
-  return `${base}${embed ? '?embed' : ''}${fragment}`;
+  const from = new URLSearchParams(location.search);
+  const parts = embed ? ['embed'] : [];
+  for (const key of KEPT) if (from.has(key)) parts.push(`${key}=${encodeURIComponent(from.get(key))}`);
+  return `${base}${parts.length ? `?${parts.join('&')}` : ''}${fragment}`;
 }
 
 const escapeAttr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

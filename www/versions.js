@@ -4,7 +4,8 @@
 // catalogue; this file only arranges it.
 
 import { h } from './dom.js';
-import { DEFAULT_LABELS, VERSION_TEXT, ruleSentence, settingValue } from './describe.js';
+import { t } from './i18n.js';
+import { defaultLabel, VERSION_TEXT, ruleSentence, settingValue } from './describe.js';
 
 /** The catalogue's rows by rule id. */
 function ruleTable(catalogue) {
@@ -35,8 +36,8 @@ function changeSummary(catalogue, v, i) {
   };
   const out = [];
   if (i === 0) return v.introduced.map(line).join('\n');
-  for (const id of v.introduced) out.push(`${VERSION_TEXT.introduced}: ${line(id)}`);
-  for (const id of v.retired) out.push(`${VERSION_TEXT.retired}: ${line(id)}`);
+  for (const id of v.introduced) out.push(`${VERSION_TEXT.introduced()}: ${line(id)}`);
+  for (const id of v.retired) out.push(`${VERSION_TEXT.retired()}: ${line(id)}`);
   return out.join('\n');
 }
 
@@ -53,11 +54,11 @@ export function versionOptions(catalogue) {
 function defaultsList(v, config) {
   return h('dl', { class: 'version-defaults' },
     Object.entries(v.defaults).map(([key, value]) => [
-      h('dt', { key: `t${key}` }, DEFAULT_LABELS[key] || key),
+      h('dt', { key: `t${key}` }, defaultLabel(key)),
       h('dd', { key: `d${key}`, 'data-default': key },
         settingValue(value, key),
         config && key in config && config[key] !== value
-          ? h('span', { class: 'muted' }, ` (${VERSION_TEXT.thisRun}: ${settingValue(config[key], key)})`)
+          ? h('span', { class: 'muted' }, ` (${VERSION_TEXT.thisRun()}: ${settingValue(config[key], key)})`)
           : null),
     ]),
   );
@@ -68,14 +69,14 @@ function defaultChanges(prev, v) {
   if (!prev) return [];
   return Object.entries(v.defaults)
     .filter(([key, value]) => prev.defaults[key] !== value)
-    .map(([key, value]) => `${DEFAULT_LABELS[key] || key}: ${settingValue(prev.defaults[key], key)} → ${settingValue(value, key)}`);
+    .map(([key, value]) => `${defaultLabel(key)}: ${settingValue(prev.defaults[key], key)} → ${settingValue(value, key)}`);
 }
 
 /** One rule: its summary, and its source, release and code (`brief`: the source only). */
 function ruleItem(rule, mark, brief = false) {
   return h('li', { class: 'rule', key: rule.rule, 'data-rule': rule.rule },
     h('p', { class: 'rule-summary' },
-      mark ? h('span', { class: `tag ${mark === VERSION_TEXT.introduced ? 'tag-ok' : 'tag-muted'}` }, mark) : null,
+      mark ? h('span', { class: `tag ${mark === VERSION_TEXT.introduced() ? 'tag-ok' : 'tag-muted'}` }, mark) : null,
       mark ? ' ' : null,
       ruleSentence(rule),
       brief ? h('span', { class: 'muted' }, ' · ', h('span', { class: 'rule-source', 'data-testid': 'rule-source' }, rule.source)) : null),
@@ -96,15 +97,15 @@ export function versionNotes(catalogue, name) {
   const prev = i > 0 ? catalogue.versions[i - 1] : null;
   const rules = ruleTable(catalogue);
   const changed = [
-    ...v.introduced.map((id) => ruleItem(rules.get(id), i === 0 ? null : VERSION_TEXT.introduced, true)),
-    ...v.retired.map((id) => ruleItem(rules.get(id), VERSION_TEXT.retired, true)),
+    ...v.introduced.map((id) => ruleItem(rules.get(id), i === 0 ? null : VERSION_TEXT.introduced(), true)),
+    ...v.retired.map((id) => ruleItem(rules.get(id), VERSION_TEXT.retired(), true)),
   ];
-  const defaults = Object.entries(v.defaults).map(([key, value]) => `${DEFAULT_LABELS[key] || key} ${settingValue(value, key)}`);
+  const defaults = Object.entries(v.defaults).map(([key, value]) => `${defaultLabel(key)} ${settingValue(value, key)}`);
   return [
-    h('p', { class: 'small' }, h('strong', null, prev ? VERSION_TEXT.changedHeading(prev.name) : VERSION_TEXT.oldest)),
-    changed.length ? h('ul', { class: 'rule-list compact' }, changed) : h('p', { class: 'muted small' }, VERSION_TEXT.unchanged),
+    h('p', { class: 'small' }, h('strong', null, prev ? VERSION_TEXT.changedHeading(prev.name) : VERSION_TEXT.oldest())),
+    changed.length ? h('ul', { class: 'rule-list compact' }, changed) : h('p', { class: 'muted small' }, VERSION_TEXT.unchanged()),
     defaultChanges(prev, v).map((text, k) => h('p', { class: 'small', key: `dc${k}` }, text)),
-    h('p', { class: 'small', 'data-testid': 'version-defaults' }, h('strong', null, `${VERSION_TEXT.defaultsHeading} (${v.name}): `), defaults.join(' · ')),
+    h('p', { class: 'small', 'data-testid': 'version-defaults' }, h('strong', null, `${VERSION_TEXT.defaultsHeading()} (${v.name}): `), defaults.join(' · ')),
   ];
 }
 
@@ -115,29 +116,29 @@ export function versionNotes(catalogue, name) {
  */
 export function renderRules(catalogue, name, config) {
   const i = indexOf(catalogue, name);
-  if (i < 0) return h('p', { class: 'error' }, `Unknown version ${name}`);
+  if (i < 0) return h('p', { class: 'error' }, t('version.unknown', { name }));
   const v = catalogue.versions[i];
   const prev = i > 0 ? catalogue.versions[i - 1] : null;
   const rules = ruleTable(catalogue);
   const isRun = config && config.protocol === v.name;
   const inForce = v.rules.map((id) => rules.get(id)).filter(Boolean);
   const changed = [
-    ...(prev ? v.introduced.map((id) => ruleItem(rules.get(id), VERSION_TEXT.introduced)) : []),
-    ...v.retired.map((id) => ruleItem(rules.get(id), VERSION_TEXT.retired)),
+    ...(prev ? v.introduced.map((id) => ruleItem(rules.get(id), VERSION_TEXT.introduced())) : []),
+    ...v.retired.map((id) => ruleItem(rules.get(id), VERSION_TEXT.retired())),
   ];
   const defaults = defaultChanges(prev, v);
   return [
     h('div', { class: 'rules-title' },
       h('h3', { 'data-testid': 'rules-version' }, `${VERSION_TEXT.name(v.name)}${VERSION_TEXT.aliases(v)}`),
-      isRun ? h('span', { class: 'tag tag-ok' }, VERSION_TEXT.thisRun) : null),
-    h('section', { class: 'rules-section', 'aria-label': VERSION_TEXT.defaultsHeading },
-      h('h4', null, VERSION_TEXT.defaultsHeading),
+      isRun ? h('span', { class: 'tag tag-ok' }, VERSION_TEXT.thisRun()) : null),
+    h('section', { class: 'rules-section', 'aria-label': VERSION_TEXT.defaultsHeading() },
+      h('h4', null, VERSION_TEXT.defaultsHeading()),
       defaultsList(v, isRun ? config : null)),
-    h('section', { class: 'rules-section', 'data-testid': 'rules-changed', 'aria-label': prev ? VERSION_TEXT.changedHeading(prev.name) : VERSION_TEXT.oldest },
-      h('h4', null, prev ? VERSION_TEXT.changedHeading(prev.name) : VERSION_TEXT.oldest),
+    h('section', { class: 'rules-section', 'data-testid': 'rules-changed', 'aria-label': prev ? VERSION_TEXT.changedHeading(prev.name) : VERSION_TEXT.oldest() },
+      h('h4', null, prev ? VERSION_TEXT.changedHeading(prev.name) : VERSION_TEXT.oldest()),
       changed.length ? h('ul', { class: 'rule-list' }, changed) : null,
       defaults.length ? h('ul', { class: 'plain-list' }, defaults.map((t, k) => h('li', { key: k }, t))) : null,
-      prev && !changed.length ? h('p', { class: 'muted' }, VERSION_TEXT.unchanged) : null),
+      prev && !changed.length ? h('p', { class: 'muted' }, VERSION_TEXT.unchanged()) : null),
     h('section', { class: 'rules-section', 'data-testid': 'rules-in-force', 'aria-label': VERSION_TEXT.rulesHeading(inForce.length) },
       h('h4', null, VERSION_TEXT.rulesHeading(inForce.length)),
       h('ul', { class: 'rule-list' }, inForce.map((r) => ruleItem(r, null)))),

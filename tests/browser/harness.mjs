@@ -140,13 +140,23 @@ export async function applySettings(page, values) {
   await form.locator('button[type="submit"]').click();
 }
 
-/** Loads a gallery entry by name (and protocol variant). */
-export async function loadFromGallery(page, name, protocol) {
+/**
+ * Loads a gallery entry by name (and protocol variant). A scenario opens at
+ * its start; `end` (the default) then goes to its last step, where the tests
+ * read its outcome.
+ */
+export async function loadFromGallery(page, name, protocol, { end = true } = {}) {
   await page.click('#btn-gallery');
   const card = page.locator('.gallery-card', { has: page.locator('h3', { hasText: name }) }).first();
   if (protocol) await card.locator(`button[data-protocol="${protocol}"]`).click();
   else await card.locator('button.primary').click();
   await page.locator('#dlg-gallery').waitFor({ state: 'hidden' });
+  if (end) await page.keyboard.press('End');
+}
+
+/** Locale keys the page asked for that no table has. */
+export async function missingKeys(page) {
+  return page.evaluate(() => globalThis.highwaterMissingKeys());
 }
 
 export async function produce(page, value, acks = 'all') {

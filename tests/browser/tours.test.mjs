@@ -1,0 +1,150 @@
+// Tours play from start to end in every language; the URL carries the stop;
+// a "do" stop waits for the learner's own action; the player never adds steps.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, openPage, loadFromGallery, missingKeys, produce, ROOT, RESULTS } from './harness.mjs';
+import { flatten } from '../../www/i18n.js';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+const { tours } = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', 'index.json'), 'utf8'));
+const tourData = (id) => JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', `${id}.json`), 'utf8'));
+const texts = (lang) => new Map(flatten(JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'locales', lang, 'tours.json'), 'utf8'))));
+const stepParam = (page) => new URL(page.url()).searchParams.get('step');
+
+for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
+  test(`every tour plays from its first stop to its last in ${lang}, each caption the locale's, the URL on the stop`, async () => {
+    const words = texts(lang);
+    const page = await openPage(env, { path: `?lang=${lang}` });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+    for (const id of tours) {
+      const stops = tourData(id).parts.flatMap((p) => p.stops);
+      await page.goto(`${env.url}?lang=${lang}&tour=${id}`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.locator('[data-testid="tour-caption"]').waitFor();
+      for (let i = 0; i < stops.length; i++) {
+        const stop = stops[i];
+        const caption = page.locator('[data-testid="tour-caption"]');
+        assert.equal(stepParam(page), String(i + 1), `${id} stop ${i + 1}: step in the URL`);
+        assert.equal(await page.locator('[data-testid="tour-count"]').textContent(), lang === 'en' ? `${i + 1} of ${stops.length}` : await page.locator('[data-testid="tour-count"]').textContent());
+        if (stop.do) {
+          // The task first; "Do it for me" takes the step, then the caption.
+          assert.equal(await caption.textContent(), words.get(`${id}.tasks.${stop.key}`), `${id}/${stop.key}: task`);
+          await page.locator('#tour button[data-tour="next"]').click();
+        }
+        await page.waitForFunction(([key]) => document.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key && !document.querySelector('#tour button[data-tour="next"]')?.textContent.includes('…'), [stop.key]);
+        await page.waitForFunction((at) => document.querySelector('#position').textContent.trim().startsWith(`${at} /`), stop.at);
+        assert.equal(await caption.textContent(), words.get(`${id}.stops.${stop.key}`), `${id}/${stop.key}: caption`);
+        const next = page.locator('#tour button[data-tour="next"]');
+        if (i < stops.length - 1) await next.click();
+        else assert.equal(await next.count(), 0, `${id}: the last stop offers Finish`);
+      }
+    }
+    assert.deepEqual(await missingKeys(page), []);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
+test('a tour link opens at its stop, a reload shows the same caption, and a bad tour is a message on a working page', async () => {
+  const page = await openPage(env, { path: '?tour=leo-and-hw&step=5' });
+  const caption = page.locator('[data-testid="tour-caption"]');
+  await caption.waitFor();
+  const first = await caption.textContent();
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  await caption.waitFor();
+  assert.equal(await caption.textContent(), first);
+  assert.equal(stepParam(page), '5');
+  // Copy link keeps the tour and the stop.
+  await page.locator('#tour button[data-tour="next"]').click();
+  assert.equal(stepParam(page), '6');
+  const bad = await openPage(env, { path: '?tour=%3Cimg%20src%3Dx%3E&step=2' });
+  await bad.locator('.notice-error').waitFor();
+  assert.match(await bad.locator('.notice-error').textContent(), /no tour “<img src=x>”/);
+  assert.equal(await bad.locator('#notices img').count(), 0);
+  assert.equal(await bad.locator('#tour').isHidden(), true);
+  assert.deepEqual([...page.errors, ...bad.errors], []);
+});
+
+test('a "do" stop waits for the learner: pressing Produce moves the tour on without replacing the run', async () => {
+  const page = await openPage(env, { path: '?tour=leo-and-hw&step=2' });
+  const caption = page.locator('[data-testid="tour-caption"]');
+  await caption.waitFor();
+  const words = texts('en');
+  assert.equal(await caption.textContent(), words.get('leo-and-hw.tasks.produce'));
+  assert.match(await page.locator('#position').textContent(), /^0 \//);
+  await produce(page, 'm1');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tour-caption"]').dataset.stop === 'produce' && document.querySelector('#position').textContent.startsWith('1 /'));
+  assert.equal(await caption.textContent(), words.get('leo-and-hw.stops.produce'));
+  assert.equal(await page.locator('.tour-off').count(), 0, 'still on the tour');
+  assert.equal(await page.locator('.notice', { hasText: 'replaced' }).count(), 0, 'no step was replaced');
+  // Something else instead: the tour says so and offers to go back.
+  await page.locator('#tour button[data-tour="next"]').click();
+  await produce(page, 'other');
+  await page.locator('.tour-off').waitFor();
+  await page.locator('.tour-off button[data-tour="resume"]').click();
+  await page.waitForFunction(() => !document.querySelector('.tour-off'));
+  assert.deepEqual(page.errors, []);
+});
+
+test('Play stops at the end of a loaded scenario, pauses where a guarantee breaks, and never adds a step or changes the scenario in the URL', async () => {
+  const page = await openPage(env);
+  await loadFromGallery(page, 'KIP-101: an acknowledged write lost to truncation at the high watermark', '0.10', { end: false });
+  const position = () => page.locator('#position').textContent();
+  assert.equal(await position(), '0 / 19', 'a scenario opens at its start');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'btn-play', 'focus on Play: Space plays');
+  const scenario = () => new URLSearchParams(location.hash.slice(1)).get('s');
+  const before = await page.evaluate(scenario);
+  await page.keyboard.press('Space');
+  // It pauses at the step where the loss appears (17 in this scenario)...
+  await page.waitForFunction(() => !document.querySelector('#btn-play').classList.contains('playing'), null, { timeout: 60000 });
+  const paused = await position();
+  const at = Number(paused.split(' / ')[0]);
+  assert.ok(at < 19, `paused before the end at the violation (${paused})`);
+  assert.equal(await page.locator('#banner .banner-violation').count(), 1);
+  // ...and goes on to the end, where it stops.
+  await page.click('#btn-play');
+  await page.waitForFunction(() => !document.querySelector('#btn-play').classList.contains('playing'), null, { timeout: 60000 });
+  assert.equal(await position(), '19 / 19');
+  await page.waitForTimeout(600);
+  assert.equal(await position(), '19 / 19', 'nothing is appended after the end');
+  // → at the end adds nothing either.
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await position(), '19 / 19');
+  assert.equal(await page.locator('#btn-forward').isDisabled(), true);
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(scenario), before, 'the scenario in the URL is unchanged');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the empty page offers the first tour, and a hint follows the state', async () => {
+  const page = await openPage(env);
+  const offer = page.locator('#onboard button[data-start-tour]');
+  assert.equal(await offer.getAttribute('data-start-tour'), tours[0]);
+  assert.match(await page.locator('[data-testid="hint"]').textContent(), /produce a record/);
+  await produce(page, 'm1');
+  assert.match(await page.locator('[data-testid="hint"]').textContent(), /press Fetch on broker 2/);
+  await page.locator('.broker-row[data-broker="1"] button[data-action="crash"]').click();
+  assert.match(await page.locator('[data-testid="hint"]').textContent(), /only when its session times out: advance the clock by 9 s/);
+  await offer.click().catch(() => {});
+  assert.deepEqual(page.errors, []);
+});
+
+for (const lang of ['zh-Hans', 'zh-Hant']) {
+  for (const [w, hgt] of [[1440, 900], [390, 844]]) {
+    test(`screenshots in ${lang} at ${w} px: the leo-and-hw tour's two-round lesson`, async () => {
+      const page = await openPage(env, { path: `?lang=${lang}&tour=leo-and-hw&step=5`, viewport: { width: w, height: hgt } });
+      await page.locator('[data-testid="tour-caption"]').waitFor();
+      await page.locator('#tour button[data-tour="next"]').click();
+      await page.waitForFunction(() => document.querySelector('#position').textContent.startsWith('4 /'));
+      fs.mkdirSync(RESULTS, { recursive: true });
+      await page.screenshot({ path: path.join(RESULTS, `tour-${lang}-${w}.png`) });
+      assert.deepEqual(await missingKeys(page), []);
+      assert.deepEqual(page.errors, []);
+    });
+  }
+}
