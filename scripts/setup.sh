@@ -3,7 +3,7 @@
 # checks each thing first and prints one line for it.
 #
 #   scripts/setup.sh wasm      wasm32 std, wasm-bindgen-cli, wasm-pack
-#   scripts/setup.sh browser   Chromium + chromedriver (apt), playwright-core (npm)
+#   scripts/setup.sh browser   Chromium + chromedriver + CJK fonts (apt), playwright-core (npm)
 #   scripts/setup.sh [all]     both
 #
 # CRATE_DIR (default: the repo root) is the crate whose Cargo.lock decides the
@@ -154,7 +154,8 @@ setup_wasm_tools() {
 
 setup_browser() {
   local debs
-  mapfile -t debs < <(missing_debs chromium chromium-driver)
+  # fonts-noto-cjk: the page in Chinese is drawn (and screenshotted) in a CJK face.
+  mapfile -t debs < <(missing_debs chromium chromium-driver fonts-noto-cjk)
   if [ ${#debs[@]} -eq 0 ]; then
     say "chromium: ok ($(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'))"
   else

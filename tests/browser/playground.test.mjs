@@ -104,7 +104,7 @@ test('settings: an invalid combination is refused with a clear message and nothi
 
   // A valid change rebuilds the same steps and says so.
   await applySettings(page, { protocol: '0.10' });
-  await page.locator('.notice', { hasText: 'rebuilt from the same 2 step(s)' }).waitFor();
+  await page.locator('.notice', { hasText: 'rebuilt from the same 2 steps' }).waitFor();
   assert.equal(await page.locator('[data-testid="version"]').textContent(), 'Kafka 0.10');
   assert.deepEqual(page.errors, []);
 });
@@ -205,7 +205,7 @@ test('a fast restart: the broker is drawn as starting until its old session expi
   assert.equal(await row.locator('[data-testid="role"]').textContent(), 'follower');
   assert.equal(await row.locator('[data-testid="starting-note"]').count(), 0);
   const caption = await page.locator('#caption').textContent();
-  assert.match(caption, /Broker 2 registered with the controller as a new incarnation/);
+  assert.match(caption, /Broker 2 registered with the controller again/);
   assert.match(await page.locator('#event-log').textContent(), /broker 2 registered with the controller/);
   // A fetch works again.
   assert.equal(await brokerButton(page, 2, 'fetch').getAttribute('aria-disabled'), null);
