@@ -1149,6 +1149,7 @@ const tourApi = {
   seek: (position, opts) => seek(position, opts),
   playTo: (position) => play(position),
   position: () => app.sim.position(),
+  playing: () => app.playing,
   steps: () => app.steps,
   stopChanged: () => writeTourUrl(),
 };
@@ -1239,6 +1240,8 @@ async function startLanguage() {
     await setLanguage('en').catch(() => {});
   }
   translateTree(document);
+  updatePlayButton();
+  updateClockButton();
   const select = $('lang');
   if (select) {
     patch(select, LANGUAGES.map((l) => h('option', { value: l.code, key: l.code, lang: l.code }, l.name)));

@@ -33,13 +33,17 @@ export async function loadTour(id) {
   return cache.get(id);
 }
 
-/** A step as a comparable text (produce's acks defaults to all, as the core reads it). */
+/**
+ * A step as a comparable text, with the defaults the core fills in (a
+ * produce's acks is all, a crash loses no unflushed record).
+ */
 export function stepKey(step) {
   if (step && step.produce) {
     const p = { value: step.produce.value, acks: String(step.produce.acks ?? 'all') };
     if (step.produce.to !== undefined && step.produce.to !== null) p.to = step.produce.to;
     return JSON.stringify({ produce: p });
   }
+  if (step && step.crash) return JSON.stringify({ crash: { broker: step.crash.broker, lose_unflushed: step.crash.lose_unflushed ?? 0 } });
   return JSON.stringify(step);
 }
 
@@ -50,7 +54,7 @@ function flatStops(tour) {
 
 /**
  * The tour being taken. `api` is the page's side: { loadScenario(scenario, at),
- * seek(position), playTo(position), position(), length(), steps(), notify }.
+ * seek(position), playTo(position), playing(), position(), steps(), stopChanged(tour) }.
  */
 export class TourPlayer {
   constructor(tour, api, host) {
@@ -157,8 +161,10 @@ export class TourPlayer {
   positionChanged() {
     const position = this.api.position();
     const { part, stop } = this.current;
-    // The current stop keeps the positions it covers (a "do" stop: before and after its step).
-    if ((stop.do ? stop.at - 1 : stop.at) <= position && position <= stop.at) {
+    // The current stop keeps the positions it covers (a "do" stop: before and
+    // after its step), and those on the way to it while Play takes the run there.
+    const from = stop.do ? stop.at - 1 : stop.at;
+    if ((from <= position && position <= stop.at) || (this.api.playing() && position < from)) {
       this.redraw();
       return;
     }

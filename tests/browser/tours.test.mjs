@@ -29,6 +29,7 @@ for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
       for (let i = 0; i < stops.length; i++) {
         const stop = stops[i];
         const caption = page.locator('[data-testid="tour-caption"]');
+        await page.waitForFunction((at) => Number(document.querySelector('#position').textContent.split('/')[0]) >= at - 1 && !document.querySelector('#btn-play').classList.contains('playing'), stop.at);
         assert.equal(stepParam(page), String(i + 1), `${id} stop ${i + 1}: step in the URL`);
         assert.equal(await page.locator('[data-testid="tour-count"]').textContent(), lang === 'en' ? `${i + 1} of ${stops.length}` : await page.locator('[data-testid="tour-count"]').textContent());
         if (stop.do) {
@@ -59,9 +60,11 @@ test('a tour link opens at its stop, a reload shows the same caption, and a bad 
   await caption.waitFor();
   assert.equal(await caption.textContent(), first);
   assert.equal(stepParam(page), '5');
-  // Copy link keeps the tour and the stop.
+  // Stop 5 is the learner's to take ("Do it for me"); Next then goes to stop 6, and the URL follows.
   await page.locator('#tour button[data-tour="next"]').click();
-  assert.equal(stepParam(page), '6');
+  assert.equal(stepParam(page), '5');
+  await page.locator('#tour button[data-tour="next"]').click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '6');
   const bad = await openPage(env, { path: '?tour=%3Cimg%20src%3Dx%3E&step=2' });
   await bad.locator('.notice-error').waitFor();
   assert.match(await bad.locator('.notice-error').textContent(), /no tour “<img src=x>”/);
@@ -142,9 +145,52 @@ for (const lang of ['zh-Hans', 'zh-Hant']) {
       await page.locator('#tour button[data-tour="next"]').click();
       await page.waitForFunction(() => document.querySelector('#position').textContent.startsWith('4 /'));
       fs.mkdirSync(RESULTS, { recursive: true });
-      await page.screenshot({ path: path.join(RESULTS, `tour-${lang}-${w}.png`) });
+      const file = path.join(RESULTS, `tour-${lang}-${w}.png`);
+      await page.screenshot({ path: file });
+      assert.ok(fs.statSync(file).size > 10000, file);
+      // The README's Chinese picture is refreshed on request only (make screenshots).
+      if (process.env.HIGHWATER_SCREENSHOTS && lang === 'zh-Hans' && w === 1440) fs.copyFileSync(file, path.join(ROOT, 'docs', 'screenshot-zh-Hans.png'));
       assert.deepEqual(await missingKeys(page), []);
       assert.deepEqual(page.errors, []);
     });
   }
 }
+
+test('the page speaks the browser\'s language by default: zh-TW is Traditional, zh-CN Simplified, others English', async () => {
+  for (const [locale, lang, play] of [['zh-TW', 'zh-Hant', '播放'], ['zh-CN', 'zh-Hans', '播放'], ['fr-FR', 'en', 'Play']]) {
+    const page = await openPage(env, { context: { locale } });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), lang, locale);
+    assert.equal(await page.locator('#lang').inputValue(), lang);
+    assert.match(await page.locator('#btn-play').getAttribute('aria-label'), new RegExp(play));
+    // The switcher changes every word at once, and the URL keeps the choice for links.
+    if (lang !== 'en') {
+      await page.selectOption('#lang', 'en');
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.equal(new URL(page.url()).searchParams.get('lang'), 'en');
+      assert.equal(await page.locator('#btn-tours').textContent(), 'Tours');
+    }
+    assert.deepEqual(await missingKeys(page), []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('every tour fits the 800x500 embed at every stop: no scroll bars', async () => {
+  const page = await openPage(env, { path: '?embed', viewport: { width: 800, height: 500 } });
+  for (const id of tours) {
+    const stops = tourData(id).parts.flatMap((p) => p.stops);
+    await page.goto(`${env.url}?embed&tour=${id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    for (let i = 0; i < stops.length; i++) {
+      const stop = stops[i];
+      if (stop.do) await page.locator('#tour button[data-tour="next"]').click();
+      await page.waitForFunction(([key, at]) => document.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key
+        && document.querySelector('#position').textContent.trim().startsWith(`${at} /`)
+        && !document.querySelector('#btn-play').classList.contains('playing'), [stop.key, stop.at]);
+      const size = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+      assert.ok(size.w <= 800 && size.h <= 500, `${id} stop ${i + 1} (${stop.key}): ${size.w}x${size.h}`);
+      if (i < stops.length - 1) await page.locator('#tour button[data-tour="next"]').click();
+    }
+  }
+  assert.deepEqual(page.errors, []);
+});
