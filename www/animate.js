@@ -6,6 +6,7 @@
 
 import { messageLabel } from './describe.js';
 import { truncationWhy } from './describe.js';
+import { inFlightTitle } from './render.js';
 import { t } from './i18n.js';
 
 const running = new Set();
@@ -204,7 +205,7 @@ export function drawInFlight(cluster, messages, endpoints) {
     env.className = `envelope resting msg-${m.kind}`;
     env.style.transform = `translate(${x}px, ${(a.mid + b.mid) / 2 + (n % 3) * 22}px)`;
     env.textContent = `${from}→${to} ${messageLabel(m)} · ${m.arrives_ms} ms`;
-    env.title = `${m.line}, ${t('cluster.arrives', { ms: m.arrives_ms })}`;
+    env.title = `${inFlightTitle(m)}, ${t('cluster.arrives', { ms: String(m.arrives_ms) })}`;
     layer.append(line, env);
   }
 }

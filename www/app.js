@@ -6,7 +6,7 @@ import { loadCore, core, isCrash, panicMessage } from './core.js';
 import { h, patch } from './dom.js';
 import { render, endpoints } from './render.js';
 import { renderEventLog, LOG_LINES_SHOWN } from './eventlog.js';
-import { eventLine } from './event-text.js';
+import { eventLine, eventText, phrase } from './event-text.js';
 import { t, num, language, setLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES } from './i18n.js';
 import { animateStep, cancelAnimations, drawInFlight } from './animate.js';
 import { parseFragment, buildFragment, pageUrl, embedSnippet } from './share.js';
@@ -230,12 +230,12 @@ function apply(step, { animate = true } = {}) {
     app.undo = { scenario: before, position };
     notify('info', t('notice.replaced', { count: future }), { action: { label: t('notice.undo'), run: restoreUndo } });
   }
-  for (const e of events) if (e.type === 'step_rejected') notify('warn', t('notice.not_possible', { reason: e.reason }), { timeoutMs: 5000 });
+  for (const e of events) if (e.type === 'step_rejected') notify('warn', t('notice.not_possible', { reason: phrase(e.reason, t) }), { timeoutMs: 5000 });
   const stopped = events.find((e) => e.type === 'budget_exceeded');
   if (stopped) {
     stop();
     stopClock();
-    notify('warn', t('notice.stopped', { step: app.position, message: stopped.line.replace(/^.*?#\S+\s+/, '') }));
+    notify('warn', t('notice.stopped', { step: app.position, message: language() === 'en' ? stopped.line.replace(/^.*?#\S+\s+/, '') : eventText(stopped, t) }));
   }
   draw({ events: animate ? events : null });
   return true;

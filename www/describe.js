@@ -52,8 +52,9 @@ export function describeStep(step) {
 
 /** A duration: whole tenths of seconds as seconds, else milliseconds. */
 export function formatMs(ms) {
-  if (ms >= 1000 && ms % 100 === 0) return t('common.seconds', { s: ms / 1000 });
-  return t('common.ms', { ms });
+  // Plain digits, as the trace writes times.
+  if (ms >= 1000 && ms % 100 === 0) return t('common.seconds', { s: String(ms / 1000) });
+  return t('common.ms', { ms: String(ms) });
 }
 
 /** The headline of a violation banner, in plain words. */

@@ -4,7 +4,8 @@
 
 import { h } from './dom.js';
 import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from './describe.js';
-import { t, num } from './i18n.js';
+import { t, num, language } from './i18n.js';
+import { eventText, messageText } from './event-text.js';
 
 export const EPOCH_COLOURS = 8;
 const LIST_LIMIT = 100; // rows of the producer and consumer lists drawn at most
@@ -90,7 +91,7 @@ export function renderBanner(state, view) {
           h('span', { class: 'tag tag-warn' }, t('banner.stopped_tag')),
           h('strong', { class: 'violation-title' }, t('banner.stopped_title')),
         ),
-        h('p', { class: 'violation-detail' }, state.stopped),
+        h('p', { class: 'violation-detail' }, stoppedText(state, view)),
         h('p', { class: 'violation-where muted' }, t('banner.stopped_where')),
       )
     : null;
@@ -107,6 +108,12 @@ export function renderBanner(state, view) {
           rest.map((v, i) => violationItem(v, view, i)))
       : null,
   )].filter(Boolean);
+}
+
+/** Why the run stopped: the core's words, or its budget_exceeded event in the page's language. */
+function stoppedText(state, view) {
+  const e = language() === 'en' ? null : (view.stepEvents || []).find((x) => x.type === 'budget_exceeded');
+  return e ? eventText(e, t) : state.stopped;
 }
 
 function violationItem(v, view, key) {
@@ -172,11 +179,16 @@ function renderInFlight(state) {
     h('span', { class: 'muted' }, t('cluster.in_flight', { count: msgs.length })),
     shown.map((m, i) => {
       const [from, to] = endpoints(m);
-      return h('span', { class: `chip msg-${m.kind}`, key: i, title: m.line },
-        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · ${t('cluster.arrives', { ms: m.arrives_ms })}`));
+      return h('span', { class: `chip msg-${m.kind}`, key: i, title: inFlightTitle(m) },
+        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · ${t('cluster.arrives', { ms: String(m.arrives_ms) })}`));
     }),
     msgs.length > shown.length ? h('span', { class: 'muted' }, t('cluster.and_more', { count: msgs.length - shown.length })) : null,
   );
+}
+
+/** A message in flight in words: the core's line in English, else the message in the page's language. */
+export function inFlightTitle(m) {
+  return language() === 'en' ? m.line : `${m.from} → ${m.to}: ${messageText(m, t)}`;
 }
 
 /** Sender and receiver of an in-flight message, as the core reports them. */

@@ -140,7 +140,8 @@ test('a link past a work budget opens where the run stopped, says why, and the p
   const trace = await pageTrace(page);
   assert.ok(trace.trimEnd().endsWith(expected), trace.slice(-300));
   // Going on from the stop is refused with the limit named; nothing is lost.
-  await page.click('#btn-forward');
+  assert.equal(await page.locator('#btn-forward').isDisabled(), true, 'the end: nothing to step to');
+  await page.click('button[data-advance="1000"]');
   await page.locator('.notice', { hasText: 'MAX_EVENTS_PER_STEP' }).waitFor();
   assert.equal(await page.locator('#position').textContent(), '2 / 2');
   // From an earlier step the run goes on.

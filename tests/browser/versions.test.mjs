@@ -196,7 +196,7 @@ test('the producer list shows each record\'s result after the client\'s retries 
     assert.equal(rows.length, expected.length, name);
     for (const [i, r] of expected.entries()) {
       assert.equal(rows[i].result, r.result, `${name}: ${r.value}`);
-      if (r.attempts > 1) assert.ok(rows[i].text.includes(`${r.attempts} attempts`), `${name}: ${rows[i].text} shows ${r.attempts} attempts`);
+      if (r.attempts > 1) assert.ok(rows[i].text.includes(`${r.attempts.toLocaleString('en-US')} attempts`), `${name}: ${rows[i].text} shows ${r.attempts} attempts`);
     }
     assert.ok(expected.some((r) => r.attempts > 1), `${name}: a record was retried`);
     assert.deepEqual(page.errors, []);
