@@ -4,6 +4,7 @@
 
 import { loadCore, core, isCrash, panicMessage } from './core.js';
 import { h, patch } from './dom.js';
+import { notify as showNotice, excerpt } from './notices.js';
 import { render, endpoints } from './render.js';
 import { renderEventLog, LOG_LINES_SHOWN } from './eventlog.js';
 import { eventLine, eventText, phrase } from './event-text.js';
@@ -50,36 +51,8 @@ const app = {
 
 // ------------------------------------------------------------------ notices
 
-function notify(kind, text, { action, timeoutMs } = {}) {
-  const box = $('notices');
-  const note = document.createElement('div');
-  note.className = `notice notice-${kind}`;
-  note.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-  const p = document.createElement('p');
-  p.textContent = text;
-  note.append(p);
-  if (action) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.textContent = action.label;
-    b.addEventListener('click', () => {
-      note.remove();
-      action.run();
-    });
-    note.append(b);
-  }
-  const close = document.createElement('button');
-  close.type = 'button';
-  close.className = 'close';
-  close.setAttribute('aria-label', t('notice.dismiss'));
-  close.textContent = '✕';
-  close.addEventListener('click', () => note.remove());
-  note.append(close);
-  box.append(note);
-  while (box.children.length > 4) box.firstElementChild.remove();
-  const ttl = timeoutMs ?? (kind === 'error' ? 0 : 7000);
-  if (ttl) setTimeout(() => note.remove(), ttl);
-  return note;
+function notify(kind, text, options) {
+  return showNotice($('notices'), kind, text, options);
 }
 
 // ------------------------------------------------------------------ core calls
@@ -1298,7 +1271,7 @@ async function main() {
   if (params.has('tour')) {
     const raw = params.get('step');
     const step = raw !== null && /^\d{1,4}$/.test(raw) ? Number(raw) : 1;
-    if (raw !== null && String(step) !== raw) notify('warn', t('tour.bad_step', { step: raw.slice(0, 20) }));
+    if (raw !== null && String(step) !== raw) notify('warn', t('tour.bad_step', { step: excerpt(raw, 20) }));
     await startTour(params.get('tour'), step);
   }
   if (EMBED) $('open-full').href = pageUrl(location, location.hash);

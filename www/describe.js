@@ -3,8 +3,10 @@
 // step, state or event; every word comes from the locale tables (i18n.js).
 
 import { t, num, language, has as hasKey } from './i18n.js';
+import { excerpt } from './notices.js';
 
-const quote = (v) => t('common.quote', { value: v });
+// A user's record value, quoted; a long one as an excerpt (values may be 1 KB).
+const quote = (v) => t('common.quote', { value: excerpt(v, 40) });
 const has = (v) => v !== null && v !== undefined;
 /** `{1, 2}`: a set of brokers as the page writes it. */
 export const braces = (ids) => `{${(ids || []).join(', ')}}`;

@@ -7,6 +7,7 @@
 
 import { h, patch } from './dom.js';
 import { t } from './i18n.js';
+import { excerpt } from './notices.js';
 
 let index = null;
 const cache = new Map();
@@ -24,7 +25,7 @@ export async function tourIds() {
 /** One tour's data (throws a message naming the tour when it does not exist). */
 export async function loadTour(id) {
   const ids = await tourIds();
-  if (!ids.includes(id)) throw new Error(t('tour.unknown', { id: String(id).slice(0, 40) }));
+  if (!ids.includes(id)) throw new Error(t('tour.unknown', { id: excerpt(id, 40) }));
   if (!cache.has(id)) {
     const response = await fetch(new URL(`./tours/${id}.json`, import.meta.url));
     if (!response.ok) throw new Error(`tours/${id}.json: ${response.status}`);

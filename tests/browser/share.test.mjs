@@ -167,3 +167,30 @@ test('a long timed step animates at most 40 things, keeping the end of the step'
   assert.match(await page.locator('#caption').textContent(), /This step caused [\d,]+ events; these notes read the last 2,000/);
   assert.deepEqual(page.errors, []);
 });
+
+test('notices: at most three, never over the timeline, user text only as a short excerpt', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const long = 'x'.repeat(1000);
+    const page = await openPage(env, { path: `?tour=${long}`, viewport });
+    const notice = page.locator('.notice-error');
+    await notice.waitFor();
+    const text = await notice.textContent();
+    assert.ok(text.length < 160, `the notice quotes ${text.length} characters`);
+    assert.match(text, /x…/);
+    // A restarted broker waiting to register: each press on its Fetch says why; the stack stays short.
+    await brokerButton(page, 2, 'crash').click();
+    await brokerButton(page, 2, 'restart').click();
+    for (let i = 0; i < 6; i++) await brokerButton(page, 2, 'fetch').click({ force: true });
+    assert.ok(await page.locator('#notices .notice').count() <= 3);
+    const overlap = await page.evaluate(() => {
+      const a = document.querySelector('.player').getBoundingClientRect();
+      return [...document.querySelectorAll('#notices .notice')].some((n) => {
+        const b = n.getBoundingClientRect();
+        return b.left < a.right && b.right > a.left && b.top < a.bottom && b.bottom > a.top;
+      });
+    });
+    assert.equal(overlap, false, `${viewport.width} px: a notice covers the timeline`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
