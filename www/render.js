@@ -375,7 +375,14 @@ function markers(b, start, count) {
   out.push(marker('hw', b.high_watermark, `HW ${b.high_watermark}`, t('glossary.hw.short')));
   out.push(marker('leo', b.log_end_offset, `LEO ${b.log_end_offset}`, t('glossary.leo.short')));
   if (b.checkpointed_high_watermark !== b.high_watermark) {
-    out.push(marker('ckpt', b.checkpointed_high_watermark, `${t('broker.ckpt')} ${b.checkpointed_high_watermark}`, t('glossary.ckpt.short')));
+    // Its label sits left of its line (right of it at the window's left
+    // edge); where that would cover the LEO label a few cells away (after a
+    // power loss the checkpoint can be past the LEO), the dashed line goes
+    // without it: its title and the legend say what it is.
+    const ckpt = b.checkpointed_high_watermark;
+    const leo = b.log_end_offset;
+    const crowded = ckpt - start < 1 ? leo >= ckpt && leo - ckpt <= 2 : leo < ckpt && ckpt - leo <= 3;
+    out.push(marker('ckpt', ckpt, crowded ? '' : `${t('broker.ckpt')} ${ckpt}`, `${t('glossary.ckpt.short')}: ${ckpt}`));
   }
   if (b.role === 'leader' && b.remote) {
     // One flag per offset, naming every follower the leader places there.
