@@ -61,6 +61,7 @@ pub use simulation::Simulation;
 pub mod link;
 pub mod timeline;
 pub mod view;
+pub mod whatif;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

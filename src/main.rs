@@ -37,6 +37,18 @@ enum Command {
     },
     /// Search for the shortest run that breaks a safety check.
     Explore(ExploreArgs),
+    /// Run a scenario under every version preset, acks, min.insync.replicas
+    /// and unclean election, and print each combination's outcome.
+    Whatif {
+        /// Print one JSON object {"cells": [...]} instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Runs at once (default: the machine's cores). The output is the same for any number.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// The scenario file; `-` reads standard input.
+        file: PathBuf,
+    },
 }
 
 /// A Kafka version preset or one of its aliases (as in `config.protocol`).
@@ -114,7 +126,52 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run { json, file } => run(&file, json),
         Command::Explore(args) => explore_command(args),
+        Command::Whatif { json, threads, file } => whatif_command(&file, json, threads),
     }
+}
+
+/// `whatif`: the cells run on up to `threads` scoped threads, each taking
+/// the next cell not yet taken; results go back to their cell's place, so
+/// the output does not depend on the number of threads.
+fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
+    use highwater::whatif::{cells, run_cell, table, Cell, Grid};
+    let scenario = match read_scenario(file) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let specs = cells(&scenario);
+    let threads = threads
+        .map(|n| n as usize)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, specs.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<Cell>> = vec![None; specs.len()];
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = vec![];
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(spec) = specs.get(i) else { break done };
+                        done.push((i, run_cell(&scenario, spec)));
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            for (i, cell) in w.join().expect("a grid cell panicked") {
+                results[i] = Some(cell);
+            }
+        }
+    });
+    let grid = Grid { cells: results.into_iter().map(|c| c.expect("every cell ran")).collect() };
+    if json {
+        print_all(&(serde_json::to_string_pretty(&grid).expect("grid serializes") + "\n"));
+    } else {
+        print_all(&table(&grid));
+    }
+    ExitCode::SUCCESS
 }
 
 fn explore_command(a: ExploreArgs) -> ExitCode {
