@@ -194,3 +194,28 @@ test('every tour fits the 800x500 embed at every stop: no scroll bars', async ()
   }
   assert.deepEqual(page.errors, []);
 });
+
+test('the step\'s explanation is in view beside the picture at 1280x800, 1440x900 and 390x844, and event-log lines wrap', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    const page = await openPage(env, { viewport });
+    await loadFromGallery(page, 'Two fetch rounds', undefined, { end: false });
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const notes = page.locator('#caption .step-notes li');
+    assert.ok(await notes.count() > 0, 'the caption explains the step');
+    assert.match(await page.locator('#caption').textContent(), /the HW is the smallest LEO in the ISR/);
+    const seen = await page.evaluate(() => {
+      const r = document.querySelector('#caption .step-notes').getBoundingClientRect();
+      const c = document.querySelector('#cluster').getBoundingClientRect();
+      return { notes: r.top >= 0 && r.bottom <= innerHeight, cluster: c.top < innerHeight };
+    });
+    assert.equal(seen.notes, true, `${viewport.width}: the explanation is in view`);
+    assert.equal(seen.cluster, true, `${viewport.width}: the picture starts in view`);
+    // A long line of the event log wraps inside the log instead of being cut.
+    const wraps = await page.evaluate(() => [...document.querySelectorAll('#event-log .log-line')].every((l) => l.scrollWidth <= l.clientWidth + 1));
+    assert.equal(wraps, true, `${viewport.width}: event-log lines wrap`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
