@@ -328,3 +328,39 @@ pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue,
 pub fn bench_timed_run(records: u32) -> Result<JsValue, JsError> {
     to_js(&crate::bench::timed_produce_run(records as u64, &mut |_| {}))
 }
+
+/// The outcome grid (`highwater whatif`), meant for a Web Worker: every cell
+/// run in turn, `progress(done, total)` after each; returning false stops it
+/// with the cells so far (`complete: false`).
+#[wasm_bindgen]
+pub fn whatif(scenario: JsValue, progress: &js_sys::Function) -> Result<JsValue, JsError> {
+    let text = json_text(&scenario, "scenario")?;
+    let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+    scenario.validate().map_err(|e| JsError::new(&e.0))?;
+    let specs = crate::whatif::cells(&scenario);
+    let total = specs.len();
+    let progress: &ProgressCallback = progress.unchecked_ref();
+    let mut cells = Vec::with_capacity(total);
+    for spec in &specs {
+        cells.push(crate::whatif::run_cell(&scenario, spec));
+        if progress.report(&JsValue::NULL, cells.len() as f64, total as f64).ok().flatten() == Some(false) {
+            break;
+        }
+    }
+    let complete = cells.len() == total;
+    to_js(&serde_json::json!({ "cells": cells, "complete": complete }))
+}
+
+/// The scenario one cell of the grid runs: the version switched as the
+/// settings switch it, min ISR and unclean election set, the acks on every
+/// produce step.
+#[wasm_bindgen(js_name = whatifScenario)]
+pub fn whatif_scenario(scenario: JsValue, protocol: &str, acks: &str, min_insync_replicas: u32, unclean_leader_election: bool) -> Result<JsValue, JsError> {
+    let text = json_text(&scenario, "scenario")?;
+    let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+    let protocol = crate::config::Protocol::parse(protocol)
+        .ok_or_else(|| JsError::new(&format!("protocol: unknown version preset {protocol:?}; expected {}", crate::config::Protocol::accepted_names())))?;
+    let acks: Acks = serde_json::from_value(serde_json::json!(acks)).map_err(|e| JsError::new(&format!("acks: {e}")))?;
+    let spec = crate::whatif::CellSpec { protocol, acks, min_insync_replicas, unclean_leader_election };
+    to_js(&crate::whatif::scenario_for(&scenario, &spec))
+}

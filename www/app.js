@@ -14,7 +14,8 @@ import { parseFragment, buildFragment, pageUrl, embedSnippet } from './share.js'
 import { describeStep, formatMs, violationHeadline, hintFor, VERSION_TEXT } from './describe.js';
 import { renderGallery, galleryText, galleryEntryNamed } from './gallery.js';
 import { versionOptions, versionNotes, renderRules } from './versions.js';
-import { ExploreRunner } from './explore.js';
+import { WorkerRunner } from './worker-runner.js';
+import { renderGrid, renderOutcomeLegend } from './whatif.js';
 import { TourPlayer, loadTour, tourIds, stepKey } from './tour.js';
 
 const $ = (id) => document.getElementById(id);
@@ -769,6 +770,7 @@ function wire() {
   $('btn-trace-copy').addEventListener('click', () => copyText(app.traceText, t('notice.trace_copied')));
   $('btn-trace-download').addEventListener('click', downloadTrace);
   wireExplore();
+  wireWhatif();
 
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => {
@@ -1027,7 +1029,7 @@ function downloadTrace() {
 let runner = null;
 
 function wireExplore() {
-  runner = new ExploreRunner(new URL('./explore-worker.js', import.meta.url));
+  runner = new WorkerRunner(new URL('./explore-worker.js', import.meta.url));
   $('btn-explore').addEventListener('click', () => {
     const c = app.config;
     $('explore-settings').textContent = t(c.auto_fetch ? 'explore.settings_timed' : 'explore.settings', { count: c.brokers, version: VERSION_TEXT.name(c.protocol), min: c.min_insync_replicas, unclean: c.unclean_leader_election ? t('common.on') : t('common.off') });
@@ -1076,7 +1078,7 @@ function startExplore() {
   $('btn-explore-start').disabled = true;
   $('btn-explore-cancel').disabled = false;
   runner.start(options, {
-    progress: (states, d) => {
+    progress: ({ states, depth: d }) => {
       bar.value = Math.min(1, states / maxStates);
       bar.dataset.states = String(states);
       $('explore-status').textContent = t('explore.progress', { depth: d, count: states });
@@ -1200,6 +1202,81 @@ async function openTours() {
   } catch (err) {
     patch($('tour-list'), h('p', { class: 'error' }, t('tour.list_failed', { message: err.message })));
   }
+}
+
+// ------------------------------------------------------------------ what if
+
+let whatifRunner = null;
+let whatifFor = null; // the scenario the grid shows
+
+function wireWhatif() {
+  whatifRunner = new WorkerRunner(new URL('./whatif-worker.js', import.meta.url));
+  $('btn-whatif').addEventListener('click', openWhatif);
+  $('btn-whatif-cancel').addEventListener('click', () => {
+    if (whatifRunner.cancel()) $('whatif-status').textContent = t('whatif.stopped');
+  });
+  $('dlg-whatif').addEventListener('close', () => whatifRunner.cancel());
+  $('whatif-grid').addEventListener('click', onGridClick);
+}
+
+/** Opens the grid of the current scenario, computing it in a worker cell by cell. */
+function openWhatif() {
+  const scenario = currentScenario();
+  whatifFor = scenario;
+  delete $('dlg-whatif').dataset.ready;
+  const brokers = scenario.config.brokers;
+  const cells = [];
+  patch($('whatif-grid'), renderGrid(cells, brokers));
+  patch($('whatif-legend'), renderOutcomeLegend());
+  $('whatif-error').hidden = true;
+  $('whatif-progress').hidden = false;
+  $('whatif-bar').value = 0;
+  $('whatif-status').textContent = t('whatif.starting');
+  $('btn-whatif-cancel').disabled = false;
+  $('dlg-whatif').showModal();
+  whatifRunner.start({ scenario }, {
+    progress: ({ done, total }) => {
+      $('whatif-bar').value = done / total;
+      $('whatif-status').textContent = t('whatif.progress', { done, total });
+    },
+    done: (result) => {
+      $('btn-whatif-cancel').disabled = true;
+      $('whatif-status').textContent = result.complete ? t('whatif.done', { total: result.cells.length }) : t('whatif.stopped');
+      patch($('whatif-grid'), renderGrid(result.cells, brokers));
+      $('dlg-whatif').dataset.ready = 'true';
+    },
+    error: (message) => {
+      $('btn-whatif-cancel').disabled = true;
+      $('whatif-progress').hidden = true;
+      const p = $('whatif-error');
+      p.textContent = t('whatif.failed', { message });
+      p.hidden = false;
+    },
+  });
+}
+
+/** A cell clicked: its run loaded (at the step of its outcome), the current one kept for Undo. */
+function onGridClick(e) {
+  const b = e.target.closest('button[data-protocol]');
+  if (!b || !whatifFor) return;
+  const d = b.dataset;
+  const r = guarded(t('whatif.could_not_open'), () => core().whatifScenario(whatifFor, d.protocol, d.acks, Number(d.minIsr), d.unclean === 'true'));
+  if (!r.ok) return;
+  stop();
+  stopClock();
+  if (tour) closeTour();
+  const before = currentScenario();
+  const position = app.sim.position();
+  try {
+    loadScenario(r.value, { at: d.step ? Number(d.step) : null });
+  } catch (err) {
+    if (isCrash(err)) { recover(err); return; }
+    notify('error', t('whatif.could_not_open_message', { message: err.message }));
+    return;
+  }
+  $('dlg-whatif').close();
+  app.undo = { scenario: before, position };
+  notify('info', t('whatif.opened', { version: VERSION_TEXT.name(d.protocol), acks: d.acks, min: d.minIsr, unclean: t(d.unclean === 'true' ? 'whatif.unclean_on' : 'whatif.unclean_off') }), { action: { label: t('notice.undo'), run: restoreUndo } });
 }
 
 // ------------------------------------------------------------------ start

@@ -33,6 +33,7 @@ export async function loadCore() {
     defaultConfig: mod.defaultConfig(),
     versions: mod.versions(),
     withProtocol: mod.withProtocol,
+    whatifScenario: mod.whatifScenario,
     generation,
   };
   return current;

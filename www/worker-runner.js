@@ -1,7 +1,8 @@
-// Runs "Find a way to lose data" in a Web Worker (explore-worker.js) and
-// cancels it by terminating the worker: the search never blocks the page.
+// Runs a long computation of the core in a Web Worker ("Find a way to lose
+// data" in explore-worker.js, the what-if grid in whatif-worker.js) and
+// cancels it by terminating the worker: the page never waits for it.
 
-export class ExploreRunner {
+export class WorkerRunner {
   constructor(workerUrl) {
     this.workerUrl = workerUrl;
     this.worker = null;
@@ -11,7 +12,7 @@ export class ExploreRunner {
     return this.worker !== null;
   }
 
-  /** handlers: { progress(states, depth), done(result), error(message) } */
+  /** handlers: { progress(message), done(result), error(message) }; the worker posts { type, … }. */
   start(options, handlers) {
     this.cancel();
     const worker = new Worker(this.workerUrl, { type: 'module' });
@@ -23,7 +24,7 @@ export class ExploreRunner {
     worker.onmessage = (event) => {
       const m = event.data || {};
       if (this.worker !== worker) return;
-      if (m.type === 'progress') handlers.progress(m.states, m.depth);
+      if (m.type === 'progress') handlers.progress(m);
       else if (m.type === 'done') { finish(); handlers.done(m.result); }
       else if (m.type === 'error') { finish(); handlers.error(m.message); }
     };
@@ -31,12 +32,12 @@ export class ExploreRunner {
       if (this.worker !== worker) return;
       event.preventDefault();
       finish();
-      handlers.error(event.message || 'the search worker failed to start');
+      handlers.error(event.message || 'the worker failed to start');
     };
     worker.postMessage({ options });
   }
 
-  /** Stops a running search; true if there was one. */
+  /** Stops a running computation; true if there was one. */
   cancel() {
     if (!this.worker) return false;
     this.worker.terminate();

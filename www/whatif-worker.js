@@ -1,0 +1,29 @@
+// Runs the what-if grid (every version preset × acks × min ISR × unclean
+// election) off the main thread, one cell after another.
+//
+// in:  { options: { scenario } }
+// out: { type: 'progress', done, total }
+//      { type: 'done', result: { cells, complete } }
+//      { type: 'error', message }
+
+import init, { whatif, lastPanic } from './pkg/highwater.js';
+
+self.onmessage = async (event) => {
+  const { options } = event.data || {};
+  try {
+    await init();
+    const result = whatif(options.scenario, (done, total) => {
+      self.postMessage({ type: 'progress', done, total });
+      return true;
+    });
+    self.postMessage({ type: 'done', result });
+  } catch (err) {
+    let panic = null;
+    try {
+      panic = lastPanic() || null;
+    } catch {
+      // a trapped instance may not answer
+    }
+    self.postMessage({ type: 'error', message: panic ? `the core panicked: ${panic}` : String((err && err.message) || err) });
+  }
+};
