@@ -14,43 +14,9 @@ use crate::producer::Status;
 use crate::rng::Rng;
 use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
 use crate::simulation::Simulation;
+use crate::visited::{Visit, Visited};
 use arrayvec::ArrayVec;
 use serde::Serialize;
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-/// The visited set's keys are already hashes.
-#[derive(Default)]
-struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("only u64 keys")
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// A visited state's key (`state_key`), stored unaligned: with the steps
-/// left as a `u8` a bucket of the visited set takes 9 bytes, not 16. The set
-/// is most of the search's memory, and its lookups are cache misses.
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(C, packed)]
-struct Key(u64);
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        h.write_u64(self.0)
-    }
-}
-
-/// Canonical state -> most steps left when it was expanded (at most 64).
-type Visited = HashMap<Key, u8, BuildHasherDefault<IdentityHasher>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -476,7 +442,7 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
         let mut dfs = Dfs {
             search,
             moves: &moves,
-            visited: Visited::default(),
+            visited: Visited::new(),
             path: vec![],
             states: 0,
             generated: 0,
@@ -542,24 +508,16 @@ impl Dfs<'_, '_> {
                 return true;
             }
             next.out.clear(); // the next branch copies this state: not its events
-            let key = Key(state_key(next, self.search));
-            let left_after = (left - 1) as u8;
-            let more = match self.visited.entry(key) {
-                Entry::Occupied(mut seen) => {
-                    let more = *seen.get() < left_after;
-                    if more {
-                        seen.insert(left_after);
-                    }
-                    more
-                }
-                Entry::Vacant(new) => {
-                    new.insert(left_after);
+            let more = match self.visited.visit(state_key(next, self.search), (left - 1) as u8) {
+                Visit::New => {
                     self.states += 1;
                     if self.states >= self.search.max_states {
                         self.stopped = Some(Stop::MaxStates);
                     }
                     true
                 }
+                Visit::MoreLeft => true,
+                Visit::Seen => false,
             };
             if self.stopped.is_none() && !(self.progress)(self.states, self.limit) {
                 self.stopped = Some(Stop::Interrupted);

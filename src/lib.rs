@@ -60,6 +60,7 @@ pub use scenario::{Acks, Scenario, ScenarioError, Step};
 pub use simulation::Simulation;
 pub mod link;
 pub mod timeline;
+mod visited;
 pub mod view;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
