@@ -22,15 +22,6 @@ macro_rules! clone_in_place {
     };
 }
 
-/// `clone_from` for a shared value: a copy that already shares it is left
-/// as it is, without touching the reference counts (the explorer copies a
-/// state into one that mostly shares its values already).
-pub(crate) fn share_from<T: ?Sized>(target: &mut std::sync::Arc<T>, source: &std::sync::Arc<T>) {
-    if !std::sync::Arc::ptr_eq(target, source) {
-        *target = source.clone();
-    }
-}
-
 pub mod bench;
 pub mod config;
 pub mod consumer;
@@ -50,6 +41,7 @@ pub mod replica;
 pub mod rng;
 pub mod rules;
 pub mod scenario;
+pub mod shared;
 pub mod simulation;
 pub mod sorted_set;
 

@@ -19,7 +19,7 @@ impl Clone for Record {
     }
     fn clone_from(&mut self, source: &Self) {
         (self.id, self.epoch) = (source.id, source.epoch);
-        crate::share_from(&mut self.value, &source.value);
+        crate::shared::share_from(&mut self.value, &source.value);
     }
 }
 

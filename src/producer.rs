@@ -55,7 +55,7 @@ impl Clone for ProduceRequest {
     }
     fn clone_from(&mut self, source: &Self) {
         let ProduceRequest { value, acks, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error } = self;
-        crate::share_from(value, &source.value);
+        crate::shared::share_from(value, &source.value);
         (*acks, *to, *broker, *offset, *epoch, *status) = (source.acks, source.to, source.broker, source.offset, source.epoch, source.status);
         (*step, *deadline_ms, *attempts, *created_ms, *last_error) = (source.step, source.deadline_ms, source.attempts, source.created_ms, source.last_error);
     }
