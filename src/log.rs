@@ -35,7 +35,7 @@ pub struct LeaderEpochCache {
     entries: Vec<EpochEntry>,
 }
 
-crate::clone_in_place!(LeaderEpochCache { entries });
+crate::clone_in_place!(LeaderEpochCache {} short { entries });
 
 impl LeaderEpochCache {
     pub fn entries(&self) -> &[EpochEntry] {

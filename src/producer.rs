@@ -78,7 +78,7 @@ pub struct Producer {
     retries: SortedSet<(u64, u64)>,
 }
 
-crate::clone_in_place!(Producer { requests, pending, deadlines, retries });
+crate::clone_in_place!(Producer { requests } short { pending, deadlines, retries });
 
 impl Producer {
     pub fn new() -> Producer {
