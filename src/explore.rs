@@ -132,7 +132,9 @@ struct Moves {
 type Move = u16;
 
 /// At most 4 moves per broker and 4 more (see `Moves::list`).
-type MoveList = ArrayVec<Move, { 4 * limits::MAX_BROKERS as usize + 4 }>;
+const MOST_MOVES: usize = 4 * limits::MAX_BROKERS as usize + 4;
+
+type MoveList = ArrayVec<Move, MOST_MOVES>;
 
 impl Moves {
     /// `records`: produce steps for records 1 to `records` (as far as
@@ -167,6 +169,8 @@ impl Moves {
     fn step(&self, m: Move) -> &Step {
         &self.steps[m as usize]
     }
+
+
 
     /// The moves of a state, in a fixed order (the random walks pick by
     /// position). Only a clock step can be invalid (past the scenario's
@@ -438,6 +442,8 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
     root.keep_checked_events_only();
     let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
     let (mut states, mut generated) = (0, 0);
+    // One spare state per level, reused branch after branch.
+    let mut scratch = vec![root.clone(); search.depth];
     for limit in 1..=search.depth {
         let mut dfs = Dfs {
             search,
@@ -450,8 +456,6 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
             progress: &mut *progress,
             limit,
         };
-        // One spare state per depth, reused branch after branch.
-        let mut scratch = vec![root.clone(); limit];
         let found = dfs.go(&mut root.clone(), &mut scratch, limit);
         generated += dfs.generated;
         if found {
@@ -491,6 +495,9 @@ impl Dfs<'_, '_> {
         }
         let mut moves = MoveList::new();
         self.moves.list(sim, self.search, &mut moves);
+        if left == 1 {
+            return self.leaves(sim, &mut scratch[0], &moves);
+        }
         let last = moves.len().saturating_sub(1);
         for (i, &m) in moves.iter().enumerate() {
             let (next, deeper) = if i == last {
@@ -500,29 +507,42 @@ impl Dfs<'_, '_> {
                 next.clone_from(sim);
                 (next, deeper)
             };
-            let seen = next.violations.len();
-            next.apply_in_place(self.moves.step(m));
-            self.generated += 1;
-            self.path.push(m);
-            if next.violations[seen..].iter().any(|v| counts(v, self.search)) {
-                return true;
+            let (key, violated) = self.child(next, m);
+            match self.arrive(m, key, violated, left - 1) {
+                Arrival::Violation => return true,
+                Arrival::Expand if self.go(next, deeper, left - 1) => return true,
+                _ => {}
             }
-            next.out.clear(); // the next branch copies this state: not its events
-            let more = match self.visited.visit(state_key(next, self.search), (left - 1) as u8) {
-                Visit::New => {
-                    self.states += 1;
-                    if self.states >= self.search.max_states {
-                        self.stopped = Some(Stop::MaxStates);
-                    }
-                    true
-                }
-                Visit::MoreLeft => true,
-                Visit::Seen => false,
+            self.path.pop();
+            if self.stopped.is_some() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// The children of a state one step from the search's depth: they are
+    /// counted and checked but not expanded, so only their keys are kept
+    /// (each is made in the same spare state). The visited set's slots of
+    /// all of them are read at once, so that their cache misses overlap
+    /// instead of coming one after the other; then each is taken in order.
+    fn leaves(&mut self, sim: &mut Simulation, spare: &mut Simulation, moves: &[Move]) -> bool {
+        let mut children: ArrayVec<(u64, bool), MOST_MOVES> = ArrayVec::new();
+        let last = moves.len().saturating_sub(1);
+        for (i, &m) in moves.iter().enumerate() {
+            let next = if i == last {
+                &mut *sim
+            } else {
+                spare.clone_from(sim);
+                &mut *spare
             };
-            if self.stopped.is_none() && !(self.progress)(self.states, self.limit) {
-                self.stopped = Some(Stop::Interrupted);
-            }
-            if more && self.go(next, deeper, left - 1) {
+            children.push(self.child(next, m));
+        }
+        for &(key, _) in &children {
+            self.visited.touch(key);
+        }
+        for (&m, &(key, violated)) in moves.iter().zip(&children) {
+            if self.arrive(m, key, violated, 0) == Arrival::Violation {
                 return true;
             }
             self.path.pop();
@@ -532,6 +552,54 @@ impl Dfs<'_, '_> {
         }
         false
     }
+
+    /// Applies move `m` to a copy of the state being expanded: its key, and
+    /// whether it broke a check that counts.
+    fn child(&self, next: &mut Simulation, m: Move) -> (u64, bool) {
+        let seen = next.violations.len();
+        next.apply_in_place(self.moves.step(m));
+        next.out.clear(); // the next copy of this state need not copy its events
+        let violated = next.violations[seen..].iter().any(|v| counts(v, self.search));
+        (state_key(next, self.search), violated)
+    }
+
+    /// The search takes move `m` to a state with this key, reached with
+    /// `left` steps left: counts it, and says what to do with it. Unless it
+    /// broke a check (the path then leads to it), the caller pops `m` off the
+    /// path when done with the state.
+    fn arrive(&mut self, m: Move, key: u64, violated: bool, left: usize) -> Arrival {
+        self.generated += 1;
+        self.path.push(m);
+        if violated {
+            return Arrival::Violation;
+        }
+        let arrival = match self.visited.visit(key, left as u8) {
+            Visit::New => {
+                self.states += 1;
+                if self.states >= self.search.max_states {
+                    self.stopped = Some(Stop::MaxStates);
+                }
+                Arrival::Expand
+            }
+            Visit::MoreLeft => Arrival::Expand,
+            Visit::Seen => Arrival::Known,
+        };
+        if self.stopped.is_none() && !(self.progress)(self.states, self.limit) {
+            self.stopped = Some(Stop::Interrupted);
+        }
+        arrival
+    }
+}
+
+/// What the search does with a state it has just arrived at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arrival {
+    /// It broke a check that counts: the search is over.
+    Violation,
+    /// New, or reached with more steps left than before: expand it.
+    Expand,
+    /// Already expanded with as many steps left.
+    Known,
 }
 
 /// Seeded random walks of `search.depth` steps until a violation or

@@ -41,6 +41,13 @@ impl Visited {
         self.len
     }
 
+    /// Reads the slot where a lookup of `key` starts, so that a `visit` of
+    /// it soon after finds it in the cache: reading the slots of several
+    /// keys one after the other lets their cache misses overlap.
+    pub fn touch(&self, key: u64) {
+        std::hint::black_box(self.slots[key as usize & (self.slots.len() - 1)].left);
+    }
+
     /// Records that the state `key` was reached with `left` steps left
     /// (at most 254), keeping the most for each state.
     pub fn visit(&mut self, key: u64, left: u8) -> Visit {
