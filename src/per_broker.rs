@@ -18,6 +18,8 @@ pub struct PerBroker<T> {
     items: [T; N],
 }
 
+// `clone_from` is the point: the state structs copy their fields with it.
+#[allow(clippy::non_canonical_clone_impl)]
 impl<T: Copy> Clone for PerBroker<T> {
     fn clone(&self) -> Self {
         *self

@@ -75,7 +75,7 @@ impl Simulation {
         let mut brokers: Vec<Broker> = config.broker_ids().map(|id| Broker::new(id, n)).collect();
         let controller = Controller::new(n);
         let rules = config.rules();
-        brokers[0].make_leader(0, controller.isr.clone(), 0, rules.has(Rule::EpochCachedOnBecomingLeader));
+        brokers[0].make_leader(0, controller.isr, 0, rules.has(Rule::EpochCachedOnBecomingLeader));
         for b in brokers.iter_mut().skip(1) {
             b.leader = Some(1);
             // Timed mode: each fetcher starts at a seeded phase of its interval.
