@@ -164,6 +164,12 @@ impl Producer {
         due.filter(|&(at, id)| requests[id as usize].status == (Status::Retrying { at_ms: at })).map(|(_, id)| id).collect()
     }
 
+    /// The deadline queue is empty or starts with a pending request (none
+    /// for `take_expired` to drop).
+    pub fn deadlines_start_pending(&self) -> bool {
+        self.deadlines.first().is_none_or(|&id| self.requests[id as usize].status == Status::Pending)
+    }
+
     /// The next `request.timeout.ms` of an attempt waiting at a broker.
     pub fn next_deadline_ms(&self) -> Option<u64> {
         self.deadlines.iter().map(|&id| &self.requests[id as usize]).find(|r| r.status == Status::Pending).map(|r| r.deadline_ms)
