@@ -368,8 +368,8 @@ impl Simulation {
         self.emit(Event::ClockAdvanced { from_ms, to_ms });
         self.end_action();
         loop {
-            let other = self.next_due_ms_except_checkpoints();
-            let t = other.min(self.next_checkpoint_ms);
+            let other = self.next_due_ms_except_timers();
+            let t = other.min(self.next_isr_check_ms).min(self.next_checkpoint_ms);
             if t > to_ms {
                 break;
             }
@@ -377,42 +377,79 @@ impl Simulation {
                 return; // the clock stays where the work stopped
             }
             self.now_ms = t;
-            if t < other && self.checkpoint_is_quiet() {
-                // Only HW checkpoints are due until `other`, and they have
-                // nothing to write: run_due would only move their timer.
-                while self.next_checkpoint_ms < other && self.next_checkpoint_ms <= to_ms {
-                    self.now_ms = self.next_checkpoint_ms;
-                    self.next_checkpoint_ms += self.config.hw_checkpoint_interval_ms;
-                }
-                continue;
+            if t < other {
+                self.pass_quiet_timers(other.min(to_ms + 1));
+            } else {
+                self.run_due();
             }
-            self.run_due();
         }
         self.now_ms = to_ms;
     }
 
-    /// Due work other than the HW checkpoints (the ISR check is always due
-    /// some time).
-    pub(crate) fn next_due_ms_except_checkpoints(&self) -> u64 {
-        let due = self.next_change_ms();
+    /// Only the periodic timers are due now, and nothing else before `until`:
+    /// while the timers due would do nothing (`timers_are_quiet`), running
+    /// what is due would only move them, so only they move; the first timer
+    /// that has work to do runs as usual (`run_due`).
+    fn pass_quiet_timers(&mut self, until: u64) {
+        while self.timers_are_quiet() {
+            if self.next_isr_check_ms <= self.now_ms {
+                self.next_isr_check_ms += self.isr_check_interval_ms();
+            }
+            if self.next_checkpoint_ms <= self.now_ms {
+                self.next_checkpoint_ms += self.config.hw_checkpoint_interval_ms;
+            }
+            let next = self.next_isr_check_ms.min(self.next_checkpoint_ms);
+            if next >= until {
+                return;
+            }
+            self.now_ms = next;
+        }
+        self.run_due();
+    }
+
+    /// Due work other than the leader's periodic ISR check and the HW
+    /// checkpoints, or `u64::MAX`.
+    fn next_due_ms_except_timers(&self) -> u64 {
+        let due = self.next_event_ms().unwrap_or(u64::MAX);
         self.producer.next_retry_ms().map_or(due, |retry| retry.min(due))
     }
 
-    /// A HW checkpoint now would write nothing (every live broker's HW is
-    /// checkpointed), and the producer has no finished request at the front
-    /// of its deadline queue for `run_due` to drop: running what is due
-    /// would change nothing but the checkpoint timer, when nothing else is.
-    fn checkpoint_is_quiet(&self) -> bool {
-        self.brokers.iter().all(|b| !b.alive || b.checkpointed_high_watermark == b.high_watermark) && self.producer.deadlines_start_pending()
+    /// The periodic timers due now would do nothing: the ISR check (if due)
+    /// finds no leader with a follower out of sync, the HW checkpoint (if
+    /// due) has no HW to write, and the producer has no finished request at
+    /// the front of its deadline queue for `run_due` to drop. When nothing
+    /// else is due, running what is due would only move the timers.
+    fn timers_are_quiet(&self) -> bool {
+        let now = self.now_ms;
+        let (lag, at_log_end) = (self.config.replica_lag_time_max_ms, self.rules.has(Rule::CaughtUpAtLogEnd));
+        let isr_check_quiet = self.next_isr_check_ms > now
+            || self.brokers.iter().all(|b| !b.is_leader() || b.pending_isr.is_some() || b.out_of_sync_replicas(now, lag, at_log_end).is_empty());
+        let checkpoint_quiet = self.next_checkpoint_ms > now
+            || self.brokers.iter().all(|b| !b.alive || b.checkpointed_high_watermark == b.high_watermark);
+        isr_check_quiet && checkpoint_quiet && self.producer.deadlines_start_pending()
+    }
+
+    /// ReplicaManager schedules "isr-expiration" every replica.lag.time.max.ms / 2.
+    fn isr_check_interval_ms(&self) -> u64 {
+        (self.config.replica_lag_time_max_ms / 2).max(1)
     }
 
     /// Due work that may change how the cluster answers a produce request:
     /// everything but the producer's retries and the HW checkpoints (which
     /// only write a HW to disk).
     pub(crate) fn next_change_ms(&self) -> u64 {
-        let mut due = self.next_isr_check_ms;
-        let later = |due: u64, t: Option<u64>| t.map_or(due, |t| t.min(due));
-        due = later(due, self.controller.next_expiry_ms(self.config.broker_session_timeout_ms));
+        self.next_event_ms().map_or(self.next_isr_check_ms, |t| t.min(self.next_isr_check_ms))
+    }
+
+    /// Due work other than the producer's retries and the periodic timers:
+    /// session expiries, produce deadlines and, in timed mode, messages,
+    /// held fetches and fetchers.
+    fn next_event_ms(&self) -> Option<u64> {
+        let later = |due: Option<u64>, t: Option<u64>| match (due, t) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut due = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
         due = later(due, self.producer.next_deadline_ms());
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
@@ -458,8 +495,7 @@ impl Simulation {
             self.end_action();
         }
         if self.next_isr_check_ms <= now {
-            // ReplicaManager schedules "isr-expiration" every replica.lag.time.max.ms / 2.
-            self.next_isr_check_ms += (self.config.replica_lag_time_max_ms / 2).max(1);
+            self.next_isr_check_ms += self.isr_check_interval_ms();
             self.expire_isr();
             self.end_action();
         }
