@@ -17,6 +17,7 @@ use crate::replica::Broker;
 use crate::rng::Rng;
 use crate::rules::{Rule, Rules};
 use crate::scenario::Step;
+use crate::shared::Shared;
 
 #[derive(Debug, PartialEq, Eq)]
 pub struct Simulation {
@@ -29,9 +30,11 @@ pub struct Simulation {
     pub rules: Rules,
     pub brokers: Vec<Broker>,
     pub controller: Controller,
-    pub network: Network,
+    /// Shared between copies (`Shared`): most steps do not change it.
+    pub network: Shared<Network>,
     pub producer: Producer,
-    pub consumer: Consumer,
+    /// Shared between copies: only `consume` steps change it.
+    pub consumer: Shared<Consumer>,
     pub(crate) checker: Checker,
     pub violations: Vec<Violation>,
     /// When the leader's periodic ISR expiration check and the HW checkpoint next run.
@@ -88,9 +91,9 @@ impl Simulation {
             rules,
             brokers,
             controller,
-            network: Network::new(n, config.link_latency_ms),
+            network: Shared::new(Network::new(n, config.link_latency_ms)),
             producer: Producer::new(),
-            consumer: Consumer::default(),
+            consumer: Shared::default(),
             checker: Checker::new(n),
             violations: vec![],
             next_isr_check_ms: config.replica_lag_time_max_ms / 2,
@@ -174,18 +177,18 @@ impl Simulation {
             Step::Restart(b) => self.restart(*b)?,
             Step::Elect(b) => self.elect(Election::Requested(*b))?,
             Step::Delay(d) => {
-                self.network.latency_ms[(d.broker - 1) as usize] = d.ms;
+                self.network.make_mut().latency_ms[(d.broker - 1) as usize] = d.ms;
                 self.emit(Event::LatencyChanged { broker: d.broker, latency_ms: d.ms });
             }
             Step::Cut([a, b]) => {
-                if !self.network.cuts.insert((*a, *b)) {
+                if !self.network.make_mut().cuts.insert((*a, *b)) {
                     return Err(format!("the link from broker {a} to broker {b} is already cut"));
                 }
                 self.emit(Event::LinkCut { from: *a, to: *b, both_ways: false });
             }
             Step::Partition([a, b]) => {
-                let new_ab = self.network.cuts.insert((*a, *b));
-                let new_ba = self.network.cuts.insert((*b, *a));
+                let cuts = &mut self.network.make_mut().cuts;
+                let (new_ab, new_ba) = (cuts.insert((*a, *b)), cuts.insert((*b, *a)));
                 if !new_ab && !new_ba {
                     return Err(format!("brokers {a} and {b} are already partitioned"));
                 }
@@ -477,7 +480,8 @@ impl Simulation {
     /// Everything due at `now_ms`, in a fixed order.
     pub(crate) fn run_due(&mut self) {
         let now = self.now_ms;
-        while let Some(m) = self.network.pop_arrived(now) {
+        while self.network.next_arrival_ms().is_some_and(|t| t <= now) {
+            let m = self.network.make_mut().pop_arrived(now).expect("a message has arrived");
             if let Some(reply) = self.deliver(m) {
                 self.send(reply);
             }
@@ -509,7 +513,7 @@ impl Simulation {
     }
 
     pub(crate) fn send(&mut self, m: Message) {
-        let arrives = self.network.send(m.clone(), self.now_ms);
+        let arrives = self.network.make_mut().send(m.clone(), self.now_ms);
         self.emit(Event::sent(&m, arrives - self.now_ms));
     }
 
