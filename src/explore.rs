@@ -278,7 +278,7 @@ fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
         h.push(b.checkpointed_high_watermark);
         // The log end gives the number of records.
         h.push(b.log.log_end_offset());
-        for r in b.log.iter_from(0) {
+        for r in b.log.records() {
             h.push(r.id);
             h.push(r.epoch as u64);
         }

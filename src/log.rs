@@ -156,6 +156,11 @@ impl Log {
         self.iter_from(from).take(max).cloned().collect()
     }
 
+    /// Every record, in offset order.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.sealed.iter().flat_map(|chunk| chunk.iter()).chain(&self.tail)
+    }
+
     pub fn iter_from(&self, from: u64) -> impl Iterator<Item = &Record> {
         (from..self.log_end_offset()).map(move |o| self.get(o).expect("offset below the log end"))
     }
