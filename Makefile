@@ -3,14 +3,19 @@
 SHELL := /bin/bash
 PORT ?= 8080
 BENCH ?= cargo run --release --example bench
+# make fuzz: how long, and the generator's seed (default: from the clock).
+SECONDS ?= 60
+SEED ?=
 
-.PHONY: help setup build serve test test-native test-browser bench bless screenshots clean
+.PHONY: help setup build serve test test-native test-browser bench bench-worst fuzz bless screenshots clean
 
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
 	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
 	@echo "make build   the wasm package only (www/pkg)"
 	@echo "make bench   $(BENCH)"
+	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome"
+	@echo "make fuzz    fuzz links, scenarios and the timeline for $(SECONDS) s (make fuzz SECONDS=600 SEED=N)"
 	@echo "make bless   rewrite the golden traces (review the diff)"
 	@echo "make screenshots  refresh docs/screenshot-*.png"
 	@echo "make setup   install everything the above need"
@@ -47,6 +52,17 @@ test-browser:
 
 bench:
 	$(BENCH)
+
+# tests/worst-case/ and the slowest tests/fuzz-seeds/, native and wasm: a markdown table.
+bench-worst:
+	@scripts/setup.sh wasm browser
+	cargo build --release --bin highwater --example fuzz
+	@scripts/build-wasm.sh
+	node scripts/worst-case.mjs
+
+# Findings (and the slowest inputs) go to target/fuzz-findings/; exit 1 if any failed.
+fuzz:
+	cargo run --release --example fuzz -- --seconds $(SECONDS) $(if $(SEED),--seed $(SEED))
 
 # Refreshes docs/screenshot-*.png from the browser tests' screenshots.
 screenshots:

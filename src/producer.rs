@@ -12,7 +12,7 @@ use crate::scenario::{Acks, Produce};
 use crate::invariants::Touch;
 use crate::simulation::Simulation;
 use serde::Serialize;
-use crate::sorted_set::SortedSet;
+use std::collections::BTreeSet;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -75,10 +75,14 @@ pub struct Producer {
     /// order); the ones no longer pending leave from the front.
     deadlines: RequestIds,
     /// Requests waiting to be retried, by time.
-    retries: SortedSet<(u64, u64)>,
+    retries: BTreeSet<(u64, u64)>,
+    /// The same, per acks (index `Acks::index`): whether an attempt is refused
+    /// depends only on the acks, so the first retry that would succeed is
+    /// found without looking at the others.
+    retries_by_acks: [BTreeSet<(u64, u64)>; 3],
 }
 
-crate::clone_in_place!(Producer { requests } short { pending, deadlines, retries });
+crate::clone_in_place!(Producer { requests, retries, retries_by_acks } short { pending, deadlines });
 
 impl Producer {
     pub fn new() -> Producer {
@@ -107,7 +111,9 @@ impl Producer {
         let r = &mut self.requests[id as usize];
         r.status = Status::Retrying { at_ms };
         r.last_error = Some(error);
+        let acks = r.acks;
         self.retries.insert((at_ms, id));
+        self.retries_by_acks[acks.index()].insert((at_ms, id));
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
@@ -159,9 +165,18 @@ impl Producer {
 
     /// Requests whose retry is due by `now_ms`, in time order.
     pub fn take_due_retries(&mut self, now_ms: u64) -> RequestIds {
-        let requests = &self.requests;
-        let due = self.retries.take_first_while(|&(at, _)| at <= now_ms);
-        due.filter(|&(at, id)| requests[id as usize].status == (Status::Retrying { at_ms: at })).map(|(_, id)| id).collect()
+        let mut due = RequestIds::new();
+        while let Some(&(at, id)) = self.retries.first() {
+            if at > now_ms {
+                break;
+            }
+            self.retries.pop_first();
+            self.retries_by_acks[self.requests[id as usize].acks.index()].remove(&(at, id));
+            if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
+                due.push(id);
+            }
+        }
+        due
     }
 
     /// The deadline queue is empty or starts with a pending request (none
@@ -179,15 +194,19 @@ impl Producer {
         self.retries.first().map(|&(at, _)| at)
     }
 
-    /// Requests waiting for a retry, in time order.
-    pub fn retrying(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.retries.iter().copied()
+    /// The time of the first retry of a record with these acks, other than `except`.
+    pub fn first_retry_ms(&self, acks: Acks, except: u64) -> Option<u64> {
+        let waiting = |&&(at, id): &&(u64, u64)| id != except && self.requests[id as usize].status == (Status::Retrying { at_ms: at });
+        self.retries_by_acks[acks.index()].iter().find(waiting).map(|&(at, _)| at)
     }
 
     /// Moves a waiting retry to a later time.
     pub fn postpone(&mut self, id: u64, from_ms: u64, to_ms: u64) {
+        let acks = self.requests[id as usize].acks.index();
         self.retries.remove(&(from_ms, id));
         self.retries.insert((to_ms, id));
+        self.retries_by_acks[acks].remove(&(from_ms, id));
+        self.retries_by_acks[acks].insert((to_ms, id));
         self.requests[id as usize].status = Status::Retrying { at_ms: to_ms };
     }
 
@@ -224,6 +243,7 @@ impl Simulation {
     /// names (`Sender` after a metadata update).
     pub(crate) fn retry_produces(&mut self) {
         for id in self.producer.take_due_retries(self.now_ms) {
+            self.work += 1;
             self.send_produce(id, self.controller.leader);
             self.end_action();
         }
@@ -281,12 +301,11 @@ impl Simulation {
     fn skip_identical_retries(&mut self, id: u64, counted: bool) {
         let Status::Retrying { at_ms } = self.producer.requests[id as usize].status else { return };
         let backoff = self.config.retry_backoff_ms;
-        let others = self
-            .producer
-            .retrying()
-            .filter(|&(_, other)| other != id)
-            .filter(|&(_, other)| self.attempt_refusal(self.controller.leader, self.producer.requests[other as usize].acks).is_none())
-            .map(|(t, _)| t)
+        let leader = self.controller.leader;
+        let others = [Acks::Zero, Acks::One, Acks::All]
+            .into_iter()
+            .filter(|&acks| self.attempt_refusal(leader, acks).is_none())
+            .filter_map(|acks| self.producer.first_retry_ms(acks, id))
             .min();
         let due = self.next_change_ms().min(self.advance_until_ms);
         let horizon = others.map_or(due, |t| t.min(due));

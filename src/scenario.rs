@@ -33,6 +33,11 @@ pub enum Acks {
 }
 
 impl Acks {
+    /// 0, 1, 2 for acks 0, 1, all (an index into per-acks tables).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Acks::Zero => "0",

@@ -62,11 +62,15 @@ pub struct Simulation {
     /// look at (`Checker::touches`). True at first: the first action with
     /// events is checked.
     pub(crate) unchecked_change: bool,
+    /// Work that leaves no event (`limits::MAX_WORK_PER_STEP`) so far in the
+    /// run, and when the current step began.
+    pub(crate) work: u64,
+    pub(crate) work_at_step_start: u64,
     /// The budget this run went past: it stopped, and runs no more steps.
     pub stopped: Option<Budget>,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, stopped });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, work, work_at_step_start, stopped });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -108,6 +112,8 @@ impl Simulation {
             emitted_at_step_start: 0,
             checked_at: 0,
             unchecked_change: true,
+            work: 0,
+            work_at_step_start: 0,
             stopped: None,
             config,
         }
@@ -153,6 +159,7 @@ impl Simulation {
         self.out.clear();
         self.action_start = 0;
         self.emitted_at_step_start = self.emitted;
+        self.work_at_step_start = self.work;
         if let Some(budget) = self.stopped {
             let reason = format!("the run has stopped: {} (limit {})", budget.describe(self.budgets.limit(budget)), budget.limit_name());
             self.emit(Event::StepRejected { action: step.clone(), reason });
@@ -274,6 +281,10 @@ impl Simulation {
             Budget::EventsPerRun
         } else if self.network.in_flight.len() as u64 > self.budgets.messages_in_flight {
             Budget::MessagesInFlight
+        } else if self.work - self.work_at_step_start > self.budgets.work_per_step {
+            Budget::WorkPerStep
+        } else if self.work > self.budgets.work_per_run {
+            Budget::WorkPerRun
         } else {
             return false;
         };
@@ -380,8 +391,11 @@ impl Simulation {
                 return; // the clock stays where the work stopped
             }
             self.now_ms = t;
+            self.work += 1;
             if t < other {
-                self.pass_quiet_timers(other.min(to_ms + 1));
+                if !self.pass_quiet_timers(other.min(to_ms + 1)) {
+                    return; // over a budget: the clock stays where the work stopped
+                }
             } else {
                 self.run_due();
             }
@@ -392,8 +406,11 @@ impl Simulation {
     /// Only the periodic timers are due now, and nothing else before `until`:
     /// while the timers due would do nothing (`timers_are_quiet`), running
     /// what is due would only move them, so only they move; the first timer
-    /// that has work to do runs as usual (`run_due`).
-    fn pass_quiet_timers(&mut self, until: u64) {
+    /// that has work to do runs as usual (`run_due`). Each moment passed
+    /// counts as work and is checked against the budgets as in `advance`'s
+    /// loop; false if the run went past one (the clock stays at the moment
+    /// before).
+    fn pass_quiet_timers(&mut self, until: u64) -> bool {
         while self.timers_are_quiet() {
             if self.next_isr_check_ms <= self.now_ms {
                 self.next_isr_check_ms += self.isr_check_interval_ms();
@@ -403,11 +420,16 @@ impl Simulation {
             }
             let next = self.next_isr_check_ms.min(self.next_checkpoint_ms);
             if next >= until {
-                return;
+                return true;
+            }
+            if self.over_budget() {
+                return false;
             }
             self.now_ms = next;
+            self.work += 1;
         }
         self.run_due();
+        true
     }
 
     /// Due work other than the leader's periodic ISR check and the HW

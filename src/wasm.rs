@@ -197,6 +197,8 @@ pub fn limits() -> Result<JsValue, JsError> {
         "max_events_per_step": limits::MAX_EVENTS_PER_STEP,
         "max_events_per_run": limits::MAX_EVENTS_PER_RUN,
         "max_messages_in_flight": limits::MAX_MESSAGES_IN_FLIGHT,
+        "max_work_per_step": limits::MAX_WORK_PER_STEP,
+        "max_work_per_run": limits::MAX_WORK_PER_RUN,
         "max_timeline_snapshot_bytes": limits::MAX_TIMELINE_SNAPSHOT_BYTES,
     }))
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use highwater::config::{limits, Budget, Budgets};
-use highwater::event::Repeated;
+use highwater::event::{thousands, Repeated};
 use highwater::{Event, Scenario, Simulation, Step, Timeline};
 use std::path::Path;
 
@@ -52,7 +52,9 @@ fn in_flight_messages_stay_one_exchange_per_follower_during_a_long_advance() {
 }
 
 /// Kafka keeps an AlterPartition pending and retries it until answered; it
-/// does not propose the change again on every ISR check.
+/// does not propose the change again on every ISR check. The hour of ISR
+/// checks every millisecond is work that leaves no event: the work budget
+/// stops it.
 #[test]
 fn an_unreachable_controller_leaves_one_pending_isr_change_not_millions() {
     let s = worst_case("isr-change-spin");
@@ -61,7 +63,9 @@ fn an_unreachable_controller_leaves_one_pending_isr_change_not_millions() {
     assert_eq!(failed.len(), 1, "{}", run.trace());
     assert!(failed[0].repeated.is_none());
     assert!(run.events.len() < 100, "{} events", run.events.len());
-    assert_eq!(run.sim.stopped, None);
+    assert_eq!(run.sim.stopped, Some(Budget::WorkPerStep));
+    // One ISR check per millisecond: the budget is reached at about 2,000 s.
+    assert!((1_900_000..2_100_000).contains(&run.sim.now_ms), "stopped at {} ms", run.sim.now_ms);
 }
 
 /// Healed before its session expires, the leader's pending ISR shrink is
@@ -99,7 +103,7 @@ fn a_step_past_its_event_budget_stops_the_run_with_the_limit_named() {
     let last = events.last().unwrap();
     assert_eq!(last.event, Event::BudgetExceeded { budget: Budget::EventsPerStep, limit: limits::MAX_EVENTS_PER_STEP });
     let line = last.to_string();
-    assert!(line.contains("MAX_EVENTS_PER_STEP") && line.contains("500,000"), "{line}");
+    assert!(line.contains(&format!("more than {} events (limit MAX_EVENTS_PER_STEP)", thousands(limits::MAX_EVENTS_PER_STEP))), "{line}");
     assert!(sim.now_ms > 0 && sim.now_ms < 3_600_000, "stopped at {} ms", sim.now_ms);
     // Nothing runs after a stop.
     let after = sim.apply(&Step::AdvanceMs(1));
@@ -111,31 +115,41 @@ fn a_run_past_its_event_budget_stops_at_that_step() {
     let text = r#"{"version":1,"config":{"brokers":3,"auto_fetch":true},"steps":[
         {"advance_ms":10000},{"advance_ms":10000},{"advance_ms":10000},{"advance_ms":10000}]}"#;
     let s = Scenario::from_json(text).unwrap();
+    let per_step = Simulation::new(s.config.clone()).apply(&s.steps[0]).len() as u64;
+    let stop = run_under(text, Budgets { events_per_run: per_step * 2 + per_step / 2, ..Budgets::default() });
+    assert_eq!((stop.step, stop.budget), (Some(3), Some(Budget::EventsPerRun)));
+    assert!(matches!(stop.last_event, Some(Event::BudgetExceeded { budget: Budget::EventsPerRun, .. })));
+}
+
+/// Where a run under lowered budgets stopped.
+struct Stop {
+    step: Option<u64>,
+    budget: Option<Budget>,
+    last_event: Option<Event>,
+    line: String,
+}
+
+/// Runs a scenario under other budgets, stopping at the first budget.
+fn run_under(text: &str, budgets: Budgets) -> Stop {
+    let s = Scenario::from_json(text).unwrap();
     let mut sim = Simulation::new(s.config.clone());
-    let per_step = sim.apply(&s.steps[0]).len() as u64;
-    sim = Simulation::new(s.config.clone());
-    sim.budgets = Budgets { events_per_run: per_step * 2 + per_step / 2, ..Budgets::default() };
-    let mut stopped_at = None;
+    sim.budgets = budgets;
     for step in &s.steps {
         let events = sim.apply(step);
-        if stopped_at.is_none() && sim.stopped.is_some() {
-            stopped_at = Some(sim.step);
-            assert!(matches!(events.last().unwrap().event, Event::BudgetExceeded { budget: Budget::EventsPerRun, .. }));
+        if sim.stopped.is_some() {
+            let last = events.last().cloned();
+            return Stop { step: Some(sim.step), budget: sim.stopped, line: last.as_ref().map(|e| e.to_string()).unwrap_or_default(), last_event: last.map(|e| e.event) };
         }
     }
-    assert_eq!(stopped_at, Some(3));
+    Stop { step: None, budget: None, last_event: None, line: String::new() }
 }
 
 #[test]
 fn too_many_messages_in_flight_stop_the_run() {
     let text = r#"{"version":1,"config":{"brokers":5,"auto_fetch":true,"link_latency_ms":50},"steps":[{"advance_ms":1000}]}"#;
-    let s = Scenario::from_json(text).unwrap();
-    let mut sim = Simulation::new(s.config.clone());
-    sim.budgets = Budgets { messages_in_flight: 1, ..Budgets::default() };
-    let events = sim.apply(&s.steps[0]);
-    assert_eq!(sim.stopped, Some(Budget::MessagesInFlight), "{events:?}");
-    let line = events.last().unwrap().to_string();
-    assert!(line.contains("messages were in flight at once (limit MAX_MESSAGES_IN_FLIGHT)"), "{line}");
+    let stop = run_under(text, Budgets { messages_in_flight: 1, ..Budgets::default() });
+    assert_eq!(stop.budget, Some(Budget::MessagesInFlight));
+    assert!(stop.line.contains("messages were in flight at once (limit MAX_MESSAGES_IN_FLIGHT)"), "{}", stop.line);
 }
 
 /// A link or file that goes past a budget still loads: the timeline ends at
@@ -208,7 +222,8 @@ fn the_command_line_stops_with_exit_two_and_the_same_words() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     let last = stdout.lines().last().unwrap();
     let words = last.split_once("#1   ").unwrap().1;
-    assert!(words.starts_with("stopped: this step caused more than 500,000 events (limit MAX_EVENTS_PER_STEP)"), "{last}");
+    let expected = format!("stopped: this step caused more than {} events (limit MAX_EVENTS_PER_STEP)", thousands(limits::MAX_EVENTS_PER_STEP));
+    assert!(words.starts_with(&expected), "{last}");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains(&format!("step 1: {words}")), "{stderr}");
 
@@ -220,4 +235,35 @@ fn the_command_line_stops_with_exit_two_and_the_same_words() {
     assert_eq!(events.last().unwrap()["budget"], "events_per_step");
     assert_eq!(v["stopped"].as_str(), Some(words));
     assert!(v["brokers"].as_array().is_some_and(|b| b.len() == 7));
+}
+
+/// Producer retries refused the same way leave no event; the work budget
+/// counts them (and every moment the clock stops at), so records retried
+/// every millisecond for an hour stop the run instead of running for minutes.
+#[test]
+fn retries_that_leave_no_event_count_against_the_work_budget() {
+    let mut s = Scenario::from_json(
+        r#"{"version":1,"config":{"min_insync_replicas":3,"replica_lag_time_max_ms":2,"retry_backoff_ms":1,"delivery_timeout_ms":3600000},
+            "steps":[{"isolate":3},{"advance_ms":1000}]}"#,
+    )
+    .unwrap();
+    for i in 0..200 {
+        s.steps.push(Step::Produce(highwater::scenario::Produce { value: format!("m{i}"), acks: highwater::Acks::All, to: None }));
+    }
+    s.steps.push(Step::AdvanceMs(3_599_000));
+    let run = common::run(&s);
+    assert_eq!(run.sim.stopped, Some(Budget::WorkPerStep), "{}", run.trace());
+    let last = run.events.last().unwrap().to_string();
+    let expected = format!("this step ran more than {} timer firings and producer retries (limit MAX_WORK_PER_STEP)", thousands(limits::MAX_WORK_PER_STEP));
+    assert!(last.contains(&expected), "{last}");
+    assert!(run.events.len() < 5_000, "{} events: the retries were not traced one by one", run.events.len());
+    assert!(run.sim.now_ms < 3_600_000);
+}
+
+#[test]
+fn work_over_the_whole_run_is_bounded_too() {
+    let text = r#"{"version":1,"config":{"replica_lag_time_max_ms":2},"steps":[{"advance_ms":600000},{"advance_ms":600000},{"advance_ms":600000}]}"#;
+    // 600,000 ISR checks per step (every millisecond): the second step passes a million.
+    let stop = run_under(text, Budgets { work_per_run: 1_000_000, ..Budgets::default() });
+    assert_eq!((stop.step, stop.budget), (Some(2), Some(Budget::WorkPerRun)));
 }

@@ -39,7 +39,7 @@ export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = In
     return { left: r.left - box.left + pad, top: r.top - box.top, width: r.width, height: r.height, cellTop, cellH, cell, start: Number(track.dataset.windowStart) || 0 };
   };
 
-  const items = plan(events);
+  const items = thin(plan(events));
   const slots = items.filter((x) => x.type !== 'flash').length;
   // Many messages (timed mode): let them overlap rather than queue up, and
   // fit the whole step in the time budget (while playing, one clock tick).
@@ -57,6 +57,17 @@ export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = In
     else done.push(flash(cluster, item.selector, delay, perMessageMs));
   }
   return Promise.all(done).then(() => {}, () => {});
+}
+
+/** At most this many things move in one step: a timed step can send thousands of messages,
+ *  and animating them all would bury the page. The last ones (where the step ends) and every
+ *  truncation are kept. */
+const MAX_ANIMATED = 40;
+
+function thin(items) {
+  if (items.length <= MAX_ANIMATED) return items;
+  const from = items.length - MAX_ANIMATED;
+  return items.filter((item, i) => i >= from || item.type === 'truncated');
 }
 
 /** What to show, in event order: messages (paired with their drop, if any), truncations, flashes. */

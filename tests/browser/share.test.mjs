@@ -128,7 +128,8 @@ test('a link past a work budget opens where the run stopped, says why, and the p
   const link = sim.toLink();
   assert.equal(sim.length(), 2, 'the core leaves out the step after the stop');
   sim.free();
-  assert.match(expected, /^stopped: this step caused more than 500,000 events \(limit MAX_EVENTS_PER_STEP\)/);
+  const limit = core.limits().max_events_per_step.toLocaleString('en-US');
+  assert.ok(expected.startsWith(`stopped: this step caused more than ${limit} events (limit MAX_EVENTS_PER_STEP)`), expected);
 
   const page = await openPage(env, { hash: `#s=${link}` });
   const banner = page.locator('[data-testid=stopped]');
@@ -148,5 +149,20 @@ test('a link past a work budget opens where the run stopped, says why, and the p
   await produce(page, 'm2', '1');
   assert.equal(await page.locator('#position').textContent(), '2 / 2');
   assert.equal(await brokerStat(page, 1, 'leo'), '2');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a long timed step animates at most 40 things, keeping the end of the step', async () => {
+  const sim = core.Simulation.fromScenario({ version: 1, config: { auto_fetch: true }, steps: [{ produce: { value: 'm1', acks: 'all' } }, { advance_ms: 3_600_000 }] });
+  const link = sim.toLink();
+  const events = sim.stepEvents(2).length;
+  sim.free();
+  assert.ok(events > 1000, `${events} events in the long step`);
+  const page = await openPage(env, { hash: `#s=${link}&at=1`, reducedMotion: 'no-preference' });
+  await page.click('#btn-forward');
+  assert.equal(await page.locator('#position').textContent(), '2 / 2');
+  const moving = await page.evaluate(() => document.getAnimations().length);
+  assert.ok(moving > 0 && moving <= 40, `${moving} animations`);
+  assert.match(await page.locator('#caption').textContent(), /This step caused [\d,]+ events; these notes read the last 2,000/);
   assert.deepEqual(page.errors, []);
 });
