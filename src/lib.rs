@@ -71,6 +71,7 @@ pub mod per_broker;
 pub mod producer;
 pub mod protocol;
 pub mod replica;
+pub mod retries;
 pub mod rng;
 pub mod rules;
 pub mod scenario;

@@ -12,7 +12,8 @@ use crate::scenario::{Acks, Produce};
 use crate::invariants::Touch;
 use crate::simulation::Simulation;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use crate::retries::Retries;
+use crate::shared::Shared;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -74,15 +75,12 @@ pub struct Producer {
     /// Every pending request in deadline order (one timeout for all, so send
     /// order); the ones no longer pending leave from the front.
     deadlines: RequestIds,
-    /// Requests waiting to be retried, by time.
-    retries: BTreeSet<(u64, u64)>,
-    /// The same, per acks (index `Acks::index`): whether an attempt is refused
-    /// depends only on the acks, so the first retry that would succeed is
-    /// found without looking at the others.
-    retries_by_acks: [BTreeSet<(u64, u64)>; 3],
+    /// Requests waiting to be retried. Shared between copies of the state
+    /// (`Shared`) until a step changes them: most steps do not.
+    retries: Shared<Retries>,
 }
 
-crate::clone_in_place!(Producer { requests, retries, retries_by_acks } short { pending, deadlines });
+crate::clone_in_place!(Producer { requests, retries } short { pending, deadlines });
 
 impl Producer {
     pub fn new() -> Producer {
@@ -112,8 +110,7 @@ impl Producer {
         r.status = Status::Retrying { at_ms };
         r.last_error = Some(error);
         let acks = r.acks;
-        self.retries.insert((at_ms, id));
-        self.retries_by_acks[acks.index()].insert((at_ms, id));
+        self.retries.make_mut().insert(at_ms, id, acks);
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
@@ -166,12 +163,11 @@ impl Producer {
     /// Requests whose retry is due by `now_ms`, in time order.
     pub fn take_due_retries(&mut self, now_ms: u64) -> RequestIds {
         let mut due = RequestIds::new();
-        while let Some(&(at, id)) = self.retries.first() {
+        while let Some((at, id)) = self.retries.first() {
             if at > now_ms {
                 break;
             }
-            self.retries.pop_first();
-            self.retries_by_acks[self.requests[id as usize].acks.index()].remove(&(at, id));
+            self.retries.make_mut().remove(at, id, self.requests[id as usize].acks);
             if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
                 due.push(id);
             }
@@ -191,22 +187,21 @@ impl Producer {
     }
 
     pub fn next_retry_ms(&self) -> Option<u64> {
-        self.retries.first().map(|&(at, _)| at)
+        self.retries.first().map(|(at, _)| at)
     }
 
     /// The time of the first retry of a record with these acks, other than `except`.
     pub fn first_retry_ms(&self, acks: Acks, except: u64) -> Option<u64> {
-        let waiting = |&&(at, id): &&(u64, u64)| id != except && self.requests[id as usize].status == (Status::Retrying { at_ms: at });
-        self.retries_by_acks[acks.index()].iter().find(waiting).map(|&(at, _)| at)
+        let waiting = |&(at, id): &(u64, u64)| id != except && self.requests[id as usize].status == (Status::Retrying { at_ms: at });
+        self.retries.with_acks(acks).find(waiting).map(|(at, _)| at)
     }
 
     /// Moves a waiting retry to a later time.
     pub fn postpone(&mut self, id: u64, from_ms: u64, to_ms: u64) {
-        let acks = self.requests[id as usize].acks.index();
-        self.retries.remove(&(from_ms, id));
-        self.retries.insert((to_ms, id));
-        self.retries_by_acks[acks].remove(&(from_ms, id));
-        self.retries_by_acks[acks].insert((to_ms, id));
+        let acks = self.requests[id as usize].acks;
+        let retries = self.retries.make_mut();
+        retries.remove(from_ms, id, acks);
+        retries.insert(to_ms, id, acks);
         self.requests[id as usize].status = Status::Retrying { at_ms: to_ms };
     }
 

@@ -1,0 +1,37 @@
+//! The producer client's records waiting to be retried (`retry.backoff.ms`),
+//! by time and per acks, in ordered trees: thousands may wait at once.
+
+use crate::scenario::Acks;
+use std::collections::BTreeSet;
+
+/// `(retry time, request id)` of every record waiting to be retried.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Retries {
+    by_time: BTreeSet<(u64, u64)>,
+    /// The same, per acks (index `Acks::index`): whether an attempt is refused
+    /// depends only on the acks, so the first retry that would succeed is
+    /// found without looking at the others.
+    by_acks: [BTreeSet<(u64, u64)>; 3],
+}
+
+impl Retries {
+    pub fn insert(&mut self, at_ms: u64, id: u64, acks: Acks) {
+        self.by_time.insert((at_ms, id));
+        self.by_acks[acks.index()].insert((at_ms, id));
+    }
+
+    pub fn remove(&mut self, at_ms: u64, id: u64, acks: Acks) {
+        self.by_time.remove(&(at_ms, id));
+        self.by_acks[acks.index()].remove(&(at_ms, id));
+    }
+
+    /// The first retry in time order.
+    pub fn first(&self) -> Option<(u64, u64)> {
+        self.by_time.first().copied()
+    }
+
+    /// The retries of records with these acks, in time order.
+    pub fn with_acks(&self, acks: Acks) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.by_acks[acks.index()].iter().copied()
+    }
+}
