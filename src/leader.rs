@@ -6,6 +6,7 @@
 use crate::config::{limits, BrokerId, BrokerList};
 use crate::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::log::Record;
+use crate::producer::Retry;
 use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
 use crate::replica::{Broker, DelayedFetch};
 use crate::rules::Rule;
@@ -83,7 +84,7 @@ impl Simulation {
             if enough {
                 self.finish_produce(id, ProduceResult::Acked, None);
             } else {
-                self.produce_failed(id, Errors::NotEnoughReplicasAfterAppend, false);
+                self.produce_failed(id, Errors::NotEnoughReplicasAfterAppend, Retry::Next);
             }
         }
     }

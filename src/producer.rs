@@ -67,6 +67,17 @@ impl Clone for ProduceRequest {
 /// state copies them as memory).
 pub type RequestIds = SmallVec<[u64; 4]>;
 
+/// How a refused attempt is retried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// After `retry.backoff.ms`, traced.
+    Next,
+    /// It was refused as the attempt before it: not traced, and the retries
+    /// that would be refused the same way are skipped
+    /// (`skip_identical_retries`). `counted`: the attempts reached a broker.
+    SkipIdentical { counted: bool },
+}
+
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Producer {
     pub requests: Vec<ProduceRequest>,
@@ -196,15 +207,6 @@ impl Producer {
         self.retries.with_acks(acks).find(waiting).map(|(at, _)| at)
     }
 
-    /// Moves a waiting retry to a later time.
-    pub fn postpone(&mut self, id: u64, from_ms: u64, to_ms: u64) {
-        let acks = self.requests[id as usize].acks;
-        let retries = self.retries.make_mut();
-        retries.remove(from_ms, id, acks);
-        retries.insert(to_ms, id, acks);
-        self.requests[id as usize].status = Status::Retrying { at_ms: to_ms };
-    }
-
     pub fn finish(&mut self, id: u64, result: ProduceResult) -> &ProduceRequest {
         let r = &mut self.requests[id as usize];
         r.status = Status::Done(result);
@@ -263,10 +265,8 @@ impl Simulation {
         }
         match refusal {
             Some(error) => {
-                self.produce_failed(id, error, repeat);
-                if repeat {
-                    self.skip_identical_retries(id, unreachable.is_none());
-                }
+                let retry = if repeat { Retry::SkipIdentical { counted: unreachable.is_none() } } else { Retry::Next };
+                self.produce_failed(id, error, retry);
             }
             None => self.append_produced(id, to.expect("reachable")),
         }
@@ -290,11 +290,11 @@ impl Simulation {
     /// else happens (any other due work, a retry that would succeed, or the
     /// end of the current `advance_ms`) every retry of this request would be
     /// refused the same way. Those retries are counted, not run one by one:
-    /// the request moves to the first retry time at or after that moment
-    /// (or its last one before `delivery.timeout.ms`). The outcome is the
+    /// the request's next retry, due at `at_ms`, moves to the first retry
+    /// time at or after that moment (or its last one before
+    /// `delivery.timeout.ms`); this returns that time. The outcome is the
     /// same as retrying every `retry.backoff.ms`; the work is not.
-    fn skip_identical_retries(&mut self, id: u64, counted: bool) {
-        let Status::Retrying { at_ms } = self.producer.requests[id as usize].status else { return };
+    fn skip_identical_retries(&mut self, id: u64, at_ms: u64, counted: bool) -> u64 {
         let backoff = self.config.retry_backoff_ms;
         let leader = self.controller.leader;
         let others = [Acks::Zero, Acks::One, Acks::All]
@@ -305,7 +305,7 @@ impl Simulation {
         let due = self.next_change_ms().min(self.advance_until_ms);
         let horizon = others.map_or(due, |t| t.min(due));
         if horizon <= at_ms {
-            return;
+            return at_ms;
         }
         let r = &self.producer.requests[id as usize];
         let deadline = r.created_ms + self.client_expiry_ms();
@@ -316,21 +316,16 @@ impl Simulation {
         }
         if counted {
             k = k.min(self.config.retries.saturating_sub(r.attempts) as u64);
-        }
-        if k == 0 {
-            return;
-        }
-        if counted {
             self.producer.requests[id as usize].attempts += k as u32;
         }
-        self.producer.postpone(id, at_ms, at_ms + k * backoff);
+        at_ms + k * backoff
     }
 
     /// A retriable error reached the client: retry after `retry.backoff.ms`
     /// while `retries` and `delivery.timeout.ms` allow (since 2.1, KIP-91);
     /// otherwise the application gets the error (REQUEST_TIMED_OUT once the
     /// delivery timeout has run out). acks=0 hears nothing and never retries.
-    pub(crate) fn produce_failed(&mut self, id: u64, error: Errors, quiet: bool) {
+    pub(crate) fn produce_failed(&mut self, id: u64, error: Errors, retry: Retry) {
         let backoff_ms = self.config.retry_backoff_ms;
         let r = &self.producer.requests[id as usize];
         let next_ms = self.now_ms + backoff_ms;
@@ -340,13 +335,19 @@ impl Simulation {
         let in_time = next_ms < r.created_ms + self.client_expiry_ms();
         let (acks, attempts) = (r.acks, r.attempts);
         if retries_left && in_time {
-            self.producer.retry_at(id, next_ms, error);
-            if !quiet {
-                let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
-                self.emit_traced(Touch::Nothing, |s| {
-                    let value = s.producer.requests[id as usize].value.clone();
-                    Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
-                });
+            match retry {
+                Retry::Next => {
+                    self.producer.retry_at(id, next_ms, error);
+                    let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
+                    self.emit_traced(Touch::Nothing, |s| {
+                        let value = s.producer.requests[id as usize].value.clone();
+                        Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
+                    });
+                }
+                Retry::SkipIdentical { counted } => {
+                    let at_ms = self.skip_identical_retries(id, next_ms, counted);
+                    self.producer.retry_at(id, at_ms, error);
+                }
             }
             return;
         }
@@ -369,14 +370,14 @@ impl Simulation {
 
     pub(crate) fn fail_pending_produces(&mut self, b: BrokerId, error: Errors) {
         for id in self.producer.take_all_pending(b) {
-            self.produce_failed(id, error, false);
+            self.produce_failed(id, error, Retry::Next);
         }
     }
 
     /// Waiting acks=all attempts whose `request.timeout.ms` ran out.
     pub(crate) fn expire_produces(&mut self) {
         for id in self.producer.take_expired(self.now_ms) {
-            self.produce_failed(id, Errors::RequestTimedOut, false);
+            self.produce_failed(id, Errors::RequestTimedOut, Retry::Next);
             self.end_action();
         }
     }
