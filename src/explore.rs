@@ -448,7 +448,9 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
         let mut dfs = Dfs {
             search,
             moves: &moves,
-            visited: Visited::new(),
+            // Each depth reaches a few times the states of the one before:
+            // room for four times as many saves growing the set step by step.
+            visited: Visited::with_capacity((states * 4).min(search.max_states) as usize),
             path: vec![],
             states: 0,
             generated: 0,
