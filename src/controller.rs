@@ -264,18 +264,20 @@ impl Simulation {
             }
         };
         let Some((leader, kind)) = choice else {
-            let reason = if unclean_ok {
-                "every replica is fenced".to_string()
-            } else if self.rules.has(Rule::EligibleLeaderReplicas) {
-                format!(
-                    "no unfenced replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
-                    self.controller.isr, self.controller.elr
-                )
-            } else {
-                format!("no unfenced replica in the ISR {:?} and unclean.leader.election.enable is false", self.controller.isr)
+            let reason = |s: &Simulation| {
+                if unclean_ok {
+                    "every replica is fenced".to_string()
+                } else if s.rules.has(Rule::EligibleLeaderReplicas) {
+                    format!(
+                        "no unfenced replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
+                        s.controller.isr, s.controller.elr
+                    )
+                } else {
+                    format!("no unfenced replica in the ISR {:?} and unclean.leader.election.enable is false", s.controller.isr)
+                }
             };
             if let Election::Requested(_) = why {
-                return Err(reason);
+                return Err(self.rejection(reason));
             }
             if current.is_some() || why == Election::Failover {
                 // Leaderless is a leader change too: ZooKeeper's controller
@@ -286,7 +288,7 @@ impl Simulation {
                     self.controller.leader_epoch += 1;
                 }
                 self.controller.leader = None;
-                self.emit(Event::PartitionOffline { reason });
+                self.emit_traced(Touch::Checked, |s| Event::PartitionOffline { reason: reason(s) });
                 // KRaft publishes the leaderless partition; the ZooKeeper-era
                 // controller sends no LeaderAndIsr for it.
                 if self.rules.has(Rule::KraftController) {

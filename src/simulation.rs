@@ -260,6 +260,17 @@ impl Simulation {
         }
     }
 
+    /// Why a step is rejected, for its `StepRejected` event: built (from the
+    /// state as it is now) only if the trace is kept, as that event is not
+    /// kept otherwise.
+    pub(crate) fn rejection(&self, reason: impl FnOnce(&Simulation) -> String) -> String {
+        if self.trace {
+            reason(self)
+        } else {
+            String::new()
+        }
+    }
+
     /// The explorer's mode: each step keeps only the events the safety
     /// checks read (`Checker::reads`), which are all `apply` returns then.
     /// The checks, the state and the budgets (which count every event) are
