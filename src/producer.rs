@@ -178,7 +178,7 @@ impl Producer {
             if at > now_ms {
                 break;
             }
-            self.retries.make_mut().remove(at, id, self.requests[id as usize].acks);
+            self.retries.make_mut().pop_first(self.requests[id as usize].acks);
             if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
                 due.push(id);
             }

@@ -20,9 +20,13 @@ impl Retries {
         self.by_acks[acks.index()].insert((at_ms, id));
     }
 
-    pub fn remove(&mut self, at_ms: u64, id: u64, acks: Acks) {
-        self.by_time.remove(&(at_ms, id));
-        self.by_acks[acks.index()].remove(&(at_ms, id));
+    /// Removes the first retry in time order, of a record with these acks
+    /// (it is the first of that record's acks too).
+    pub fn pop_first(&mut self, acks: Acks) -> Option<(u64, u64)> {
+        let first = self.by_time.pop_first();
+        let first_with_acks = self.by_acks[acks.index()].pop_first();
+        debug_assert_eq!(first, first_with_acks);
+        first
     }
 
     /// The first retry in time order.
