@@ -43,20 +43,11 @@ impl Visited {
         self.len
     }
 
-    /// Asks the processor to bring the slot where a lookup of `key` starts
-    /// into the cache, so that a `visit` of it soon after finds it there:
-    /// the slots of several keys are fetched at the same time, instead of
-    /// one cache miss after the other. (A hint only: it changes no value.)
+    /// Reads the slot where a lookup of `key` starts, so that a `visit` of
+    /// it soon after finds it in the cache: reading the slots of several
+    /// keys one after the other lets their cache misses overlap.
     pub fn touch(&self, key: u64) {
-        let slot = &self.slots[key as usize & (self.slots.len() - 1)];
-        // SAFETY: a prefetch reads nothing the program sees and cannot fault;
-        // SSE, which it needs, is part of every x86-64 processor.
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((slot as *const Slot).cast())
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        std::hint::black_box(slot.left);
+        std::hint::black_box(self.slots[key as usize & (self.slots.len() - 1)].left);
     }
 
     /// Records that the state `key` was reached with `left` steps left
