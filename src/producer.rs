@@ -13,7 +13,6 @@ use crate::invariants::Touch;
 use crate::simulation::Simulation;
 use serde::Serialize;
 use crate::retries::Retries;
-use crate::shared::Shared;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -86,12 +85,24 @@ pub struct Producer {
     /// Every pending request in deadline order (one timeout for all, so send
     /// order); the ones no longer pending leave from the front.
     deadlines: RequestIds,
-    /// Requests waiting to be retried. Shared between copies of the state
-    /// (`Shared`) until a step changes them: most steps do not.
-    retries: Shared<Retries>,
+    /// Requests waiting to be retried.
+    retries: Retries,
 }
 
-crate::clone_in_place!(Producer { requests, retries } short { pending, deadlines });
+impl Clone for Producer {
+    fn clone(&self) -> Self {
+        let Producer { requests, pending, deadlines, retries } = self;
+        Producer { requests: requests.clone(), pending: pending.clone(), deadlines: deadlines.clone(), retries: retries.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.requests.clone_from(&source.requests);
+        crate::CopyShort::copy_short(&mut self.pending, &source.pending);
+        crate::CopyShort::copy_short(&mut self.deadlines, &source.deadlines);
+        // The requests are the same now.
+        self.retries.clone_from_same_requests(&source.retries);
+    }
+}
 
 impl Producer {
     pub fn new() -> Producer {
@@ -121,7 +132,7 @@ impl Producer {
         r.status = Status::Retrying { at_ms };
         r.last_error = Some(error);
         let acks = r.acks;
-        self.retries.make_mut().insert(at_ms, id, acks);
+        self.retries.insert(at_ms, id, acks);
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
@@ -178,7 +189,7 @@ impl Producer {
             if at > now_ms {
                 break;
             }
-            self.retries.make_mut().pop_first(self.requests[id as usize].acks);
+            self.retries.pop_first(self.requests[id as usize].acks);
             if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
                 due.push(id);
             }

@@ -14,7 +14,37 @@ pub struct Retries {
     by_acks: [BTreeSet<(u64, u64)>; 3],
 }
 
+/// Makes `set` equal to `source`: by removing and inserting what differs
+/// while both hold a few entries, else by a clone.
+fn copy_into(set: &mut BTreeSet<(u64, u64)>, source: &BTreeSet<(u64, u64)>) {
+    const FEW: usize = 8;
+    if set.len() + source.len() > FEW {
+        set.clone_from(source);
+        return;
+    }
+    set.retain(|x| source.contains(x));
+    set.extend(source.iter().copied());
+}
+
 impl Retries {
+    /// `clone_from` for the retries of a producer whose requests are the
+    /// same as those of `source`'s: the retries per acks then follow from
+    /// the retries by time (a request's acks decide its tree), so only those
+    /// are compared. While both are small, what differs is edited in place,
+    /// which keeps the trees' nodes where a clone allocates new ones (the
+    /// explorer copies a state into one that differs from it by a step at
+    /// most).
+    pub fn clone_from_same_requests(&mut self, source: &Retries) {
+        if self.by_time == source.by_time {
+            debug_assert!(self.by_acks == source.by_acks, "the requests differ");
+            return;
+        }
+        copy_into(&mut self.by_time, &source.by_time);
+        for (set, source) in self.by_acks.iter_mut().zip(&source.by_acks) {
+            copy_into(set, source);
+        }
+    }
+
     pub fn insert(&mut self, at_ms: u64, id: u64, acks: Acks) {
         self.by_time.insert((at_ms, id));
         self.by_acks[acks.index()].insert((at_ms, id));
