@@ -60,8 +60,9 @@ impl Simulation {
                         return;
                     }
                     self.emit(Event::ConsumerTruncationDetected { position, epoch: leader_epoch, end_offset, seek: true });
-                    self.consumer.position = end_offset;
-                    self.consumer.position_epoch = Some(leader_epoch);
+                    let consumer = self.consumer.make_mut();
+                    consumer.position = end_offset;
+                    consumer.position_epoch = Some(leader_epoch);
                 }
                 Some(_) => {}
                 None => {
@@ -72,7 +73,7 @@ impl Simulation {
                 }
             }
         }
-        self.consumer.leader_epoch_seen = Some(epoch);
+        self.consumer.make_mut().leader_epoch_seen = Some(epoch);
         let leader = self.broker(l);
         if self.consumer.position > leader.log_end_offset() {
             let why = format!("position {} is past the leader's log end {}", self.consumer.position, leader.log_end_offset());
@@ -92,11 +93,12 @@ impl Simulation {
             .collect();
         let to = from + records.len() as u64;
         let values = records.iter().map(|r| r.value.clone()).collect();
+        let consumer = self.consumer.make_mut();
         if let Some(last) = records.last() {
-            self.consumer.position_epoch = Some(last.epoch);
+            consumer.position_epoch = Some(last.epoch);
         }
-        self.consumer.position = to;
-        self.consumer.read.extend(records);
+        consumer.position = to;
+        consumer.read.extend(records);
         self.emit(Event::Consumed { broker: l, from, to, high_watermark: hw, values });
     }
 
@@ -113,8 +115,9 @@ impl Simulation {
                 return false;
             }
         };
-        let from = std::mem::replace(&mut self.consumer.position, to);
-        self.consumer.position_epoch = None;
+        let consumer = self.consumer.make_mut();
+        let from = std::mem::replace(&mut consumer.position, to);
+        consumer.position_epoch = None;
         self.emit(Event::ConsumerPositionReset { from, to, reset: reset.name(), reason: why.to_string() });
         true
     }

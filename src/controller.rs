@@ -127,7 +127,7 @@ impl Simulation {
     pub(crate) fn change_isr(&mut self, isr: BrokerList, by_controller: bool, leader_stays: bool) -> bool {
         let shrink = self.controller.isr.iter().any(|b| !isr.contains(b));
         let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
-        let elr_before = self.controller.elr.clone();
+        let elr_before = self.controller.elr;
         self.controller.set_isr(isr, min_isr, elr);
         if self.controller.elr != elr_before {
             self.emit_elr_changed();
@@ -145,7 +145,7 @@ impl Simulation {
     }
 
     fn emit_elr_changed(&mut self) {
-        let (elr, isr) = (self.controller.elr.clone(), self.controller.isr.clone());
+        let (elr, isr) = (self.controller.elr, self.controller.isr);
         self.emit_traced(Touch::Nothing, |_| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
     }
 
@@ -173,7 +173,7 @@ impl Simulation {
                 if bumped {
                     self.notify_brokers();
                 } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && !self.network.is_isolated(l)) {
-                    self.broker_mut(l).isr = self.controller.isr.clone();
+                    self.broker_mut(l).isr = self.controller.isr;
                     self.maybe_increment_high_watermark(l);
                 }
             }
@@ -264,18 +264,20 @@ impl Simulation {
             }
         };
         let Some((leader, kind)) = choice else {
-            let reason = if unclean_ok {
-                "every replica is fenced".to_string()
-            } else if self.rules.has(Rule::EligibleLeaderReplicas) {
-                format!(
-                    "no unfenced replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
-                    self.controller.isr, self.controller.elr
-                )
-            } else {
-                format!("no unfenced replica in the ISR {:?} and unclean.leader.election.enable is false", self.controller.isr)
+            let reason = |s: &Simulation| {
+                if unclean_ok {
+                    "every replica is fenced".to_string()
+                } else if s.rules.has(Rule::EligibleLeaderReplicas) {
+                    format!(
+                        "no unfenced replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
+                        s.controller.isr, s.controller.elr
+                    )
+                } else {
+                    format!("no unfenced replica in the ISR {:?} and unclean.leader.election.enable is false", s.controller.isr)
+                }
             };
             if let Election::Requested(_) = why {
-                return Err(reason);
+                return Err(self.rejection(reason));
             }
             if current.is_some() || why == Election::Failover {
                 // Leaderless is a leader change too: ZooKeeper's controller
@@ -286,7 +288,7 @@ impl Simulation {
                     self.controller.leader_epoch += 1;
                 }
                 self.controller.leader = None;
-                self.emit(Event::PartitionOffline { reason });
+                self.emit_traced(Touch::Checked, |s| Event::PartitionOffline { reason: reason(s) });
                 // KRaft publishes the leaderless partition; the ZooKeeper-era
                 // controller sends no LeaderAndIsr for it.
                 if self.rules.has(Rule::KraftController) {
@@ -305,7 +307,7 @@ impl Simulation {
             // KIP-966: an ELR member or the last known leader leads alone.
             _ => [leader].into_iter().collect(),
         };
-        let elr_before = self.controller.elr.clone();
+        let elr_before = self.controller.elr;
         if kind != ElectionKind::Clean && self.rules.has(Rule::EligibleLeaderReplicas) {
             self.controller.elr.retain(|b| *b != leader);
             if kind == ElectionKind::Unclean {
@@ -313,7 +315,7 @@ impl Simulation {
             }
         }
         let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
-        self.controller.set_isr(isr.clone(), min_isr, elr);
+        self.controller.set_isr(isr, min_isr, elr);
         let unreachable = !self.reachable(leader);
         self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind, unreachable });
         if self.controller.elr != elr_before {
@@ -339,7 +341,7 @@ impl Simulation {
         let broker = self.broker(b);
         if leader == Some(b) {
             if broker.is_leader() && broker.leader_epoch == epoch {
-                let isr = self.controller.isr.clone();
+                let isr = self.controller.isr;
                 self.broker_mut(b).isr = isr;
                 self.maybe_increment_high_watermark(b);
             } else {
@@ -355,7 +357,7 @@ impl Simulation {
     /// followers and its waiting produce requests; a new leader forgets both.
     pub(crate) fn become_leader(&mut self, b: BrokerId) {
         let already = self.broker(b).is_leader() && self.broker(b).leader == Some(b);
-        let (epoch, isr, now) = (self.controller.leader_epoch, self.controller.isr.clone(), self.now_ms);
+        let (epoch, isr, now) = (self.controller.leader_epoch, self.controller.isr, self.now_ms);
         let record_epoch_now = self.rules.has(Rule::EpochCachedOnBecomingLeader);
         let broker = self.broker_mut(b);
         if already {

@@ -14,43 +14,9 @@ use crate::producer::Status;
 use crate::rng::Rng;
 use crate::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
 use crate::simulation::Simulation;
+use crate::visited::{Visit, Visited};
 use arrayvec::ArrayVec;
 use serde::Serialize;
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-/// The visited set's keys are already hashes.
-#[derive(Default)]
-struct IdentityHasher(u64);
-
-impl Hasher for IdentityHasher {
-    fn write(&mut self, _: &[u8]) {
-        unreachable!("only u64 keys")
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// A visited state's key (`state_key`), stored unaligned: with the steps
-/// left as a `u8` a bucket of the visited set takes 9 bytes, not 16. The set
-/// is most of the search's memory, and its lookups are cache misses.
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(C, packed)]
-struct Key(u64);
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        h.write_u64(self.0)
-    }
-}
-
-/// Canonical state -> most steps left when it was expanded (at most 64).
-type Visited = HashMap<Key, u8, BuildHasherDefault<IdentityHasher>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -166,7 +132,9 @@ struct Moves {
 type Move = u16;
 
 /// At most 4 moves per broker and 4 more (see `Moves::list`).
-type MoveList = ArrayVec<Move, { 4 * limits::MAX_BROKERS as usize + 4 }>;
+const MOST_MOVES: usize = 4 * limits::MAX_BROKERS as usize + 4;
+
+type MoveList = ArrayVec<Move, MOST_MOVES>;
 
 impl Moves {
     /// `records`: produce steps for records 1 to `records` (as far as
@@ -201,6 +169,8 @@ impl Moves {
     fn step(&self, m: Move) -> &Step {
         &self.steps[m as usize]
     }
+
+
 
     /// The moves of a state, in a fixed order (the random walks pick by
     /// position). Only a clock step can be invalid (past the scenario's
@@ -308,7 +278,7 @@ fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
         h.push(b.checkpointed_high_watermark);
         // The log end gives the number of records.
         h.push(b.log.log_end_offset());
-        for r in b.log.iter_from(0) {
+        for r in b.log.records() {
             h.push(r.id);
             h.push(r.epoch as u64);
         }
@@ -472,11 +442,15 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
     root.keep_checked_events_only();
     let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
     let (mut states, mut generated) = (0, 0);
+    // One spare state per level, reused branch after branch.
+    let mut scratch = vec![root.clone(); search.depth];
     for limit in 1..=search.depth {
         let mut dfs = Dfs {
             search,
             moves: &moves,
-            visited: Visited::default(),
+            // Each depth reaches a few times the states of the one before:
+            // room for four times as many saves growing the set step by step.
+            visited: Visited::with_capacity((states * 4).min(search.max_states) as usize),
             path: vec![],
             states: 0,
             generated: 0,
@@ -484,8 +458,6 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
             progress: &mut *progress,
             limit,
         };
-        // One spare state per depth, reused branch after branch.
-        let mut scratch = vec![root.clone(); limit];
         let found = dfs.go(&mut root.clone(), &mut scratch, limit);
         generated += dfs.generated;
         if found {
@@ -525,6 +497,9 @@ impl Dfs<'_, '_> {
         }
         let mut moves = MoveList::new();
         self.moves.list(sim, self.search, &mut moves);
+        if left == 1 {
+            return self.leaves(sim, &mut scratch[0], &moves);
+        }
         let last = moves.len().saturating_sub(1);
         for (i, &m) in moves.iter().enumerate() {
             let (next, deeper) = if i == last {
@@ -534,37 +509,42 @@ impl Dfs<'_, '_> {
                 next.clone_from(sim);
                 (next, deeper)
             };
-            let seen = next.violations.len();
-            next.apply_in_place(self.moves.step(m));
-            self.generated += 1;
-            self.path.push(m);
-            if next.violations[seen..].iter().any(|v| counts(v, self.search)) {
-                return true;
+            let (key, violated) = self.child(next, m);
+            match self.arrive(m, key, violated, left - 1) {
+                Arrival::Violation => return true,
+                Arrival::Expand if self.go(next, deeper, left - 1) => return true,
+                _ => {}
             }
-            next.out.clear(); // the next branch copies this state: not its events
-            let key = Key(state_key(next, self.search));
-            let left_after = (left - 1) as u8;
-            let more = match self.visited.entry(key) {
-                Entry::Occupied(mut seen) => {
-                    let more = *seen.get() < left_after;
-                    if more {
-                        seen.insert(left_after);
-                    }
-                    more
-                }
-                Entry::Vacant(new) => {
-                    new.insert(left_after);
-                    self.states += 1;
-                    if self.states >= self.search.max_states {
-                        self.stopped = Some(Stop::MaxStates);
-                    }
-                    true
-                }
+            self.path.pop();
+            if self.stopped.is_some() {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// The children of a state one step from the search's depth: they are
+    /// counted and checked but not expanded, so only their keys are kept
+    /// (each is made in the same spare state). The visited set's slots of
+    /// all of them are read at once, so that their cache misses overlap
+    /// instead of coming one after the other; then each is taken in order.
+    fn leaves(&mut self, sim: &mut Simulation, spare: &mut Simulation, moves: &[Move]) -> bool {
+        let mut children: ArrayVec<(u64, bool), MOST_MOVES> = ArrayVec::new();
+        let last = moves.len().saturating_sub(1);
+        for (i, &m) in moves.iter().enumerate() {
+            let next = if i == last {
+                &mut *sim
+            } else {
+                spare.clone_from(sim);
+                &mut *spare
             };
-            if self.stopped.is_none() && !(self.progress)(self.states, self.limit) {
-                self.stopped = Some(Stop::Interrupted);
-            }
-            if more && self.go(next, deeper, left - 1) {
+            children.push(self.child(next, m));
+        }
+        for &(key, _) in &children {
+            self.visited.touch(key);
+        }
+        for (&m, &(key, violated)) in moves.iter().zip(&children) {
+            if self.arrive(m, key, violated, 0) == Arrival::Violation {
                 return true;
             }
             self.path.pop();
@@ -574,6 +554,54 @@ impl Dfs<'_, '_> {
         }
         false
     }
+
+    /// Applies move `m` to a copy of the state being expanded: its key, and
+    /// whether it broke a check that counts.
+    fn child(&self, next: &mut Simulation, m: Move) -> (u64, bool) {
+        let seen = next.violations.len();
+        next.apply_in_place(self.moves.step(m));
+        next.out.clear(); // the next copy of this state need not copy its events
+        let violated = next.violations[seen..].iter().any(|v| counts(v, self.search));
+        (state_key(next, self.search), violated)
+    }
+
+    /// The search takes move `m` to a state with this key, reached with
+    /// `left` steps left: counts it, and says what to do with it. Unless it
+    /// broke a check (the path then leads to it), the caller pops `m` off the
+    /// path when done with the state.
+    fn arrive(&mut self, m: Move, key: u64, violated: bool, left: usize) -> Arrival {
+        self.generated += 1;
+        self.path.push(m);
+        if violated {
+            return Arrival::Violation;
+        }
+        let arrival = match self.visited.visit(key, left as u8) {
+            Visit::New => {
+                self.states += 1;
+                if self.states >= self.search.max_states {
+                    self.stopped = Some(Stop::MaxStates);
+                }
+                Arrival::Expand
+            }
+            Visit::MoreLeft => Arrival::Expand,
+            Visit::Seen => Arrival::Known,
+        };
+        if self.stopped.is_none() && !(self.progress)(self.states, self.limit) {
+            self.stopped = Some(Stop::Interrupted);
+        }
+        arrival
+    }
+}
+
+/// What the search does with a state it has just arrived at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Arrival {
+    /// It broke a check that counts: the search is over.
+    Violation,
+    /// New, or reached with more steps left than before: expand it.
+    Expand,
+    /// Already expanded with as many steps left.
+    Known,
 }
 
 /// Seeded random walks of `search.depth` steps until a violation or

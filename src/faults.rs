@@ -74,7 +74,7 @@ impl Simulation {
         if self.network.is_isolated(b) {
             return Err(format!("broker {b} is already isolated"));
         }
-        self.network.isolated[(b - 1) as usize] = true;
+        self.network.make_mut().isolated[(b - 1) as usize] = true;
         self.emit(Event::Isolated { broker: b });
         self.go_silent(b);
         Ok(())
@@ -105,7 +105,7 @@ impl Simulation {
             return Err("nothing to heal: no such cut or isolation".into());
         }
         for (x, y) in cuts {
-            self.network.cuts.remove(&(x, y));
+            self.network.make_mut().cuts.remove(&(x, y));
             if x < y || !self.network.cuts.contains(&(y, x)) {
                 self.emit(Event::LinkHealed { from: x, to: y });
             }
@@ -115,7 +115,7 @@ impl Simulation {
             b.fetcher.in_flight_since_ms = None;
         }
         for b in isolated {
-            self.network.isolated[(b - 1) as usize] = false;
+            self.network.make_mut().isolated[(b - 1) as usize] = false;
             self.emit(Event::IsolationHealed { broker: b });
             if self.broker(b).alive {
                 self.rejoin(b);

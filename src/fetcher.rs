@@ -228,7 +228,7 @@ impl Simulation {
                 // `NetworkClient.handleTimedOutRequests` closes the connection:
                 // the request or its answer still on the wire is gone, and a
                 // fetch the leader holds will have no one to answer.
-                let discarded = self.network.close_connection(f, leader) as u64;
+                let discarded = self.network.make_mut().close_connection(f, leader) as u64;
                 self.broker_mut(leader).delayed_fetches.retain(|d| d.request.follower != f);
                 self.emit(Event::FetchTimedOut { follower: f, leader, discarded });
             }

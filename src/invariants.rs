@@ -12,6 +12,7 @@ use crate::producer::Producer;
 use crate::replica::Broker;
 use crate::scenario::Acks;
 use serde::Serialize;
+use crate::shared::Shared;
 use crate::sorted_set::SortedSet;
 use std::fmt;
 use std::sync::Arc;
@@ -100,19 +101,19 @@ struct LastTruncation {
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Checker {
     /// `(offset, request)` of acknowledged writes (acks 1 and all) not yet lost.
-    acked: SortedSet<(u64, u64)>,
+    acked: Shared<SortedSet<(u64, u64)>>,
     acked_verified_below: u64,
     consumed_seen: usize,
-    consumed: SortedSet<(u64, u64)>,
+    consumed: Shared<SortedSet<(u64, u64)>>,
     consumed_verified_below: u64,
     /// Per broker: offsets below this agree with the leader's log.
     isr_verified_below: PerBroker<u64>,
-    diverged: SortedSet<(BrokerId, u64)>,
+    diverged: Shared<SortedSet<(BrokerId, u64)>>,
     /// The leader and epoch the watermarks above refer to.
     leader_seen: Option<(BrokerId, u32)>,
     leader_hw_seen: PerBroker<Option<(u32, u64)>>,
     hw_over_leo: PerBroker<bool>,
-    last_truncation: PerBroker<LastTruncation>,
+    last_truncation: Shared<PerBroker<LastTruncation>>,
     last_election: Option<(BrokerId, u32, ElectionKind, u64)>,
 }
 
@@ -122,17 +123,17 @@ impl Checker {
     pub fn new(brokers: u32) -> Checker {
         let n = brokers as usize;
         Checker {
-            acked: SortedSet::new(),
+            acked: Shared::default(),
             acked_verified_below: 0,
             consumed_seen: 0,
-            consumed: SortedSet::new(),
+            consumed: Shared::default(),
             consumed_verified_below: 0,
             isr_verified_below: (0..n).map(|_| 0).collect(),
-            diverged: SortedSet::new(),
+            diverged: Shared::default(),
             leader_seen: None,
             leader_hw_seen: (0..n).map(|_| None).collect(),
             hw_over_leo: (0..n).map(|_| false).collect(),
-            last_truncation: (0..n).map(|_| LastTruncation::default()).collect(),
+            last_truncation: Shared::new((0..n).map(|_| LastTruncation::default()).collect()),
             last_election: None,
         }
     }
@@ -197,7 +198,7 @@ impl Checker {
             match &e.event {
                 Event::Truncated { broker, from, to, truncation } => {
                     let i = (*broker - 1) as usize;
-                    self.last_truncation[i] =
+                    self.last_truncation.make_mut()[i] =
                         LastTruncation { step: v.step, from: *from, to: *to, truncation: Some(*truncation) };
                     self.isr_verified_below[i] = self.isr_verified_below[i].min(*to);
                     if Some(*broker) == leader {
@@ -226,7 +227,9 @@ impl Checker {
             self.isr_verified_below.iter_mut().for_each(|w| *w = 0);
         }
         let consumed = &v.consumer.read[self.consumed_seen..];
-        self.consumed.extend(consumed.iter().map(|c| (c.offset, c.id)));
+        if !consumed.is_empty() {
+            self.consumed.make_mut().extend(consumed.iter().map(|c| (c.offset, c.id)));
+        }
         self.consumed_seen = v.consumer.read.len();
 
         if let Some(l) = judge {
@@ -239,7 +242,7 @@ impl Checker {
             // change resets and a truncation lowers.
             for id in new_acks {
                 let offset = v.producer.requests[id as usize].offset.expect("an acknowledged write has an offset");
-                self.acked.insert((offset, id));
+                self.acked.make_mut().insert((offset, id));
             }
         }
         self.check_high_watermarks(v, &mut found);
@@ -255,7 +258,7 @@ impl Checker {
             let r = &v.producer.requests[id as usize];
             let offset = r.offset.expect("an acknowledged write has an offset");
             if holds(offset, id) {
-                self.acked.insert((offset, id));
+                self.acked.make_mut().insert((offset, id));
             } else {
                 let by = r.broker.expect("an acknowledged write has a broker");
                 let epoch = r.epoch.unwrap_or(0);
@@ -270,7 +273,7 @@ impl Checker {
         }
         self.acked_verified_below = log.log_end_offset();
         for (offset, id, stale) in lost {
-            self.acked.remove(&(offset, id));
+            self.acked.make_mut().remove(&(offset, id));
             found.push(self.lost_write(v, l, offset, id, stale));
         }
     }
@@ -349,7 +352,7 @@ impl Checker {
             .collect();
         self.consumed_verified_below = log.log_end_offset();
         for (offset, id) in vanished {
-            self.consumed.remove(&(offset, id));
+            self.consumed.make_mut().remove(&(offset, id));
             let value = v.producer.requests[id as usize].value.clone();
             let now = match log.get(offset) {
                 Some(r) => format!("holds {:?} there", &*r.value),
@@ -387,7 +390,7 @@ impl Checker {
             let bound = hw.min(follower.log_end_offset());
             for o in self.isr_verified_below[i]..bound {
                 let (ours, theirs) = (follower.log.get(o).unwrap(), leader.log.get(o).unwrap());
-                if ours.id != theirs.id && self.diverged.insert((f, o)) {
+                if ours.id != theirs.id && self.newly_diverged(f, o) {
                     let detail = format!(
                         "broker {f} is in the ISR and holds {:?} (epoch {}) at offset {o}, but leader broker {l} holds {:?} (epoch {}) there, below its HW {}.{}",
                         &*ours.value,
@@ -402,7 +405,7 @@ impl Checker {
             }
             self.isr_verified_below[i] = self.isr_verified_below[i].max(bound);
             let leo = follower.log_end_offset();
-            if leo < hw && self.diverged.insert((f, leo)) {
+            if leo < hw && self.newly_diverged(f, leo) {
                 let theirs = leader.log.get(leo).unwrap();
                 let detail = format!(
                     "broker {f} is in the ISR but its log ends at {leo}, below leader broker {l}'s HW {}: it lacks the committed record {:?} at offset {leo}, and could be elected without it.{}",
@@ -413,6 +416,11 @@ impl Checker {
                 found.push(divergence(v, [f, l], leo, &theirs.value, detail));
             }
         }
+    }
+
+    /// Notes a divergence of broker `f` at `offset`; false if already noted.
+    fn newly_diverged(&mut self, f: BrokerId, offset: u64) -> bool {
+        !self.diverged.contains(&(f, offset)) && self.diverged.make_mut().insert((f, offset))
     }
 
     /// Broker `f`'s latest truncation, as a sentence to append to a detail.

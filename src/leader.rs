@@ -6,6 +6,7 @@
 use crate::config::{limits, BrokerId, BrokerList};
 use crate::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::log::Record;
+use crate::producer::Retry;
 use crate::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
 use crate::replica::{Broker, DelayedFetch};
 use crate::rules::Rule;
@@ -83,7 +84,7 @@ impl Simulation {
             if enough {
                 self.finish_produce(id, ProduceResult::Acked, None);
             } else {
-                self.produce_failed(id, Errors::NotEnoughReplicasAfterAppend, false);
+                self.produce_failed(id, Errors::NotEnoughReplicasAfterAppend, Retry::Next);
             }
         }
     }
@@ -129,7 +130,7 @@ impl Simulation {
     pub(crate) fn alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
         let epoch = self.broker(l).leader_epoch;
         let reason = if self.network.is_isolated(l) {
-            self.broker_mut(l).pending_isr = Some(proposed.clone());
+            self.broker_mut(l).pending_isr = Some(proposed);
             Some("the controller is unreachable; the request stays pending and is retried")
         } else if self.controller.leader != Some(l) || self.controller.leader_epoch != epoch {
             Some("the controller rejected it (FENCED_LEADER_EPOCH: no longer the leader)")
@@ -140,7 +141,7 @@ impl Simulation {
             self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
             return false;
         }
-        let old = std::mem::replace(&mut self.broker_mut(l).isr, proposed.clone());
+        let old = std::mem::replace(&mut self.broker_mut(l).isr, proposed);
         let isr = || proposed.to_vec();
         match proposed.iter().find(|b| !old.contains(b)) {
             Some(&added) => self.emit_traced(Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
@@ -166,7 +167,7 @@ impl Simulation {
         let needs_epoch_start = self.rules.has(Rule::IsrExpansionNeedsEpochStart);
         let in_sync = leo >= leader.high_watermark && (!needs_epoch_start || leo >= leader.epoch_start_offset);
         if in_sync {
-            let mut proposed = leader.isr.clone();
+            let mut proposed = leader.isr;
             proposed.push(f);
             proposed.sort_unstable();
             self.alter_partition(l, proposed);

@@ -6,30 +6,54 @@
 /// `Clone` for a state struct, field by field, with a `clone_from` that
 /// reuses the target's allocations (the explorer copies a state into a
 /// scratch one per branch). The struct literal in `clone` makes a missing
-/// field a compile error, and `clone_from` copies the same list.
+/// field a compile error, and `clone_from` copies the same list. Fields
+/// listed after `short` are lists of plain values, usually empty or of one
+/// or two, copied with `CopyShort`.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! clone_in_place {
-    ($t:ident { $($f:ident),* $(,)? }) => {
+    ($t:ident { $($f:ident),* $(,)? } $(short { $($s:ident),* $(,)? })?) => {
         impl Clone for $t {
             fn clone(&self) -> Self {
-                $t { $($f: self.$f.clone()),* }
+                $t { $($f: self.$f.clone(),)* $($($s: self.$s.clone(),)*)? }
             }
             fn clone_from(&mut self, source: &Self) {
                 $(self.$f.clone_from(&source.$f);)*
+                $($($crate::CopyShort::copy_short(&mut self.$s, &source.$s);)*)?
             }
         }
     };
 }
 
-/// `clone_from` for a shared value: a copy that already shares it is left
-/// as it is, without touching the reference counts (the explorer copies a
-/// state into one that mostly shares its values already).
-pub(crate) fn share_from<T: ?Sized>(target: &mut std::sync::Arc<T>, source: &std::sync::Arc<T>) {
-    if !std::sync::Arc::ptr_eq(target, source) {
-        *target = source.clone();
-    }
+/// `clone_from` for a list of plain values that is usually short: none,
+/// one or two values are copied one by one, where the library's slice copy
+/// makes a call to memcpy that costs more than the copy itself.
+#[doc(hidden)]
+pub trait CopyShort {
+    fn copy_short(&mut self, source: &Self);
 }
+
+macro_rules! copy_short {
+    ($list:ty, $($bound:tt)*) => {
+        impl<$($bound)*> CopyShort for $list {
+            fn copy_short(&mut self, source: &Self) {
+                self.clear();
+                match source.as_slice() {
+                    [] => {}
+                    [a] => self.push(*a),
+                    [a, b] => {
+                        self.push(*a);
+                        self.push(*b);
+                    }
+                    more => self.extend_from_slice(more),
+                }
+            }
+        }
+    };
+}
+
+copy_short!(Vec<T>, T: Copy);
+copy_short!(smallvec::SmallVec<A>, A: smallvec::Array<Item: Copy>);
 
 pub mod bench;
 pub mod config;
@@ -47,9 +71,11 @@ pub mod per_broker;
 pub mod producer;
 pub mod protocol;
 pub mod replica;
+pub mod retries;
 pub mod rng;
 pub mod rules;
 pub mod scenario;
+pub mod shared;
 pub mod simulation;
 pub mod sorted_set;
 
@@ -60,6 +86,7 @@ pub use scenario::{Acks, Scenario, ScenarioError, Step};
 pub use simulation::Simulation;
 pub mod link;
 pub mod timeline;
+mod visited;
 pub mod view;
 pub mod whatif;
 #[cfg(target_arch = "wasm32")]

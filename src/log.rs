@@ -19,7 +19,7 @@ impl Clone for Record {
     }
     fn clone_from(&mut self, source: &Self) {
         (self.id, self.epoch) = (source.id, source.epoch);
-        crate::share_from(&mut self.value, &source.value);
+        crate::shared::share_from(&mut self.value, &source.value);
     }
 }
 
@@ -35,7 +35,7 @@ pub struct LeaderEpochCache {
     entries: Vec<EpochEntry>,
 }
 
-crate::clone_in_place!(LeaderEpochCache { entries });
+crate::clone_in_place!(LeaderEpochCache {} short { entries });
 
 impl LeaderEpochCache {
     pub fn entries(&self) -> &[EpochEntry] {
@@ -154,6 +154,11 @@ impl Log {
     /// Up to `max` records starting at `from`.
     pub fn read(&self, from: u64, max: usize) -> Vec<Record> {
         self.iter_from(from).take(max).cloned().collect()
+    }
+
+    /// Every record, in offset order.
+    pub fn records(&self) -> impl Iterator<Item = &Record> {
+        self.sealed.iter().flat_map(|chunk| chunk.iter()).chain(&self.tail)
     }
 
     pub fn iter_from(&self, from: u64) -> impl Iterator<Item = &Record> {

@@ -12,10 +12,32 @@ const N: usize = MAX_BROKERS as usize;
 /// are, so copying a state (a timeline snapshot, an explorer branch) copies
 /// it as plain memory, without allocating or looping. It reads as a slice;
 /// the slots past its length are not part of its value.
-#[derive(Clone, Copy)]
+#[derive(Copy)]
 pub struct PerBroker<T> {
     len: u8,
     items: [T; N],
+}
+
+// `clone_from` is the point: the state structs copy their fields with it.
+#[allow(clippy::non_canonical_clone_impl)]
+impl<T: Copy> Clone for PerBroker<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+
+    /// Most lists are short (the brokers of a small cluster): when the values
+    /// fit in a prefix of at most 128 bytes, only that prefix is copied, a
+    /// copy of fixed size that the compiler writes inline, where copying all
+    /// `MAX_BROKERS` slots of a large value is a call to `memcpy`.
+    fn clone_from(&mut self, source: &Self) {
+        let prefix = (128 / std::mem::size_of::<T>().max(1)).min(N);
+        if source.len() <= prefix {
+            self.items[..prefix].copy_from_slice(&source.items[..prefix]);
+        } else {
+            self.items = source.items;
+        }
+        self.len = source.len;
+    }
 }
 
 impl<T: Copy + Default> PerBroker<T> {

@@ -12,7 +12,7 @@ use crate::scenario::{Acks, Produce};
 use crate::invariants::Touch;
 use crate::simulation::Simulation;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use crate::retries::Retries;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -55,7 +55,7 @@ impl Clone for ProduceRequest {
     }
     fn clone_from(&mut self, source: &Self) {
         let ProduceRequest { value, acks, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error } = self;
-        crate::share_from(value, &source.value);
+        crate::shared::share_from(value, &source.value);
         (*acks, *to, *broker, *offset, *epoch, *status) = (source.acks, source.to, source.broker, source.offset, source.epoch, source.status);
         (*step, *deadline_ms, *attempts, *created_ms, *last_error) = (source.step, source.deadline_ms, source.attempts, source.created_ms, source.last_error);
     }
@@ -66,6 +66,17 @@ impl Clone for ProduceRequest {
 /// state copies them as memory).
 pub type RequestIds = SmallVec<[u64; 4]>;
 
+/// How a refused attempt is retried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// After `retry.backoff.ms`, traced.
+    Next,
+    /// It was refused as the attempt before it: not traced, and the retries
+    /// that would be refused the same way are skipped
+    /// (`skip_identical_retries`). `counted`: the attempts reached a broker.
+    SkipIdentical { counted: bool },
+}
+
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Producer {
     pub requests: Vec<ProduceRequest>,
@@ -74,15 +85,24 @@ pub struct Producer {
     /// Every pending request in deadline order (one timeout for all, so send
     /// order); the ones no longer pending leave from the front.
     deadlines: RequestIds,
-    /// Requests waiting to be retried, by time.
-    retries: BTreeSet<(u64, u64)>,
-    /// The same, per acks (index `Acks::index`): whether an attempt is refused
-    /// depends only on the acks, so the first retry that would succeed is
-    /// found without looking at the others.
-    retries_by_acks: [BTreeSet<(u64, u64)>; 3],
+    /// Requests waiting to be retried.
+    retries: Retries,
 }
 
-crate::clone_in_place!(Producer { requests, pending, deadlines, retries, retries_by_acks });
+impl Clone for Producer {
+    fn clone(&self) -> Self {
+        let Producer { requests, pending, deadlines, retries } = self;
+        Producer { requests: requests.clone(), pending: pending.clone(), deadlines: deadlines.clone(), retries: retries.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.requests.clone_from(&source.requests);
+        crate::CopyShort::copy_short(&mut self.pending, &source.pending);
+        crate::CopyShort::copy_short(&mut self.deadlines, &source.deadlines);
+        // The requests are the same now.
+        self.retries.clone_from_same_requests(&source.retries);
+    }
+}
 
 impl Producer {
     pub fn new() -> Producer {
@@ -112,8 +132,7 @@ impl Producer {
         r.status = Status::Retrying { at_ms };
         r.last_error = Some(error);
         let acks = r.acks;
-        self.retries.insert((at_ms, id));
-        self.retries_by_acks[acks.index()].insert((at_ms, id));
+        self.retries.insert(at_ms, id, acks);
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
@@ -166,17 +185,22 @@ impl Producer {
     /// Requests whose retry is due by `now_ms`, in time order.
     pub fn take_due_retries(&mut self, now_ms: u64) -> RequestIds {
         let mut due = RequestIds::new();
-        while let Some(&(at, id)) = self.retries.first() {
+        while let Some((at, id)) = self.retries.first() {
             if at > now_ms {
                 break;
             }
-            self.retries.pop_first();
-            self.retries_by_acks[self.requests[id as usize].acks.index()].remove(&(at, id));
+            self.retries.pop_first(self.requests[id as usize].acks);
             if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
                 due.push(id);
             }
         }
         due
+    }
+
+    /// The deadline queue is empty or starts with a pending request (none
+    /// for `take_expired` to drop).
+    pub fn deadlines_start_pending(&self) -> bool {
+        self.deadlines.first().is_none_or(|&id| self.requests[id as usize].status == Status::Pending)
     }
 
     /// The next `request.timeout.ms` of an attempt waiting at a broker.
@@ -185,23 +209,13 @@ impl Producer {
     }
 
     pub fn next_retry_ms(&self) -> Option<u64> {
-        self.retries.first().map(|&(at, _)| at)
+        self.retries.first().map(|(at, _)| at)
     }
 
     /// The time of the first retry of a record with these acks, other than `except`.
     pub fn first_retry_ms(&self, acks: Acks, except: u64) -> Option<u64> {
-        let waiting = |&&(at, id): &&(u64, u64)| id != except && self.requests[id as usize].status == (Status::Retrying { at_ms: at });
-        self.retries_by_acks[acks.index()].iter().find(waiting).map(|&(at, _)| at)
-    }
-
-    /// Moves a waiting retry to a later time.
-    pub fn postpone(&mut self, id: u64, from_ms: u64, to_ms: u64) {
-        let acks = self.requests[id as usize].acks.index();
-        self.retries.remove(&(from_ms, id));
-        self.retries.insert((to_ms, id));
-        self.retries_by_acks[acks].remove(&(from_ms, id));
-        self.retries_by_acks[acks].insert((to_ms, id));
-        self.requests[id as usize].status = Status::Retrying { at_ms: to_ms };
+        let waiting = |&(at, id): &(u64, u64)| id != except && self.requests[id as usize].status == (Status::Retrying { at_ms: at });
+        self.retries.with_acks(acks).find(waiting).map(|(at, _)| at)
     }
 
     pub fn finish(&mut self, id: u64, result: ProduceResult) -> &ProduceRequest {
@@ -262,10 +276,8 @@ impl Simulation {
         }
         match refusal {
             Some(error) => {
-                self.produce_failed(id, error, repeat);
-                if repeat {
-                    self.skip_identical_retries(id, unreachable.is_none());
-                }
+                let retry = if repeat { Retry::SkipIdentical { counted: unreachable.is_none() } } else { Retry::Next };
+                self.produce_failed(id, error, retry);
             }
             None => self.append_produced(id, to.expect("reachable")),
         }
@@ -289,11 +301,11 @@ impl Simulation {
     /// else happens (any other due work, a retry that would succeed, or the
     /// end of the current `advance_ms`) every retry of this request would be
     /// refused the same way. Those retries are counted, not run one by one:
-    /// the request moves to the first retry time at or after that moment
-    /// (or its last one before `delivery.timeout.ms`). The outcome is the
+    /// the request's next retry, due at `at_ms`, moves to the first retry
+    /// time at or after that moment (or its last one before
+    /// `delivery.timeout.ms`); this returns that time. The outcome is the
     /// same as retrying every `retry.backoff.ms`; the work is not.
-    fn skip_identical_retries(&mut self, id: u64, counted: bool) {
-        let Status::Retrying { at_ms } = self.producer.requests[id as usize].status else { return };
+    fn skip_identical_retries(&mut self, id: u64, at_ms: u64, counted: bool) -> u64 {
         let backoff = self.config.retry_backoff_ms;
         let leader = self.controller.leader;
         let others = [Acks::Zero, Acks::One, Acks::All]
@@ -304,7 +316,7 @@ impl Simulation {
         let due = self.next_change_ms().min(self.advance_until_ms);
         let horizon = others.map_or(due, |t| t.min(due));
         if horizon <= at_ms {
-            return;
+            return at_ms;
         }
         let r = &self.producer.requests[id as usize];
         let deadline = r.created_ms + self.client_expiry_ms();
@@ -315,21 +327,16 @@ impl Simulation {
         }
         if counted {
             k = k.min(self.config.retries.saturating_sub(r.attempts) as u64);
-        }
-        if k == 0 {
-            return;
-        }
-        if counted {
             self.producer.requests[id as usize].attempts += k as u32;
         }
-        self.producer.postpone(id, at_ms, at_ms + k * backoff);
+        at_ms + k * backoff
     }
 
     /// A retriable error reached the client: retry after `retry.backoff.ms`
     /// while `retries` and `delivery.timeout.ms` allow (since 2.1, KIP-91);
     /// otherwise the application gets the error (REQUEST_TIMED_OUT once the
     /// delivery timeout has run out). acks=0 hears nothing and never retries.
-    pub(crate) fn produce_failed(&mut self, id: u64, error: Errors, quiet: bool) {
+    pub(crate) fn produce_failed(&mut self, id: u64, error: Errors, retry: Retry) {
         let backoff_ms = self.config.retry_backoff_ms;
         let r = &self.producer.requests[id as usize];
         let next_ms = self.now_ms + backoff_ms;
@@ -339,13 +346,19 @@ impl Simulation {
         let in_time = next_ms < r.created_ms + self.client_expiry_ms();
         let (acks, attempts) = (r.acks, r.attempts);
         if retries_left && in_time {
-            self.producer.retry_at(id, next_ms, error);
-            if !quiet {
-                let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
-                self.emit_traced(Touch::Nothing, |s| {
-                    let value = s.producer.requests[id as usize].value.clone();
-                    Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
-                });
+            match retry {
+                Retry::Next => {
+                    self.producer.retry_at(id, next_ms, error);
+                    let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
+                    self.emit_traced(Touch::Nothing, |s| {
+                        let value = s.producer.requests[id as usize].value.clone();
+                        Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
+                    });
+                }
+                Retry::SkipIdentical { counted } => {
+                    let at_ms = self.skip_identical_retries(id, next_ms, counted);
+                    self.producer.retry_at(id, at_ms, error);
+                }
             }
             return;
         }
@@ -368,14 +381,14 @@ impl Simulation {
 
     pub(crate) fn fail_pending_produces(&mut self, b: BrokerId, error: Errors) {
         for id in self.producer.take_all_pending(b) {
-            self.produce_failed(id, error, false);
+            self.produce_failed(id, error, Retry::Next);
         }
     }
 
     /// Waiting acks=all attempts whose `request.timeout.ms` ran out.
     pub(crate) fn expire_produces(&mut self) {
         for id in self.producer.take_expired(self.now_ms) {
-            self.produce_failed(id, Errors::RequestTimedOut, false);
+            self.produce_failed(id, Errors::RequestTimedOut, Retry::Next);
             self.end_action();
         }
     }

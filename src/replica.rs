@@ -110,7 +110,7 @@ pub struct Broker {
     pub pending_isr: Option<BrokerList>,
 }
 
-crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, delayed_fetches, pending_isr });
+crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, pending_isr } short { delayed_fetches });
 
 impl Broker {
     pub fn new(id: BrokerId, brokers: u32) -> Broker {

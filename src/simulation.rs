@@ -17,6 +17,7 @@ use crate::replica::Broker;
 use crate::rng::Rng;
 use crate::rules::{Rule, Rules};
 use crate::scenario::Step;
+use crate::shared::Shared;
 
 #[derive(Debug, PartialEq, Eq)]
 pub struct Simulation {
@@ -29,9 +30,11 @@ pub struct Simulation {
     pub rules: Rules,
     pub brokers: Vec<Broker>,
     pub controller: Controller,
-    pub network: Network,
+    /// Shared between copies (`Shared`): most steps do not change it.
+    pub network: Shared<Network>,
     pub producer: Producer,
-    pub consumer: Consumer,
+    /// Shared between copies: only `consume` steps change it.
+    pub consumer: Shared<Consumer>,
     pub(crate) checker: Checker,
     pub violations: Vec<Violation>,
     /// When the leader's periodic ISR expiration check and the HW checkpoint next run.
@@ -79,7 +82,7 @@ impl Simulation {
         let mut brokers: Vec<Broker> = config.broker_ids().map(|id| Broker::new(id, n)).collect();
         let controller = Controller::new(n);
         let rules = config.rules();
-        brokers[0].make_leader(0, controller.isr.clone(), 0, rules.has(Rule::EpochCachedOnBecomingLeader));
+        brokers[0].make_leader(0, controller.isr, 0, rules.has(Rule::EpochCachedOnBecomingLeader));
         for b in brokers.iter_mut().skip(1) {
             b.leader = Some(1);
             // Timed mode: each fetcher starts at a seeded phase of its interval.
@@ -92,9 +95,9 @@ impl Simulation {
             rules,
             brokers,
             controller,
-            network: Network::new(n, config.link_latency_ms),
+            network: Shared::new(Network::new(n, config.link_latency_ms)),
             producer: Producer::new(),
-            consumer: Consumer::default(),
+            consumer: Shared::default(),
             checker: Checker::new(n),
             violations: vec![],
             next_isr_check_ms: config.replica_lag_time_max_ms / 2,
@@ -181,18 +184,18 @@ impl Simulation {
             Step::Restart(b) => self.restart(*b)?,
             Step::Elect(b) => self.elect(Election::Requested(*b))?,
             Step::Delay(d) => {
-                self.network.latency_ms[(d.broker - 1) as usize] = d.ms;
+                self.network.make_mut().latency_ms[(d.broker - 1) as usize] = d.ms;
                 self.emit(Event::LatencyChanged { broker: d.broker, latency_ms: d.ms });
             }
             Step::Cut([a, b]) => {
-                if !self.network.cuts.insert((*a, *b)) {
+                if !self.network.make_mut().cuts.insert((*a, *b)) {
                     return Err(format!("the link from broker {a} to broker {b} is already cut"));
                 }
                 self.emit(Event::LinkCut { from: *a, to: *b, both_ways: false });
             }
             Step::Partition([a, b]) => {
-                let new_ab = self.network.cuts.insert((*a, *b));
-                let new_ba = self.network.cuts.insert((*b, *a));
+                let cuts = &mut self.network.make_mut().cuts;
+                let (new_ab, new_ba) = (cuts.insert((*a, *b)), cuts.insert((*b, *a)));
                 if !new_ab && !new_ba {
                     return Err(format!("brokers {a} and {b} are already partitioned"));
                 }
@@ -254,6 +257,17 @@ impl Simulation {
             if touch == Touch::Checked {
                 self.unchecked_change = true;
             }
+        }
+    }
+
+    /// Why a step is rejected, for its `StepRejected` event: built (from the
+    /// state as it is now) only if the trace is kept, as that event is not
+    /// kept otherwise.
+    pub(crate) fn rejection(&self, reason: impl FnOnce(&Simulation) -> String) -> String {
+        if self.trace {
+            reason(self)
+        } else {
+            String::new()
         }
     }
 
@@ -379,7 +393,8 @@ impl Simulation {
         self.emit(Event::ClockAdvanced { from_ms, to_ms });
         self.end_action();
         loop {
-            let t = self.next_due_ms();
+            let other = self.next_due_ms_except_timers();
+            let t = other.min(self.next_isr_check_ms).min(self.next_checkpoint_ms);
             if t > to_ms {
                 break;
             }
@@ -388,29 +403,89 @@ impl Simulation {
             }
             self.now_ms = t;
             self.work += 1;
-            self.run_due();
+            if t < other {
+                if !self.pass_quiet_timers(other.min(to_ms + 1)) {
+                    return; // over a budget: the clock stays where the work stopped
+                }
+            } else {
+                self.run_due();
+            }
         }
         self.now_ms = to_ms;
     }
 
-    pub(crate) fn next_due_ms(&self) -> u64 {
-        let due = self.next_due_ms_except_retries();
+    /// Only the periodic timers are due now, and nothing else before `until`:
+    /// while the timers due would do nothing (`timers_are_quiet`), running
+    /// what is due would only move them, so only they move; the first timer
+    /// that has work to do runs as usual (`run_due`). Each moment passed
+    /// counts as work and is checked against the budgets as in `advance`'s
+    /// loop; false if the run went past one (the clock stays at the moment
+    /// before).
+    fn pass_quiet_timers(&mut self, until: u64) -> bool {
+        while self.timers_are_quiet() {
+            if self.next_isr_check_ms <= self.now_ms {
+                self.next_isr_check_ms += self.isr_check_interval_ms();
+            }
+            if self.next_checkpoint_ms <= self.now_ms {
+                self.next_checkpoint_ms += self.config.hw_checkpoint_interval_ms;
+            }
+            let next = self.next_isr_check_ms.min(self.next_checkpoint_ms);
+            if next >= until {
+                return true;
+            }
+            if self.over_budget() {
+                return false;
+            }
+            self.now_ms = next;
+            self.work += 1;
+        }
+        self.run_due();
+        true
+    }
+
+    /// Due work other than the leader's periodic ISR check and the HW
+    /// checkpoints, or `u64::MAX`.
+    fn next_due_ms_except_timers(&self) -> u64 {
+        let due = self.next_event_ms().unwrap_or(u64::MAX);
         self.producer.next_retry_ms().map_or(due, |retry| retry.min(due))
     }
 
-    /// Due work other than the producer's retries (the periodic timers are
-    /// always due some time).
-    pub(crate) fn next_due_ms_except_retries(&self) -> u64 {
-        self.next_change_ms().min(self.next_checkpoint_ms)
+    /// The periodic timers due now would do nothing: the ISR check (if due)
+    /// finds no leader with a follower out of sync, the HW checkpoint (if
+    /// due) has no HW to write, and the producer has no finished request at
+    /// the front of its deadline queue for `run_due` to drop. When nothing
+    /// else is due, running what is due would only move the timers.
+    fn timers_are_quiet(&self) -> bool {
+        let now = self.now_ms;
+        let (lag, at_log_end) = (self.config.replica_lag_time_max_ms, self.rules.has(Rule::CaughtUpAtLogEnd));
+        let isr_check_quiet = self.next_isr_check_ms > now
+            || self.brokers.iter().all(|b| !b.is_leader() || b.pending_isr.is_some() || b.out_of_sync_replicas(now, lag, at_log_end).is_empty());
+        let checkpoint_quiet = self.next_checkpoint_ms > now
+            || self.brokers.iter().all(|b| !b.alive || b.checkpointed_high_watermark == b.high_watermark);
+        isr_check_quiet && checkpoint_quiet && self.producer.deadlines_start_pending()
+    }
+
+    /// ReplicaManager schedules "isr-expiration" every replica.lag.time.max.ms / 2.
+    fn isr_check_interval_ms(&self) -> u64 {
+        (self.config.replica_lag_time_max_ms / 2).max(1)
     }
 
     /// Due work that may change how the cluster answers a produce request:
     /// everything but the producer's retries and the HW checkpoints (which
     /// only write a HW to disk).
     pub(crate) fn next_change_ms(&self) -> u64 {
-        let mut due = self.next_isr_check_ms;
-        let later = |due: u64, t: Option<u64>| t.map_or(due, |t| t.min(due));
-        due = later(due, self.controller.next_expiry_ms(self.config.broker_session_timeout_ms));
+        self.next_event_ms().map_or(self.next_isr_check_ms, |t| t.min(self.next_isr_check_ms))
+    }
+
+    /// Due work other than the producer's retries and the periodic timers:
+    /// session expiries, produce deadlines and, in timed mode, messages,
+    /// held fetches and fetchers.
+    fn next_event_ms(&self) -> Option<u64> {
+        let later = |due: Option<u64>, t: Option<u64>| match (due, t) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut due = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
         due = later(due, self.producer.next_deadline_ms());
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
@@ -438,7 +513,8 @@ impl Simulation {
     /// Everything due at `now_ms`, in a fixed order.
     pub(crate) fn run_due(&mut self) {
         let now = self.now_ms;
-        while let Some(m) = self.network.pop_arrived(now) {
+        while self.network.next_arrival_ms().is_some_and(|t| t <= now) {
+            let m = self.network.make_mut().pop_arrived(now).expect("a message has arrived");
             if let Some(reply) = self.deliver(m) {
                 self.send(reply);
             }
@@ -456,8 +532,7 @@ impl Simulation {
             self.end_action();
         }
         if self.next_isr_check_ms <= now {
-            // ReplicaManager schedules "isr-expiration" every replica.lag.time.max.ms / 2.
-            self.next_isr_check_ms += (self.config.replica_lag_time_max_ms / 2).max(1);
+            self.next_isr_check_ms += self.isr_check_interval_ms();
             self.expire_isr();
             self.end_action();
         }
@@ -471,7 +546,7 @@ impl Simulation {
     }
 
     pub(crate) fn send(&mut self, m: Message) {
-        let arrives = self.network.send(m.clone(), self.now_ms);
+        let arrives = self.network.make_mut().send(m.clone(), self.now_ms);
         self.emit(Event::sent(&m, arrives - self.now_ms));
     }
 

@@ -26,6 +26,12 @@ impl<T: Clone> Clone for SortedSet<T> {
     }
 }
 
+impl<T: Copy> crate::CopyShort for SortedSet<T> {
+    fn copy_short(&mut self, source: &Self) {
+        self.items.copy_short(&source.items);
+    }
+}
+
 impl<T: Ord + Copy> SortedSet<T> {
     pub fn new() -> Self {
         Self::default()
