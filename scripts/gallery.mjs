@@ -101,5 +101,9 @@ const missing = [...COMPARE].filter((id) => !entries.some((e) => e.id === id));
 if (missing.length) console.error(`gallery: warning: no scenario file for ${missing.join(', ')}`);
 
 fs.mkdirSync(path.dirname(OUT), { recursive: true });
-fs.writeFileSync(OUT, `${JSON.stringify({ entries }, null, 1)}\n`);
+// Written beside and renamed into place: test files run in parallel and each
+// rewrites the gallery, so a reader must never see a half-written file.
+const tmp = `${OUT}.${process.pid}.tmp`;
+fs.writeFileSync(tmp, `${JSON.stringify({ entries }, null, 1)}\n`);
+fs.renameSync(tmp, OUT);
 console.log(`gallery: ${entries.length} scenarios -> ${path.relative(process.cwd(), OUT) || OUT}`);
