@@ -35,6 +35,8 @@ pub struct Metric {
     /// The JMX MBean name.
     pub mbean: &'static str,
     pub aggregate: Aggregate,
+    /// A meter (`...PerSec`) shown by its count so far, not a rate.
+    pub meter: bool,
     /// The dashboard's value (controller's, or the sum / max over brokers).
     pub value: u64,
     /// Index `id - 1`: the broker's own value; `None` while the broker's
@@ -178,7 +180,7 @@ impl OperatorView {
         let max = |v: &[Option<u64>]| v.iter().flatten().copied().max().unwrap_or(0);
         let metric = |name, mbean, aggregate, per_broker: Vec<Option<u64>>| {
             let value = if aggregate == Aggregate::Max { max(&per_broker) } else { sum(&per_broker) };
-            Metric { name, mbean, aggregate, value, per_broker }
+            Metric { name, mbean, aggregate, meter: name.ends_with("PerSec"), value, per_broker }
         };
         let metrics = vec![
             metric(
@@ -199,6 +201,7 @@ impl OperatorView {
                 name: "OfflinePartitionsCount",
                 mbean: "kafka.controller:type=KafkaController,name=OfflinePartitionsCount",
                 aggregate: Aggregate::Controller,
+                meter: false,
                 value: c.leader.is_none() as u64,
                 per_broker: vec![],
             },
