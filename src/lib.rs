@@ -67,6 +67,7 @@ pub mod invariants;
 pub mod leader;
 pub mod log;
 pub mod network;
+pub mod operator;
 pub mod per_broker;
 pub mod producer;
 pub mod protocol;

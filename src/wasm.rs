@@ -168,6 +168,12 @@ impl Simulation {
         trace_text(self.timeline.step_events(step))
     }
 
+    /// What Kafka's tools would show at the current position: the
+    /// `kafka-topics.sh --describe` line and the broker metrics (`operator.rs`).
+    pub fn operator(&self) -> Result<JsValue, JsError> {
+        to_js(&crate::operator::OperatorView::of_timeline(&self.timeline))
+    }
+
     /// Time travel: the state after `position` steps.
     pub fn seek(&mut self, position: usize) -> Result<(), JsError> {
         self.timeline.seek(position).map_err(|e| JsError::new(&e))

@@ -16,6 +16,7 @@ import { renderGallery, galleryText, galleryEntryNamed } from './gallery.js';
 import { versionOptions, versionNotes, renderRules } from './versions.js';
 import { WorkerRunner } from './worker-runner.js';
 import { renderGrid, renderOutcomeLegend } from './whatif.js';
+import { renderOperator } from './operator.js';
 import { TourPlayer, loadTour, tourIds, stepKey } from './tour.js';
 
 const $ = (id) => document.getElementById(id);
@@ -435,6 +436,7 @@ function drawNow({ events = null } = {}) {
     patch($('producer'), out.producer);
     patch($('consumer'), out.consumer);
     patch($('network'), out.network);
+    patch($('operator'), renderOperator(sim.operator()));
   }
   // The window may need another size once the track exists at its real width.
   const count = measureWindow();
