@@ -7,6 +7,7 @@
 //      { type: 'error', message }
 
 import init, { whatif, lastPanic } from './pkg/highwater.js';
+import { failureMessage } from './worker-error.js';
 
 self.onmessage = async (event) => {
   const { options } = event.data || {};
@@ -18,12 +19,6 @@ self.onmessage = async (event) => {
     });
     self.postMessage({ type: 'done', result });
   } catch (err) {
-    let panic = null;
-    try {
-      panic = lastPanic() || null;
-    } catch {
-      // a trapped instance may not answer
-    }
-    self.postMessage({ type: 'error', message: panic ? `the core panicked: ${panic}` : String((err && err.message) || err) });
+    self.postMessage({ type: 'error', message: failureMessage(err, lastPanic) });
   }
 };
