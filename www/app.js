@@ -262,6 +262,12 @@ function perMessageMs() {
   return Math.max(120, Math.min(900, 650 / speed()));
 }
 
+/** Do records carry their leader epoch under this version (the catalogue's OffsetsForLeaderEpoch rule, KIP-101)? */
+function recordsCarryEpochs(protocol) {
+  const v = core().versions.versions.find((x) => x.name === protocol);
+  return !v || v.rules.includes('offsets_for_leader_epoch');
+}
+
 /** Did a guarantee break at this very step? */
 function violationAt(position) {
   return Boolean(position && app.state && (app.state.violations || []).some((v) => v.step === position));
@@ -417,6 +423,9 @@ function drawNow({ events = null } = {}) {
     dense: app.zoom === 'dense',
     stepEvents: stepEvents(position),
     stepEventCount: stepEventCount(position),
+    // Records carry their leader epoch from 0.11 (message format v2, KIP-101):
+    // before, cells are drawn without one.
+    recordEpochs: recordsCarryEpochs(state.protocol),
     step: position ? app.steps[position - 1] : null,
     position,
     length: sim.length(),

@@ -261,6 +261,7 @@ function explainText(e) {
     case 'partition_offline':
       return t('explain.partition_offline');
     case 'consumed':
+      if (e.to === e.from + 1) return t('explain.consumed_one', { broker: e.broker, offset: e.from, hw: e.high_watermark });
       return e.to > e.from
         ? t('explain.consumed', { broker: e.broker, from: e.from, last: e.to - 1, hw: e.high_watermark })
         : t('explain.consumed_nothing', { broker: e.broker, hw: e.high_watermark });

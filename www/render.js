@@ -20,19 +20,21 @@ export function render(state, view) {
     banner: renderBanner(state, view),
     caption: renderCaption(state, view),
     cluster: renderCluster(state, view),
-    producer: renderProducer(state),
+    producer: renderProducer(state, view),
     consumer: renderConsumer(state, view),
     network: renderNetwork(state),
-    legend: renderLegend(state),
+    legend: renderLegend(state, view),
   };
 }
 
 // ---------------------------------------------------------------- legend
 
-export function renderLegend(state) {
+export function renderLegend(state, view = {}) {
   const epochs = [...new Set(state.brokers.flatMap((b) => b.log.map((r) => r.epoch)))].sort((a, b) => a - b).slice(0, 12);
   return [
-    epochs.map((e) => h('span', { class: 'legend-item', key: `e${e}` }, h('span', { class: `swatch epoch-${e % EPOCH_COLOURS} committed` }), t('legend.epoch', { epoch: e }))),
+    view.recordEpochs === false
+      ? h('span', { class: 'legend-item', key: 'no-epochs', 'data-testid': 'no-record-epochs' }, t('legend.no_record_epochs'))
+      : epochs.map((e) => h('span', { class: 'legend-item', key: `e${e}` }, h('span', { class: `swatch epoch-${e % EPOCH_COLOURS} committed` }), t('legend.epoch', { epoch: e }))),
     h('span', { class: 'legend-item', key: 'c' }, h('span', { class: 'swatch neutral committed' }), t('legend.committed')),
     h('span', { class: 'legend-item', key: 'u' }, h('span', { class: 'swatch neutral uncommitted' }), t('legend.uncommitted')),
     h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), t('legend.hw')),
@@ -163,7 +165,7 @@ export function renderCluster(state, view) {
       h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, t('cluster.offset'))),
       h('div', { class: 'track ruler' }, ruler(start, count, maxLeo, view.dense)),
     ),
-    state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps, view.refusals)),
+    state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps, view.refusals, view.recordEpochs !== false)),
     h('div', { class: 'inflight-layer', 'aria-hidden': 'true' }),
     h('div', { class: 'overlay', 'aria-hidden': 'true' }),
   );
@@ -228,7 +230,7 @@ function violationGaps(violations) {
   return map;
 }
 
-function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals) {
+function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
   const p = state.partition;
   const classes = ['broker-row', `role-${b.role}`];
   if (!b.alive) classes.push(b.role === 'starting' ? 'is-starting' : 'is-down');
@@ -270,7 +272,7 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals) 
       brokerActions(b, state),
     ),
     h('div', { class: 'track', 'data-window-start': start },
-      cells(b, start, count, flagged, gaps),
+      cells(b, start, count, flagged, gaps, recordEpochs),
       markers(b, start, count),
     ),
     notes.length
@@ -337,7 +339,7 @@ function brokerActions(b, state) {
   );
 }
 
-function cells(b, start, count, flagged, missing) {
+function cells(b, start, count, flagged, missing, recordEpochs) {
   const hw = b.high_watermark;
   const held = new Set(b.log.map((r) => r.offset));
   // A record a violation says this broker should have but does not: drawn as a crossed-out slot.
@@ -349,12 +351,15 @@ function cells(b, start, count, flagged, missing) {
     )),
     b.log.filter((r) => r.offset < start + count).map((r) => {
       const committed = r.offset < hw;
-      const cls = ['cell', `epoch-${r.epoch % EPOCH_COLOURS}`, committed ? 'committed' : 'uncommitted'];
+      const cls = ['cell', recordEpochs ? `epoch-${r.epoch % EPOCH_COLOURS}` : 'epoch-none', committed ? 'committed' : 'uncommitted'];
       if (flagged.has(`${b.id}:${r.offset}`)) cls.push('flagged');
-      return h('div', { class: cls.join(' '), key: r.offset, style: `--o:${r.offset - start}`, title: t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: r.value }) },
+      const title = recordEpochs
+        ? t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: r.value })
+        : t(committed ? 'cell.title_committed_no_epoch' : 'cell.title_uncommitted_no_epoch', { offset: r.offset, value: r.value });
+      return h('div', { class: cls.join(' '), key: r.offset, style: `--o:${r.offset - start}`, title },
         h('span', { class: 'cell-offset' }, String(r.offset)),
         h('span', { class: 'cell-value' }, r.value),
-        h('span', { class: 'cell-epoch' }, `e${r.epoch}`),
+        recordEpochs ? h('span', { class: 'cell-epoch' }, `e${r.epoch}`) : null,
       );
     }),
   );
@@ -403,7 +408,7 @@ function markers(b, start, count) {
 
 // ---------------------------------------------------------------- producer
 
-export function renderProducer(state) {
+export function renderProducer(state, view = {}) {
   const all = state.producer || [];
   const shown = all.slice(-LIST_LIMIT);
   if (!all.length) return h('p', { class: 'empty' }, t('producer.empty'));
@@ -416,7 +421,7 @@ export function renderProducer(state) {
         return h('li', { key: all.length - shown.length + i, class: 'record-row' },
           h('span', { class: 'rec-value' }, r.value),
           h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
-          has(r.offset) ? h('span', { class: 'muted small' }, ` @${r.offset} e${r.epoch}`) : null,
+          has(r.offset) ? h('span', { class: 'muted small' }, view.recordEpochs === false ? ` @${r.offset}` : ` @${r.offset} e${r.epoch}`) : null,
           r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? t('producer.last_error', { error: r.last_error }) : null }, ` · ${t('producer.attempts', { count: r.attempts })}`) : null,
           h('span', { class: `tag ${cls}`, title: resultHelp(result), 'data-result': result }, resultLabel(result)),
         );
@@ -443,7 +448,7 @@ export function renderConsumer(state, view) {
         ? t(hw - first === 1 ? 'consumer.readable_one' : 'consumer.readable', { broker: leader.id, first, last: hw - 1, hw })
         : t('consumer.nothing_new', { broker: leader.id, position: first, hw })));
     if (readable.length) {
-      parts.push(h('div', { class: 'chips' }, readable.slice(0, 40).map((r) => h('span', { class: `chip epoch-${r.epoch % EPOCH_COLOURS}`, key: r.offset, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, r.value)),
+      parts.push(h('div', { class: 'chips' }, readable.slice(0, 40).map((r) => h('span', { class: `chip ${view && view.recordEpochs === false ? 'epoch-none' : `epoch-${r.epoch % EPOCH_COLOURS}`}`, key: r.offset, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, r.value)),
         readable.length > 40 ? h('span', { class: 'muted' }, ` +${readable.length - 40}`) : null));
     } else if (hw > first && view && hw > view.windowStart + view.windowCount) {
       parts.push(h('p', { class: 'muted small' }, t('consumer.scroll')));

@@ -105,3 +105,15 @@ test('every built-in scenario (and version variant): the page trace equals the C
   assert.equal(compared, entries.length + 5 * 8, `${compared} traces compared`);
   assert.deepEqual(page.errors, []);
 });
+
+test('under 0.10 records are drawn without a leader epoch (message format v2 came with 0.11); from 0.11 with one', async () => {
+  const page = await openPage(env);
+  await loadFromGallery(page, KIP101, '0.10');
+  assert.equal(await page.locator('.cell-epoch').count(), 0);
+  assert.match(await page.locator('[data-testid="no-record-epochs"]').textContent(), /no leader epoch before Kafka 0\.11/);
+  assert.equal(await page.locator('#producer .record-row', { hasText: /e\d/ }).count(), 0);
+  await loadFromGallery(page, KIP101, '0.11');
+  assert.ok(await page.locator('.cell-epoch').count() > 0);
+  assert.equal(await page.locator('[data-testid="no-record-epochs"]').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
