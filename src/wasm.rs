@@ -32,7 +32,8 @@ pub fn last_panic() -> Option<String> {
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
+    let text = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("JSON.parse failed"))
 }
 
 fn events_to_js(events: &[crate::event::Traced], last: Option<u32>) -> Result<JsValue, JsError> {
@@ -323,9 +324,22 @@ pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue,
     let outcome =
         explore::explore(&search, &mut |states, depth| progress.report(&JsValue::NULL, states as f64, depth as f64).ok().flatten() != Some(false));
     let link = outcome.scenario.as_ref().map(link::encode);
-    let mut value = serde_json::to_value(&outcome).map_err(|e| JsError::new(&e.to_string()))?;
-    value["link"] = serde_json::json!(link);
-    to_js(&value)
+    to_js(&Explored { outcome: &outcome, link })
+}
+
+/// The explorer's outcome with the share link of its scenario.
+#[derive(Serialize)]
+struct Explored<'a> {
+    #[serde(flatten)]
+    outcome: &'a explore::Outcome,
+    link: Option<String>,
+}
+
+/// The outcome grid and whether every cell ran.
+#[derive(Serialize)]
+struct Grid {
+    cells: Vec<crate::whatif::Cell>,
+    complete: bool,
 }
 
 /// The engine benchmark's workload (`highwater::bench::timed_produce_run`),
@@ -354,7 +368,7 @@ pub fn whatif(scenario: JsValue, progress: &js_sys::Function) -> Result<JsValue,
         }
     }
     let complete = cells.len() == total;
-    to_js(&serde_json::json!({ "cells": cells, "complete": complete }))
+    to_js(&Grid { cells, complete })
 }
 
 /// The scenario one cell of the grid runs: the version switched as the
