@@ -46,6 +46,10 @@ const app = {
   lastHash: '',
   hashTimer: 0,
   stepEventsCache: new Map(),
+  // What the core says of a position that only a new step or run changes:
+  // the operator's view (it counts the run's events) and the typed events
+  // behind the event log's lines in another language. Kept out of the frame.
+  positionCache: new Map(),
   traceText: '', // the whole trace while the Trace dialog is open (Copy and Download use it)
   refusals: [], // every registration_refused event of the timeline: { step, broker, session_expires_ms }
   recovering: false,
@@ -128,6 +132,7 @@ function adopt(sim, { at } = {}) {
   app.refusals = refusals;
   app.position = position;
   app.stepEventsCache.clear();
+  app.positionCache.clear();
   app.follow = true;
   refreshStaticControls();
 }
@@ -170,6 +175,16 @@ function stepEvents(position) {
   return app.stepEventsCache.get(position);
 }
 
+/** `make()` once per position and key, until the timeline changes. */
+function atPosition(key, make) {
+  const k = `${app.position}|${key}`;
+  if (!app.positionCache.has(k)) {
+    if (app.positionCache.size > 64) app.positionCache.clear();
+    app.positionCache.set(k, make());
+  }
+  return app.positionCache.get(k);
+}
+
 /** How many events step `position` caused (its trace lines). */
 function stepEventCount(position) {
   const ends = app.trace.stepEnds;
@@ -200,6 +215,7 @@ function apply(step, { animate = true } = {}) {
   app.steps.push(step);
   app.position = position + 1;
   app.stepEventsCache.clear();
+  app.positionCache.clear();
   app.stepEventsCache.set(app.position, events);
   if (future) {
     app.undo = { scenario: before, position };
@@ -445,7 +461,7 @@ function drawNow({ events = null } = {}) {
     patch($('producer'), out.producer);
     patch($('consumer'), out.consumer);
     patch($('network'), out.network);
-    patch($('operator'), renderOperator(sim.operator()));
+    patch($('operator'), renderOperator(atPosition('operator', () => sim.operator())));
   }
   // The window may need another size once the track exists at its real width.
   const count = measureWindow();
@@ -544,7 +560,7 @@ function drawEventLog() {
  */
 function lineTexts(from, to) {
   if (language() === 'en' || to <= from) return (i) => app.trace.lines[i];
-  const r = guarded(t('notice.could_not_trace'), () => app.sim.eventsIn(from, to));
+  const r = guarded(t('notice.could_not_trace'), () => atPosition(`events ${from}-${to}`, () => app.sim.eventsIn(from, to)));
   if (!r.ok) return (i) => app.trace.lines[i];
   const events = r.value;
   return (i) => {
