@@ -278,10 +278,16 @@ function perMessageMs() {
   return Math.max(120, Math.min(900, 650 / speed()));
 }
 
-/** Do records carry their leader epoch under this version (the catalogue's OffsetsForLeaderEpoch rule, KIP-101)? */
+/**
+ * Do records carry their leader epoch under this version? From the version
+ * that brought KIP-101's OffsetsForLeaderEpoch on (0.11, message format v2),
+ * whatever later rules replaced it with.
+ */
 function recordsCarryEpochs(protocol) {
-  const v = core().versions.versions.find((x) => x.name === protocol);
-  return !v || v.rules.includes('offsets_for_leader_epoch');
+  const versions = core().versions.versions;
+  const since = versions.findIndex((x) => x.introduced.includes('offsets_for_leader_epoch'));
+  const at = versions.findIndex((x) => x.name === protocol);
+  return since < 0 || at < 0 || at >= since;
 }
 
 /** Did a guarantee break at this very step? */

@@ -112,8 +112,10 @@ test('under 0.10 records are drawn without a leader epoch (message format v2 cam
   assert.equal(await page.locator('.cell-epoch').count(), 0);
   assert.match(await page.locator('[data-testid="no-record-epochs"]').textContent(), /no leader epoch before Kafka 0\.11/);
   assert.equal(await page.locator('#producer .record-row', { hasText: /e\d/ }).count(), 0);
-  await loadFromGallery(page, KIP101, '0.11');
-  assert.ok(await page.locator('.cell-epoch').count() > 0);
-  assert.equal(await page.locator('[data-testid="no-record-epochs"]').count(), 0);
+  for (const version of ['0.11', '2.0', '2.1', '2.7', '3.5', '3.7', '4.1']) {
+    await loadFromGallery(page, KIP101, version);
+    assert.ok(await page.locator('.cell-epoch').count() > 0, version);
+    assert.equal(await page.locator('[data-testid="no-record-epochs"]').count(), 0, version);
+  }
   assert.deepEqual(page.errors, []);
 });
