@@ -3,9 +3,10 @@
 // again, and wasm-bindgen's init() keeps the instance it made first, so a new
 // copy of the JavaScript glue is imported under another URL.
 
-let compiled = null; // WebAssembly.Module, compiled once
+let compiled = null; // Promise<WebAssembly.Module>, compiled once
 let generation = 0;
 let current = null;
+let first = null; // the first load, shared by every playground on the page
 
 /** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, generation }. */
 export function core() {
@@ -13,18 +14,36 @@ export function core() {
   return current;
 }
 
-/** Loads the core (the first time) or a fresh instance of it (after a panic). */
-export async function loadCore() {
-  if (!compiled) {
-    const url = new URL('./pkg/highwater_bg.wasm', import.meta.url);
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`could not load ${url.pathname} (${response.status})`);
-    compiled = await WebAssembly.compile(await response.arrayBuffer());
+/** The core, loaded once for the page: every playground shares the instance. */
+export function ensureCore() {
+  if (current) return Promise.resolve(current);
+  if (!first) {
+    first = loadCore();
+    first.catch(() => { first = null; });
   }
+  return first;
+}
+
+function compile() {
+  if (!compiled) {
+    compiled = (async () => {
+      const url = new URL('./pkg/highwater_bg.wasm', import.meta.url);
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`could not load ${url.pathname} (${response.status})`);
+      return WebAssembly.compile(await response.arrayBuffer());
+    })();
+    compiled.catch(() => { compiled = null; });
+  }
+  return compiled;
+}
+
+/** Loads a fresh instance of the core (the first, or a new one after a panic). */
+export async function loadCore() {
+  const module = await compile();
   generation += 1;
   const glue = generation === 1 ? './pkg/highwater.js' : `./pkg/highwater.js?instance=${generation}`;
   const mod = await import(glue);
-  await mod.default({ module_or_path: compiled });
+  await mod.default({ module_or_path: module });
   current = {
     Simulation: mod.Simulation,
     explore: mod.explore,

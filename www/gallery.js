@@ -52,3 +52,22 @@ export function renderGallery(gallery, currentName) {
     }),
   );
 }
+
+let loading = null;
+
+/** The gallery (www/gallery.json beside this module), loaded once for every playground on the page. */
+export function loadGallery() {
+  if (!loading) {
+    loading = fetch(new URL('./gallery.json', import.meta.url)).then(async (response) => {
+      if (!response.ok) throw new Error(`gallery.json: ${response.status} (run make build)`);
+      return response.json();
+    });
+    loading.catch(() => { loading = null; });
+  }
+  return loading;
+}
+
+/** A gallery entry by its id (`kip101-loss-after-restart`), or null. */
+export function galleryEntry(gallery, id) {
+  return ((gallery && gallery.entries) || []).find((e) => e.id === id) || null;
+}

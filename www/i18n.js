@@ -33,6 +33,9 @@ const state = {
   number: new Intl.NumberFormat('en-US'),
 };
 
+/** Every language loaded so far (several playgrounds on one page may speak different ones). */
+const loaded = new Map();
+
 /** Is `code` one of the page's languages? */
 export function isLanguage(code) {
   return CODES.has(code);
@@ -83,16 +86,29 @@ async function fetchBundles(code, base) {
   return table;
 }
 
-/** Loads a language (and English, the fallback for a key a language lacks). */
+/** Loads a language (and English, the fallback for a key a language lacks) and makes it the one in use. */
 export async function setLanguage(code, base = import.meta.url) {
   const chosen = isLanguage(code) ? code : 'en';
-  if (!state.english.size) state.english = await fetchBundles('en', base);
-  state.table = chosen === 'en' ? state.english : await fetchBundles(chosen, base);
-  state.code = chosen;
-  state.plural = new Intl.PluralRules(chosen);
-  state.number = new Intl.NumberFormat(chosen === 'en' ? 'en-US' : chosen);
-  if (typeof document !== 'undefined') document.documentElement.lang = chosen;
+  if (!loaded.has('en')) loaded.set('en', await fetchBundles('en', base));
+  if (!loaded.has(chosen)) loaded.set(chosen, await fetchBundles(chosen, base));
+  useLanguage(chosen);
   return chosen;
+}
+
+/**
+ * Makes an already loaded language the one in use, at once (a playground
+ * calls it before it draws or handles an event). False if it is not loaded.
+ */
+export function useLanguage(code) {
+  if (state.code === code && state.table.size) return true;
+  const table = loaded.get(code);
+  if (!table) return false;
+  state.english = loaded.get('en') || table;
+  state.table = table;
+  state.code = code;
+  state.plural = new Intl.PluralRules(code);
+  state.number = new Intl.NumberFormat(code === 'en' ? 'en-US' : code);
+  return true;
 }
 
 /** The language in use. */

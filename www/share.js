@@ -51,3 +51,10 @@ const escapeAttr = (s) => String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;
 export function embedSnippet(src, title) {
   return `<iframe src="${escapeAttr(src)}" width="800" height="500" style="border:0;max-width:100%" loading="lazy" title="${escapeAttr(title)}"></iframe>`;
 }
+
+/** The custom element snippet for a run: the module import and the element with its link text. */
+export function elementSnippet({ scenario, step, lang }) {
+  const attrs = [`scenario="${escapeAttr(scenario)}"`, `step="${Number(step) || 0}"`];
+  if (lang && lang !== 'en') attrs.push(`lang="${escapeAttr(lang)}"`);
+  return `<script type="module">import 'highwater-playground';</script>\n<highwater-playground ${attrs.join(' ')} controls="compact"></highwater-playground>`;
+}

@@ -14,7 +14,7 @@ after(async () => { await env?.close(); });
 /** Sizes of the page and the marker labels that overlap within a broker row. */
 function measure() {
   const overlaps = [];
-  for (const row of document.querySelectorAll('.broker-row')) {
+  for (const row of document.querySelector('highwater-playground').shadowRoot.querySelectorAll('.broker-row')) {
     const labels = [...row.querySelectorAll('.marker-label')].map((el) => ({ text: el.textContent, r: el.getBoundingClientRect() })).filter((l) => l.r.width > 0);
     for (let i = 0; i < labels.length; i++) {
       for (let j = i + 1; j < labels.length; j++) {
@@ -41,7 +41,7 @@ for (const lang of ['en', 'zh-Hans']) {
       await page.waitForSelector('body[data-ready="true"]');
       for (let at = 0; at <= length; at++) {
         if (at > 0) await page.keyboard.press('ArrowRight');
-        await page.waitForFunction((n) => document.querySelector('#position').textContent.trim().startsWith(`${n} /`), at);
+        await page.waitForFunction((n) => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith(`${n} /`), at);
         const m = await page.evaluate(measure);
         if (m.w > 800 || m.h > 500) bad.push(`${e.id} at ${at}: ${m.w}x${m.h}`);
         for (const o of m.overlaps) bad.push(`${e.id} at ${at}: ${o}`);

@@ -61,7 +61,7 @@ test('a long search under the default version can be cancelled', async () => {
   await page.locator('#explore-form [name="max_states"]').fill('10000000');
   await page.click('#btn-explore-start');
   // Progress arrives from the worker.
-  await page.waitForFunction(() => /states/.test(document.querySelector('#explore-status').textContent));
+  await page.waitForFunction(() => /states/.test(document.querySelector('highwater-playground').shadowRoot.querySelector('#explore-status').textContent));
   assert.equal(await page.locator('#btn-explore-start').isDisabled(), true);
   await page.click('#btn-explore-cancel');
   await page.locator('#explore-result', { hasText: 'Cancelled' }).waitFor();

@@ -96,7 +96,7 @@ test('every control has an accessible name', async () => {
   await loadFromGallery(page, 'Isolated old leader');
   const nameless = await page.evaluate(() => {
     const missing = [];
-    for (const el of document.querySelectorAll('button, select, input, textarea, summary, a[href]')) {
+    for (const el of document.querySelector('highwater-playground').shadowRoot.querySelectorAll('button, select, input, textarea, summary, a[href]')) {
       const labelled = el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el.labels && el.labels.length) || el.textContent.trim() || el.getAttribute('title');
       if (!labelled) missing.push(el.outerHTML.slice(0, 80));
     }
@@ -125,7 +125,7 @@ test('the gallery\'s eight version buttons fit their card at 360 px and at 800x5
     await page.locator('#gallery .variants').first().waitFor();
     const overflow = await page.evaluate(() => {
       const bad = [];
-      for (const group of document.querySelectorAll('#gallery .variants')) {
+      for (const group of document.querySelector('highwater-playground').shadowRoot.querySelectorAll('#gallery .variants')) {
         const card = group.closest('.gallery-card').getBoundingClientRect();
         const buttons = group.querySelectorAll('button');
         if (buttons.length !== 8) bad.push(`${buttons.length} buttons`);
@@ -135,7 +135,7 @@ test('the gallery\'s eight version buttons fit their card at 360 px and at 800x5
           if (r.width < 24 || r.height < 20) bad.push(`${b.getAttribute('aria-label')} is ${r.width}x${r.height}`);
         }
       }
-      const dialog = document.querySelector('#dlg-gallery');
+      const dialog = document.querySelector('highwater-playground').shadowRoot.querySelector('#dlg-gallery');
       if (dialog.scrollWidth > dialog.clientWidth) bad.push('the dialog scrolls sideways');
       return bad;
     });
@@ -148,7 +148,7 @@ test('the gallery\'s eight version buttons fit their card at 360 px and at 800x5
 
 test('the rules dialog, the settings and a 4.1 state with ELR marks fit 360 px and the 800x500 embed', async () => {
   const hash = `#s=${link(scenarioFile('eligible-leader-replicas'))}&at=12`;
-  const sideways = (page, sel) => page.evaluate((s) => { const d = document.querySelector(s); return d.scrollWidth > d.clientWidth; }, sel);
+  const sideways = (page, sel) => page.evaluate((s) => { const d = document.querySelector('highwater-playground').shadowRoot.querySelector(s); return d.scrollWidth > d.clientWidth; }, sel);
   for (const [p, viewport] of [['', { width: 360, height: 740 }], ['?embed', { width: 800, height: 500 }]]) {
     const page = await openPage(env, { path: p, hash, viewport });
     assert.ok(await noHorizontalScroll(page), `ELR state ${p} ${viewport.width}`);

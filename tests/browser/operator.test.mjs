@@ -30,7 +30,7 @@ function expected(id, positions) {
 
 /** What the panel shows: the describe line, and per metric its value and per-broker text. */
 function shown() {
-  const panel = document.querySelector('#operator');
+  const panel = document.querySelector('highwater-playground').shadowRoot.querySelector('#operator');
   const rows = [...panel.querySelectorAll('tr[data-metric]')].map((tr) => ({
     name: tr.dataset.metric,
     label: tr.querySelector('.metric-name').textContent,
@@ -56,8 +56,8 @@ for (const lang of ['en', 'zh-Hans']) {
       for (const { at, view } of views) {
         await page.goto(`${env.url}?lang=${lang}#s=${link}&at=${at}`);
         await page.waitForSelector('body[data-ready="true"]');
-        await page.waitForFunction((n) => document.querySelector('#position').textContent.trim().startsWith(`${n} /`), at);
-        await page.waitForFunction((d) => document.querySelector('#operator pre')?.textContent === d, view.describe);
+        await page.waitForFunction((n) => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith(`${n} /`), at);
+        await page.waitForFunction((d) => document.querySelector('highwater-playground').shadowRoot.querySelector('#operator pre')?.textContent === d, view.describe);
         const s = await page.evaluate(shown);
         const where = `${id} at ${at}`;
         assert.ok(s.visible, where);

@@ -72,7 +72,7 @@ test('keyboard: arrows step back and forward, space plays and pauses', async () 
   // At the end, Space plays the run again from its start, and stops at its end: nothing is added.
   await page.keyboard.press('Space');
   assert.equal(await page.locator('#btn-play').getAttribute('aria-pressed'), 'true');
-  await page.waitForFunction(() => document.querySelector('#btn-play').getAttribute('aria-pressed') === 'false');
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#btn-play').getAttribute('aria-pressed') === 'false');
   assert.equal(await page.locator('#position').textContent(), '2 / 2');
   // Space pauses a playing run.
   await page.keyboard.press('Home');
@@ -247,7 +247,7 @@ test('a panic in the core: an error is shown and the page recovers the run', asy
   await produce(page, '__trap__', '1');
   await page.locator('.notice-error', { hasText: 'stopped unexpectedly' }).waitFor();
   // Rebuilt from the last good state, on a fresh instance: the first record is there, the failed one is not.
-  await page.waitForFunction(() => document.querySelector('#position').textContent === '1 / 1');
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent === '1 / 1');
   assert.equal(await brokerStat(page, 1, 'leo'), '1');
   await produce(page, 'after', '1');
   assert.equal(await brokerStat(page, 1, 'leo'), '2');

@@ -162,7 +162,7 @@ test('a long timed step animates at most 40 things, keeping the end of the step'
   const page = await openPage(env, { hash: `#s=${link}&at=1`, reducedMotion: 'no-preference' });
   await page.click('#btn-forward');
   assert.equal(await page.locator('#position').textContent(), '2 / 2');
-  const moving = await page.evaluate(() => document.getAnimations().length);
+  const moving = await page.evaluate(() => document.querySelector('highwater-playground').shadowRoot.getAnimations().length);
   assert.ok(moving > 0 && moving <= 40, `${moving} animations`);
   assert.match(await page.locator('#caption').textContent(), /This step caused [\d,]+ events; these notes read the last 2,000/);
   assert.deepEqual(page.errors, []);
@@ -183,8 +183,8 @@ test('notices: at most three, never over the timeline, user text only as a short
     for (let i = 0; i < 6; i++) await brokerButton(page, 2, 'fetch').click({ force: true });
     assert.ok(await page.locator('#notices .notice').count() <= 3);
     const overlap = await page.evaluate(() => {
-      const a = document.querySelector('.player').getBoundingClientRect();
-      return [...document.querySelectorAll('#notices .notice')].some((n) => {
+      const a = document.querySelector('highwater-playground').shadowRoot.querySelector('.player').getBoundingClientRect();
+      return [...document.querySelector('highwater-playground').shadowRoot.querySelectorAll('#notices .notice')].some((n) => {
         const b = n.getBoundingClientRect();
         return b.left < a.right && b.right > a.left && b.top < a.bottom && b.bottom > a.top;
       });

@@ -29,7 +29,7 @@ for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
       for (let i = 0; i < stops.length; i++) {
         const stop = stops[i];
         const caption = page.locator('[data-testid="tour-caption"]');
-        await page.waitForFunction((at) => Number(document.querySelector('#position').textContent.split('/')[0]) >= at - 1 && !document.querySelector('#btn-play').classList.contains('playing'), stop.at);
+        await page.waitForFunction((at) => Number(document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.split('/')[0]) >= at - 1 && !document.querySelector('highwater-playground').shadowRoot.querySelector('#btn-play').classList.contains('playing'), stop.at);
         assert.equal(stepParam(page), String(i + 1), `${id} stop ${i + 1}: step in the URL`);
         assert.equal(await page.locator('[data-testid="tour-count"]').textContent(), lang === 'en' ? `${i + 1} of ${stops.length}` : await page.locator('[data-testid="tour-count"]').textContent());
         if (stop.do) {
@@ -37,8 +37,8 @@ for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
           assert.equal(await caption.textContent(), words.get(`${id}.tasks.${stop.key}`), `${id}/${stop.key}: task`);
           await page.locator('#tour button[data-tour="next"]').click();
         }
-        await page.waitForFunction(([key]) => document.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key && !document.querySelector('#tour button[data-tour="next"]')?.textContent.includes('…'), [stop.key]);
-        await page.waitForFunction((at) => document.querySelector('#position').textContent.trim().startsWith(`${at} /`), stop.at);
+        await page.waitForFunction(([key]) => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key && !document.querySelector('highwater-playground').shadowRoot.querySelector('#tour button[data-tour="next"]')?.textContent.includes('…'), [stop.key]);
+        await page.waitForFunction((at) => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith(`${at} /`), stop.at);
         assert.equal(await caption.textContent(), words.get(`${id}.stops.${stop.key}`), `${id}/${stop.key}: caption`);
         const next = page.locator('#tour button[data-tour="next"]');
         if (i < stops.length - 1) await next.click();
@@ -81,7 +81,7 @@ test('a "do" stop waits for the learner: pressing Produce moves the tour on with
   assert.equal(await caption.textContent(), words.get('leo-and-hw.tasks.produce'));
   assert.match(await page.locator('#position').textContent(), /^0 \//);
   await produce(page, 'm1');
-  await page.waitForFunction(() => document.querySelector('[data-testid="tour-caption"]').dataset.stop === 'produce' && document.querySelector('#position').textContent.startsWith('1 /'));
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]').dataset.stop === 'produce' && document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('1 /'));
   assert.equal(await caption.textContent(), words.get('leo-and-hw.stops.produce'));
   assert.equal(await page.locator('.tour-off').count(), 0, 'still on the tour');
   assert.equal(await page.locator('.notice', { hasText: 'replaced' }).count(), 0, 'no step was replaced');
@@ -90,7 +90,7 @@ test('a "do" stop waits for the learner: pressing Produce moves the tour on with
   await produce(page, 'other');
   await page.locator('.tour-off').waitFor();
   await page.locator('.tour-off button[data-tour="resume"]').click();
-  await page.waitForFunction(() => !document.querySelector('.tour-off'));
+  await page.waitForFunction(() => !document.querySelector('highwater-playground').shadowRoot.querySelector('.tour-off'));
   assert.deepEqual(page.errors, []);
 });
 
@@ -99,19 +99,19 @@ test('Play stops at the end of a loaded scenario, pauses where a guarantee break
   await loadFromGallery(page, 'KIP-101: an acknowledged write lost to truncation at the high watermark', '0.10', { end: false });
   const position = () => page.locator('#position').textContent();
   assert.equal(await position(), '0 / 19', 'a scenario opens at its start');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'btn-play', 'focus on Play: Space plays');
+  assert.equal(await page.evaluate(() => document.querySelector('highwater-playground').shadowRoot.activeElement.id), 'btn-play', 'focus on Play: Space plays');
   const scenario = () => new URLSearchParams(location.hash.slice(1)).get('s');
   const before = await page.evaluate(scenario);
   await page.keyboard.press('Space');
   // It pauses at the step where the loss appears (17 in this scenario)...
-  await page.waitForFunction(() => !document.querySelector('#btn-play').classList.contains('playing'), null, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('highwater-playground').shadowRoot.querySelector('#btn-play').classList.contains('playing'), null, { timeout: 60000 });
   const paused = await position();
   const at = Number(paused.split(' / ')[0]);
   assert.ok(at < 19, `paused before the end at the violation (${paused})`);
   assert.equal(await page.locator('#banner .banner-violation').count(), 1);
   // ...and goes on to the end, where it stops.
   await page.click('#btn-play');
-  await page.waitForFunction(() => !document.querySelector('#btn-play').classList.contains('playing'), null, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('highwater-playground').shadowRoot.querySelector('#btn-play').classList.contains('playing'), null, { timeout: 60000 });
   assert.equal(await position(), '19 / 19');
   await page.waitForTimeout(600);
   assert.equal(await position(), '19 / 19', 'nothing is appended after the end');
@@ -143,7 +143,7 @@ for (const lang of ['zh-Hans', 'zh-Hant']) {
       const page = await openPage(env, { path: `?lang=${lang}&tour=leo-and-hw&step=5`, viewport: { width: w, height: hgt } });
       await page.locator('[data-testid="tour-caption"]').waitFor();
       await page.locator('#tour button[data-tour="next"]').click();
-      await page.waitForFunction(() => document.querySelector('#position').textContent.startsWith('4 /'));
+      await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('4 /'));
       fs.mkdirSync(RESULTS, { recursive: true });
       const file = path.join(RESULTS, `tour-${lang}-${w}.png`);
       await page.screenshot({ path: file });
@@ -184,9 +184,9 @@ test('every tour fits the 800x500 embed at every stop: no scroll bars', async ()
     for (let i = 0; i < stops.length; i++) {
       const stop = stops[i];
       if (stop.do) await page.locator('#tour button[data-tour="next"]').click();
-      await page.waitForFunction(([key, at]) => document.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key
-        && document.querySelector('#position').textContent.trim().startsWith(`${at} /`)
-        && !document.querySelector('#btn-play').classList.contains('playing'), [stop.key, stop.at]);
+      await page.waitForFunction(([key, at]) => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key
+        && document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith(`${at} /`)
+        && !document.querySelector('highwater-playground').shadowRoot.querySelector('#btn-play').classList.contains('playing'), [stop.key, stop.at]);
       const size = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
       assert.ok(size.w <= 800 && size.h <= 500, `${id} stop ${i + 1} (${stop.key}): ${size.w}x${size.h}`);
       if (i < stops.length - 1) await page.locator('#tour button[data-tour="next"]').click();
@@ -206,14 +206,14 @@ test('the step\'s explanation is in view beside the picture at 1280x800, 1440x90
     assert.ok(await notes.count() > 0, 'the caption explains the step');
     assert.match(await page.locator('#caption').textContent(), /the HW is the smallest LEO in the ISR/);
     const seen = await page.evaluate(() => {
-      const r = document.querySelector('#caption .step-notes').getBoundingClientRect();
-      const c = document.querySelector('#cluster').getBoundingClientRect();
+      const r = document.querySelector('highwater-playground').shadowRoot.querySelector('#caption .step-notes').getBoundingClientRect();
+      const c = document.querySelector('highwater-playground').shadowRoot.querySelector('#cluster').getBoundingClientRect();
       return { notes: r.top >= 0 && r.bottom <= innerHeight, cluster: c.top < innerHeight };
     });
     assert.equal(seen.notes, true, `${viewport.width}: the explanation is in view`);
     assert.equal(seen.cluster, true, `${viewport.width}: the picture starts in view`);
     // A long line of the event log wraps inside the log instead of being cut.
-    const wraps = await page.evaluate(() => [...document.querySelectorAll('#event-log .log-line')].every((l) => l.scrollWidth <= l.clientWidth + 1));
+    const wraps = await page.evaluate(() => [...document.querySelector('highwater-playground').shadowRoot.querySelectorAll('#event-log .log-line')].every((l) => l.scrollWidth <= l.clientWidth + 1));
     assert.equal(wraps, true, `${viewport.width}: event-log lines wrap`);
     assert.deepEqual(page.errors, []);
     await page.context().close();
