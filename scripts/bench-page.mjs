@@ -78,7 +78,7 @@ try {
   await page.goto(`${base}#s=${link}`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.selectOption('#zoom', 'dense');
-  const cells = await page.evaluate(() => [...document.querySelectorAll('.broker-row')].map((r) => r.querySelectorAll('.cell').length));
+  const cells = await page.evaluate(() => [...document.querySelector('highwater-playground').shadowRoot.querySelectorAll('.broker-row')].map((r) => r.querySelectorAll('.cell').length));
   await page.click('#btn-play');
   const stamps = await page.evaluate((seconds) => new Promise((resolve) => {
     const ts = [];

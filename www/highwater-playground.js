@@ -89,6 +89,7 @@ export class HighwaterPlayground extends HTMLElement {
     this.pg = null;
     this.starting = null;
     this.observer = null;
+    this.unwire = []; // listeners outside the shadow root, removed when it is laid out again
   }
 
   /** The playground inside (null until it has loaded). */
@@ -185,6 +186,7 @@ export class HighwaterPlayground extends HTMLElement {
     this.pg.player.stopClock();
     if (this.pg.sim) this.pg.sim.free();
     this.pg = null;
+    for (const off of this.unwire.splice(0)) off();
     this.shadowRoot.replaceChildren();
     this.start({ scenario, at });
   }
@@ -344,8 +346,10 @@ export class HighwaterPlayground extends HTMLElement {
     });
 
     if (page) {
-      pg.address.wire();
-      document.addEventListener('keydown', (e) => { pg.enter(); pg.player.onKey(e); });
+      this.unwire.push(pg.address.wire());
+      const onKey = (e) => { pg.enter(); pg.player.onKey(e); };
+      document.addEventListener('keydown', onKey);
+      this.unwire.push(() => document.removeEventListener('keydown', onKey));
     } else {
       root.addEventListener('keydown', (e) => pg.player.onKey(e));
     }

@@ -97,11 +97,13 @@ export class PageAddress {
 
   /** A link opened in the same tab (the fragment changed by hand or by Back). */
   wire() {
-    window.addEventListener('hashchange', () => {
+    const onHash = () => {
       if (location.hash === this.lastHash) return;
       this.pg.player.stop();
       this.loadFromHash();
-    });
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
   }
 }
 
