@@ -53,7 +53,7 @@ use crate::config::{BrokerId, Protocol};
 use crate::invariants::ViolationKind;
 use crate::scenario::{Acks, Crash, Delay, Heal, Produce, Scenario, Step};
 use crate::view::StateView;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
@@ -62,8 +62,8 @@ use std::sync::Arc;
 pub const MAX_CHANGE_CHARS: usize = 3 * limits::MAX_VALUE_BYTES + 64;
 
 /// The one thing a fork changes.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case", tag = "change")]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "change", deny_unknown_fields)]
 pub enum Change {
     /// The Kafka version preset, switched as the settings page switches it
     /// (`Config::with_protocol`: settings left at the old version's

@@ -7,7 +7,7 @@ let compiled = null; // WebAssembly.Module, compiled once
 let generation = 0;
 let current = null;
 
-/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, generation }. */
+/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation }. */
 export function core() {
   if (!current) throw new Error('the simulation core is not loaded yet');
   return current;
@@ -34,6 +34,10 @@ export async function loadCore() {
     versions: mod.versions(),
     withProtocol: mod.withProtocol,
     whatifScenario: mod.whatifScenario,
+    forkScenario: mod.forkScenario,
+    parseChange: mod.parseChange,
+    changeText: mod.changeText,
+    runOutcome: mod.runOutcome,
     generation,
   };
   return current;
