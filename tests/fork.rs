@@ -369,3 +369,23 @@ fn summary_says_what_changed_from_what() {
         ("step", Some(14), "crash:1".into(), "crash:3".into(), "step@14=crash:3".into())
     );
 }
+
+#[test]
+fn the_command_line_runs_a_fork() {
+    let run = |args: &[&str]| std::process::Command::new(env!("CARGO_BIN_EXE_highwater")).args(args).output().expect("the binary starts");
+    let file = common::scenarios_dir().join("kip101-loss-after-restart.json");
+    let file = file.to_str().unwrap();
+    let out = run(&["run", "--fork", "protocol=0.11", file]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let forked = fork(&kip101(), &Change::Protocol { protocol: Protocol::V0_11 }).unwrap();
+    let t = Timeline::new(&forked).unwrap();
+    let expected: String = t.trace_lines().iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
+    assert!(!expected.contains("VIOLATION"));
+    let out = run(&["run", "--fork", "acks@2=1", file]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "highwater: --fork acks@2=1: acks@2: step 2 is a fetch step, not a produce\n");
+    let out = run(&["run", "--fork", "min_isr=2", file]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("highwater: --fork: change: unknown setting \"min_isr\""));
+}
