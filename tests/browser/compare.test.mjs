@@ -145,6 +145,7 @@ test('change text round-trips through the wasm binding; bad text and impossible 
   const r = await page.evaluate(async (scenarioText) => {
     const { core } = await import('./core.js');
     const { forkChoices } = await import('./compare.js');
+    const { buildFragment, parseFragment } = await import('./share.js');
     const c = core();
     const texts = ['protocol=4.1', 'acks=all', 'acks@8=1', 'min_insync_replicas=2', 'unclean_leader_election=false', 'replica_lag_time_max_ms=10000', 'enable_idempotence=true', 'step@14=crash:3', 'step@1=produce:hello%20%E4%B8%96:0:2', 'step@2=heal:1:2', 'step@2=elect'];
     const back = texts.map((x) => c.changeText(c.parseChange(x)));
@@ -163,6 +164,9 @@ test('change text round-trips through the wasm binding; bad text and impossible 
       kinds: choices.map((ch) => (ch.step ? `${ch.kind}@${ch.step}` : ch.kind)),
       offered, taken,
       stepText: c.changeText(stepChoice.change({ crash: { broker: 3, lose_unflushed: 0 } })),
+      // The link carries the change as written, %XX and all.
+      fragments: texts.map((x) => parseFragment(buildFragment('v1.abc', 3, x))),
+      plain: parseFragment(buildFragment('v1.abc', 3)),
     };
   }, KIP101);
   assert.deepEqual(r.back, r.texts);
@@ -180,6 +184,8 @@ test('change text round-trips through the wasm binding; bad text and impossible 
   assert.ok(r.offered.includes('acks@8=1') && r.offered.includes('min_insync_replicas=2'));
   assert.deepEqual(r.taken, r.offered.map(() => null));
   assert.equal(r.stepText, 'step@8=crash:3');
+  assert.deepEqual(r.fragments.map((f) => [f.link, f.at, f.fork]), r.texts.map((x) => ['v1.abc', 3, x]));
+  assert.deepEqual(r.plain, { link: 'v1.abc', at: 3, badAt: null, fork: null });
   assert.deepEqual(page.errors, []);
 });
 
