@@ -53,7 +53,7 @@ use crate::config::{BrokerId, Protocol};
 use crate::invariants::ViolationKind;
 use crate::scenario::{Acks, Crash, Delay, Heal, Produce, Scenario, Step};
 use crate::view::StateView;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
 
@@ -62,8 +62,12 @@ use std::sync::Arc;
 pub const MAX_CHANGE_CHARS: usize = 3 * limits::MAX_VALUE_BYTES + 64;
 
 /// The one thing a fork changes.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "change", deny_unknown_fields)]
+///
+/// Its JSON form (`Serialize`, read back by `Change::from_json`) is tagged
+/// by `change`: `{"change": "acks", "step": 8, "acks": "1"}`,
+/// `{"change": "step", "step": 14, "with": {"crash": {"broker": 3}}}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "change")]
 pub enum Change {
     /// The Kafka version preset, switched as the settings page switches it
     /// (`Config::with_protocol`: settings left at the old version's
@@ -329,6 +333,49 @@ impl Change {
             "replica_lag_time_max_ms" => Change::ReplicaLagTimeMaxMs { value: int(name, value)? },
             "enable_idempotence" => Change::EnableIdempotence { value: boolean(name, value)? },
             _ => return err(format!("change: unknown setting {:?}; expected {SETTINGS}", excerpt(name))),
+        })
+    }
+}
+
+impl Change {
+    /// Reads the JSON form (as `Serialize` writes it). Read by hand rather
+    /// than derived: a derived internally tagged enum would compile the
+    /// scenario's step reader a second time into the wasm file; this one
+    /// reads `with` as JSON text, through the reader scenario files use.
+    pub fn from_json(value: &serde_json::Value) -> Result<Change, ChangeTextError> {
+        use serde_json::Value;
+        let Some(fields) = value.as_object() else { return err("change: expected an object like {\"change\": \"min_insync_replicas\", \"value\": 2}".into()) };
+        let Some(kind) = fields.get("change").and_then(Value::as_str) else { return err("change: the field \"change\" (a string) is missing".into()) };
+        let expected: &[&str] = match kind {
+            "protocol" => &["change", "protocol"],
+            "acks_all" => &["change", "acks"],
+            "acks" => &["change", "step", "acks"],
+            "step" => &["change", "step", "with"],
+            "min_insync_replicas" | "unclean_leader_election" | "replica_lag_time_max_ms" | "enable_idempotence" => &["change", "value"],
+            _ => return err(format!("change: unknown change {:?}", excerpt(kind))),
+        };
+        if let Some(extra) = fields.keys().find(|k| !expected.contains(&k.as_str())) {
+            return err(format!("change.{}: unknown field for the {kind} change (fields: {})", excerpt(extra), expected.join(", ")));
+        }
+        let field = |name: &str| fields.get(name).ok_or_else(|| ChangeTextError(format!("change.{name}: missing")));
+        let text = |name: &str| -> Result<&str, ChangeTextError> { field(name)?.as_str().ok_or_else(|| ChangeTextError(format!("change.{name}: expected a string"))) };
+        let number = |name: &str| -> Result<u64, ChangeTextError> { field(name)?.as_u64().ok_or_else(|| ChangeTextError(format!("change.{name}: expected a whole number"))) };
+        let flag = |name: &str| -> Result<bool, ChangeTextError> { field(name)?.as_bool().ok_or_else(|| ChangeTextError(format!("change.{name}: expected true or false"))) };
+        let step = || -> Result<usize, ChangeTextError> { step_number("change.step", &number("step")?.to_string()) };
+        let small = |name: &str| -> Result<u32, ChangeTextError> { u32::try_from(number(name)?).map_err(|_| ChangeTextError(format!("change.{name}: too large"))) };
+        Ok(match kind {
+            "protocol" => Change::parse(&format!("protocol={}", text("protocol")?))?,
+            "acks_all" => Change::AcksAll { acks: acks("change.acks", text("acks")?)? },
+            "acks" => Change::Acks { step: step()?, acks: acks("change.acks", text("acks")?)? },
+            "step" => {
+                let json = serde_json::to_string(field("with")?).expect("a JSON value serializes");
+                let with: Step = serde_json::from_str(&json).map_err(|e| ChangeTextError(format!("change.with: {e}")))?;
+                Change::Step { step: step()?, with }
+            }
+            "min_insync_replicas" => Change::MinInsyncReplicas { value: small("value")? },
+            "unclean_leader_election" => Change::UncleanLeaderElection { value: flag("value")? },
+            "replica_lag_time_max_ms" => Change::ReplicaLagTimeMaxMs { value: number("value")? },
+            _ => Change::EnableIdempotence { value: flag("value")? },
         })
     }
 }

@@ -397,7 +397,15 @@ pub fn fork_scenario(scenario: JsValue, change_text: &str) -> Result<JsValue, Js
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
     let change = crate::fork::Change::parse(change_text).map_err(|e| JsError::new(&e.0))?;
     let forked = crate::fork::fork(&scenario, &change).map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&serde_json::json!({ "scenario": forked, "change": change.summary(&scenario) }))
+    to_js(&Forked { scenario: &forked, change: change.summary(&scenario) })
+}
+
+/// `forkScenario`'s answer (a struct, not `json!`: building a JSON value
+/// would compile the scenario's serialisation a second time).
+#[derive(Serialize)]
+struct Forked<'a> {
+    scenario: &'a Scenario,
+    change: crate::fork::ChangeSummary,
 }
 
 /// A change's text read into its typed form (`{ change: "acks", step: 5, acks: "all" }`); throws naming what is wrong.
@@ -410,7 +418,8 @@ pub fn parse_change(text: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = changeText)]
 pub fn change_text(change: JsValue) -> Result<String, JsError> {
     let text = json_text(&change, "change")?;
-    let change: crate::fork::Change = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("change: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("change: {e}")))?;
+    let change = crate::fork::Change::from_json(&value).map_err(|e| JsError::new(&e.0))?;
     Ok(change.to_string())
 }
 

@@ -475,3 +475,27 @@ fn every_change_on_every_scenario_is_a_fork_or_a_typed_error() {
     }
     assert!(forks > 300, "{forks}");
 }
+
+#[test]
+fn the_json_form_reads_back() {
+    for c in samples() {
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(Change::from_json(&json), Ok(c.clone()), "{json}");
+    }
+    assert_eq!(
+        serde_json::to_value(Change::Acks { step: 8, acks: Acks::One }).unwrap(),
+        serde_json::json!({"change": "acks", "step": 8, "acks": "1"})
+    );
+    let read = |v: serde_json::Value| Change::from_json(&v).map_err(|e| e.0);
+    assert_eq!(read(serde_json::json!({"change": "step", "step": 14, "with": {"crash": {"broker": 3}}})), Ok(Change::Step { step: 14, with: Step::Crash(Crash { broker: 3, lose_unflushed: 0 }) }));
+    assert_eq!(read(serde_json::json!(2)), Err("change: expected an object like {\"change\": \"min_insync_replicas\", \"value\": 2}".into()));
+    assert_eq!(read(serde_json::json!({"value": 2})), Err("change: the field \"change\" (a string) is missing".into()));
+    assert_eq!(read(serde_json::json!({"change": "min_isr", "value": 2})), Err("change: unknown change \"min_isr\"".into()));
+    assert_eq!(read(serde_json::json!({"change": "acks", "step": 8, "acks": "1", "to": 2})), Err("change.to: unknown field for the acks change (fields: change, step, acks)".into()));
+    assert_eq!(read(serde_json::json!({"change": "acks", "acks": "1"})), Err("change.step: missing".into()));
+    assert_eq!(read(serde_json::json!({"change": "acks", "step": 0, "acks": "1"})).unwrap_err(), "change.step: step 0 is out of range 1..=10000 (steps are numbered from 1)");
+    assert_eq!(read(serde_json::json!({"change": "min_insync_replicas", "value": "2"})), Err("change.value: expected a whole number".into()));
+    assert_eq!(read(serde_json::json!({"change": "min_insync_replicas", "value": 5_000_000_000u64})), Err("change.value: too large".into()));
+    assert_eq!(read(serde_json::json!({"change": "protocol", "protocol": "legacy"})).unwrap_err(), "protocol: \"legacy\" is not a version preset; expected one of 0.10, 0.11, 2.0, 2.1, 2.7, 3.5, 3.7, 4.1");
+    assert!(read(serde_json::json!({"change": "step", "step": 1, "with": {"jump": 1}})).unwrap_err().starts_with("change.with: unknown variant `jump`"));
+}
