@@ -18,6 +18,8 @@ import { TONE } from './whatif.js';
 
 const has = (v) => v !== null && v !== undefined;
 const SIDES = ['left', 'right'];
+/** Offsets a run's log shows at most: what fits beside a broker's figures in half of a 1440 px page, in compact cells (compare.css). */
+const WINDOW = 12;
 
 /** A stable id for one difference (the same id marks its cells and its line in the list). */
 export function diffId(d) {
@@ -112,6 +114,7 @@ function annotate(v, at, ctx = {}) {
     for (const [key, ids] of at) {
       const [kind, broker, offset] = key.split(':');
       if (kind !== 'absent' || broker !== String(inner.broker)) continue;
+      if (Number(offset) < (ctx.windowStart || 0) || Number(offset) >= (ctx.windowStart || 0) + ctx.windowCount) continue;
       children.push(h('div', { class: 'cell fork-absent diff', key: `absent${offset}`, style: `--o:${Number(offset) - (ctx.windowStart || 0)}`, 'data-diff': ids.join(' '), title: t('compare.absent_title', { offset }) },
         h('span', { class: 'cell-offset' }, offset), h('span', { class: 'cell-value' }, '∅'), mark(ids)));
     }
@@ -128,7 +131,10 @@ function runColumn(which, side, at, view) {
   const recordEpochs = view.recordEpochs ? view.recordEpochs[which] !== false : true;
   const stopped = at.get('stopped');
   const time = h('span', { 'data-testid': 'time' }, formatMs(s.time_ms));
-  const cluster = renderCluster(s, { windowStart: view.windowStart, windowCount: view.windowCount, dense: false, stepEvents: [], refusals: new Map(), recordEpochs });
+  // The logs cut to the window, as the main page asks the core for them (`state(from, count)`).
+  const end = view.windowStart + view.windowCount;
+  const windowed = { ...s, brokers: s.brokers.map((b) => ({ ...b, log_window_start: view.windowStart, log: b.log.filter((r) => r.offset >= view.windowStart && r.offset < end) })) };
+  const cluster = renderCluster(windowed, { windowStart: view.windowStart, windowCount: view.windowCount, dense: false, stepEvents: [], refusals: new Map(), recordEpochs });
   const producer = renderProducer(s, { recordEpochs });
   const outcome = side.outcome;
   const tone = outcome ? TONE[outcome.outcome] || 'muted' : 'muted';
@@ -150,7 +156,7 @@ function runColumn(which, side, at, view) {
         at.get('time') ? marked(time, at.get('time')) : time),
     ),
     stopped ? marked(h('p', { class: 'compare-stopped', 'data-testid': 'stopped' }, s.stopped), stopped) : null,
-    h('div', { class: 'cluster-host compare-cluster', 'data-zoom': view.zoom }, annotate(cluster, at, { windowStart: view.windowStart })),
+    h('div', { class: 'cluster-host compare-cluster', 'data-zoom': view.zoom }, annotate(cluster, at, { windowStart: view.windowStart, windowCount: view.windowCount })),
     h('div', { class: 'compare-lists' },
       h('div', { class: 'compare-producer' }, h('h4', null, t('compare.producer')), annotate(producer, at)),
       h('div', { class: 'compare-consumer' },
@@ -238,13 +244,19 @@ export function changeText(change, left, right) {
  *   change: the `change` of `forkScenario` (text, setting, step, from, to)
  *   position: the shared timeline's position
  *   recordEpochs: { left, right } — whether each run's records carry an epoch (0.11+)
+ *   windowStart: the first offset shown (default: a little before the first differing record)
  */
-export function compareView({ left, right, differences = [], change = null, position = 0, recordEpochs = null }) {
+export function compareView({ left, right, differences = [], change = null, position = 0, recordEpochs = null, windowStart = null }) {
   const at = places(differences);
   const maxLeo = Math.max(0, ...[left, right].flatMap((s) => s.state.brokers.map((b) => b.log_end_offset)));
-  const windowCount = Math.max(6, maxLeo + 1);
-  const zoom = windowCount > 40 ? 'dense' : windowCount > 9 ? 'compact' : 'normal';
-  const view = { windowStart: 0, windowCount, zoom, position, recordEpochs };
+  // Both runs show the same offsets. A long log is shown from a little before
+  // its first differing record (or its last records when none differs), in
+  // the main page's compact cells; `windowStart` chooses another start.
+  const recordOffsets = differences.filter((d) => d.kind.startsWith('record_')).map((d) => d.offset);
+  const start = windowStart ?? (maxLeo < WINDOW ? 0 : Math.max(0, Math.min(recordOffsets.length ? Math.min(...recordOffsets) - 2 : maxLeo, maxLeo + 1 - WINDOW)));
+  const windowCount = Math.max(6, Math.min(WINDOW, maxLeo + 1 - start));
+  const zoom = windowCount > 9 ? 'compact' : 'normal';
+  const view = { windowStart: start, windowCount, zoom, position, recordEpochs };
   return h('div', { class: 'compare', 'data-differences': differences.length },
     h('header', { class: 'compare-head' },
       h('p', { class: 'compare-change', 'data-testid': 'fork-change', 'data-change': change ? change.text : '' },
