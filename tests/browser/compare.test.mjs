@@ -20,7 +20,7 @@ const KIP101 = fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'kip101-los
  * (a run that stopped early to its last step), draws the compare view into a
  * host that replaces the page's content, and reports what it drew.
  */
-async function drawCompare(page, changeText, position) {
+async function drawCompare(page, changeText, position, scenarioText = KIP101) {
   return page.evaluate(async ({ scenarioText, changeText, position }) => {
     const { core } = await import('./core.js');
     const { compareView, diffId } = await import('./compare.js');
@@ -70,7 +70,7 @@ async function drawCompare(page, changeText, position) {
       forkTrace: b.sim.traceText(),
       summary: forked.change,
     };
-  }, { scenarioText: KIP101, changeText, position });
+  }, { scenarioText, changeText, position });
 }
 
 /** What a broker's stat or cell shows on one side, and whether it is marked. */
@@ -186,6 +186,23 @@ test('change text round-trips through the wasm binding; bad text and impossible 
   assert.equal(r.stepText, 'step@8=crash:3');
   assert.deepEqual(r.fragments.map((f) => [f.link, f.at, f.fork]), r.texts.map((x) => ['v1.abc', 3, x]));
   assert.deepEqual(r.plain, { link: 'v1.abc', at: 3, badAt: null, fork: null });
+  assert.deepEqual(page.errors, []);
+});
+
+test('a long log is shown where the runs differ: the record at offset 16 is marked in both runs', async () => {
+  // KIP-101 after 15 records written and replicated everywhere: m2 is at offset 16.
+  const s = JSON.parse(KIP101);
+  const before = Array.from({ length: 15 }, (_, i) => [{ produce: { value: `x${i}`, acks: 'all' } }, { fetch: 2 }, { fetch: 3 }, { fetch: 2 }, { fetch: 3 }]).flat();
+  s.steps = [...before, ...s.steps];
+  const page = await openPage(env, { path: '?lang=en', viewport: { width: 1440, height: 1000 } });
+  const r = await drawCompare(page, 'protocol=0.11', s.steps.length, JSON.stringify(s));
+  const missing = r.differences.filter((d) => d.kind === 'record_missing').map((d) => [d.broker, d.offset, d.value]);
+  assert.deepEqual(missing, [[1, 16, 'm2'], [3, 16, 'm2']]);
+  assert.deepEqual(new Set([...r.markedLeft, ...r.markedRight]), new Set(r.expectedIds));
+  const ticks = await page.locator('#compare-host [data-side="left"] .ruler .tick').allTextContents();
+  assert.ok(Number(ticks[0]) > 0 && ticks.includes('16'), ticks.join(' '));
+  assert.match((await shown(page, 'right', 'section[data-broker="3"] .cell[data-diff="record_missing:3:16"]')).text, /^16m2/);
+  assert.equal((await shown(page, 'left', 'section[data-broker="3"] .cell.fork-absent')).diff, 'record_missing:3:16');
   assert.deepEqual(page.errors, []);
 });
 
