@@ -62,6 +62,7 @@ pub mod controller;
 pub mod event;
 pub mod explore;
 pub mod faults;
+pub mod fork;
 pub mod fetcher;
 pub mod invariants;
 pub mod leader;

@@ -32,6 +32,11 @@ enum Command {
         /// Print one JSON object (final state, violations, events) instead of the trace.
         #[arg(long)]
         json: bool,
+        /// Run a fork of the scenario: the same steps with one change, in the
+        /// text form of share links (docs/fork.md), like `min_insync_replicas=2`,
+        /// `protocol=0.11`, `acks@8=1` or `step@14=crash:3`.
+        #[arg(long, value_name = "CHANGE")]
+        fork: Option<String>,
         /// The scenario file (format version 1, see docs/scenario-format.md); `-` reads standard input.
         file: PathBuf,
     },
@@ -124,7 +129,7 @@ struct ExploreArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Run { json, file } => run(&file, json),
+        Command::Run { json, fork, file } => run(&file, json, fork.as_deref()),
         Command::Explore(args) => explore_command(args),
         Command::Whatif { json, threads, file } => whatif_command(&file, json, threads),
     }
@@ -359,12 +364,23 @@ fn read_scenario(file: &Path) -> Result<Scenario, String> {
 /// Runs a scenario, writing each step's events as soon as the step is done:
 /// memory holds one step's events (bounded by `MAX_EVENTS_PER_STEP`), never
 /// the run's. `--json` streams the events array the same way and ends with
-/// the final state. A run that goes past a budget stops with exit 2.
-fn run(file: &Path, json: bool) -> ExitCode {
+/// the final state. A run that goes past a budget stops with exit 2. With
+/// `--fork`, the scenario with that one change is run instead.
+fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
     use std::io::Write;
     let scenario = match read_scenario(file) {
         Ok(s) => s,
         Err(e) => return fail(e),
+    };
+    let scenario = match fork {
+        None => scenario,
+        Some(text) => match highwater::fork::Change::parse(text) {
+            Err(e) => return fail(format!("--fork: {e}")),
+            Ok(change) => match highwater::fork::fork(&scenario, &change) {
+                Ok(s) => s,
+                Err(e) => return fail(format!("--fork {text}: {e}")),
+            },
+        },
     };
     let mut sim = Simulation::new(scenario.config.clone());
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -384,3 +384,64 @@ pub fn whatif_scenario(scenario: JsValue, protocol: &str, acks: &str, min_insync
     let spec = crate::whatif::CellSpec { protocol, acks, min_insync_replicas, unclean_leader_election };
     to_js(&crate::whatif::scenario_for(&scenario, &spec))
 }
+
+/// A fork of a scenario: `{ scenario, change }`, the scenario with the one
+/// change of `change_text` applied (`fork.rs`'s text form, like
+/// `min_insync_replicas=2`) and what it changed from what (`ChangeSummary`:
+/// text, setting, step, from, to). Throws on text that is not a change and
+/// on a change the scenario cannot take (a step out of range, acks on a
+/// step that is not a produce, a value out of bounds).
+#[wasm_bindgen(js_name = forkScenario)]
+pub fn fork_scenario(scenario: JsValue, change_text: &str) -> Result<JsValue, JsError> {
+    let text = json_text(&scenario, "scenario")?;
+    let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+    let change = crate::fork::Change::parse(change_text).map_err(|e| JsError::new(&e.0))?;
+    let forked = crate::fork::fork(&scenario, &change).map_err(|e| JsError::new(&e.to_string()))?;
+    to_js(&Forked { scenario: &forked, change: change.summary(&scenario) })
+}
+
+/// `forkScenario`'s answer (a struct, not `json!`: building a JSON value
+/// would compile the scenario's serialisation a second time).
+#[derive(Serialize)]
+struct Forked<'a> {
+    scenario: &'a Scenario,
+    change: crate::fork::ChangeSummary,
+}
+
+/// A change's text read into its typed form (`{ change: "acks", step: 5, acks: "all" }`); throws naming what is wrong.
+#[wasm_bindgen(js_name = parseChange)]
+pub fn parse_change(text: &str) -> Result<JsValue, JsError> {
+    to_js(&crate::fork::Change::parse(text).map_err(|e| JsError::new(&e.0))?)
+}
+
+/// A change's typed form (as `parseChange` returns it) written as text for a link.
+#[wasm_bindgen(js_name = changeText)]
+pub fn change_text(change: JsValue) -> Result<String, JsError> {
+    let text = json_text(&change, "change")?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("change: {e}")))?;
+    let change = crate::fork::Change::from_json(&value).map_err(|e| JsError::new(&e.0))?;
+    Ok(change.to_string())
+}
+
+/// What a whole run of a scenario came to, as a what-if cell says it:
+/// `{ outcome, step, stopped? }`.
+#[wasm_bindgen(js_name = runOutcome)]
+pub fn run_outcome(scenario: JsValue) -> Result<JsValue, JsError> {
+    let text = json_text(&scenario, "scenario")?;
+    let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+    to_js(&crate::whatif::run_outcome(&scenario))
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// Every difference between this run's state and `other`'s, each at its
+    /// current position, whole logs compared (`fork::differences`; this run
+    /// is `left`). Seek both first: to the same position, or a run that
+    /// stopped early to its last step (`fork::aligned_position`).
+    #[wasm_bindgen(js_name = differencesWith)]
+    pub fn differences_with(&self, other: &Simulation) -> Result<JsValue, JsError> {
+        let a = StateView::of(self.timeline.current(), LogWindow::ALL);
+        let b = StateView::of(other.timeline.current(), LogWindow::ALL);
+        to_js(&crate::fork::differences(&a, &b))
+    }
+}

@@ -134,7 +134,25 @@ pub fn scenario_for(scenario: &Scenario, spec: &CellSpec) -> Scenario {
 /// Runs one cell to the scenario's end (or to a budget stop). The scenario
 /// must be valid (`Scenario::validate`; `whatif` checks it).
 pub fn run_cell(scenario: &Scenario, spec: &CellSpec) -> Cell {
-    let s = scenario_for(scenario, spec);
+    let run = run_outcome(&scenario_for(scenario, spec));
+    Cell { spec: *spec, outcome: run.outcome, step: run.step, stopped: run.stopped }
+}
+
+/// What one whole run came to, read as a grid cell reads it (a fork's
+/// original and its fork are each reduced to one of these).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct RunOutcome {
+    pub outcome: Outcome,
+    /// The step (1-based) where the outcome happened; null when `safe`.
+    pub step: Option<u64>,
+    /// The run went past a work budget and stopped (the `budget_exceeded` event's words).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+}
+
+/// Runs a (valid) scenario to its end, or to a budget stop, and reduces it
+/// to its most severe outcome.
+pub fn run_outcome(s: &Scenario) -> RunOutcome {
     let mut sim = Simulation::new(s.config.clone());
     // For `offline`: the steps after which the controller had a leader.
     let mut led_after = 0;
@@ -176,8 +194,7 @@ pub fn run_cell(scenario: &Scenario, spec: &CellSpec) -> Cell {
     }
     // The first (earliest) of the most severe kind.
     let worst = SEVERITY.iter().find_map(|&o| happened.iter().filter(|h| h.0 == o).map(|h| h.1).min().map(|step| (o, step)));
-    Cell {
-        spec: *spec,
+    RunOutcome {
         outcome: worst.map_or(Outcome::Safe, |w| w.0),
         step: worst.map(|w| w.1),
         stopped: sim.stopped.map(|b| crate::event::budget_message(b, sim.budgets.limit(b))),

@@ -8,7 +8,7 @@ let generation = 0;
 let current = null;
 let first = null; // the first load, shared by every playground on the page
 
-/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, generation }. */
+/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation }. */
 export function core() {
   if (!current) throw new Error('the simulation core is not loaded yet');
   return current;
@@ -53,6 +53,10 @@ export async function loadCore() {
     versions: mod.versions(),
     withProtocol: mod.withProtocol,
     whatifScenario: mod.whatifScenario,
+    forkScenario: mod.forkScenario,
+    parseChange: mod.parseChange,
+    changeText: mod.changeText,
+    runOutcome: mod.runOutcome,
     generation,
   };
   return current;

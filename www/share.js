@@ -1,10 +1,16 @@
 // Share links and embeds: the URL fragment carries the scenario (the core's
-// link text) and the position, `#s=<link>&at=<position>`.
+// link text) and the position, `#s=<link>&at=<position>`, and for a
+// comparison the fork's change, `&fork=<change>` (docs/fork.md).
 
-/** Reads `s` and `at` from a fragment; `at` is null unless it is a whole number. */
+/**
+ * Reads `s`, `at` and `fork` from a fragment; `at` is null unless it is a
+ * whole number. `fork` is taken as written, not percent-decoded: a change's
+ * text is URL-safe already, and its own `%XX` (in a produce value) belong to
+ * it. The core reads it (`parseChange`, `forkScenario`) and says what is wrong.
+ */
 export function parseFragment(hash) {
   const text = (hash || '').replace(/^#/, '');
-  const out = { link: null, at: null, badAt: null };
+  const out = { link: null, at: null, badAt: null, fork: null };
   if (!text) return out;
   for (const part of text.split('&')) {
     const eq = part.indexOf('=');
@@ -17,6 +23,7 @@ export function parseFragment(hash) {
       value = raw;
     }
     if (key === 's') out.link = value;
+    else if (key === 'fork') out.fork = raw;
     else if (key === 'at') {
       if (/^\d{1,6}$/.test(value)) out.at = Number(value);
       else out.badAt = value.slice(0, 40);
@@ -25,9 +32,9 @@ export function parseFragment(hash) {
   return out;
 }
 
-/** The fragment for a run: the core's link text is base64url, safe as is. */
-export function buildFragment(link, position) {
-  return `#s=${encodeURIComponent(link)}&at=${position}`;
+/** The fragment for a run (and a fork of it): the core's link text is base64url, and a change's text URL-safe, as they are. */
+export function buildFragment(link, position, fork = null) {
+  return `#s=${encodeURIComponent(link)}&at=${position}${fork ? `&fork=${fork}` : ''}`;
 }
 
 /** Query parameters a shared address keeps: the language and the tour with its step. */

@@ -10,7 +10,8 @@ import { t } from './i18n.js';
 /** The outcomes, most severe first (the order the core picks a cell's outcome in). */
 export const OUTCOMES = ['acked_write_lost', 'committed_divergence', 'consumer_saw_vanished_record', 'hw_exceeds_leo', 'acks1_write_lost', 'offline', 'not_enough_replicas', 'safe'];
 
-const TONE = {
+/** Each outcome's tone (tone-* classes). */
+export const TONE = {
   acked_write_lost: 'bad',
   committed_divergence: 'bad',
   consumer_saw_vanished_record: 'bad',
