@@ -28,6 +28,7 @@ import { wireShare } from './share-dialog.js';
 import { wireExplore } from './explore-dialog.js';
 import { wireWhatif } from './whatif-dialog.js';
 import { Tours } from './tour-panel.js';
+import { ForkView } from './fork-view.js';
 import { PageAddress } from './links.js';
 import { loadGallery, galleryEntry } from './gallery.js';
 import { tourIds } from './tour.js';
@@ -38,7 +39,7 @@ import { t } from './i18n.js';
 globalThis.highwaterMissingKeys = missingKeys;
 
 /** The style sheets, fetched once and shared by every playground's shadow root. */
-const STYLE_FILES = ['style.css'];
+const STYLE_FILES = ['style.css', 'compare.css'];
 let sheets = null;
 
 function styleSheets() {
@@ -56,9 +57,10 @@ function styleSheets() {
   return sheets;
 }
 
-/** What the host needs before the styles arrive: a box to be seen (and lazily loaded) in. */
+/** What the host needs before the styles arrive: a box to be seen (and lazily loaded) in, and
+ *  nothing inherited from the host page (its font, letter spacing, alignment…). */
 const HOST = new CSSStyleSheet();
-HOST.replaceSync(`:host { display: block; position: relative; }
+HOST.replaceSync(`:host { all: initial; display: block; position: relative; }
 :host([hidden]) { display: none; }
 .hw-waiting { min-height: 240px; display: grid; place-items: center; font: 14px system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; }`);
 
@@ -325,6 +327,8 @@ export class HighwaterPlayground extends HTMLElement {
     wireWhatif(pg);
     pg.tours = new Tours(pg);
     pg.tours.wire();
+    pg.forkView = new ForkView(pg);
+    pg.forkView.wire();
     root.querySelectorAll('dialog [data-close]').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
     $('btn-glossary').addEventListener('click', () => $('dlg-glossary').showModal());
 

@@ -18,7 +18,8 @@ export class PageAddress {
   }
 
   fragment() {
-    return buildFragment(this.pg.sim.toLink(), this.pg.sim.position());
+    const fork = this.pg.forkView ? this.pg.forkView.text : null;
+    return buildFragment(this.pg.sim.toLink(), this.pg.sim.position(), fork);
   }
 
   /** Keeps the fragment current: at once, or at most every 400 ms while playing. */
@@ -50,12 +51,14 @@ export class PageAddress {
   /** Opens the run of the fragment (or the default run, with a message for a bad link). */
   loadFromHash() {
     const pg = this.pg;
-    const { link, at, badAt } = parseFragment(location.hash);
+    const { link, at, badAt, fork } = parseFragment(location.hash);
     if (link) {
       try {
         pg.loadLink(link, { at });
         if (badAt !== null) pg.notify('warn', t('notice.bad_at', { at: badAt }));
         if (at !== null && at > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at, count: pg.sim.length() }));
+        // A comparison's link: the fork opens beside the run (a change the core refuses is a message).
+        if (fork && pg.forkView) pg.forkView.open(fork);
         return;
       } catch (err) {
         if (isCrash(err)) {
@@ -113,7 +116,8 @@ export class PageAddress {
  * module, with the playground's language and tour.
  */
 export function runUrl(pg, { embed = false } = {}) {
-  const fragment = pg.guarded(t('notice.could_not_link'), () => buildFragment(pg.sim.toLink(), pg.sim.position()));
+  const fork = pg.forkView ? pg.forkView.text : null;
+  const fragment = pg.guarded(t('notice.could_not_link'), () => buildFragment(pg.sim.toLink(), pg.sim.position(), fork));
   const hash = fragment.ok ? fragment.value : '';
   if (pg.address) return pageUrl(location, hash, { embed });
   const url = new URL('./index.html', import.meta.url);

@@ -60,6 +60,7 @@ export class Playground {
     this.firstTour = null; // offered on an empty page
     this.gallery = null; // the gallery's entries once loaded (names in every language)
     this.address = null; // the page's address bar, when this playground is the page (links.js)
+    this.forkView = null; // What if…: the fork and the comparison (fork-view.js)
     this.lastReported = '';
     this.player = new Player(this);
   }
@@ -442,6 +443,7 @@ export class Playground {
     } else {
       this.animation = null;
     }
+    if (this.forkView) this.forkView.draw();
     if (tour) tour.positionChanged();
     this.report(view);
     if (!this.firstDrawn) {

@@ -18,7 +18,8 @@ export const MARKUP = `
       <button type="button" id="btn-tours" class="primary" data-i18n="nav.tours">Tours</button>
       <button type="button" id="btn-gallery" data-i18n="nav.scenarios">Scenarios</button>
       <button type="button" id="btn-explore" data-i18n="nav.explore">Find a way to lose data</button>
-      <button type="button" id="btn-whatif" data-i18n="nav.whatif">What if…</button>
+      <button type="button" id="btn-fork" data-i18n="nav.fork">What if…</button>
+      <button type="button" id="btn-whatif" data-i18n="nav.whatif">Every outcome</button>
       <button type="button" id="btn-settings" data-i18n="nav.settings">Settings</button>
       <button type="button" id="btn-copy-link" data-i18n="nav.copy_link">Copy link</button>
       <button type="button" id="btn-embed" data-i18n="nav.embed">Embed</button>
@@ -67,6 +68,12 @@ export const MARKUP = `
     <div id="caption" class="caption" aria-live="polite"></div>
 
     <div id="banner"></div>
+
+    <div id="compare-bar" class="compare-bar" hidden>
+      <button type="button" id="btn-fork-close" data-i18n="fork.close">Back to the run</button>
+      <span class="muted small" data-i18n="fork.bar_help">The timeline moves both runs; Copy link keeps the comparison.</span>
+    </div>
+    <section id="compare" class="compare-host" aria-label="Comparison" data-i18n-attr="aria-label:compare.label"></section>
 
     <div class="layout">
       <div class="col-main">
@@ -284,6 +291,26 @@ export const MARKUP = `
       <div class="dialog-foot">
         <button type="button" id="btn-explore-cancel" aria-label="Cancel the search" disabled data-i18n="explore.cancel" data-i18n-attr="aria-label:explore.cancel_label">Cancel search</button>
         <button type="submit" id="btn-explore-start" class="primary" value="start" data-i18n="explore.search">Search</button>
+      </div>
+    </form>
+  </dialog>
+
+  <dialog id="dlg-fork" class="dialog" aria-labelledby="fork-title">
+    <form id="fork-form" method="dialog">
+      <div class="dialog-head"><h2 id="fork-title" data-i18n="fork.title">What if…</h2><button type="button" class="close" data-close aria-label="Close" data-i18n-attr="aria-label:common.close">✕</button></div>
+      <p class="muted small" data-i18n="fork.intro">Change one thing and run the same steps again.</p>
+      <div class="form-grid">
+        <label class="span-all"><span data-i18n="fork.kind_label">Change</span> <select id="fork-kind"></select></label>
+        <label class="span-all"><span data-i18n="fork.value_label">To</span>
+          <select id="fork-value" aria-label="New value" data-i18n-attr="aria-label:fork.value_label"></select>
+          <input id="fork-number" type="number" hidden aria-label="New value" data-i18n-attr="aria-label:fork.value_label">
+        </label>
+        <p id="fork-current" class="muted small span-all"></p>
+      </div>
+      <p id="fork-error" class="error" role="alert" hidden></p>
+      <div class="dialog-foot">
+        <button type="button" id="btn-fork-grid" data-i18n="fork.grid">Every setting's outcome at once…</button>
+        <button type="submit" class="primary" id="btn-fork-apply" data-i18n="fork.apply">Fork</button>
       </div>
     </form>
   </dialog>
