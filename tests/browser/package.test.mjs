@@ -12,6 +12,7 @@ import {
   tmpdir, serveDir, launch, open, waitReady, shadowView, positions,
 } from './package-harness.mjs';
 import { installTarball } from '../../scripts/docs-site.mjs';
+import { collectFiles } from '../../scripts/package.mjs';
 
 let pack;
 let files;
@@ -23,6 +24,39 @@ before(() => {
 });
 
 const LANGS = ['en', 'zh-Hans', 'zh-Hant'];
+
+test('the file list is derived from what the entry points reach', () => {
+  const www = tmpdir('reach');
+  const write = (f, text = '') => {
+    fs.mkdirSync(path.dirname(path.join(www, f)), { recursive: true });
+    fs.writeFileSync(path.join(www, f), text);
+  };
+  write('el.js', "import { a } from './a.js';\nconst css = new URL('./look.css', import.meta.url);\nfetch(new URL(`locales/${lang}/${bundle}.json`, base));\n");
+  write('el.d.ts', 'export {};');
+  write('a.js', "export const a = 1;\nconst glue = n === 1 ? './pkg/glue.js' : `./pkg/glue.js?instance=${n}`;\nnew Worker(new URL('./worker.js', import.meta.url));");
+  write('worker.js', "import init from './pkg/glue.js';");
+  write('pkg/glue.js', "new URL('glue_bg.wasm', import.meta.url);");
+  write('pkg/glue.d.ts');
+  write('pkg/glue_bg.wasm');
+  write('pkg/README.md');
+  write('look.css', "@import './more.css'; .x { background: url(img/dot.svg); }");
+  write('more.css');
+  write('img/dot.svg');
+  write('locales/en/ui.json', '{}');
+  write('locales/zh-Hans/ui.json', '{}');
+  write('locales/README.md');
+  write('page-only.js', "import './a.js';");
+  write('index.html', '<script type="module" src="page-only.js"></script>');
+  const got = collectFiles(www, ['el.js']);
+  assert.deepEqual(got.problems, []);
+  assert.deepEqual(got.files, ['a.js', 'el.d.ts', 'el.js', 'img/dot.svg', 'locales/en/ui.json', 'locales/zh-Hans/ui.json', 'look.css', 'more.css', 'pkg/glue.d.ts', 'pkg/glue.js', 'pkg/glue_bg.wasm', 'worker.js']);
+  assert.ok(collectFiles(www, ['el.js', 'index.html']).files.includes('page-only.js'));
+  // An entry that is missing is reported, its types still go in; an import of a missing file is an error.
+  const missing = collectFiles(www, ['gone.js', 'el.js']);
+  assert.deepEqual(missing.missingEntries, ['gone.js']);
+  write('el.js', "import './nowhere.js';");
+  assert.match(collectFiles(www, ['el.js']).problems.join('\n'), /el\.js imports \.\/nowhere\.js/);
+});
 
 test('make package writes dist/highwater-playground-<version>.tgz with the version of Cargo.toml', () => {
   const r = spawnSync('make', ['--no-print-directory', 'package'], { cwd: ROOT, encoding: 'utf8' });
