@@ -8,9 +8,12 @@
 // site/node_modules (scripts/setup.sh docs), linked into the copy.
 //
 //   node scripts/docs-site.mjs [--out DIR] [--tarball FILE] [--keep]
+//   node scripts/docs-site.mjs --dev [--port 5173] [--tarball FILE]
 //
 // Prints the output directory (default: a new temp dir). --tarball skips
-// building the package; --keep keeps the scratch copy.
+// building the package; --keep keeps the scratch copy. --dev runs VitePress's
+// dev server on the scratch copy instead (loopback only; edits to site/ are
+// not seen by it: run it again).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,8 +41,8 @@ export function installTarball(tarball, dir) {
   return installed;
 }
 
-/** Builds the site; returns { out, scratch }. */
-export function buildDocsSite({ out, tarball, keep = false, log = console.log } = {}) {
+/** The scratch copy of the site with the package installed from the tarball; returns { scratch, site }. */
+export function prepareSite({ tarball, log = console.log } = {}) {
   tarball ??= buildPackage({ log }).tarball;
   run('bash', [path.join(ROOT, 'scripts', 'setup.sh'), 'docs']);
 
@@ -58,10 +61,16 @@ export function buildDocsSite({ out, tarball, keep = false, log = console.log } 
   fs.cpSync(installed, path.join(modules, NAME), { recursive: true });
   fs.mkdirSync(path.join(site, 'public'), { recursive: true });
   fs.cpSync(installed, path.join(site, 'public', NAME), { recursive: true });
+  return { scratch, site };
+}
 
+const VITEPRESS = path.join(SITE, 'node_modules', 'vitepress', 'bin', 'vitepress.js');
+
+/** Builds the site; returns { out, scratch }. */
+export function buildDocsSite({ out, tarball, keep = false, log = console.log } = {}) {
+  const { scratch, site } = prepareSite({ tarball, log });
   out = path.resolve(out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'highwater-docs-out-')));
-  const vitepress = path.join(SITE, 'node_modules', 'vitepress', 'bin', 'vitepress.js');
-  run(process.execPath, [vitepress, 'build', site, '--outDir', out], { cwd: scratch });
+  run(process.execPath, [VITEPRESS, 'build', site, '--outDir', out], { cwd: scratch });
   if (!fs.existsSync(path.join(out, 'index.html'))) throw new Error(`vitepress build wrote no index.html into ${out}`);
   if (!keep) fs.rmSync(scratch, { recursive: true, force: true });
   log(`docs-site: ${out}`);
@@ -69,9 +78,20 @@ export function buildDocsSite({ out, tarball, keep = false, log = console.log } 
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, tarball: { type: 'string' }, keep: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string' }, tarball: { type: 'string' }, keep: { type: 'boolean', default: false },
+      dev: { type: 'boolean', default: false }, port: { type: 'string', default: '5173' },
+    },
+  });
   try {
-    buildDocsSite({ out: values.out, tarball: values.tarball, keep: values.keep });
+    if (values.dev) {
+      const { site } = prepareSite({ tarball: values.tarball });
+      console.log(`docs-site: dev server on the copy in ${site}`);
+      run(process.execPath, [VITEPRESS, 'dev', site, '--host', '127.0.0.1', '--port', values.port], { stdio: 'inherit', cwd: path.dirname(site) });
+    } else {
+      buildDocsSite({ out: values.out, tarball: values.tarball, keep: values.keep });
+    }
   } catch (err) {
     console.error(`docs-site: ${err.message}`);
     process.exit(1);
