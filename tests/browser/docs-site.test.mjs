@@ -44,7 +44,7 @@ test('the site is built from the installed package: its pages, the package copy,
   assert.ok(!fs.existsSync(path.join(out, 'public')), 'public/ is copied, not rendered as pages');
   const lesson = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
   // Vue left the custom elements as they are written, attributes included.
-  assert.match(lesson, /<highwater-playground id="min-isr" scenario="hw-is-min-isr-leo" step="7"[^>]*>/);
+  assert.match(lesson, /<highwater-playground id="min-isr" scenario="hw-is-min-isr-leo" step="9"[^>]*>/);
   assert.match(lesson, /<highwater-playground id="kip101" scenario="kip101-loss-after-restart" step="8"[^>]*>/);
   assert.match(fs.readFileSync(path.join(out, 'zh-hans', 'index.html'), 'utf8'), /<highwater-playground [^>]*lang="zh-Hans"/);
 });
@@ -102,15 +102,15 @@ test('the lesson: both elements render, and each keeps its own step', { timeout:
   assert.equal(b.brokerRows, 3);
 
   const lastOf = async (id) => (await positions(page)).filter((e) => e.id === id).at(-1)?.detail;
-  assert.equal((await lastOf('min-isr'))?.position, 7);
+  assert.equal((await lastOf('min-isr'))?.position, 9);
   assert.equal((await lastOf('kip101'))?.position, 8);
   // The page's own script follows the second element through the event.
   await page.waitForFunction(() => document.querySelector('.readout')?.textContent.trim() === 'Step 8 of 19');
 
   // Moving one element moves only that one.
   const before = (await positions(page)).length;
-  await page.locator('#min-isr').evaluate((el) => el.setAttribute('step', '9'));
-  await page.waitForFunction(() => window.__positions.some((e) => e.id === 'min-isr' && e.detail.position === 9));
+  await page.locator('#min-isr').evaluate((el) => el.setAttribute('step', '5'));
+  await page.waitForFunction(() => window.__positions.some((e) => e.id === 'min-isr' && e.detail.position === 5));
   const since = (await positions(page)).slice(before);
   assert.ok(since.every((e) => e.id === 'min-isr'), `the other element moved too: ${JSON.stringify(since)}`);
   assert.equal((await lastOf('kip101')).position, 8);
