@@ -14,7 +14,16 @@ export const RESULTS = path.join(path.dirname(new URL(import.meta.url).pathname)
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
-export const tmpdir = (prefix) => fs.mkdtempSync(path.join(os.tmpdir(), `highwater-${prefix}-`));
+const made = [];
+/** A new temp dir, removed when the test file's process exits. */
+export function tmpdir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `highwater-${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+process.on('exit', () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 /** `make package`'s script, writing into a temp dir: { tarball, files }. */
 export function packTarball() {
