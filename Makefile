@@ -18,6 +18,7 @@ help:
 	@echo "make fuzz    fuzz links, scenarios and the timeline for $(SECONDS) s (make fuzz SECONDS=600 SEED=N)"
 	@echo "make bless   rewrite the golden traces (review the diff)"
 	@echo "make screenshots  refresh docs/screenshot-*.png"
+	@echo "make package  the npm package highwater-playground: dist/highwater-playground-<version>.tgz"
 	@echo "make setup   install everything the above need"
 	@echo "make clean   remove build output"
 
@@ -71,6 +72,11 @@ screenshots:
 # Rewrites tests/golden/ from the current model; review the diff before committing.
 bless:
 	HIGHWATER_BLESS=1 cargo test --release --test golden
+
+# dist/highwater-playground-<version>.tgz; builds www/pkg first when it is missing.
+.PHONY: package
+package:
+	@node scripts/package.mjs
 
 clean:
 	cargo clean

@@ -4,7 +4,8 @@
 #
 #   scripts/setup.sh wasm      wasm32 std, wasm-bindgen-cli, wasm-pack
 #   scripts/setup.sh browser   Chromium + chromedriver + CJK fonts (apt), playwright-core (npm)
-#   scripts/setup.sh [all]     both
+#   scripts/setup.sh docs      the sample documentation site's npm packages (site/: VitePress)
+#   scripts/setup.sh [all]     all of these
 #
 # CRATE_DIR (default: the repo root) is the crate whose Cargo.lock decides the
 # wasm-bindgen-cli version. WASM_STD=debian skips rustup and uses the Debian
@@ -176,12 +177,26 @@ setup_browser() {
   fi
 }
 
+# The sample docs site (site/): its own package-lock.json, its own node_modules.
+setup_docs() {
+  if ! command -v npm >/dev/null; then apt_install nodejs npm; fi
+  local site=$ROOT/site t=$SECONDS
+  if cmp -s "$site/package-lock.json" "$site/node_modules/.setup-stamp"; then
+    say "docs site modules: ok"
+  else
+    (cd "$site" && quietly npm ci --no-audit --no-fund)
+    cp "$site/package-lock.json" "$site/node_modules/.setup-stamp"
+    say "docs site modules: installed ($((SECONDS - t)) s)"
+  fi
+}
+
 [ $# -gt 0 ] || set -- all
 for what in "$@"; do
   case $what in
     wasm) setup_wasm_std; setup_wasm_tools ;;
     browser) setup_browser ;;
-    all) setup_wasm_std; setup_wasm_tools; setup_browser ;;
-    *) die "unknown part '$what' (wasm, browser, all)" ;;
+    docs) setup_docs ;;
+    all) setup_wasm_std; setup_wasm_tools; setup_browser; setup_docs ;;
+    *) die "unknown part '$what' (wasm, browser, docs, all)" ;;
   esac
 done

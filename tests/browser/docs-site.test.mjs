@@ -1,0 +1,174 @@
+// The sample documentation site (site/, VitePress), built by
+// scripts/docs-site.mjs from the packed tarball and served as static files:
+// the iframe embed and the elements render, the site's styles do not reach
+// into the element, two elements on one page are independent, the Chinese
+// page's element speaks Chinese. Screenshots of every page at 1440 and 390 px
+// go to test-results/docs-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  NAME, ELEMENT, packTarball, tmpdir, serveDir, launch, open, waitReady, shadowView, positions, screenshotPath, elementMissing,
+} from './package-harness.mjs';
+import { buildDocsSite } from '../../scripts/docs-site.mjs';
+
+const PAGES = [
+  { name: 'lesson', path: 'index.html', elements: 2 },
+  { name: 'zh-hans', path: 'zh-hans/index.html', elements: 1 },
+  { name: 'iframe', path: 'iframe.html', elements: 0 },
+];
+
+let out;
+let server;
+let browser;
+before(async () => {
+  const { tarball } = packTarball();
+  out = buildDocsSite({ tarball, out: tmpdir('docs-out'), log: () => {} }).out;
+  server = await serveDir(out);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Fails with the reason when the site has no element module to load. */
+function assertElementPackaged() {
+  assert.ok(fs.existsSync(path.join(out, NAME, ELEMENT)), elementMissing(`the docs site's copy of the package (${NAME}/)`));
+}
+
+test('the site is built from the installed package: its pages, the package copy, no package page', () => {
+  for (const p of PAGES) assert.ok(fs.existsSync(path.join(out, p.path)), p.path);
+  for (const f of ['core.js', 'index.html', 'pkg/highwater_bg.wasm', 'package.json']) assert.ok(fs.existsSync(path.join(out, NAME, f)), `${NAME}/${f}`);
+  assert.ok(!fs.existsSync(path.join(out, 'public')), 'public/ is copied, not rendered as pages');
+  const lesson = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+  // Vue left the custom elements as they are written, attributes included.
+  assert.match(lesson, /<highwater-playground id="min-isr" scenario="hw-is-min-isr-leo" step="9"[^>]*>/);
+  assert.match(lesson, /<highwater-playground id="kip101" scenario="kip101-loss-after-restart" step="8"[^>]*>/);
+  assert.match(fs.readFileSync(path.join(out, 'zh-hans', 'index.html'), 'utf8'), /<highwater-playground [^>]*lang="zh-Hans"/);
+});
+
+test('screenshots of every page at 1440 and 390 px', { timeout: 180000 }, async () => {
+  for (const p of PAGES) {
+    for (const width of [1440, 390]) {
+      const page = await open(browser, `${server.url}${p.path}`, { viewport: { width, height: width > 500 ? 900 : 844 } });
+      await page.locator('.VPContent').waitFor();
+      // Give each embed its chance to load (lazily, in view); the other tests say whether it did.
+      for (const el of await page.locator('highwater-playground').all()) {
+        await el.scrollIntoViewIfNeeded();
+        await page.waitForFunction((e) => e.hasAttribute('data-ready'), await el.elementHandle(), { timeout: 8000 }).catch(() => {});
+      }
+      if (p.name === 'iframe') {
+        await page.locator('#embed-kip101').scrollIntoViewIfNeeded();
+        await page.frameLocator('#embed-kip101').locator('body[data-ready="true"]').waitFor({ timeout: 30000 });
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: screenshotPath(`docs-${p.name}-${width}.png`), fullPage: true });
+      // The page fits its width: no sideways scrolling on a phone.
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), `${p.path} at ${width}px scrolls sideways`);
+      await page.context().close();
+    }
+  }
+});
+
+test('the iframe page: the package\'s embedded page shows the run at its step', { timeout: 60000 }, async () => {
+  const page = await open(browser, `${server.url}iframe.html`);
+  await page.locator('#embed-kip101').scrollIntoViewIfNeeded();
+  const frame = page.frameLocator('#embed-kip101');
+  await frame.locator('body[data-ready="true"]').waitFor({ timeout: 30000 });
+  assert.equal(await frame.locator('.broker-row').count(), 3);
+  assert.equal((await frame.locator('#position').textContent()).trim().split(' ')[0], '13');
+  assert.ok(await frame.locator('html.embed').count(), 'the embedded layout');
+  const src = await page.locator('#embed-kip101').getAttribute('src');
+  assert.match(src, new RegExp(`^/${NAME}/index\\.html\\?embed&lang=en#s=v1\\.`));
+  // The theme imports the element module on every page: while the package has
+  // none, that one request fails (the element tests say so); nothing else may.
+  const packaged = fs.existsSync(path.join(out, NAME, ELEMENT));
+  const elementLoad = (s) => !packaged && (s.endsWith(`/${NAME}/${ELEMENT}`) || s.startsWith(`${NAME}: could not load`));
+  assert.deepEqual(page.failed.filter((s) => !elementLoad(s)), []);
+  assert.deepEqual(page.errors.filter((s) => !elementLoad(s)), []);
+  await page.context().close();
+});
+
+test('the lesson: both elements render, and each keeps its own step', { timeout: 90000 }, async () => {
+  assertElementPackaged();
+  const page = await open(browser, `${server.url}index.html`);
+  assert.equal(await waitReady(page, 'highwater-playground'), 2);
+  const a = await shadowView(page, '#min-isr');
+  const b = await shadowView(page, '#kip101');
+  assert.ok(a.open && b.open, 'open shadow roots');
+  assert.equal(a.brokerRows, 3);
+  assert.equal(b.brokerRows, 3);
+
+  const lastOf = async (id) => (await positions(page)).filter((e) => e.id === id).at(-1)?.detail;
+  assert.equal((await lastOf('min-isr'))?.position, 9);
+  assert.equal((await lastOf('kip101'))?.position, 8);
+  // The page's own script follows the second element through the event.
+  await page.waitForFunction(() => document.querySelector('.readout')?.textContent.trim() === 'Step 8 of 19');
+
+  // Moving one element moves only that one.
+  const before = (await positions(page)).length;
+  await page.locator('#min-isr').evaluate((el) => el.setAttribute('step', '5'));
+  await page.waitForFunction(() => window.__positions.some((e) => e.id === 'min-isr' && e.detail.position === 5));
+  const since = (await positions(page)).slice(before);
+  assert.ok(since.every((e) => e.id === 'min-isr'), `the other element moved too: ${JSON.stringify(since)}`);
+  assert.equal((await lastOf('kip101')).position, 8);
+  assert.equal(await page.locator('.readout').textContent().then((t) => t.trim()), 'Step 8 of 19');
+  assert.notEqual((await shadowView(page, '#min-isr')).text, a.text, 'the element shows the new step');
+  assert.equal((await shadowView(page, '#kip101')).text, b.text, 'the other element still shows its step');
+  assert.deepEqual(page.failed, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** Computed styles of the element's headings, paragraphs, buttons and cells, in document order. */
+function shadowStyles(host) {
+  const props = ['font-family', 'font-size', 'font-weight', 'font-style', 'line-height', 'letter-spacing', 'color', 'text-transform', 'margin-top', 'margin-bottom', 'padding-left', 'border-top-width', 'background-color'];
+  return [...host.shadowRoot.querySelectorAll('h1, h2, h3, h4, p, button, li, td, th, a, code')].slice(0, 60).map((el) => {
+    const cs = getComputedStyle(el);
+    return `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}: ${props.map((p) => `${p}=${cs.getPropertyValue(p)}`).join('; ')}`;
+  });
+}
+
+test('the site\'s styles do not reach into the element: it looks as on a bare page', { timeout: 90000 }, async () => {
+  assertElementPackaged();
+  const page = await open(browser, `${server.url}index.html`);
+  await waitReady(page, '#kip101');
+  const width = await page.locator('#kip101').evaluate((el) => el.getBoundingClientRect().width);
+  const inSite = await page.locator('#kip101').evaluate(shadowStyles);
+
+  // The same element on a page with no styles of its own, at the same width.
+  fs.writeFileSync(path.join(out, 'bare.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Bare</title></head><body>
+<script type="module">import './${NAME}/${ELEMENT}';</script>
+<highwater-playground id="kip101" scenario="kip101-loss-after-restart" step="8" height="520px" style="display:block;width:${width}px"></highwater-playground>
+</body></html>`);
+  const bare = await open(browser, `${server.url}bare.html`);
+  await waitReady(bare, '#kip101');
+  const inBare = await bare.locator('#kip101').evaluate(shadowStyles);
+  assert.ok(inSite.length > 3, `too few elements to compare: ${inSite.length}`);
+  assert.deepEqual(inSite, inBare);
+
+  // And the element leaves the site's own headings and paragraphs as the theme draws them.
+  const siteText = (p) => p.evaluate(() => ['h1', '.vp-doc p'].map((s) => {
+    const cs = getComputedStyle(document.querySelector(s));
+    return `${s}: ${cs.fontFamily} ${cs.fontSize} ${cs.color} ${cs.lineHeight}`;
+  }));
+  const iframePage = await open(browser, `${server.url}iframe.html`);
+  assert.deepEqual(await siteText(page), await siteText(iframePage));
+  for (const p of [page, bare, iframePage]) await p.context().close();
+});
+
+test('the Chinese page: the element speaks zh-Hans', { timeout: 60000 }, async () => {
+  assertElementPackaged();
+  const page = await open(browser, `${server.url}zh-hans/index.html`);
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-Hans');
+  await waitReady(page, 'highwater-playground');
+  const view = await shadowView(page, '#kip101-zh');
+  assert.equal(view.brokerRows, 3);
+  const han = (view.text.match(/[\u4e00-\u9fff]/g) || []).length;
+  assert.ok(han > 20, `few Chinese characters in the element (${han}): ${view.text.slice(0, 200)}`);
+  assert.deepEqual(page.failed, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

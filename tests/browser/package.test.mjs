@@ -1,0 +1,286 @@
+// The npm package (`make package`): what the tarball holds, its package.json,
+// its types (type-checked with tsc), and the package installed into a plain
+// HTML site as a user would, opened in Chromium: the element renders a
+// playground from the package alone, and so does the iframe embed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ROOT, NAME, ELEMENT, crateVersion, packTarball, tarballFiles, extractTarball, elementMissing,
+  tmpdir, serveDir, launch, open, waitReady, shadowView, positions,
+} from './package-harness.mjs';
+import { installTarball } from '../../scripts/docs-site.mjs';
+import { collectFiles } from '../../scripts/package.mjs';
+
+let pack;
+let files;
+let dir; // the tarball extracted
+before(() => {
+  pack = packTarball();
+  files = tarballFiles(pack.tarball);
+  dir = extractTarball(pack.tarball);
+});
+
+const LANGS = ['en', 'zh-Hans', 'zh-Hant'];
+
+test('the file list is derived from what the entry points reach', () => {
+  const www = tmpdir('reach');
+  const write = (f, text = '') => {
+    fs.mkdirSync(path.dirname(path.join(www, f)), { recursive: true });
+    fs.writeFileSync(path.join(www, f), text);
+  };
+  write('el.js', "import { a } from './a.js';\nconst css = new URL('./look.css', import.meta.url);\nfetch(new URL(`locales/${lang}/${bundle}.json`, base));\n");
+  write('el.d.ts', 'export {};');
+  write('a.js', "export const a = 1;\nconst glue = n === 1 ? './pkg/glue.js' : `./pkg/glue.js?instance=${n}`;\nnew Worker(new URL('./worker.js', import.meta.url));");
+  write('worker.js', "import init from './pkg/glue.js';");
+  write('pkg/glue.js', "new URL('glue_bg.wasm', import.meta.url);");
+  write('pkg/glue.d.ts');
+  write('pkg/glue_bg.wasm');
+  write('pkg/README.md');
+  write('look.css', "@import './more.css'; .x { background: url(img/dot.svg); }");
+  write('more.css');
+  write('img/dot.svg');
+  write('locales/en/ui.json', '{}');
+  write('locales/zh-Hans/ui.json', '{}');
+  write('locales/README.md');
+  write('page-only.js', "import './a.js';");
+  write('index.html', '<script type="module" src="page-only.js"></script>');
+  const got = collectFiles(www, ['el.js']);
+  assert.deepEqual(got.problems, []);
+  assert.deepEqual(got.files, ['a.js', 'el.d.ts', 'el.js', 'img/dot.svg', 'locales/en/ui.json', 'locales/zh-Hans/ui.json', 'look.css', 'more.css', 'pkg/glue.d.ts', 'pkg/glue.js', 'pkg/glue_bg.wasm', 'worker.js']);
+  assert.ok(collectFiles(www, ['el.js', 'index.html']).files.includes('page-only.js'));
+  // An entry that is missing is reported, its types still go in; an import of a missing file is an error.
+  const missing = collectFiles(www, ['gone.js', 'el.js']);
+  assert.deepEqual(missing.missingEntries, ['gone.js']);
+  write('el.js', "import './nowhere.js';");
+  assert.match(collectFiles(www, ['el.js']).problems.join('\n'), /el\.js imports \.\/nowhere\.js/);
+});
+
+test('make package writes dist/highwater-playground-<version>.tgz with the version of Cargo.toml', () => {
+  const r = spawnSync('make', ['--no-print-directory', 'package'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const tarball = path.join(ROOT, 'dist', `${NAME}-${crateVersion()}.tgz`);
+  assert.ok(fs.existsSync(tarball), `${tarball} missing; make package said: ${r.stdout}${r.stderr}`);
+  assert.deepEqual(tarballFiles(tarball).sort(), [...files].sort());
+});
+
+test('the tarball holds the JS API, the wasm package, locales, tours, gallery, types, README and LICENSE', () => {
+  const must = [
+    'package.json', 'README.md', 'LICENSE',
+    'core.js', 'core.d.ts', 'highwater-playground.d.ts',
+    'pkg/highwater.js', 'pkg/highwater_bg.wasm', 'pkg/highwater.d.ts',
+    'gallery.json', 'tours/index.json', 'style.css', 'index.html',
+    ...LANGS.flatMap((l) => ['ui', 'tours', 'events'].map((b) => `locales/${l}/${b}.json`)),
+  ];
+  const tours = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', 'index.json'), 'utf8')).tours;
+  must.push(...tours.map((id) => `tours/${id}.json`));
+  assert.deepEqual(must.filter((f) => !files.includes(f)), [], 'files missing from the tarball');
+  // Nothing but www/ files and the package's own three.
+  const strays = files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !fs.existsSync(path.join(ROOT, 'www', f)));
+  assert.deepEqual(strays, []);
+  // wasm-pack's own README and package.json, the locales' notes: not part of the package.
+  for (const f of ['pkg/README.md', 'pkg/package.json', 'locales/README.md']) assert.ok(!files.includes(f), `${f} should not be packed`);
+  // The gallery in the package names the scenario of the README's example.
+  const gallery = JSON.parse(fs.readFileSync(path.join(dir, 'gallery.json'), 'utf8'));
+  assert.ok(gallery.entries.some((e) => e.id === 'kip101-loss-after-restart'));
+});
+
+test('package.json: name, version, license, types, exports and files point at packed files', () => {
+  const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  assert.equal(pj.name, NAME);
+  assert.equal(pj.version, crateVersion());
+  assert.match(pj.version, /^\d+\.\d+\.\d+(-[\w.]+)?$/);
+  assert.equal(pj.license, 'Apache-2.0');
+  assert.equal(pj.type, 'module');
+  assert.equal(pj.types, './highwater-playground.d.ts');
+  assert.ok(fs.existsSync(path.join(dir, pj.types)), `types ${pj.types} not packed`);
+  assert.deepEqual(pj.exports['.'], { types: './highwater-playground.d.ts', default: `./${ELEMENT}` });
+  assert.deepEqual(pj.exports['./core'], { types: './core.d.ts', default: './core.js' });
+  assert.equal(pj.exports['./pkg/*'], './pkg/*');
+  for (const [key, target] of Object.entries(pj.exports)) {
+    if (key === '.') continue; // the element: its own test below
+    const targets = typeof target === 'string' ? [target] : Object.values(target);
+    for (const t of targets) {
+      if (t.includes('*')) assert.ok(fs.readdirSync(path.join(dir, path.dirname(t))).length > 0, `${key}: nothing under ${t}`);
+      else assert.ok(fs.existsSync(path.join(dir, t)), `exports ${key} -> ${t}: not packed`);
+    }
+  }
+  assert.ok(Array.isArray(pj.files) && pj.files.length > 0);
+  assert.deepEqual(pj.files.filter((f) => !fs.existsSync(path.join(dir, f))), [], 'files entries not packed');
+  assert.equal(pj.dependencies, undefined, 'the package has no dependencies');
+});
+
+test('README has the embedding snippet, every attribute, the event and the iframe; LICENSE is the Apache-2.0 text', () => {
+  const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+  assert.ok(readme.includes(`<script type="module">import 'highwater-playground';</script>`));
+  assert.ok(readme.includes('<highwater-playground scenario="kip101-loss-after-restart" step="8" lang="zh-Hans">'));
+  for (const attr of ['scenario', 'step', 'tour', 'lang', 'height', 'controls', 'autoplay']) assert.match(readme, new RegExp(`^\\| \`${attr}\` \\|`, 'm'), attr);
+  assert.match(readme, /highwater-position/);
+  assert.match(readme, /<iframe src="[^"]*index\.html\?embed/);
+  const license = fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8');
+  for (const s of ['Apache License', 'Version 2.0, January 2004', 'TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION', '9. Accepting Warranty or Additional Liability.', 'END OF TERMS AND CONDITIONS']) {
+    assert.ok(license.includes(s), `LICENSE lacks "${s}"`);
+  }
+  assert.ok(license.length > 10000, 'LICENSE is not the full text');
+});
+
+/** Relative module specifiers and `new URL('…', import.meta.url)` assets of a module, resolved statically. */
+function staticImports(file) {
+  const code = fs.readFileSync(file, 'utf8');
+  const specs = [
+    ...[...code.matchAll(/\b(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"\n]+)['"]/g)].map((m) => m[1]),
+    ...[...code.matchAll(/\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g)].map((m) => m[1]),
+    ...[...code.matchAll(/new\s+URL\(\s*['"]([^'"\n]+)['"]\s*,\s*import\.meta\.url\s*\)/g)].map((m) => m[1]),
+  ];
+  return specs.filter((s) => !/^[a-z]+:/i.test(s)).map((s) => path.resolve(path.dirname(file), s.split(/[?#]/)[0]));
+}
+
+test('the element module is in the package, with every file it imports', () => {
+  assert.ok(files.includes(ELEMENT), elementMissing('the tarball'));
+  const seen = new Set();
+  const missing = [];
+  const queue = [path.join(dir, ELEMENT)];
+  while (queue.length) {
+    const f = queue.shift();
+    if (seen.has(f)) continue;
+    seen.add(f);
+    if (!fs.existsSync(f)) { missing.push(path.relative(dir, f)); continue; }
+    if (/\.m?js$/.test(f)) queue.push(...staticImports(f));
+  }
+  assert.deepEqual(missing, [], 'imported by the element module but not packed');
+  assert.ok(seen.has(path.join(dir, 'i18n.js')) || seen.has(path.join(dir, 'core.js')), 'the element module imports none of the page\'s modules');
+});
+
+test('the types type-check a consumer of the element, its event, the JS API and the wasm module (tsc --strict)', () => {
+  const tsc = path.join(ROOT, 'site', 'node_modules', 'typescript', 'bin', 'tsc');
+  if (!fs.existsSync(tsc)) {
+    const r = spawnSync('bash', ['scripts/setup.sh', 'docs'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, `scripts/setup.sh docs (TypeScript for this check): ${r.stderr}`);
+  }
+  const app = tmpdir('tsc');
+  installTarball(pack.tarball, app);
+  fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'esnext.disposable', 'dom', 'dom.iterable'], strict: true, noEmit: true, skipLibCheck: false, types: [] },
+    files: ['app.ts'],
+  }));
+  fs.writeFileSync(path.join(app, 'app.ts'), `
+import 'highwater-playground';
+import type { HighwaterPlaygroundElement, HighwaterPositionEvent, HighwaterPlaygroundAttributes } from 'highwater-playground';
+import { loadCore, core, isCrash, type Core, type Scenario, type State } from 'highwater-playground/core';
+import init, { Simulation } from 'highwater-playground/pkg/highwater.js';
+
+const el = document.querySelector('highwater-playground');
+const typed: HighwaterPlaygroundElement | null = el;
+const made: HighwaterPlaygroundElement = document.createElement('highwater-playground');
+made.setAttribute('scenario', 'kip101-loss-after-restart');
+el?.addEventListener('highwater-position', (e) => {
+  const position: number = e.detail.position;
+  const length: number = e.detail.length;
+  const scenario: string = e.detail.scenario;
+  // @ts-expect-error: the detail has no such field
+  e.detail.nothing;
+  return [position, length, scenario];
+});
+document.addEventListener('highwater-position', (e: HighwaterPositionEvent) => e.detail.position + 1);
+const attrs: HighwaterPlaygroundAttributes = { scenario: 'v1.x', step: 8, lang: 'zh-Hans', controls: 'compact', autoplay: true, height: '480px' };
+// @ts-expect-error: not a language of the element
+const bad: HighwaterPlaygroundAttributes = { lang: 'fr' };
+
+const scenario: Scenario = { version: 1, config: { brokers: 3, protocol: '0.10' }, steps: [{ produce: { value: 'm1', acks: 'all' } }, { fetch: 2 }] };
+// @ts-expect-error: not a step
+const wrong: Scenario = { version: 1, steps: [{ teleport: 2 }] };
+async function main(): Promise<number> {
+  const c: Core = await loadCore();
+  const sim = c.Simulation.fromScenario(scenario);
+  const state: State = sim.state();
+  const hw: number | null = state.partition.high_watermark;
+  sim.free();
+  await init();
+  const raw = Simulation.fromScenario(scenario);
+  raw.free();
+  return (hw ?? 0) + core().generation + Number(isCrash(new Error('x')));
+}
+export { typed, attrs, bad, wrong, main };
+`);
+  const r = spawnSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8' });
+  assert.equal(r.status, 0, `tsc:\n${r.stdout}${r.stderr}`);
+});
+
+test('installed into a plain HTML site, the element renders a playground from the package alone', { timeout: 120000 }, async () => {
+  const site = tmpdir('plain-site');
+  const installed = installTarball(pack.tarball, site);
+  fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <link rel="icon" href="data:,">
+  <title>Plain page</title>
+  <script type="importmap">{ "imports": { "highwater-playground": "./node_modules/highwater-playground/${ELEMENT}" } }</script>
+  <style>h1 { color: rgb(200, 0, 0); } p { font-size: 30px; }</style>
+</head>
+<body>
+  <h1>A page about Kafka</h1>
+  <p>The element below comes from the installed package.</p>
+  <script type="module">import 'highwater-playground';</script>
+  <highwater-playground id="one" scenario="kip101-loss-after-restart" step="8"></highwater-playground>
+</body>
+</html>
+`);
+  assert.ok(fs.existsSync(path.join(installed, ELEMENT)), elementMissing(`the installed package (${installed})`));
+  const server = await serveDir(site);
+  const browser = await launch();
+  try {
+    const page = await open(browser, server.url);
+    await waitReady(page, 'highwater-playground');
+    const view = await shadowView(page, '#one');
+    assert.ok(view.open, 'the element renders in an open shadow root');
+    assert.equal(view.brokerRows, 3, 'three broker rows in the shadow root');
+    const events = await positions(page);
+    const last = events.filter((e) => e.id === 'one').at(-1);
+    assert.ok(last, `no highwater-position event from the element (events: ${JSON.stringify(events)})`);
+    assert.equal(last.detail.position, 8);
+    assert.equal(last.detail.length, 19);
+    assert.equal(typeof last.detail.scenario, 'string');
+    assert.ok(last.bubbles && last.composed, 'the event bubbles and is composed');
+    assert.deepEqual(page.failed, []);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+test('installed, the package\'s page is an iframe embed of a run (index.html?embed#s=…)', { timeout: 120000 }, async () => {
+  const site = tmpdir('iframe-site');
+  const installed = installTarball(pack.tarball, site);
+  // The link made by the installed package's own core, in Node, through its exports.
+  const { createRequire } = await import('node:module');
+  const require = createRequire(path.join(site, 'index.js'));
+  const wasm = await import(require.resolve(`${NAME}/pkg/highwater.js`));
+  wasm.initSync({ module: fs.readFileSync(require.resolve(`${NAME}/pkg/highwater_bg.wasm`)) });
+  const gallery = JSON.parse(fs.readFileSync(path.join(installed, 'gallery.json'), 'utf8'));
+  const sim = wasm.Simulation.fromScenario(gallery.entries.find((e) => e.id === 'kip101-loss-after-restart').scenario);
+  const link = sim.toLink();
+  sim.free();
+  fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Iframe</title></head><body>
+<iframe id="embed" src="node_modules/${NAME}/index.html?embed&lang=zh-Hans#s=${encodeURIComponent(link)}&at=8" width="800" height="500" style="border:0;max-width:100%" title="Highwater"></iframe>
+</body></html>`);
+  const server = await serveDir(site);
+  const browser = await launch();
+  try {
+    const page = await open(browser, server.url);
+    const frame = page.frameLocator('#embed');
+    await frame.locator('body[data-ready="true"]').waitFor({ timeout: 30000 });
+    assert.equal(await frame.locator('.broker-row').count(), 3);
+    assert.equal((await frame.locator('#position').textContent()).trim().split(' ')[0], '8');
+    assert.equal(await frame.locator('html').getAttribute('lang'), 'zh-Hans');
+    assert.ok(await frame.locator('html.embed').count(), 'the embedded layout');
+    assert.deepEqual(page.failed, []);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

@@ -1,0 +1,60 @@
+// Types of highwater-playground.js: importing it defines the custom element
+// <highwater-playground> (`import 'highwater-playground';`).
+
+export type HighwaterPlaygroundLanguage = 'en' | 'zh-Hans' | 'zh-Hant';
+export type HighwaterPlaygroundControls = 'full' | 'compact' | 'none';
+
+/** The element's attributes, all optional (for templates and JSX typings). */
+export interface HighwaterPlaygroundAttributes {
+  /** A gallery scenario id such as "kip101-loss-after-restart", or a scenario's link text "v1.…". */
+  scenario?: string;
+  /** The step of the timeline to show (0 is the start). */
+  step?: number | `${number}`;
+  /** A tour id, such as "leo-and-hw": the element plays that narrated lesson. */
+  tour?: string;
+  lang?: HighwaterPlaygroundLanguage;
+  /** A CSS length, such as "480px". */
+  height?: string;
+  controls?: HighwaterPlaygroundControls;
+  /** Boolean attribute: play the timeline once the element is in view. */
+  autoplay?: boolean | '';
+}
+
+/** `detail` of the `highwater-position` event. */
+export interface HighwaterPositionDetail {
+  /** The step in view (0 is the start). */
+  position: number;
+  /** Steps in the timeline. */
+  length: number;
+  /** The scenario shown, as the `scenario` attribute names it. */
+  scenario: string;
+}
+
+/** Sent by the element when its step changes; it bubbles and crosses shadow roots (composed). */
+export type HighwaterPositionEvent = CustomEvent<HighwaterPositionDetail>;
+
+/**
+ * <highwater-playground>: the playground in an open shadow root. Several on
+ * one page share one WebAssembly instance; each loads when scrolled into view,
+ * and carries a `data-ready` attribute once it shows its scenario.
+ */
+export interface HighwaterPlaygroundElement extends HTMLElement {
+  addEventListener<K extends keyof HighwaterPlaygroundEventMap>(type: K, listener: (this: HighwaterPlaygroundElement, ev: HighwaterPlaygroundEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof HighwaterPlaygroundEventMap>(type: K, listener: (this: HighwaterPlaygroundElement, ev: HighwaterPlaygroundEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+export interface HighwaterPlaygroundEventMap extends HTMLElementEventMap {
+  'highwater-position': HighwaterPositionEvent;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'highwater-playground': HighwaterPlaygroundElement;
+  }
+  // The event bubbles and is composed: listeners on document or window see it too.
+  interface GlobalEventHandlersEventMap {
+    'highwater-position': HighwaterPositionEvent;
+  }
+}
