@@ -35,7 +35,7 @@ serve: build
 
 # Installs first, then runs each part in order; the first failure stops it.
 test:
-	@scripts/setup.sh wasm browser
+	@scripts/setup.sh wasm browser docs
 	@$(MAKE) --no-print-directory test-native
 	@scripts/build-wasm.sh
 	@$(MAKE) --no-print-directory test-browser
@@ -56,7 +56,7 @@ bench:
 
 # tests/worst-case/ and the slowest tests/fuzz-seeds/, native and wasm: a markdown table.
 bench-worst:
-	@scripts/setup.sh wasm browser
+	@scripts/setup.sh wasm browser docs
 	cargo build --release --bin highwater --example fuzz
 	@scripts/build-wasm.sh
 	node scripts/worst-case.mjs

@@ -58,7 +58,9 @@ export function references(file, text) {
   const ext = path.extname(file).toLowerCase();
   if (ext === '.js' || ext === '.mjs') {
     const code = text;
-    for (const m of code.matchAll(/\b(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?(['"])([^'"\n]+)\1/g)) required.push(m[2]);
+    // Relative specifiers only: a page's module (no bundler, no import map) can
+    // import nothing else, so a bare one is text, such as a snippet to copy.
+    for (const m of code.matchAll(/\b(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?(['"])([^'"\n]+)\1/g)) if (/^\.\.?\//.test(m[2])) required.push(m[2]);
     for (const m of code.matchAll(/\bimport\s*\(\s*(['"])([^'"\n]+)\1\s*[,)]/g)) required.push(m[2]);
     // new URL('x', …), fetch('x'), new Worker('x'), import('x'): the first argument, with or without "./".
     for (const m of code.matchAll(/\b(?:new\s+URL|fetch|new\s+Worker|import)\s*\(\s*(['"`])([^'"`\n]+)\1/g)) {

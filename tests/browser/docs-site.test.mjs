@@ -79,7 +79,7 @@ test('the iframe page: the package\'s embedded page shows the run at its step', 
   await frame.locator('body[data-ready="true"]').waitFor({ timeout: 30000 });
   assert.equal(await frame.locator('.broker-row').count(), 3);
   assert.equal((await frame.locator('#position').textContent()).trim().split(' ')[0], '13');
-  assert.ok(await frame.locator('html.embed').count(), 'the embedded layout');
+  assert.ok(await frame.locator('highwater-playground[controls="compact"] .hw.compact').count(), 'the embedded layout');
   const src = await page.locator('#embed-kip101').getAttribute('src');
   assert.match(src, new RegExp(`^/${NAME}/index\\.html\\?embed&lang=en#s=v1\\.`));
   // The theme imports the element module on every page: while the package has
