@@ -1,0 +1,159 @@
+//! The space-time diagram (`spacetime.rs`): its pairing of sends and
+//! arrivals is checked against the network's own messages in flight after
+//! every step of every scenario under every version, its counts against the
+//! events, and its window and cap against what they leave out.
+
+mod common;
+
+use highwater::event::{DropReason, Event};
+use highwater::spacetime::{on_the_wire_after, Fate, Lane, MarkKind, Replay, SpaceTime, CONTROLLER};
+use highwater::{LogWindow, Protocol, Scenario, StateView, Timeline};
+
+fn scenarios() -> Vec<(String, Scenario)> {
+    let mut names: Vec<String> = std::fs::read_dir(common::scenarios_dir())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(String::from))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 12);
+    let mut out = vec![];
+    for name in names {
+        let s = common::load(&name);
+        for p in Protocol::ALL {
+            out.push((format!("{name} under {p}"), common::with_protocol(s.clone(), p)));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_replayed_wire_matches_the_network_after_every_step() {
+    let mut timed = 0;
+    for (name, scenario) in scenarios() {
+        let mut timeline = Timeline::new(&scenario).unwrap();
+        let replay = Replay::of(&timeline);
+        for p in 0..=timeline.len() {
+            timeline.seek(p).unwrap();
+            let view = StateView::of(timeline.current(), LogWindow::ALL);
+            let actual: Vec<_> = view.in_flight.iter().map(|m| (m.from, m.to, m.message.name(), m.arrives_ms)).collect();
+            timed += !actual.is_empty() as u32;
+            assert_eq!(on_the_wire_after(&replay, p as u64), actual, "{name}: on the wire after step {p}");
+        }
+    }
+    assert!(timed > 20, "some steps leave messages on the wire ({timed})");
+}
+
+#[test]
+fn arrows_and_marks_agree_with_the_events() {
+    for (name, scenario) in scenarios() {
+        let timeline = Timeline::new(&scenario).unwrap();
+        let replay = Replay::of(&timeline);
+        let events = timeline.all_events();
+        let count = |f: &dyn Fn(&Event) -> bool| -> u64 {
+            events.iter().filter(|e| f(&e.event)).map(|e| 1 + e.repeated.map_or(0, |r| r.more)).sum()
+        };
+        let sent = count(&|e| matches!(e, Event::Sent { .. }));
+        let dropped = count(&|e| matches!(e, Event::Dropped { .. }));
+        let discarded: u64 = events.iter().map(|e| if let Event::FetchTimedOut { discarded, .. } = e.event { discarded } else { 0 }).sum();
+        let broker_arrows: Vec<_> = replay.arrows.iter().filter(|a| a.message.is_some()).collect();
+        let drawn = |fate: Fate| broker_arrows.iter().filter(|a| a.fate == fate).count() as u64;
+        // A repeated send is one arrow that counts its copies.
+        assert_eq!(broker_arrows.iter().map(|a| 1 + a.repeated.unwrap_or(0)).sum::<u64>(), sent, "{name}: sent");
+        assert_eq!(drawn(Fate::Dropped), dropped, "{name}: dropped");
+        assert_eq!(drawn(Fate::Discarded), discarded, "{name}: discarded");
+        for a in &replay.arrows {
+            match a.received {
+                Some(r) => {
+                    assert!(a.sent.step <= r.step && a.sent.time_ms <= r.time_ms, "{name}: {a:?} arrives before it leaves");
+                    if a.fate == Fate::Delivered || a.fate == Fate::Dropped {
+                        if let Some(arrives) = a.arrives_ms {
+                            assert_eq!(r.time_ms, arrives, "{name}: {a:?} arrives when its latency says");
+                        }
+                    }
+                }
+                None => assert_eq!(a.fate, Fate::InFlight, "{name}: {a:?}"),
+            }
+            assert_ne!(a.from, a.to, "{name}: {a:?}");
+        }
+        let produce_requests = count(&|e| matches!(e, Event::ProduceRequest { to: Some(_), .. }));
+        assert_eq!(replay.arrows.iter().filter(|a| a.kind == "Produce").count() as u64, produce_requests, "{name}");
+        // Every crash is marked on the broker's lane at its step and time.
+        for e in events {
+            if let Event::Crashed { broker, .. } = e.event {
+                assert!(
+                    replay.marks.iter().any(|m| m.lane == Lane::Broker(broker)
+                        && m.at.step == e.step
+                        && m.at.time_ms == e.time_ms
+                        && matches!(m.mark, MarkKind::Crashed { .. })),
+                    "{name}: crash of broker {broker} at step {}",
+                    e.step
+                );
+            }
+            if let Event::LeaderElected { leader, .. } = e.event {
+                assert!(replay.marks.iter().any(|m| m.lane == CONTROLLER && m.at.step == e.step && matches!(m.mark, MarkKind::LeaderElected { leader: l, .. } if l == leader)));
+            }
+        }
+        let truncations = count(&|e| matches!(e, Event::Truncated { .. }));
+        assert_eq!(replay.marks.iter().filter(|m| matches!(m.mark, MarkKind::Truncated { .. })).count() as u64, truncations, "{name}");
+    }
+}
+
+/// KIP-101's story: the FetchResponse that would carry the new HW to
+/// broker 3 is lost on the cut link; broker 1 crashes; a new leader is
+/// elected; the old leader restarts and truncates (under 0.10).
+#[test]
+fn kip101_story_in_the_diagram() {
+    let timeline = Timeline::new(&common::load("kip101-loss-after-restart")).unwrap();
+    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+    assert_eq!((d.from_step, d.to_step, d.position as usize), (1, timeline.len() as u64, timeline.len()));
+    assert_eq!(d.lanes.first(), Some(&highwater::spacetime::PRODUCER));
+    assert_eq!(d.lanes.last(), Some(&CONTROLLER));
+    let at13: Vec<_> = d.arrows.iter().filter(|a| a.sent.step == 13 && a.message.is_some()).map(|a| (a.kind, a.from, a.to, a.fate)).collect();
+    assert_eq!(
+        at13,
+        vec![("Fetch", Lane::Broker(3), Lane::Broker(1), Fate::Delivered), ("FetchResponse", Lane::Broker(1), Lane::Broker(3), Fate::Dropped)]
+    );
+    let lost = d.arrows.iter().find(|a| a.fate == Fate::Dropped).unwrap();
+    assert_eq!(lost.drop_reason, Some(DropReason::LinkCut));
+    assert!(d.marks.iter().any(|m| m.at.step == 14 && m.lane == Lane::Broker(1) && m.mark == MarkKind::Crashed { lose_unflushed: 0 }));
+    assert!(d.marks.iter().any(|m| m.at.step == 18 && m.lane == Lane::Broker(1) && m.mark == MarkKind::Restarted));
+    assert!(d.marks.iter().any(|m| m.lane == Lane::Broker(1) && matches!(m.mark, MarkKind::Truncated { from: 2, .. })), "{:?}", d.marks);
+    assert!(d.arrows.iter().any(|a| a.kind == "LeaderAndIsr" && a.from == CONTROLLER && a.to == Lane::Broker(2)));
+    assert_eq!(d.steps.len(), timeline.len());
+    assert!(d.steps.iter().all(|s| s.start_ms <= s.end_ms));
+    // The page reads lanes as numbers (brokers) or names.
+    let json = serde_json::to_value(&d).unwrap();
+    assert_eq!(json["lanes"][1], 1);
+    assert_eq!(json["lanes"].as_array().unwrap().last().unwrap(), "controller");
+    assert_eq!(json["arrows"][0]["kind"], "Produce");
+}
+
+#[test]
+fn window_and_cap_say_what_they_leave_out() {
+    let timeline = Timeline::new(&common::load("timed-failover")).unwrap();
+    let replay = Replay::of(&timeline);
+    let all = SpaceTime::window(&timeline, &replay, 1, u64::MAX, usize::MAX);
+    assert_eq!(all.arrows.len(), replay.arrows.len());
+    assert!(all.arrows.len() > 30, "{}", all.arrows.len());
+    let capped = SpaceTime::window(&timeline, &replay, 1, u64::MAX, 20);
+    assert_eq!(capped.arrows.len(), 20);
+    assert_eq!(capped.arrows_left_out as usize, replay.arrows.len() - 20);
+    assert_eq!(capped.arrows[..], all.arrows[..20]);
+    // Steps 4..=5: arrows sent, received or on the wire in them only.
+    let w = SpaceTime::window(&timeline, &replay, 4, 5, usize::MAX);
+    assert_eq!((w.from_step, w.to_step), (4, 5));
+    assert_eq!(w.steps.iter().map(|s| s.step).collect::<Vec<_>>(), vec![4, 5]);
+    assert!(!w.arrows.is_empty());
+    for a in &w.arrows {
+        assert!(a.sent.step <= 5 && a.received.is_none_or(|r| r.step >= 4), "{a:?}");
+    }
+    let inside = replay.arrows.iter().filter(|a| a.sent.step <= 5 && a.received.is_none_or(|r| r.step >= 4)).count();
+    assert_eq!(w.arrows.len(), inside);
+    assert!(w.marks.iter().all(|m| (4..=5).contains(&m.at.step)));
+    // Out of range: clamped to the timeline.
+    let far = SpaceTime::window(&timeline, &replay, 50, 90, 10);
+    assert_eq!((far.from_step, far.to_step), (timeline.len() as u64, timeline.len() as u64));
+    let empty = Timeline::new(&Scenario::new(Default::default())).unwrap();
+    let d = SpaceTime::of(&empty, 1, 10, 10);
+    assert!(d.arrows.is_empty() && d.steps.is_empty());
+}
