@@ -28,8 +28,12 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 /// The most arrows (and the most marks) one diagram holds unless asked for
-/// fewer: a long timed run has hundreds of thousands of messages.
-pub const MAX_ARROWS: usize = 2_000;
+/// fewer: a long timed run has hundreds of thousands of messages, and 500
+/// arrows already draw some 18,000 px tall (about 150 ms in Chromium).
+pub const MAX_ARROWS: usize = 500;
+
+/// The most arrows one may ask for.
+pub const MAX_ARROWS_LIMIT: usize = 5_000;
 
 /// A lane: a broker by its id, or the controller, the producer or the consumer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -165,34 +169,164 @@ pub struct SpaceTime {
     pub max_arrows: u64,
 }
 
-/// Every arrow and mark of a run, the wire replayed from its events.
+/// The arrows and marks of a window of steps, the wire replayed from the
+/// run's first event.
 #[derive(Debug, Default)]
 pub struct Replay {
+    /// In sending order.
     pub arrows: Vec<Arrow>,
+    pub arrows_left_out: u64,
     pub marks: Vec<Mark>,
-    pub has_producer: bool,
-    pub has_consumer: bool,
+    pub marks_left_out: u64,
 }
 
-/// A message on the wire, as the replay keeps it.
-#[derive(Clone, Copy)]
+/// A message on the wire, as the replay keeps it; its arrow if it is drawn.
 struct Wire {
-    arrow: usize,
     from: BrokerId,
     to: BrokerId,
     kind: &'static str,
-    /// A `fetch` step's round: it arrives at once, not through the wire.
-    at_once: bool,
+    arrow: Option<Arrow>,
+}
+
+/// The replay's state: the wire, the window and what it keeps.
+struct Replayer {
+    from_step: u64,
+    to_step: u64,
+    max_arrows: usize,
+    /// Arrows kept that were sent in the window (the cap counts these; the
+    /// ones sent before it and arriving in it are cut at the end).
+    kept_in_window: usize,
+    /// Messages on the wire by (arrival, send order).
+    wire: BTreeMap<(u64, u64), Wire>,
+    /// A `fetch` step's round: its messages arrive at once, not through the wire.
+    at_once: Vec<Wire>,
+    /// Kept arrows still on the wire.
+    tracked: usize,
+    seq: u64,
+    out: Replay,
+}
+
+impl Replayer {
+    fn in_window(&self, step: u64) -> bool {
+        step >= self.from_step && step <= self.to_step
+    }
+
+    /// An arrow for something sent at `at`, if it is drawn: sent in the
+    /// window under the cap, or before it (it may arrive in it).
+    fn admit(&mut self, arrow: Arrow) -> Option<Arrow> {
+        if arrow.sent.step > self.to_step {
+            return None;
+        }
+        if arrow.sent.step >= self.from_step {
+            if self.kept_in_window >= self.max_arrows {
+                self.out.arrows_left_out += 1;
+                return None;
+            }
+            self.kept_in_window += 1;
+        }
+        Some(arrow)
+    }
+
+    /// A message's journey is over (or the run is): its arrow is drawn if
+    /// it touches the window.
+    fn finish(&mut self, w: Wire, received: Option<At>, fate: Fate, drop_reason: Option<DropReason>) {
+        if let Some(mut a) = w.arrow {
+            self.tracked -= 1;
+            a.received = received;
+            a.fate = fate;
+            a.drop_reason = drop_reason;
+            if received.is_none_or(|r| r.step >= self.from_step) {
+                self.out.arrows.push(a);
+            }
+        }
+    }
+
+    fn instant(&mut self, kind: &'static str, from: Lane, to: Lane, at: At, order: u64, fate: Fate, error: Option<Errors>) {
+        if !self.in_window(at.step) {
+            return;
+        }
+        let arrow = Arrow {
+            kind,
+            from,
+            to,
+            sent: at,
+            arrives_ms: None,
+            received: Some(at),
+            fate,
+            drop_reason: None,
+            ignored: false,
+            order,
+            message: None,
+            error,
+            repeated: None,
+        };
+        if let Some(a) = self.admit(arrow) {
+            self.out.arrows.push(a);
+        }
+    }
+
+    fn mark(&mut self, lane: Lane, at: At, order: u64, mark: MarkKind) {
+        if !self.in_window(at.step) {
+            return;
+        }
+        if self.out.marks.len() >= self.max_arrows {
+            self.out.marks_left_out += 1;
+        } else {
+            self.out.marks.push(Mark { lane, at, order, mark });
+        }
+    }
+
+    /// What arrived on the wire before `time_ms` was delivered (the clock
+    /// runs in this step).
+    fn deliver_before(&mut self, step: u64, time_ms: u64) {
+        while let Some(entry) = self.wire.first_entry().filter(|e| e.key().0 < time_ms) {
+            let ((arrives, _), w) = entry.remove_entry();
+            self.finish(w, Some(At { step, time_ms: arrives }), Fate::Delivered, None);
+        }
+    }
+
+    /// The end of a step: a round's messages arrived at once; what arrived
+    /// on the wire while the clock ran was delivered (up to where a budget
+    /// stopped it).
+    fn finish_step(&mut self, step: u64, advanced_to: Option<u64>, stopped_at: Option<u64>) {
+        for w in std::mem::take(&mut self.at_once) {
+            let sent = w.arrow.as_ref().map_or(0, |a| a.sent.time_ms);
+            self.finish(w, Some(At { step, time_ms: sent }), Fate::Delivered, None);
+        }
+        let arrived = |arrives: u64| match (stopped_at, advanced_to) {
+            (Some(stop), _) => arrives < stop,
+            (None, Some(to)) => arrives <= to,
+            (None, None) => false,
+        };
+        while let Some(entry) = self.wire.first_entry().filter(|e| arrived(e.key().0)) {
+            let ((arrives, _), w) = entry.remove_entry();
+            self.finish(w, Some(At { step, time_ms: arrives }), Fate::Delivered, None);
+        }
+    }
 }
 
 impl Replay {
-    /// Replays the events of the whole timeline (whatever its position).
+    /// Every arrow and mark of the whole timeline (whatever its position).
     pub fn of(timeline: &Timeline) -> Replay {
+        Replay::window(timeline, 1, u64::MAX, usize::MAX)
+    }
+
+    /// The arrows sent, received or on the wire in steps
+    /// `from_step..=to_step`, at most `max_arrows` of them (the first
+    /// sent), and at most as many marks made in those steps.
+    pub fn window(timeline: &Timeline, from_step: u64, to_step: u64, max_arrows: usize) -> Replay {
         let steps = &timeline.scenario().steps;
-        let mut r = Replay::default();
-        // Messages on the wire by (arrival, send order).
-        let mut wire: BTreeMap<(u64, u64), Wire> = BTreeMap::new();
-        let mut seq = 0u64;
+        let mut r = Replayer {
+            from_step,
+            to_step,
+            max_arrows,
+            kept_in_window: 0,
+            wire: BTreeMap::new(),
+            at_once: vec![],
+            tracked: 0,
+            seq: 0,
+            out: Replay::default(),
+        };
         // The last broker each produce request went to.
         let mut produce_to: HashMap<u64, BrokerId> = HashMap::new();
         // A `fetch` step: the follower, and how many of its round's messages were sent.
@@ -201,35 +335,14 @@ impl Replay {
         // The clock ran to this time in the current step (`advance_ms`).
         let mut advanced_to: Option<u64> = None;
         let mut stopped_at: Option<u64> = None;
-        let events = timeline.all_events();
 
-        // What is left on the wire at the end of a step: what arrived while
-        // the clock ran was delivered, a round's messages at once.
-        let finish_step = |r: &mut Replay, wire: &mut BTreeMap<(u64, u64), Wire>, step: u64, advanced_to: Option<u64>, stopped_at: Option<u64>| {
-            let keys: Vec<(u64, u64)> = wire
-                .iter()
-                .filter(|(&(arrives, _), w)| {
-                    w.at_once
-                        || match (stopped_at, advanced_to) {
-                            (Some(stop), _) => arrives < stop,
-                            (None, Some(to)) => arrives <= to,
-                            (None, None) => false,
-                        }
-                })
-                .map(|(k, _)| *k)
-                .collect();
-            for k in keys {
-                let w = wire.remove(&k).expect("listed");
-                let a = &mut r.arrows[w.arrow];
-                a.received = Some(At { step, time_ms: if w.at_once { a.sent.time_ms } else { k.0 } });
-                a.fate = Fate::Delivered;
-            }
-        };
-
-        for (index, e) in events.iter().enumerate() {
+        for (index, e) in timeline.all_events().iter().enumerate() {
             if e.step != step {
                 if step > 0 {
-                    finish_step(&mut r, &mut wire, step, advanced_to, stopped_at);
+                    r.finish_step(step, advanced_to, stopped_at);
+                }
+                if e.step > to_step && r.tracked == 0 {
+                    break; // nothing drawn is still on the wire
                 }
                 step = e.step;
                 advanced_to = None;
@@ -241,48 +354,21 @@ impl Replay {
             }
             let at = At { step, time_ms: e.time_ms };
             let order = index as u64;
-            // While the clock runs, what arrived before now was delivered.
             if advanced_to.is_some() {
-                while let Some((&(arrives, s), w)) = wire.iter().find(|(_, w)| !w.at_once) {
-                    if arrives >= e.time_ms {
-                        break;
-                    }
-                    let a = &mut r.arrows[w.arrow];
-                    a.received = Some(At { step, time_ms: arrives });
-                    a.fate = Fate::Delivered;
-                    wire.remove(&(arrives, s));
-                }
+                r.deliver_before(step, e.time_ms);
             }
-            let mark = |r: &mut Replay, lane: Lane, mark: MarkKind| r.marks.push(Mark { lane, at, order, mark });
-            let instant = |r: &mut Replay, kind: &'static str, from: Lane, to: Lane, fate: Fate, error: Option<Errors>| {
-                r.arrows.push(Arrow {
-                    kind,
-                    from,
-                    to,
-                    sent: at,
-                    arrives_ms: None,
-                    received: Some(at),
-                    fate,
-                    drop_reason: None,
-                    ignored: false,
-                    order,
-                    message: None,
-                    error,
-                    repeated: None,
-                })
-            };
             match &e.event {
                 Event::ClockAdvanced { to_ms, .. } => advanced_to = Some(*to_ms),
                 Event::BudgetExceeded { .. } => stopped_at = Some(e.time_ms),
                 Event::Sent { from, to, message, latency_ms } => {
-                    let at_once = match &mut round {
+                    let now = match &mut round {
                         Some((f, n)) if *n < 2 && (if *n == 0 { from == f } else { to == f }) => {
                             *n += 1;
                             true
                         }
                         _ => false,
                     };
-                    r.arrows.push(Arrow {
+                    let arrow = r.admit(Arrow {
                         kind: message.name(),
                         from: Lane::Broker(*from),
                         to: Lane::Broker(*to),
@@ -297,82 +383,92 @@ impl Replay {
                         error: None,
                         repeated: e.repeated.map(|r| r.more),
                     });
-                    let w = Wire { arrow: r.arrows.len() - 1, from: *from, to: *to, kind: message.name(), at_once };
-                    wire.insert((e.time_ms + latency_ms, seq), w);
-                    seq += 1;
+                    r.tracked += arrow.is_some() as usize;
+                    let w = Wire { from: *from, to: *to, kind: message.name(), arrow };
+                    if now {
+                        r.at_once.push(w);
+                    } else {
+                        r.wire.insert((e.time_ms + latency_ms, r.seq), w);
+                        r.seq += 1;
+                    }
                 }
                 Event::Dropped { from, to, kind, reason } => {
                     let until = e.repeated.map_or(e.time_ms, |r| r.until_ms);
-                    let count = 1 + e.repeated.map_or(0, |r| r.more);
+                    let mut count = 1 + e.repeated.map_or(0, |r| r.more);
                     let matches = |w: &Wire| w.from == *from && w.to == *to && w.kind == *kind;
-                    // A round's message first: it never waits on the wire.
-                    let mut keys: Vec<(u64, u64)> = wire.iter().filter(|(_, w)| w.at_once && matches(w)).map(|(k, _)| *k).collect();
-                    keys.extend(wire.iter().filter(|(&(arrives, _), w)| !w.at_once && arrives <= until && matches(w)).map(|(k, _)| *k));
                     if let Some((f, n)) = &mut round {
                         if *n == 1 && from == f {
                             *n = 2; // the round's request is lost: no response follows
                         }
                     }
-                    for k in keys.into_iter().take(count as usize) {
-                        let w = wire.remove(&k).expect("listed");
-                        let a = &mut r.arrows[w.arrow];
-                        a.received = Some(At { step, time_ms: if w.at_once { e.time_ms } else { k.0 } });
-                        a.fate = Fate::Dropped;
-                        a.drop_reason = Some(*reason);
+                    // A round's message first: it never waits on the wire.
+                    while count > 0 {
+                        let Some(i) = r.at_once.iter().position(matches) else { break };
+                        let w = r.at_once.remove(i);
+                        r.finish(w, Some(at), Fate::Dropped, Some(*reason));
+                        count -= 1;
+                    }
+                    // Then what arrives now (what arrived before was delivered).
+                    let keys: Vec<(u64, u64)> =
+                        r.wire.range(..=(until, u64::MAX)).filter(|(_, w)| matches(w)).map(|(k, _)| *k).take(count as usize).collect();
+                    for k in keys {
+                        let w = r.wire.remove(&k).expect("listed");
+                        r.finish(w, Some(At { step, time_ms: k.0 }), Fate::Dropped, Some(*reason));
                     }
                 }
                 Event::FetchTimedOut { follower, leader, discarded } => {
                     // `close_connection`: what is still on the wire between
                     // the two, either way; the last sent are the ones left.
-                    let between = |w: &Wire| !w.at_once && ((w.from == *follower && w.to == *leader) || (w.from == *leader && w.to == *follower));
-                    let mut keys: Vec<(u64, u64)> = wire.iter().filter(|(_, w)| between(w)).map(|(k, _)| *k).collect();
+                    let between = |w: &Wire| (w.from == *follower && w.to == *leader) || (w.from == *leader && w.to == *follower);
+                    let keys: Vec<(u64, u64)> = r.wire.iter().filter(|(_, w)| between(w)).map(|(k, _)| *k).collect();
                     let keep = keys.len().saturating_sub(*discarded as usize);
-                    for (i, k) in keys.drain(..).enumerate() {
-                        let w = wire.remove(&k).expect("listed");
-                        let a = &mut r.arrows[w.arrow];
+                    for (i, k) in keys.into_iter().enumerate() {
+                        let w = r.wire.remove(&k).expect("listed");
                         if i < keep {
-                            a.received = Some(At { step, time_ms: k.0 });
-                            a.fate = Fate::Delivered;
+                            r.finish(w, Some(At { step, time_ms: k.0 }), Fate::Delivered, None);
                         } else {
-                            a.received = Some(at);
-                            a.fate = Fate::Discarded;
+                            r.finish(w, Some(at), Fate::Discarded, None);
                         }
                     }
                 }
                 Event::ResponseIgnored { follower, kind, .. } => {
-                    // The last such response that reached the follower.
-                    if let Some(a) = r.arrows.iter_mut().rev().find(|a| a.kind == *kind && a.to == Lane::Broker(*follower) && a.message.is_some()) {
+                    // The response arriving now (or the round's).
+                    let matches = |w: &Wire| w.kind == *kind && w.to == *follower;
+                    let now = e.time_ms;
+                    let w = r.at_once.iter_mut().rev().find(|w| matches(w));
+                    let w = match w {
+                        Some(w) => Some(w),
+                        None => r.wire.range_mut((now, 0)..=(now, u64::MAX)).map(|(_, w)| w).find(|w| matches(w)),
+                    };
+                    if let Some(a) = w.and_then(|w| w.arrow.as_mut()) {
                         a.ignored = true;
                     }
                 }
                 Event::BecameLeader { broker, leader_epoch, .. } => {
-                    instant(&mut r, "LeaderAndIsr", CONTROLLER, Lane::Broker(*broker), Fate::Delivered, None);
-                    mark(&mut r, Lane::Broker(*broker), MarkKind::BecameLeader { leader_epoch: *leader_epoch });
+                    r.instant("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker), at, order, Fate::Delivered, None);
+                    r.mark(Lane::Broker(*broker), at, order, MarkKind::BecameLeader { leader_epoch: *leader_epoch });
                 }
                 Event::BecameFollower { broker, .. } => {
-                    instant(&mut r, "LeaderAndIsr", CONTROLLER, Lane::Broker(*broker), Fate::Delivered, None)
+                    r.instant("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker), at, order, Fate::Delivered, None)
                 }
                 Event::IsrExpanded { leader, isr, .. } => {
-                    instant(&mut r, "AlterPartition", Lane::Broker(*leader), CONTROLLER, Fate::Delivered, None);
-                    mark(&mut r, CONTROLLER, MarkKind::IsrExpanded { isr: isr.clone() });
+                    r.instant("AlterPartition", Lane::Broker(*leader), CONTROLLER, at, order, Fate::Delivered, None);
+                    r.mark(CONTROLLER, at, order, MarkKind::IsrExpanded { isr: isr.clone() });
                 }
                 Event::IsrShrunk { leader, isr, by_controller, .. } => {
                     if let (Some(l), false) = (leader, by_controller) {
-                        instant(&mut r, "AlterPartition", Lane::Broker(*l), CONTROLLER, Fate::Delivered, None);
+                        r.instant("AlterPartition", Lane::Broker(*l), CONTROLLER, at, order, Fate::Delivered, None);
                     }
-                    mark(&mut r, CONTROLLER, MarkKind::IsrShrunk { isr: isr.clone() });
+                    r.mark(CONTROLLER, at, order, MarkKind::IsrShrunk { isr: isr.clone() });
                 }
                 Event::IsrChangeFailed { leader, .. } => {
-                    instant(&mut r, "AlterPartition", Lane::Broker(*leader), CONTROLLER, Fate::Failed, None)
+                    r.instant("AlterPartition", Lane::Broker(*leader), CONTROLLER, at, order, Fate::Failed, None)
                 }
                 Event::ProduceRequest { request, to: Some(b), .. } => {
-                    r.has_producer = true;
                     produce_to.insert(*request, *b);
-                    instant(&mut r, "Produce", PRODUCER, Lane::Broker(*b), Fate::Delivered, None);
+                    r.instant("Produce", PRODUCER, Lane::Broker(*b), at, order, Fate::Delivered, None);
                 }
-                Event::ProduceRequest { .. } => r.has_producer = true,
                 Event::ProduceResponse { request, result, expired, .. } => {
-                    r.has_producer = true;
                     let error = match result {
                         ProduceResult::Error(e) => Some(*e),
                         _ => None,
@@ -382,50 +478,59 @@ impl Replay {
                     let from_client = expired.is_some() || matches!(error, Some(Errors::NetworkException | Errors::RequestTimedOut));
                     match (produce_to.get(request), result) {
                         (_, ProduceResult::Sent) => {}
-                        (Some(&b), _) if !from_client => instant(&mut r, "ProduceResponse", Lane::Broker(b), PRODUCER, Fate::Delivered, error),
-                        _ => mark(&mut r, PRODUCER, MarkKind::ProduceFailed { error }),
+                        (Some(&b), _) if !from_client => {
+                            r.instant("ProduceResponse", Lane::Broker(b), PRODUCER, at, order, Fate::Delivered, error)
+                        }
+                        _ => r.mark(PRODUCER, at, order, MarkKind::ProduceFailed { error }),
                     }
                 }
                 Event::Consumed { broker, from, to, .. } => {
-                    r.has_consumer = true;
-                    instant(&mut r, "Fetch", CONSUMER, Lane::Broker(*broker), Fate::Delivered, None);
-                    instant(&mut r, "FetchResponse", Lane::Broker(*broker), CONSUMER, Fate::Delivered, None);
-                    mark(&mut r, CONSUMER, MarkKind::Consumed { from: *from, to: *to });
-                }
-                Event::ConsumeFailed { .. } | Event::ConsumerTruncationDetected { .. } | Event::ConsumerPositionReset { .. } => {
-                    r.has_consumer = true
+                    r.instant("Fetch", CONSUMER, Lane::Broker(*broker), at, order, Fate::Delivered, None);
+                    r.instant("FetchResponse", Lane::Broker(*broker), CONSUMER, at, order, Fate::Delivered, None);
+                    r.mark(CONSUMER, at, order, MarkKind::Consumed { from: *from, to: *to });
                 }
                 Event::Crashed { broker, lose_unflushed } => {
-                    mark(&mut r, Lane::Broker(*broker), MarkKind::Crashed { lose_unflushed: *lose_unflushed })
+                    r.mark(Lane::Broker(*broker), at, order, MarkKind::Crashed { lose_unflushed: *lose_unflushed })
                 }
-                Event::Restarted { broker } => mark(&mut r, Lane::Broker(*broker), MarkKind::Restarted),
+                Event::Restarted { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::Restarted),
                 Event::Truncated { broker, from, to, truncation } => {
-                    mark(&mut r, Lane::Broker(*broker), MarkKind::Truncated { from: *from, to: *to, truncation: *truncation })
+                    r.mark(Lane::Broker(*broker), at, order, MarkKind::Truncated { from: *from, to: *to, truncation: *truncation })
                 }
                 Event::LeaderElected { leader, leader_epoch, kind, .. } => {
-                    mark(&mut r, CONTROLLER, MarkKind::LeaderElected { leader: *leader, leader_epoch: *leader_epoch, election: *kind })
+                    r.mark(CONTROLLER, at, order, MarkKind::LeaderElected { leader: *leader, leader_epoch: *leader_epoch, election: *kind })
                 }
                 Event::HighWatermarkChanged { broker, from, to, .. } => {
-                    mark(&mut r, Lane::Broker(*broker), MarkKind::HighWatermark { from: *from, to: *to })
+                    r.mark(Lane::Broker(*broker), at, order, MarkKind::HighWatermark { from: *from, to: *to })
                 }
                 Event::Appended { broker, offset, epoch, .. } => {
-                    mark(&mut r, Lane::Broker(*broker), MarkKind::Appended { offset: *offset, epoch: *epoch })
+                    r.mark(Lane::Broker(*broker), at, order, MarkKind::Appended { offset: *offset, epoch: *epoch })
                 }
-                Event::BrokerFenced { broker, .. } => mark(&mut r, Lane::Broker(*broker), MarkKind::Fenced),
-                Event::BrokerUnfenced { broker } => mark(&mut r, Lane::Broker(*broker), MarkKind::Unfenced),
-                Event::PartitionOffline { .. } => mark(&mut r, CONTROLLER, MarkKind::PartitionOffline),
-                Event::Isolated { broker } => mark(&mut r, Lane::Broker(*broker), MarkKind::Isolated),
-                Event::IsolationHealed { broker } => mark(&mut r, Lane::Broker(*broker), MarkKind::IsolationHealed),
-                Event::LinkCut { from, to, .. } => mark(&mut r, Lane::Broker(*from), MarkKind::LinkCut { to: *to }),
-                Event::LinkHealed { from, to } => mark(&mut r, Lane::Broker(*from), MarkKind::LinkHealed { to: *to }),
-                Event::Violation(_) => mark(&mut r, CONTROLLER, MarkKind::Violation),
+                Event::BrokerFenced { broker, .. } => r.mark(Lane::Broker(*broker), at, order, MarkKind::Fenced),
+                Event::BrokerUnfenced { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::Unfenced),
+                Event::PartitionOffline { .. } => r.mark(CONTROLLER, at, order, MarkKind::PartitionOffline),
+                Event::Isolated { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::Isolated),
+                Event::IsolationHealed { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::IsolationHealed),
+                Event::LinkCut { from, to, .. } => r.mark(Lane::Broker(*from), at, order, MarkKind::LinkCut { to: *to }),
+                Event::LinkHealed { from, to } => r.mark(Lane::Broker(*from), at, order, MarkKind::LinkHealed { to: *to }),
+                Event::Violation(_) => r.mark(CONTROLLER, at, order, MarkKind::Violation),
                 _ => {}
             }
         }
-        if step > 0 {
-            finish_step(&mut r, &mut wire, step, advanced_to, stopped_at);
+        if step > 0 && r.tracked + r.at_once.len() > 0 {
+            r.finish_step(step, advanced_to, stopped_at);
         }
-        r
+        // What is still on the wire at the end stays in flight.
+        for w in std::mem::take(&mut r.wire).into_values() {
+            r.finish(w, None, Fate::InFlight, None);
+        }
+        let mut out = r.out;
+        out.arrows.sort_by_key(|a| a.order);
+        // Arrows sent before the window and arriving in it count under the cap too.
+        if out.arrows.len() > max_arrows {
+            out.arrows_left_out += (out.arrows.len() - max_arrows) as u64;
+            out.arrows.truncate(max_arrows);
+        }
+        out
     }
 }
 
@@ -433,54 +538,27 @@ impl SpaceTime {
     /// The diagram of steps `from_step..=to_step` (1-based; clamped to the
     /// timeline) with at most `max_arrows` arrows and as many marks.
     pub fn of(timeline: &Timeline, from_step: u64, to_step: u64, max_arrows: usize) -> SpaceTime {
-        SpaceTime::window(timeline, &Replay::of(timeline), from_step, to_step, max_arrows)
-    }
-
-    /// `of` with the replay already made (it covers the whole timeline).
-    pub fn window(timeline: &Timeline, replay: &Replay, from_step: u64, to_step: u64, max_arrows: usize) -> SpaceTime {
         let len = timeline.len() as u64;
         let to_step = to_step.min(len);
         let from_step = from_step.clamp(1.min(len), to_step.max(1.min(len)));
-        let brokers = timeline.scenario().config.brokers;
+        let replay = Replay::window(timeline, from_step, to_step, max_arrows);
+        // Lanes by what the scenario does, the same for every window.
+        let scenario = timeline.scenario();
         let mut lanes = vec![];
-        if replay.has_producer {
+        if scenario.steps.iter().any(|s| matches!(s, Step::Produce(_))) {
             lanes.push(PRODUCER);
         }
-        lanes.extend((1..=brokers).map(Lane::Broker));
-        if replay.has_consumer {
+        lanes.extend((1..=scenario.config.brokers).map(Lane::Broker));
+        if scenario.steps.iter().any(|s| matches!(s, Step::Consume(_))) {
             lanes.push(CONSUMER);
         }
         lanes.push(CONTROLLER);
 
-        let in_window = |s: u64| s >= from_step && s <= to_step;
-        let mut arrows = vec![];
-        let mut arrows_left_out = 0;
-        for a in &replay.arrows {
-            // An arrow belongs if it was sent or arrived in the window, or
-            // crosses it (still on the wire through it).
-            let end = a.received.map_or(u64::MAX, |r| r.step);
-            if a.sent.step <= to_step && end >= from_step {
-                if arrows.len() < max_arrows {
-                    arrows.push(a.clone());
-                } else {
-                    arrows_left_out += 1;
-                }
-            }
-        }
-        let mut marks = vec![];
-        let mut marks_left_out = 0;
-        for m in replay.marks.iter().filter(|m| in_window(m.at.step)) {
-            if marks.len() < max_arrows {
-                marks.push(m.clone());
-            } else {
-                marks_left_out += 1;
-            }
-        }
         let ends = timeline.step_ends();
         let events = timeline.all_events();
         let mut steps = vec![];
         let mut last_ms = 0;
-        for s in 1..=len {
+        for s in 1..=to_step {
             let (start, end) = (if s == 1 { 0 } else { ends[s as usize - 2] }, ends[s as usize - 1]);
             let span = &events[start..end];
             let start_ms = span.first().map_or(last_ms, |e| e.time_ms);
@@ -498,7 +576,7 @@ impl SpaceTime {
                 None => end_ms,
             };
             last_ms = end_ms;
-            if in_window(s) {
+            if s >= from_step {
                 steps.push(StepSpan { step: s, start_ms, end_ms, events: (end - start) as u64 });
             }
         }
@@ -508,10 +586,10 @@ impl SpaceTime {
             to_step,
             position: timeline.position() as u64,
             steps,
-            arrows,
-            arrows_left_out,
-            marks,
-            marks_left_out,
+            arrows: replay.arrows,
+            arrows_left_out: replay.arrows_left_out,
+            marks: replay.marks,
+            marks_left_out: replay.marks_left_out,
             max_arrows: max_arrows as u64,
         }
     }

@@ -132,15 +132,15 @@ fn kip101_story_in_the_diagram() {
 fn window_and_cap_say_what_they_leave_out() {
     let timeline = Timeline::new(&common::load("timed-failover")).unwrap();
     let replay = Replay::of(&timeline);
-    let all = SpaceTime::window(&timeline, &replay, 1, u64::MAX, usize::MAX);
+    let all = SpaceTime::of(&timeline, 1, u64::MAX, usize::MAX);
     assert_eq!(all.arrows.len(), replay.arrows.len());
     assert!(all.arrows.len() > 30, "{}", all.arrows.len());
-    let capped = SpaceTime::window(&timeline, &replay, 1, u64::MAX, 20);
+    let capped = SpaceTime::of(&timeline, 1, u64::MAX, 20);
     assert_eq!(capped.arrows.len(), 20);
     assert_eq!(capped.arrows_left_out as usize, replay.arrows.len() - 20);
     assert_eq!(capped.arrows[..], all.arrows[..20]);
     // Steps 4..=5: arrows sent, received or on the wire in them only.
-    let w = SpaceTime::window(&timeline, &replay, 4, 5, usize::MAX);
+    let w = SpaceTime::of(&timeline, 4, 5, usize::MAX);
     assert_eq!((w.from_step, w.to_step), (4, 5));
     assert_eq!(w.steps.iter().map(|s| s.step).collect::<Vec<_>>(), vec![4, 5]);
     assert!(!w.arrows.is_empty());
@@ -151,8 +151,23 @@ fn window_and_cap_say_what_they_leave_out() {
     assert_eq!(w.arrows.len(), inside);
     assert!(w.marks.iter().all(|m| (4..=5).contains(&m.at.step)));
     // Out of range: clamped to the timeline.
-    let far = SpaceTime::window(&timeline, &replay, 50, 90, 10);
+    let far = SpaceTime::of(&timeline, 50, 90, 10);
     assert_eq!((far.from_step, far.to_step), (timeline.len() as u64, timeline.len() as u64));
+    // A window's replay is the whole run's, cut to the window.
+    for (name, scenario) in scenarios() {
+        let timeline = Timeline::new(&scenario).unwrap();
+        let full = Replay::of(&timeline);
+        let len = timeline.len() as u64;
+        for (from, to) in [(1, len), (1, 1), (2, 4), (len / 2, len / 2 + 1), (len, len)] {
+            let (from, to) = (from.max(1), to.min(len));
+            let d = SpaceTime::of(&timeline, from, to, usize::MAX);
+            let expected: Vec<_> = full.arrows.iter().filter(|a| a.sent.step <= to && a.received.is_none_or(|r| r.step >= from)).cloned().collect();
+            assert_eq!(d.arrows, expected, "{name}: steps {from}..={to}");
+            let marks: Vec<_> = full.marks.iter().filter(|m| (from..=to).contains(&m.at.step)).cloned().collect();
+            assert_eq!(d.marks, marks, "{name}: steps {from}..={to}");
+            assert_eq!(d.steps.len() as u64, to + 1 - from);
+        }
+    }
     let empty = Timeline::new(&Scenario::new(Default::default())).unwrap();
     let d = SpaceTime::of(&empty, 1, 10, 10);
     assert!(d.arrows.is_empty() && d.steps.is_empty());

@@ -160,11 +160,15 @@ export function layoutDiagram(data, { width = 960 } = {}) {
   }
   const bottom = y;
   const byKey = new Map(rows.map((r) => [at(r.step, r.time_ms), r]));
+  const span = new Map();
+  for (const r of rows) {
+    const sp = span.get(r.step);
+    if (sp) sp.end = r.y + r.height;
+    else span.set(r.step, { y: r.y, end: r.y + r.height });
+  }
   const steps = data.steps.map((s) => {
-    const own = rows.filter((r) => r.step === s.step);
-    const first = own[0];
-    const last = own[own.length - 1];
-    return { ...s, y: first ? first.y : bottom, height: first ? last.y + last.height - first.y : 0 };
+    const sp = span.get(s.step);
+    return { ...s, y: sp ? sp.y : bottom, height: sp ? sp.end - sp.y : 0 };
   });
   return { lanes, laneX, laneWidth, gutter, rows, byKey, steps, top, bottom, width: gutter + laneWidth * lanes.length + 8, height: bottom + FOOT };
 }
