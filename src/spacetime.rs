@@ -5,7 +5,7 @@
 //! HW moves. Plain data for the page to draw; derived, never fed back.
 //!
 //! Messages between brokers carry no id in the events, so they are paired
-//! here by replaying the wire's own rules (`network.rs`): a message sent at
+//! here by replaying the wire's own rules (`link.rs`): a message sent at
 //! `t` with latency `l` arrives at `t + l`; arrivals are handled in order
 //! of (arrival time, send order) while the clock runs (`advance_ms`); a
 //! message that cannot arrive is dropped at its arrival with a `dropped`
@@ -13,7 +13,12 @@
 //! still on it (`fetch_timed_out`, with the count). A `fetch` step is one
 //! whole round: its request and response arrive at once. The tests check
 //! this replay against the network's own messages in flight after every
-//! step of every scenario.
+//! step of every scenario and of random timed runs with faults.
+//!
+//! One limit: a trace line that stands for the same message sent three or
+//! more times in a row at different times (`repeated`) names only the first
+//! and the last time; the copies between are counted on the last arrow but
+//! not paired (their times are not in the events).
 //!
 //! The controller, the producer and the consumer reach the brokers at once
 //! (reference §10): their arrows (LeaderAndIsr, AlterPartition, Produce and
@@ -25,7 +30,7 @@ use crate::protocol::{Errors, Message};
 use crate::scenario::Step;
 use crate::timeline::Timeline;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The most arrows (and the most marks) one diagram holds unless asked for
 /// fewer: a long timed run has hundreds of thousands of messages, and 500
@@ -100,9 +105,10 @@ pub struct Arrow {
     pub message: Option<Message>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Errors>,
-    /// The same message was sent this many more times right after, up to
-    /// `repeated_until_ms` (one trace line for them all); those copies are
-    /// not drawn.
+    /// The same message was also sent this many times between the arrow
+    /// before this one and this one, with no other event between (one trace
+    /// line for them all, which names only the first and last times); those
+    /// copies are not drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeated: Option<u64>,
 }
@@ -241,7 +247,8 @@ impl Replayer {
         }
     }
 
-    fn instant(&mut self, kind: &'static str, from: Lane, to: Lane, at: At, order: u64, fate: Fate, error: Option<Errors>) {
+    /// An arrow (kind, from, to) that arrives as it leaves.
+    fn instant(&mut self, (kind, from, to): (&'static str, Lane, Lane), at: At, order: u64, fate: Fate, error: Option<Errors>) {
         if !self.in_window(at.step) {
             return;
         }
@@ -328,7 +335,7 @@ impl Replay {
             out: Replay::default(),
         };
         // The last broker each produce request went to.
-        let mut produce_to: HashMap<u64, BrokerId> = HashMap::new();
+        let mut produce_to: BTreeMap<u64, BrokerId> = BTreeMap::new();
         // A `fetch` step: the follower, and how many of its round's messages were sent.
         let mut round: Option<(BrokerId, u32)> = None;
         let mut step = 0u64;
@@ -368,28 +375,40 @@ impl Replay {
                         }
                         _ => false,
                     };
-                    let arrow = r.admit(Arrow {
-                        kind: message.name(),
-                        from: Lane::Broker(*from),
-                        to: Lane::Broker(*to),
-                        sent: at,
-                        arrives_ms: Some(e.time_ms + latency_ms),
-                        received: None,
-                        fate: Fate::InFlight,
-                        drop_reason: None,
-                        ignored: false,
-                        order,
-                        message: Some(message.clone()),
-                        error: None,
-                        repeated: e.repeated.map(|r| r.more),
-                    });
-                    r.tracked += arrow.is_some() as usize;
-                    let w = Wire { from: *from, to: *to, kind: message.name(), arrow };
-                    if now {
-                        r.at_once.push(w);
-                    } else {
-                        r.wire.insert((e.time_ms + latency_ms, r.seq), w);
-                        r.seq += 1;
+                    // A repeated line: the same message sent again right
+                    // after, the last copy at `until_ms`. Copies all sent at
+                    // once are all drawn; otherwise the first and the last
+                    // are, and the ones between are counted on the last,
+                    // their times unknown.
+                    let copies = match e.repeated {
+                        None => vec![(e.time_ms, None)],
+                        Some(rep) if rep.until_ms == e.time_ms => vec![(e.time_ms, None); 1 + rep.more as usize],
+                        Some(rep) => vec![(e.time_ms, None), (rep.until_ms, (rep.more > 1).then_some(rep.more - 1))],
+                    };
+                    for (time_ms, between) in copies {
+                        let arrow = r.admit(Arrow {
+                            kind: message.name(),
+                            from: Lane::Broker(*from),
+                            to: Lane::Broker(*to),
+                            sent: At { step, time_ms },
+                            arrives_ms: Some(time_ms + latency_ms),
+                            received: None,
+                            fate: Fate::InFlight,
+                            drop_reason: None,
+                            ignored: false,
+                            order,
+                            message: Some(message.clone()),
+                            error: None,
+                            repeated: between,
+                        });
+                        r.tracked += arrow.is_some() as usize;
+                        let w = Wire { from: *from, to: *to, kind: message.name(), arrow };
+                        if now {
+                            r.at_once.push(w);
+                        } else {
+                            r.wire.insert((time_ms + latency_ms, r.seq), w);
+                            r.seq += 1;
+                        }
                     }
                 }
                 Event::Dropped { from, to, kind, reason } => {
@@ -445,28 +464,28 @@ impl Replay {
                     }
                 }
                 Event::BecameLeader { broker, leader_epoch, .. } => {
-                    r.instant("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker), at, order, Fate::Delivered, None);
+                    r.instant(("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker)), at, order, Fate::Delivered, None);
                     r.mark(Lane::Broker(*broker), at, order, MarkKind::BecameLeader { leader_epoch: *leader_epoch });
                 }
                 Event::BecameFollower { broker, .. } => {
-                    r.instant("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker), at, order, Fate::Delivered, None)
+                    r.instant(("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker)), at, order, Fate::Delivered, None)
                 }
                 Event::IsrExpanded { leader, isr, .. } => {
-                    r.instant("AlterPartition", Lane::Broker(*leader), CONTROLLER, at, order, Fate::Delivered, None);
+                    r.instant(("AlterPartition", Lane::Broker(*leader), CONTROLLER), at, order, Fate::Delivered, None);
                     r.mark(CONTROLLER, at, order, MarkKind::IsrExpanded { isr: isr.clone() });
                 }
                 Event::IsrShrunk { leader, isr, by_controller, .. } => {
                     if let (Some(l), false) = (leader, by_controller) {
-                        r.instant("AlterPartition", Lane::Broker(*l), CONTROLLER, at, order, Fate::Delivered, None);
+                        r.instant(("AlterPartition", Lane::Broker(*l), CONTROLLER), at, order, Fate::Delivered, None);
                     }
                     r.mark(CONTROLLER, at, order, MarkKind::IsrShrunk { isr: isr.clone() });
                 }
                 Event::IsrChangeFailed { leader, .. } => {
-                    r.instant("AlterPartition", Lane::Broker(*leader), CONTROLLER, at, order, Fate::Failed, None)
+                    r.instant(("AlterPartition", Lane::Broker(*leader), CONTROLLER), at, order, Fate::Failed, None)
                 }
                 Event::ProduceRequest { request, to: Some(b), .. } => {
                     produce_to.insert(*request, *b);
-                    r.instant("Produce", PRODUCER, Lane::Broker(*b), at, order, Fate::Delivered, None);
+                    r.instant(("Produce", PRODUCER, Lane::Broker(*b)), at, order, Fate::Delivered, None);
                 }
                 Event::ProduceResponse { request, result, expired, .. } => {
                     let error = match result {
@@ -479,14 +498,14 @@ impl Replay {
                     match (produce_to.get(request), result) {
                         (_, ProduceResult::Sent) => {}
                         (Some(&b), _) if !from_client => {
-                            r.instant("ProduceResponse", Lane::Broker(b), PRODUCER, at, order, Fate::Delivered, error)
+                            r.instant(("ProduceResponse", Lane::Broker(b), PRODUCER), at, order, Fate::Delivered, error)
                         }
                         _ => r.mark(PRODUCER, at, order, MarkKind::ProduceFailed { error }),
                     }
                 }
                 Event::Consumed { broker, from, to, .. } => {
-                    r.instant("Fetch", CONSUMER, Lane::Broker(*broker), at, order, Fate::Delivered, None);
-                    r.instant("FetchResponse", Lane::Broker(*broker), CONSUMER, at, order, Fate::Delivered, None);
+                    r.instant(("Fetch", CONSUMER, Lane::Broker(*broker)), at, order, Fate::Delivered, None);
+                    r.instant(("FetchResponse", Lane::Broker(*broker), CONSUMER), at, order, Fate::Delivered, None);
                     r.mark(CONSUMER, at, order, MarkKind::Consumed { from: *from, to: *to });
                 }
                 Event::Crashed { broker, lose_unflushed } => {
@@ -595,11 +614,14 @@ impl SpaceTime {
     }
 }
 
+/// A message on the wire: from, to, kind, arrival time.
+pub type OnTheWire = (BrokerId, BrokerId, &'static str, u64);
+
 /// The messages the replay says are on the wire after `step` steps: (from,
 /// to, kind, arrival), in the network's order (arrival, then sending).
 /// Tests compare it with the network's own.
-pub fn on_the_wire_after(replay: &Replay, step: u64) -> Vec<(BrokerId, BrokerId, &'static str, u64)> {
-    let mut out: Vec<(u64, u64, (BrokerId, BrokerId, &'static str, u64))> = replay
+pub fn on_the_wire_after(replay: &Replay, step: u64) -> Vec<OnTheWire> {
+    let mut out: Vec<(u64, u64, OnTheWire)> = replay
         .arrows
         .iter()
         .filter(|a| a.sent.step <= step && a.received.is_none_or(|r| r.step > step))
