@@ -26,6 +26,7 @@
 
 use crate::config::BrokerId;
 use crate::event::{DropReason, ElectionKind, Event, ProduceResult, Truncation};
+use crate::invariants::ViolationKind;
 use crate::protocol::{Errors, Message};
 use crate::scenario::Step;
 use crate::timeline::Timeline;
@@ -135,7 +136,9 @@ pub enum MarkKind {
     LinkHealed { to: BrokerId },
     Consumed { from: u64, to: u64 },
     ProduceFailed { error: Option<Errors> },
-    Violation,
+    /// A safety check failed (`invariants.rs`); `protocol_violation` is
+    /// false for what Kafka's contract allows (an acks=1 loss).
+    Violation { violation: ViolationKind, protocol_violation: bool },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -531,7 +534,11 @@ impl Replay {
                 Event::IsolationHealed { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::IsolationHealed),
                 Event::LinkCut { from, to, .. } => r.mark(Lane::Broker(*from), at, order, MarkKind::LinkCut { to: *to }),
                 Event::LinkHealed { from, to } => r.mark(Lane::Broker(*from), at, order, MarkKind::LinkHealed { to: *to }),
-                Event::Violation(_) => r.mark(CONTROLLER, at, order, MarkKind::Violation),
+                Event::Violation(v) => {
+                    // On the first broker it names (the checks run on the whole cluster).
+                    let lane = v.brokers.first().map_or(CONTROLLER, |b| Lane::Broker(*b));
+                    r.mark(lane, at, order, MarkKind::Violation { violation: v.kind, protocol_violation: v.protocol_violation })
+                }
                 _ => {}
             }
         }

@@ -93,6 +93,8 @@ export function markLabel(m) {
       return m.to > m.from ? t('diagram.mark.consumed', { from: m.from, to: m.to - 1 }) : t('diagram.mark.consumed_nothing');
     case 'produce_failed':
       return m.error ? t('diagram.mark.produce_failed', { error: m.error }) : t('diagram.mark.produce_expired');
+    case 'violation':
+      return t(`violation.kind.${m.violation}`);
     default:
       return t(`diagram.mark.${m.kind}`);
   }

@@ -55,6 +55,7 @@ async function drawDiagram(page, scenario, position) {
       droppedKinds: [...svg.querySelectorAll('g.dg-arrow[data-fate="dropped"]')].map((g) => `${g.dataset.step} ${g.dataset.kind}`),
       labels: [...svg.querySelectorAll('.dg-arrow-label')].map((e) => e.textContent),
       lanes: [...svg.querySelectorAll('.dg-lane text')].map((e) => e.textContent),
+      violations: [...svg.querySelectorAll('g.dg-mark-violation text')].map((e) => `${e.closest('[data-step]').dataset.step} ${e.textContent}`),
       svgWidth: svg.getBoundingClientRect().width,
       boxWidth: box.clientWidth,
       scrollWidth: box.scrollWidth,
@@ -77,6 +78,9 @@ test('the diagram draws every arrow the core reports, marks the crash and highli
   assert.deepEqual(d.droppedKinds, ['13 FetchResponse']);
   assert.deepEqual(d.lanes, ['producer', 'broker 1', 'broker 2', 'broker 3', 'consumer', 'controller']);
   for (const kind of ['Fetch', 'FetchResponse', 'LeaderAndIsr', 'Produce']) assert.ok(d.labels.includes(kind), kind);
+  // Under 0.10 the acknowledged m2 is lost when broker 3 leads without it (step 17).
+  assert.deepEqual(d.violations, ['17 acknowledged write lost']);
+  assert.deepEqual(d.data.marks.filter((m) => m.kind === 'violation').map((m) => [m.lane, m.violation]), [[3, 'acked_write_lost']]);
 
   // Another position moves the highlight only.
   const at3 = await drawDiagram(page, kip101, 3);
