@@ -146,6 +146,15 @@ test('exported SVG is well-formed, user text stays text, the PNG has the size as
         style: doc.getElementsByTagName('style')[0]?.textContent || '',
       };
     };
+    // What the moment states, broker by broker, against the core's state.
+    const state = sim.state();
+    const momentDoc = new DOMParser().parseFromString(moment, 'image/svg+xml');
+    const brokers = [...momentDoc.querySelectorAll('g.mo-broker')].map((g) => ({
+      id: Number(g.getAttribute('data-broker')),
+      texts: [...g.querySelectorAll(':scope > text')].map((e) => e.textContent),
+      records: [...g.querySelectorAll('g.mo-record')].map((r) => Number(r.getAttribute('data-offset'))),
+    }));
+    const expected = state.brokers.map((b) => ({ id: b.id, role: b.role, leo: b.log_end_offset, hw: b.high_watermark, epoch: b.leader_epoch, offsets: b.log.map((r) => r.offset) }));
     const png = await ex.svgToPng(moment, 2);
     const bitmap = await createImageBitmap(png);
     const diagramPng = await ex.svgToPng(diagram, 1);
@@ -160,6 +169,8 @@ test('exported SVG is well-formed, user text stays text, the PNG has the size as
       pwned: window.__pwned ?? null,
       hostile,
       fileName: ex.fileName(scenario.name, 'svg'),
+      brokers,
+      expected,
     };
   }, { scenario, hostile });
   for (const doc of [r.moment, r.diagram]) {
@@ -170,6 +181,15 @@ test('exported SVG is well-formed, user text stays text, the PNG has the size as
     assert.match(doc.style, /PingFang SC|Noto Sans CJK/);
   }
   assert.ok(r.moment.texts.includes(hostile), r.moment.texts.join(' | '));
+  assert.equal(r.brokers.length, 3);
+  for (const [i, b] of r.brokers.entries()) {
+    const e = r.expected[i];
+    assert.equal(b.id, e.id);
+    assert.ok(b.texts.includes(`LEO ${e.leo} · HW ${e.hw} · epoch ${e.epoch}`), b.texts.join(' | '));
+    assert.ok(b.texts.some((x) => x.startsWith(e.role)), `${e.role}: ${b.texts.join(' | ')}`);
+    assert.deepEqual(b.records, e.offsets);
+  }
+  assert.equal(r.expected[2].role, 'down');
   assert.equal(r.diagram.title, scenario.name);
   assert.equal(r.diagram.arrows, r.arrows);
   assert.equal(r.pwned, null);
