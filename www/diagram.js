@@ -278,11 +278,13 @@ export function renderDiagram(data, { width = 960, current = data.position } = {
       const x1 = x(a.from);
       const x2 = x(a.to);
       let y2;
+      const instant = a.received && a.received.step === a.sent.step && a.received.time_ms === a.sent.time_ms;
       if (!a.received) y2 = L.bottom;
-      else if (a.received.step === a.sent.step && a.received.time_ms === a.sent.time_ms) y2 = y + 7;
+      else if (instant) y2 = y + 8;
       else if (!within(data, a.received.step)) y2 = L.bottom;
       else y2 = L.byKey.get(at(a.received.step, a.received.time_ms)).arrivalY;
-      const y1 = y2 === y + 7 ? y - 5 : y;
+      // Sent and received at once: slanted a little within its slot.
+      const y1 = instant ? y - 2 : y;
       const lost = a.fate === 'dropped' || a.fate === 'discarded' || a.fate === 'failed';
       // A lost message ends short of its receiver, where it was lost.
       const end = lost ? 0.8 : 1;
