@@ -80,6 +80,7 @@ pub mod scenario;
 pub mod shared;
 pub mod simulation;
 pub mod sorted_set;
+pub mod spacetime;
 
 pub use config::{BrokerId, Config, Protocol};
 pub use event::{Event, Traced};

@@ -200,6 +200,18 @@ impl Simulation {
     pub fn to_link(&self) -> String {
         link::encode(self.timeline.scenario())
     }
+
+    /// The space-time diagram of steps `from..=to` (1-based, clamped to the
+    /// timeline, whatever the position) with at most `maxArrows` arrows and
+    /// as many marks (`spacetime::MAX_ARROWS` if not given, at most
+    /// `MAX_ARROWS_LIMIT`): lanes, arrows, marks and step spans
+    /// (`spacetime.rs`). It does not depend on the position but for
+    /// `position`: after a seek, draw the same data with another current step.
+    #[wasm_bindgen(js_name = spaceTime)]
+    pub fn space_time(&self, from: u32, to: u32, max_arrows: Option<u32>) -> Result<JsValue, JsError> {
+        let max = max_arrows.map_or(crate::spacetime::MAX_ARROWS, |m| (m as usize).min(crate::spacetime::MAX_ARROWS_LIMIT));
+        to_js(&crate::spacetime::SpaceTime::of(&self.timeline, from as u64, to as u64, max))
+    }
 }
 
 /// Limits the page shows and checks against before asking the core.
