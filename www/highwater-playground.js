@@ -29,6 +29,8 @@ import { wireExplore } from './explore-dialog.js';
 import { wireWhatif } from './whatif-dialog.js';
 import { Tours } from './tour-panel.js';
 import { ForkView } from './fork-view.js';
+import { DiagramPanel } from './diagram-panel.js';
+import { wireExport } from './export-menu.js';
 import { PageAddress } from './links.js';
 import { loadGallery, galleryEntry } from './gallery.js';
 import { tourIds } from './tour.js';
@@ -39,7 +41,7 @@ import { t } from './i18n.js';
 globalThis.highwaterMissingKeys = missingKeys;
 
 /** The style sheets, fetched once and shared by every playground's shadow root. */
-const STYLE_FILES = ['style.css', 'compare.css'];
+const STYLE_FILES = ['style.css', 'compare.css', 'diagram.css'];
 let sheets = null;
 
 function styleSheets() {
@@ -329,6 +331,9 @@ export class HighwaterPlayground extends HTMLElement {
     pg.tours.wire();
     pg.forkView = new ForkView(pg);
     pg.forkView.wire();
+    pg.diagram = new DiagramPanel(pg);
+    pg.diagram.wire();
+    wireExport(pg);
     root.querySelectorAll('dialog [data-close]').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
     $('btn-glossary').addEventListener('click', () => $('dlg-glossary').showModal());
 

@@ -61,6 +61,8 @@ export class Playground {
     this.gallery = null; // the gallery's entries once loaded (names in every language)
     this.address = null; // the page's address bar, when this playground is the page (links.js)
     this.forkView = null; // What if…: the fork and the comparison (fork-view.js)
+    this.diagram = null; // the space-time diagram's panel (diagram-panel.js)
+    this.timelineVersion = 0; // changes whenever the timeline does (a new run, a step applied)
     this.lastReported = '';
     this.player = new Player(this);
   }
@@ -181,6 +183,7 @@ export class Playground {
     this.position = position;
     this.stepEventsCache.clear();
     this.positionCache.clear();
+    this.timelineVersion += 1;
     this.follow = true;
     refreshStaticControls(this);
   }
@@ -286,6 +289,7 @@ export class Playground {
     this.position = position + 1;
     this.stepEventsCache.clear();
     this.positionCache.clear();
+    this.timelineVersion += 1;
     this.stepEventsCache.set(this.position, events);
     if (future) {
       this.undo = { scenario: before, position };
@@ -444,6 +448,7 @@ export class Playground {
       this.animation = null;
     }
     if (this.forkView) this.forkView.draw();
+    if (this.diagram) this.diagram.draw();
     if (tour) tour.positionChanged();
     this.report(view);
     if (!this.firstDrawn) {

@@ -4,6 +4,7 @@
 import { t } from './i18n.js';
 import { embedSnippet, elementSnippet } from './share.js';
 import { runUrl } from './links.js';
+import { fileName, download, traceFile } from './export.js';
 
 const TRACE_SHOWN_LINES = 10_000; // the dialog shows the first and last half of a longer trace
 
@@ -15,21 +16,6 @@ function traceExcerpt(text) {
   const half = TRACE_SHOWN_LINES / 2;
   const left = lines.length - 1 - TRACE_SHOWN_LINES;
   return `${lines.slice(0, half).join('\n')}\n… ${t('trace.left_out', { count: left })} …\n${lines.slice(-half - 1).join('\n')}`;
-}
-
-/** A file name from a scenario's name: `kip-101-loss.trace`. */
-export function fileName(name, ext) {
-  const base = String(name || 'highwater-run').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'highwater-run';
-  return `${base}.${ext}`;
-}
-
-/** Saves a Blob as a file. */
-export function download(name, blob) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
 export async function copyText(pg, text, done) {
@@ -70,7 +56,7 @@ export function wireShare(pg) {
     $('dlg-trace').showModal();
   });
   $('btn-trace-copy').addEventListener('click', () => copyText(pg, traceText, t('notice.trace_copied')));
-  $('btn-trace-download').addEventListener('click', () => download(fileName(pg.name, 'trace'), new Blob([traceText], { type: 'text/plain' })));
+  $('btn-trace-download').addEventListener('click', () => download(fileName(pg.name, 'trace.txt'), new Blob([traceText], { type: 'text/plain' })));
 
   // A playground embedded in another page points its "Open in Highwater" at the full page when it is used.
   if (!pg.address) {

@@ -23,6 +23,17 @@ export const MARKUP = `
       <button type="button" id="btn-settings" data-i18n="nav.settings">Settings</button>
       <button type="button" id="btn-copy-link" data-i18n="nav.copy_link">Copy link</button>
       <button type="button" id="btn-embed" data-i18n="nav.embed">Embed</button>
+      <details id="export-menu" class="export-menu">
+        <summary class="export-summary" data-i18n="export.title">Export</summary>
+        <div class="export-items" role="group" aria-label="Export" data-i18n-attr="aria-label:export.title">
+          <button type="button" data-export="scenario" data-i18n="export.scenario">Scenario (JSON)</button>
+          <button type="button" data-export="trace" data-i18n="export.trace">Trace (text)</button>
+          <button type="button" data-export="moment_svg" data-i18n="export.moment_svg">This moment (SVG)</button>
+          <button type="button" data-export="moment_png" data-i18n="export.moment_png">This moment (PNG)</button>
+          <button type="button" data-export="diagram_svg" data-i18n="export.diagram_svg">Diagram (SVG)</button>
+          <button type="button" data-export="diagram_png" data-i18n="export.diagram_png">Diagram (PNG)</button>
+        </div>
+      </details>
       <button type="button" id="btn-glossary" data-i18n="nav.glossary">Glossary</button>
       <button type="button" id="btn-help" class="round" popovertarget="help" aria-label="Help and keyboard shortcuts" data-i18n-attr="aria-label:nav.help">?</button>
       <label class="lang-pick"><span class="visually-hidden" data-i18n="nav.language">Language</span><select id="lang" aria-label="Language" data-i18n-attr="aria-label:nav.language"></select></label>
@@ -174,6 +185,14 @@ export const MARKUP = `
         </section>
       </aside>
     </div>
+
+    <section class="panel diagram-panel full-only" aria-labelledby="diagram-title">
+      <div class="panel-head">
+        <h3 id="diagram-title" data-i18n="diagram.title">Space-time diagram of the run</h3>
+        <span class="muted small" data-i18n="diagram.panel_help">Brokers are vertical lines, time runs down; click a step, an arrow or a mark to go there.</span>
+      </div>
+      <div id="diagram" class="diagram-scroll diagram-box"></div>
+    </section>
   </main>
 
   <footer class="footer full-only">

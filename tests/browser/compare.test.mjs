@@ -7,54 +7,36 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openPage, cliTrace, missingKeys, noHorizontalScroll, ROOT, RESULTS } from './harness.mjs';
+import { setup, openPage, loadCore, cliTrace, missingKeys, noHorizontalScroll, ROOT, RESULTS } from './harness.mjs';
 
 let env;
-before(async () => { env = await setup(); });
+let core;
+before(async () => { env = await setup(); core = await loadCore(); });
 after(async () => { await env?.close(); });
 
 const KIP101 = fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'kip101-loss-after-restart.json'), 'utf8');
 
 /**
- * In the page: forks the scenario, runs both, seeks both to `position`
- * (a run that stopped early to its last step), draws the compare view into a
- * host that replaces the page's content, and reports what it drew.
+ * Opens the comparison as a link does (`#s=<link>&at=<position>&fork=<change>`),
+ * waits until the page draws it, and reports what it drew beside what the
+ * core says of the two runs (a run that stopped early is shown at its last step).
  */
 async function drawCompare(page, changeText, position, scenarioText = KIP101) {
-  return page.evaluate(async ({ scenarioText, changeText, position }) => {
-    const { core } = await import('./core.js');
-    const { compareView, diffId } = await import('./compare.js');
-    const { patch } = await import('./dom.js');
-    if (!document.querySelector('link[href="compare.css"]')) {
-      const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: 'compare.css' });
-      document.head.append(link);
-      await new Promise((done) => { link.onload = done; });
-    }
-    const c = core();
-    const forked = c.forkScenario(scenarioText, changeText);
-    const original = JSON.parse(scenarioText);
-    const runs = [original, forked.scenario].map((s) => {
-      const sim = c.Simulation.fromScenario(s);
-      const at = Math.min(position, sim.length());
-      sim.seek(at);
-      return { sim, at, length: sim.length(), scenario: s, outcome: c.runOutcome(s) };
-    });
-    const [a, b] = runs;
-    const differences = a.sim.differencesWith(b.sim);
-    const epochs = (p) => !['0.10', 'legacy'].includes(p);
-    const side = (r) => ({ state: r.sim.state(), scenario: r.scenario, outcome: r.outcome, position: r.at, length: r.length });
-    let host = document.getElementById('compare-host');
-    if (!host) {
-      for (const el of document.body.children) el.style.display = 'none';
-      host = document.createElement('main');
-      host.id = 'compare-host';
-      host.style.padding = '12px';
-      document.body.prepend(host);
-    }
-    patch(host, compareView({
-      left: side(a), right: side(b), differences, change: forked.change, position,
-      recordEpochs: { left: epochs(original.config.protocol), right: epochs(forked.scenario.config.protocol) },
-    }));
+  const sim = core.Simulation.fromScenario(JSON.parse(scenarioText));
+  const link = sim.toLink();
+  sim.free();
+  const url = new URL(page.url());
+  await page.goto(`${url.origin}${url.pathname}${url.search}#s=${link}&at=${position}&fork=${changeText}`);
+  await page.waitForFunction(([text, at]) => {
+    const pg = document.querySelector('highwater-playground').playground;
+    return pg && pg.forkView.text === text && pg.sim.position() === Math.min(at, pg.sim.length())
+      && pg.root.querySelector('#compare [data-testid="fork-change"]');
+  }, [changeText, position]);
+  return page.evaluate(async () => {
+    const { diffId } = await import('./compare.js');
+    const pg = document.querySelector('highwater-playground').playground;
+    const host = pg.root.getElementById('compare');
+    const differences = pg.sim.differencesWith(pg.forkView.sim);
     const ids = (sel) => [...host.querySelectorAll(sel)].flatMap((el) => el.dataset.diff.split(' '));
     return {
       differences,
@@ -66,16 +48,17 @@ async function drawCompare(page, changeText, position, scenarioText = KIP101) {
       markedElements: host.querySelectorAll('.compare-runs .diff').length,
       header: host.querySelector('[data-testid="fork-change"]').textContent,
       outcomes: [...host.querySelectorAll('.compare-run [data-outcome]')].map((el) => el.dataset.outcome),
-      forkScenario: forked.scenario,
-      forkTrace: b.sim.traceText(),
-      summary: forked.change,
+      forkScenario: pg.forkView.scenarios.right,
+      forkTrace: pg.forkView.sim.traceText(),
+      summary: pg.forkView.change,
+      hash: location.hash,
     };
-  }, { scenarioText, changeText, position });
+  });
 }
 
 /** What a broker's stat or cell shows on one side, and whether it is marked. */
 async function shown(page, side, selector) {
-  return page.locator(`#compare-host [data-side="${side}"] ${selector}`).evaluate((el) => ({ text: el.textContent, marked: el.classList.contains('diff'), diff: el.dataset.diff ?? null }));
+  return page.locator(`#compare [data-side="${side}"] ${selector}`).evaluate((el) => ({ text: el.textContent, marked: el.classList.contains('diff'), diff: el.dataset.diff ?? null }));
 }
 
 test('KIP-101 forked to 0.11: the marked cells are the core\'s differences, and the fork replays as the command line runs it', async () => {
@@ -130,7 +113,7 @@ test('a no-op fork shows no differences; acks=1 turns the protocol violation int
   const same = await drawCompare(page, 'min_insync_replicas=1', 19);
   assert.deepEqual(same.differences, []);
   assert.equal(same.markedElements, 0);
-  assert.equal(await page.locator('#compare-host [data-testid="no-differences"]').count(), 1);
+  assert.equal(await page.locator('#compare [data-testid="no-differences"]').count(), 1);
   const acks = await drawCompare(page, 'acks=1', 19);
   const v = acks.differences.filter((d) => d.kind === 'violation').map((d) => [d.only_in, d.protocol_violation]);
   assert.deepEqual(v, [['left', true], ['right', false]]);
@@ -199,7 +182,7 @@ test('a long log is shown where the runs differ: the record at offset 16 is mark
   const missing = r.differences.filter((d) => d.kind === 'record_missing').map((d) => [d.broker, d.offset, d.value]);
   assert.deepEqual(missing, [[1, 16, 'm2'], [3, 16, 'm2']]);
   assert.deepEqual(new Set([...r.markedLeft, ...r.markedRight]), new Set(r.expectedIds));
-  const ticks = await page.locator('#compare-host [data-side="left"] .ruler .tick').allTextContents();
+  const ticks = await page.locator('#compare [data-side="left"] .ruler .tick').allTextContents();
   assert.ok(Number(ticks[0]) > 0 && ticks.includes('16'), ticks.join(' '));
   assert.match((await shown(page, 'right', 'section[data-broker="3"] .cell[data-diff="record_missing:3:16"]')).text, /^16m2/);
   assert.equal((await shown(page, 'left', 'section[data-broker="3"] .cell.fork-absent')).diff, 'record_missing:3:16');
@@ -212,7 +195,7 @@ for (const lang of ['en', 'zh-Hans']) {
       const page = await openPage(env, { path: `?lang=${lang}`, viewport: { width, height: width > 800 ? 1000 : 844 } });
       const r = await drawCompare(page, 'protocol=0.11', 19);
       assert.deepEqual(new Set([...r.markedLeft, ...r.markedRight]), new Set(r.expectedIds));
-      const [left, right] = await page.locator('#compare-host .compare-run').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()));
+      const [left, right] = await page.locator('#compare .compare-run').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()));
       if (width > 900) assert.ok(Math.abs(left.top - right.top) < 2 && right.left > left.right, 'side by side');
       else assert.ok(right.top >= left.bottom, 'stacked, the original first');
       assert.ok(await noHorizontalScroll(page));
@@ -224,3 +207,42 @@ for (const lang of ['en', 'zh-Hans']) {
     });
   }
 }
+
+test('What if… on the page: the chooser forks at the step, the link carries the fork and reopens it, the timeline moves both, Back to the run closes it', async () => {
+  const sim = core.Simulation.fromScenario(JSON.parse(KIP101));
+  const link = sim.toLink();
+  sim.free();
+  const page = await openPage(env, { hash: `#s=${link}&at=8`, viewport: { width: 1440, height: 1000 } });
+  await page.click('#btn-fork');
+  await page.locator('#dlg-fork').waitFor();
+  // The first choice is the version: choose 0.11 and fork.
+  assert.match(await page.locator('#fork-kind option').first().textContent(), /Kafka version/);
+  await page.selectOption('#fork-value', { label: 'Kafka 0.11' });
+  await page.click('#btn-fork-apply');
+  await page.locator('#compare [data-testid="fork-change"]').waitFor();
+  assert.equal(await page.locator('#compare [data-testid="fork-change"]').textContent(), 'Fork: Kafka 0.10 → Kafka 0.11');
+  assert.match(await page.evaluate(() => location.hash), /&at=8&fork=protocol=0\.11$/);
+  assert.equal(await page.locator('.layout').isVisible(), false, 'the single run gives way to the two');
+  // The shared timeline: End moves both runs; the loss shows in the original only.
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => /&at=19&fork=/.test(location.hash));
+  assert.deepEqual(await page.locator('#compare .compare-run [data-outcome]').evaluateAll((els) => els.map((e) => e.dataset.outcome)), ['acked_write_lost', 'safe']);
+  assert.ok(await page.locator('#compare [data-side="left"] [data-diff^="violation:"]').count() > 0);
+  // The link reopens the same comparison in a new page.
+  const href = await page.evaluate(() => location.href);
+  const again = await env.browser.newPage({ viewport: { width: 1440, height: 1000 } });
+  await again.goto(href);
+  await again.locator('#compare [data-testid="fork-change"]').waitFor();
+  assert.equal(await again.locator('#position').textContent(), '19 / 19');
+  await again.close();
+  // Back to the run: the comparison closes, the link loses the fork, the run stays at its step.
+  await page.click('#btn-fork-close');
+  assert.equal(await page.locator('.layout').isVisible(), true);
+  await page.waitForFunction(() => !/fork=/.test(location.hash));
+  assert.equal(await page.locator('#position').textContent(), '19 / 19');
+  // A change the core refuses, in a link: a message, and the run without a fork.
+  await page.goto(`${env.url}#s=${link}&at=3&fork=min_insync_replicas=9`);
+  await page.locator('.notice-error', { hasText: 'min_insync_replicas' }).waitFor();
+  assert.equal(await page.locator('.layout').isVisible(), true);
+  assert.deepEqual(page.errors, []);
+});

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setup, openPage, cliTrace, pageTrace, loadFromGallery, missingKeys, ROOT, RESULTS } from './harness.mjs';
+import { setup, openPage, loadCore, cliTrace, pageTrace, loadFromGallery, missingKeys, ROOT, RESULTS } from './harness.mjs';
 
 let env;
 before(async () => {
@@ -252,3 +252,40 @@ for (const lang of ['en', 'zh-Hans']) {
     });
   }
 }
+
+test('the page: the diagram panel follows the timeline, a click on a step seeks there; the Export menu downloads files that replay and parse', async () => {
+  const scenario = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'kip101-loss-after-restart.json'), 'utf8'));
+  const core = await loadCore();
+  const sim = core.Simulation.fromScenario(scenario);
+  const link = sim.toLink();
+  const arrows = sim.spaceTime(1, sim.length()).arrows.length;
+  sim.free();
+  const page = await openPage(env, { hash: `#s=${link}&at=5`, viewport: { width: 1440, height: 1000 } });
+  const panel = page.locator('#diagram svg.diagram');
+  await panel.waitFor();
+  assert.equal(Number(await panel.getAttribute('data-arrows')), arrows);
+  assert.equal(await page.locator('#diagram .dg-step.current').getAttribute('data-step'), '5');
+  await page.locator('#diagram .dg-step[data-step="14"] .dg-band').click();
+  assert.equal(await page.locator('#position').textContent(), '14 / 19');
+  assert.equal(await page.locator('#diagram .dg-step.current').getAttribute('data-step'), '14');
+  const save = async (kind) => {
+    await page.click('#export-menu summary');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#export-menu button[data-export="${kind}"]`)]);
+    const file = await download.path();
+    return { name: download.suggestedFilename(), bytes: fs.readFileSync(file) };
+  };
+  const json = await save('scenario');
+  assert.match(json.name, /\.json$/);
+  assert.equal(cliTrace(JSON.parse(json.bytes.toString('utf8'))), cliTrace(scenario), 'the exported scenario replays to the same trace');
+  for (const kind of ['diagram_svg', 'moment_svg']) {
+    const svg = await save(kind);
+    assert.match(svg.name, /\.svg$/);
+    const ok = await page.evaluate((text) => !new DOMParser().parseFromString(text, 'image/svg+xml').querySelector('parsererror'), svg.bytes.toString('utf8'));
+    assert.ok(ok, `${kind} parses`);
+  }
+  const png = await save('diagram_png');
+  assert.deepEqual([...png.bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG');
+  const trace = await save('trace');
+  assert.equal(trace.bytes.toString('utf8'), await pageTrace(page), 'the trace up to step 14, as the Trace dialog shows it');
+  assert.deepEqual(page.errors, []);
+});
