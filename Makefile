@@ -67,7 +67,7 @@ fuzz:
 
 # Refreshes docs/screenshot-*.png from the browser tests' screenshots.
 screenshots:
-	HIGHWATER_SCREENSHOTS=1 node --test tests/browser/layout.test.mjs tests/browser/tours.test.mjs
+	HIGHWATER_SCREENSHOTS=1 node --test tests/browser/layout.test.mjs tests/browser/tours.test.mjs tests/browser/whatif.test.mjs tests/browser/compare.test.mjs tests/browser/diagram.test.mjs
 
 # Rewrites tests/golden/ from the current model; review the diff before committing.
 bless:

@@ -144,6 +144,10 @@ export interface Simulation {
   scenario(): Scenario;
   /** The scenario as link text ("v1.…"), as the page's `#s=` fragment carries it. */
   toLink(): string;
+  /** Every difference between this run's state and `other`'s at their positions (this run is "left"; docs/fork.md). */
+  differencesWith(other: Simulation): Array<{ kind: string; [field: string]: unknown }>;
+  /** The space-time diagram of steps from..to (1-based, inclusive, clamped), at most `maxArrows` arrows (docs/js-api.md). */
+  spaceTime(from: number, to: number, maxArrows?: number): { steps: object[]; lanes: Array<number | string>; arrows: object[]; marks: object[]; position: number; arrows_left_out: number; marks_left_out: number; max_arrows: number };
   free(): void;
 }
 
@@ -199,6 +203,13 @@ export interface Core {
   versions: { versions: VersionInfo[]; rules: RuleSource[] };
   withProtocol(config: Config, protocol: ProtocolInput): Required<Config>;
   whatifScenario(scenario: Scenario | string, protocol: string, acks: '1' | 'all', minInsyncReplicas: number, uncleanLeaderElection: boolean): Scenario;
+  /** The scenario with one change (its text, docs/fork.md: `protocol=4.1`, `acks@8=1`, …): the fork and what changed. */
+  forkScenario(scenario: Scenario | string, change: string): { scenario: Scenario; change: { text: string; setting: string; step: number | null; from: unknown; to: unknown } };
+  /** A change's text read into its typed form, and back. */
+  parseChange(text: string): { change: string; [field: string]: unknown };
+  changeText(change: { change: string; [field: string]: unknown }): string;
+  /** A whole run's most severe outcome (the what-if grid's words: `safe`, `acked_write_lost`, …) and its step. */
+  runOutcome(scenario: Scenario | string): { outcome: string; step: number | null };
   /** 1 for the first instance, one more for each fresh instance after a panic. */
   generation: number;
 }
@@ -207,6 +218,8 @@ export interface Core {
 export function core(): Core;
 /** Loads the core (fetches pkg/highwater_bg.wasm beside this module) or, after a panic, a fresh instance of it. */
 export function loadCore(): Promise<Core>;
+/** The core, loaded once for the page: every caller (every playground) shares the instance. */
+export function ensureCore(): Promise<Core>;
 /** True when an error means the core instance is dead (a trap, or a panic the core recorded). */
 export function isCrash(err: unknown): boolean;
 /** The panic message of the current instance, if it recorded one. */

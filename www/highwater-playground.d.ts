@@ -26,8 +26,12 @@ export interface HighwaterPositionDetail {
   position: number;
   /** Steps in the timeline. */
   length: number;
-  /** The scenario shown, as the `scenario` attribute names it. */
+  /** The scenario's name (its `name` field; empty for a run of one's own). */
   scenario: string;
+  /** The run stopped at a work budget. */
+  stopped: boolean;
+  /** Guarantees broken so far (the violation banner's). */
+  violations: number;
 }
 
 /** Sent by the element when its step changes; it bubbles and crosses shadow roots (composed). */
@@ -39,6 +43,9 @@ export type HighwaterPositionEvent = CustomEvent<HighwaterPositionDetail>;
  * and carries a `data-ready` attribute once it shows its scenario.
  */
 export interface HighwaterPlaygroundElement extends HTMLElement {
+  /** The step shown, and the run's length (null until it has loaded). */
+  readonly position: number | null;
+  readonly length: number | null;
   addEventListener<K extends keyof HighwaterPlaygroundEventMap>(type: K, listener: (this: HighwaterPlaygroundElement, ev: HighwaterPlaygroundEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof HighwaterPlaygroundEventMap>(type: K, listener: (this: HighwaterPlaygroundElement, ev: HighwaterPlaygroundEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;

@@ -202,6 +202,7 @@ for (const lang of ['en', 'zh-Hans']) {
       if (lang !== 'en') assert.match(r.header, /假设：从 Kafka 0.10 换成 Kafka 0.11/);
       fs.mkdirSync(RESULTS, { recursive: true });
       await page.screenshot({ path: path.join(RESULTS, `compare-${lang}-${width}.png`), fullPage: true });
+      if (process.env.HIGHWATER_SCREENSHOTS && lang === 'en' && width === 1440) await page.locator('#compare').screenshot({ path: path.join(ROOT, 'docs', 'screenshot-compare.png') });
       assert.deepEqual(await missingKeys(page), []);
       assert.deepEqual(page.errors, []);
     });

@@ -268,6 +268,9 @@ test('the page: the diagram panel follows the timeline, a click on a step seeks 
   await page.locator('#diagram .dg-step[data-step="14"] .dg-band').click();
   assert.equal(await page.locator('#position').textContent(), '14 / 19');
   assert.equal(await page.locator('#diagram .dg-step.current').getAttribute('data-step'), '14');
+  fs.mkdirSync(RESULTS, { recursive: true });
+  await page.locator('.diagram-panel').screenshot({ path: path.join(RESULTS, 'diagram-panel.png') });
+  if (process.env.HIGHWATER_SCREENSHOTS) fs.copyFileSync(path.join(RESULTS, 'diagram-panel.png'), path.join(ROOT, 'docs', 'screenshot-diagram.png'));
   const save = async (kind) => {
     await page.click('#export-menu summary');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#export-menu button[data-export="${kind}"]`)]);

@@ -48,6 +48,7 @@ for (const lang of ['en', 'zh-Hant']) {
     assert.ok(expected.some((c) => c.protocol === '0.10' && c.acks === 'all' && c.outcome === 'acked_write_lost'));
     fs.mkdirSync(RESULTS, { recursive: true });
     await page.screenshot({ path: path.join(RESULTS, `whatif-${lang}.png`) });
+    if (process.env.HIGHWATER_SCREENSHOTS && lang === 'en') fs.copyFileSync(path.join(RESULTS, 'whatif-en.png'), path.join(ROOT, 'docs', 'screenshot-whatif.png'));
     // 0.10, acks=all, min ISR 2, unclean off: the run opens at the step of the loss.
     const cell = page.locator('#whatif-grid button[data-protocol="0.10"][data-acks="all"][data-min-isr="2"][data-unclean="false"]');
     const step = await cell.getAttribute('data-step');
