@@ -3,11 +3,22 @@
 // current step highlighted and kept in view, a click on a step, an arrow or a
 // mark seeks there. The data is read once per window and timeline.
 
-import { patch } from './dom.js';
+import { h, patch } from './dom.js';
 import { t } from './i18n.js';
-import { renderDiagram } from './diagram.js';
+import { renderDiagram, HEADER } from './diagram.js';
 
 export const WINDOW_STEPS = 40; // steps drawn at most: the window follows the current step
+
+/**
+ * The lane names as a strip that stays at the top of the scrolling box: the
+ * diagram's own background and lanes, cropped to its header.
+ */
+function lanesHead(svg) {
+  const keep = svg.children.filter((c) => c.attrs && (c.attrs.class === 'dg-bg' || c.attrs.class === 'dg-lanes'));
+  const { width } = svg.attrs;
+  return h('div', { class: 'diagram-head', key: 'head', 'aria-hidden': 'true' },
+    h('svg', { class: 'diagram', xmlns: svg.attrs.xmlns, width, height: HEADER, viewBox: `0 0 ${width} ${HEADER}`, 'font-family': svg.attrs['font-family'] }, keep));
+}
 
 export class DiagramPanel {
   constructor(pg) {
@@ -43,14 +54,15 @@ export class DiagramPanel {
     const box = pg.$('diagram');
     const data = this.data();
     if (!data) return;
-    patch(box, renderDiagram(data, { width: Math.max(320, box.clientWidth - 2), current: pg.position }));
+    const svg = renderDiagram(data, { width: Math.max(320, box.clientWidth - 2), current: pg.position });
+    patch(box, [lanesHead(svg), svg]);
     if (this.shownAt !== pg.position) {
       this.shownAt = pg.position;
-      const band = box.querySelector('.dg-step.current');
+      const band = box.querySelector('svg:not(.diagram-head svg) .dg-step.current');
       if (band) {
         const b = band.getBoundingClientRect();
         const r = box.getBoundingClientRect();
-        if (b.top < r.top || b.bottom > r.bottom) box.scrollTop += b.top - r.top - 40;
+        if (b.top < r.top + HEADER || b.bottom > r.bottom) box.scrollTop += b.top - r.top - HEADER - 40;
       }
     }
   }

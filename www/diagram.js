@@ -19,7 +19,7 @@ export const DIAGRAM_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helv
 
 const GUTTER = 64; // step and time labels
 const GUTTER_NARROW = 50;
-const HEADER = 40; // lane names
+export const HEADER = 40; // lane names
 const LANE_MIN = 92;
 const LANE_MAX = 190;
 const SLOT = 22; // one message sent or one mark

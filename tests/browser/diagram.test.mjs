@@ -261,7 +261,7 @@ test('the page: the diagram panel follows the timeline, a click on a step seeks 
   const arrows = sim.spaceTime(1, sim.length()).arrows.length;
   sim.free();
   const page = await openPage(env, { hash: `#s=${link}&at=5`, viewport: { width: 1440, height: 1000 } });
-  const panel = page.locator('#diagram svg.diagram');
+  const panel = page.locator('#diagram > svg.diagram');
   await panel.waitFor();
   assert.equal(Number(await panel.getAttribute('data-arrows')), arrows);
   assert.equal(await page.locator('#diagram .dg-step.current').getAttribute('data-step'), '5');
