@@ -64,3 +64,24 @@ for (const lang of ['en', 'zh-Hant']) {
     assert.deepEqual(page.errors, []);
   });
 }
+
+test('the grid and the diagram on a phone (390 px, zh-Hans): the grid scrolls inside its dialog, the page does not scroll sideways', async () => {
+  const page = await openPage(env, { path: '?lang=zh-Hans', viewport: { width: 390, height: 844 } });
+  await page.click('#btn-gallery');
+  const gallery = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'gallery.json'), 'utf8'));
+  const entry = gallery.entries.find((e) => e.name === KIP101);
+  await page.locator(`.gallery-card[data-id="${entry.id}"] button.primary`).click();
+  await page.locator('#dlg-gallery').waitFor({ state: 'hidden' });
+  await page.keyboard.press('End');
+  await page.click('#btn-whatif');
+  await page.waitForSelector('#dlg-whatif[data-ready="true"]');
+  assert.equal(await page.locator('#whatif-grid button[data-protocol]').count(), 96);
+  fs.mkdirSync(RESULTS, { recursive: true });
+  await page.screenshot({ path: path.join(RESULTS, 'whatif-zh-Hans-390.png') });
+  await page.locator('#dlg-whatif button[data-close]').click();
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth));
+  await page.locator('.diagram-panel').scrollIntoViewIfNeeded();
+  await page.locator('.diagram-panel').screenshot({ path: path.join(RESULTS, 'diagram-panel-zh-Hans-390.png') });
+  assert.deepEqual(await missingKeys(page), []);
+  assert.deepEqual(page.errors, []);
+});
