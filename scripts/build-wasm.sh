@@ -15,9 +15,9 @@ OUT_DIR=${2:-$CRATE_DIR/www/pkg}
 TARGET=wasm32-unknown-unknown
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export CARGO_TARGET_DIR=${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}
-# opt-level "s" with stripped symbols balances size and speed (measured in
-# Chromium: "z" 159 KB gzipped at 0.31x native explorer speed, "s" 164 KB at
-# 0.50x, 3 194 KB at 0.69x; see README, Performance).
+# opt-level "s" with stripped symbols keeps the file small; inlining buys
+# speed with size (the explorer in V8: "s" 194 KB gzipped at 0.3x native,
+# 2 or 3 224 to 226 KB at 0.47x; see README, "wasm speed against size").
 export CARGO_PROFILE_RELEASE_OPT_LEVEL=${WASM_OPT_LEVEL:-s}
 export CARGO_PROFILE_RELEASE_STRIP=${WASM_STRIP:-true}
 

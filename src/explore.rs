@@ -201,9 +201,10 @@ impl Moves {
             add(self.elect, 0);
         }
         // Only what `highwater run` accepts after the time already spent: an
-        // advance past the scenario's hour is no move.
+        // advance past the scenario's hour is no move (`Step::validate`'s
+        // check of a clock step, without building the step).
         for (i, ms) in advances(&sim.config).into_iter().enumerate() {
-            if Step::AdvanceMs(ms).validate(&sim.config, sim.now_ms).is_ok() {
+            if sim.now_ms.saturating_add(ms) <= limits::MAX_SIMULATED_MS {
                 add(self.advance, i);
             }
         }
@@ -236,6 +237,7 @@ fn time_left(sim: &Simulation, search: &Search) -> u64 {
 }
 
 /// The visited set's key: the canonical state and the time it has left.
+#[inline]
 fn state_key(sim: &Simulation, search: &Search) -> u64 {
     let mut h = WordHasher::default();
     canonical_words(sim, &mut h);
@@ -258,6 +260,7 @@ pub fn canonical_hash(sim: &Simulation) -> u64 {
 /// The encoding is unambiguous, so different canonical states give
 /// different words. An optional offset or time is written as 0 for none and
 /// value + 1 for some (they stay far below `u64::MAX`).
+#[inline]
 fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
     let now = sim.now_ms;
     let cap = sim.config.replica_lag_time_max_ms.max(sim.config.broker_session_timeout_ms).max(sim.config.request_timeout_ms) + 1;
@@ -557,6 +560,7 @@ impl Dfs<'_, '_> {
 
     /// Applies move `m` to a copy of the state being expanded: its key, and
     /// whether it broke a check that counts.
+    #[inline]
     fn child(&self, next: &mut Simulation, m: Move) -> (u64, bool) {
         let seen = next.violations.len();
         next.apply_in_place(self.moves.step(m));
@@ -569,6 +573,7 @@ impl Dfs<'_, '_> {
     /// `left` steps left: counts it, and says what to do with it. Unless it
     /// broke a check (the path then leads to it), the caller pops `m` off the
     /// path when done with the state.
+    #[inline]
     fn arrive(&mut self, m: Move, key: u64, violated: bool, left: usize) -> Arrival {
         self.generated += 1;
         self.path.push(m);

@@ -17,6 +17,7 @@ macro_rules! clone_in_place {
             fn clone(&self) -> Self {
                 $t { $($f: self.$f.clone(),)* $($($s: self.$s.clone(),)*)? }
             }
+            #[inline]
             fn clone_from(&mut self, source: &Self) {
                 $(self.$f.clone_from(&source.$f);)*
                 $($($crate::CopyShort::copy_short(&mut self.$s, &source.$s);)*)?
@@ -36,6 +37,7 @@ pub trait CopyShort {
 macro_rules! copy_short {
     ($list:ty, $($bound:tt)*) => {
         impl<$($bound)*> CopyShort for $list {
+            #[inline]
             fn copy_short(&mut self, source: &Self) {
                 self.clear();
                 match source.as_slice() {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 /// `clone_from` for a shared value: a copy that already shares it is left
 /// as it is, without touching the reference counts (the explorer copies a
 /// state into one that mostly shares its values already).
+#[inline]
 pub(crate) fn share_from<T: ?Sized>(target: &mut Arc<T>, source: &Arc<T>) {
     if !Arc::ptr_eq(target, source) {
         *target = source.clone();
@@ -37,6 +38,7 @@ impl<T> Clone for Shared<T> {
     fn clone(&self) -> Self {
         Shared(self.0.clone())
     }
+    #[inline]
     fn clone_from(&mut self, source: &Self) {
         share_from(&mut self.0, &source.0);
     }

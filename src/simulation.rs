@@ -221,6 +221,7 @@ impl Simulation {
 
     /// Adds an event to the step's trace; the same event again right after
     /// is counted on the first (`Repeated`), not added.
+    #[inline]
     pub(crate) fn emit(&mut self, event: Event) {
         self.emitted += 1;
         if Checker::touches(&event) == Touch::Checked {
@@ -249,7 +250,9 @@ impl Simulation {
     pub(crate) fn emit_traced(&mut self, touch: Touch, event: impl FnOnce(&Simulation) -> Event) {
         if self.trace {
             let event = event(self);
-            assert_eq!(Checker::touches(&event), touch, "{event:?}");
+            // The trace line names the event (`Display`): its `Debug` form would
+            // add a formatter of every event to the wasm file.
+            assert_eq!(Checker::touches(&event), touch, "{event}");
             self.emit(event);
         } else {
             self.emitted += 1;
@@ -480,6 +483,7 @@ impl Simulation {
     /// Due work other than the producer's retries and the periodic timers:
     /// session expiries, produce deadlines and, in timed mode, messages,
     /// held fetches and fetchers.
+    #[inline]
     fn next_event_ms(&self) -> Option<u64> {
         let later = |due: Option<u64>, t: Option<u64>| match (due, t) {
             (Some(a), Some(b)) => Some(a.min(b)),

@@ -52,6 +52,7 @@ impl Visited {
 
     /// Records that the state `key` was reached with `left` steps left
     /// (at most 254), keeping the most for each state.
+    #[inline]
     pub fn visit(&mut self, key: u64, left: u8) -> Visit {
         if (self.len + 1) * 4 > self.slots.len() * 3 {
             self.grow();
