@@ -369,7 +369,9 @@ impl Change {
             "acks" => Change::Acks { step: step()?, acks: acks("change.acks", text("acks")?)? },
             "step" => {
                 let json = serde_json::to_string(field("with")?).expect("a JSON value serializes");
-                let with: Step = serde_json::from_str(&json).map_err(|e| ChangeTextError(format!("change.with: {e}")))?;
+                let value: serde_json::Value = serde_json::from_str(&json).map_err(|e| ChangeTextError(format!("change.with: {e}")))?;
+                // Read as a scenario's steps are (one deserializer per type in the wasm file).
+                let with: Step = serde_path_to_error::deserialize(value).map_err(|e| ChangeTextError(format!("change.with: {}", e.inner())))?;
                 Change::Step { step: step()?, with }
             }
             "min_insync_replicas" => Change::MinInsyncReplicas { value: small("value")? },

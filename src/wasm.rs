@@ -95,7 +95,7 @@ impl Simulation {
     /// the step is malformed or over a limit.
     pub fn apply(&mut self, step: JsValue, last: Option<u32>) -> Result<JsValue, JsError> {
         let text = json_text(&step, "step")?;
-        let step: Step = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("step: {e}")))?;
+        let step: Step = from_json_text(&text, "step")?;
         let events = self.timeline.apply(step).map_err(|e| JsError::new(&e))?;
         events_to_js(events, last)
     }
@@ -251,7 +251,7 @@ pub fn versions() -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = withProtocol)]
 pub fn with_protocol(config: JsValue, protocol: &str) -> Result<JsValue, JsError> {
     let text = json_text(&config, "config")?;
-    let config: Config = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("config: {e}")))?;
+    let config: Config = from_json_text(&text, "config")?;
     let protocol = crate::config::Protocol::parse(protocol)
         .ok_or_else(|| JsError::new(&format!("protocol: unknown version preset {protocol:?}; expected {}", crate::config::Protocol::accepted_names())))?;
     to_js(&config.with_protocol(protocol))
@@ -311,7 +311,7 @@ extern "C" {
 #[wasm_bindgen]
 pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue, JsError> {
     let text = json_text(&options, "options")?;
-    let o: ExploreOptions = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("options: {e}")))?;
+    let o: ExploreOptions = from_json_text(&text, "options")?;
     let strategy = match o.strategy.as_str() {
         "bfs" => Strategy::Bfs,
         "random" => Strategy::Random,
@@ -392,7 +392,7 @@ pub fn whatif_scenario(scenario: JsValue, protocol: &str, acks: &str, min_insync
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
     let protocol = crate::config::Protocol::parse(protocol)
         .ok_or_else(|| JsError::new(&format!("protocol: unknown version preset {protocol:?}; expected {}", crate::config::Protocol::accepted_names())))?;
-    let acks: Acks = serde_json::from_value(serde_json::json!(acks)).map_err(|e| JsError::new(&format!("acks: {e}")))?;
+    let acks: Acks = from_json_value(serde_json::json!(acks), "acks")?;
     let spec = crate::whatif::CellSpec { protocol, acks, min_insync_replicas, unclean_leader_election };
     to_js(&crate::whatif::scenario_for(&scenario, &spec))
 }
@@ -456,4 +456,18 @@ impl Simulation {
         let b = StateView::of(other.timeline.current(), LogWindow::ALL);
         to_js(&crate::fork::differences(&a, &b))
     }
+}
+
+/// A value of the page's JSON text: read as a scenario's parts are (one
+/// deserializer for each type in the file, and the error names the field).
+fn from_json_text<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, JsError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| JsError::new(&format!("{what}: {e}")))?;
+    from_json_value(value, what)
+}
+
+fn from_json_value<T: serde::de::DeserializeOwned>(value: serde_json::Value, what: &str) -> Result<T, JsError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        JsError::new(&if path == "." { format!("{what}: {}", e.inner()) } else { format!("{what}.{path}: {}", e.inner()) })
+    })
 }
