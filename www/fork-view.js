@@ -8,6 +8,7 @@ import { core, isCrash } from './core.js';
 import { h, patch } from './dom.js';
 import { t } from './i18n.js';
 import { describeStep } from './describe.js';
+import { phrase } from './event-text.js';
 import { excerpt } from './notices.js';
 import { compareView, forkChoices, choiceLabel } from './compare.js';
 
@@ -60,7 +61,7 @@ export class ForkView {
       sim = core().Simulation.fromScenario(forked.scenario);
     } catch (err) {
       if (isCrash(err)) { pg.recover(err); return false; }
-      pg.notify('error', t('fork.failed', { message: excerpt(err.message, 200) }));
+      pg.notify('error', t('fork.failed', { message: excerpt(phrase(err.message, t), 200) }));
       return false;
     }
     const outcome = (scenario) => {
@@ -200,7 +201,7 @@ export class ForkView {
     } catch (err) {
       if (isCrash(err)) { $('dlg-fork').close(); pg.recover(err); return; }
       const p = $('fork-error');
-      p.textContent = t('fork.failed', { message: excerpt(err.message, 200) });
+      p.textContent = t('fork.failed', { message: excerpt(phrase(err.message, t), 200) });
       p.hidden = false;
       return;
     }

@@ -191,7 +191,7 @@ export const MARKUP = `
         <h3 id="diagram-title" data-i18n="diagram.title">Space-time diagram of the run</h3>
         <span class="muted small" data-i18n="diagram.panel_help">Brokers are vertical lines, time runs down; click a step, an arrow or a mark to go there.</span>
       </div>
-      <div id="diagram" class="diagram-scroll diagram-box"></div>
+      <div id="diagram" class="diagram-scroll diagram-box" tabindex="0" aria-label="Space-time diagram: the arrow keys move the timeline" data-i18n-attr="aria-label:diagram.box_label"></div>
     </section>
   </main>
 

@@ -247,3 +247,24 @@ test('What if… on the page: the chooser forks at the step, the link carries th
   assert.equal(await page.locator('.layout').isVisible(), true);
   assert.deepEqual(page.errors, []);
 });
+
+test('a fork the core refuses is said in the page\'s language: the core\'s sentence through the phrase table', async () => {
+  const sim = core.Simulation.fromScenario(JSON.parse(KIP101));
+  const link = sim.toLink();
+  sim.free();
+  const cases = [
+    ['min_isr=2', /未知的设置 "min_isr"/],
+    ['acks@2=1', /acks@2：第 2 步是 fetch，不是生产/],
+    ['step@99=fetch:2', /step 99：场景只有第 1 到第 19 步/],
+    ['protocol=9.9', /"9\.9" 不是可选的 Kafka 版本/],
+  ];
+  for (const [change, expected] of cases) {
+    const page = await openPage(env, { path: '?lang=zh-Hans', hash: `#s=${link}&at=3&fork=${change}` });
+    const notice = page.locator('.notice-error');
+    await notice.waitFor();
+    assert.match(await notice.textContent(), expected, change);
+    assert.equal(await page.locator('.layout').isVisible(), true, 'the run, without a fork');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
