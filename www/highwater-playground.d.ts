@@ -12,6 +12,8 @@ export interface HighwaterPlaygroundAttributes {
   step?: number | `${number}`;
   /** A tour id, such as "leo-and-hw": the element plays that narrated lesson. */
   tour?: string;
+  /** A change (docs/fork.md), such as "protocol=0.11": the run and its fork side by side. */
+  fork?: string;
   lang?: HighwaterPlaygroundLanguage;
   /** A CSS length, such as "480px". */
   height?: string;

@@ -6,7 +6,8 @@
 //   <highwater-playground scenario="kip101-loss-after-restart" step="8" lang="zh-Hans"></highwater-playground>
 //
 // Attributes: scenario (a gallery id, or a link's text `v1.…`), step (the
-// position to show), tour (a tour id; step is then the tour's stop), lang
+// position to show), tour (a tour id; step is then the tour's stop), fork (a
+// change, docs/fork.md: the run and its fork side by side), lang
 // (en, zh-Hans, zh-Hant), height (a CSS length), controls (full, compact,
 // none), autoplay. It renders in a shadow root (the host page's CSS cannot
 // reach in, its own cannot leak out), loads when it is scrolled near the
@@ -84,7 +85,7 @@ function stepNumber(raw) {
 }
 
 export class HighwaterPlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'step', 'tour', 'lang', 'height', 'controls', 'autoplay'];
+  static observedAttributes = ['scenario', 'step', 'tour', 'fork', 'lang', 'height', 'controls', 'autoplay'];
 
   constructor() {
     super();
@@ -154,6 +155,9 @@ export class HighwaterPlayground extends HTMLElement {
       pg.setLanguage(chooseLanguage(value, navigator.languages || [navigator.language])).catch((err) => pg.notify('error', t('notice.language_failed', { message: err.message })));
     } else if (name === 'scenario' || name === 'tour') {
       this.loadFromAttributes();
+    } else if (name === 'fork') {
+      if (value) pg.forkView.open(value);
+      else pg.forkView.close();
     } else if (name === 'step') {
       const at = stepNumber(value);
       if (at === null) return;
@@ -304,6 +308,9 @@ export class HighwaterPlayground extends HTMLElement {
         pg.loadScenario(entry.scenario, { at: step ?? 0 });
       }
       if (step !== null && step > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at: step, count: pg.sim.length() }));
+      // A comparison: the run and its fork side by side (a change the core refuses is a message).
+      const fork = this.getAttribute('fork');
+      if (fork) pg.forkView.open(fork);
     } catch (err) {
       pg.enter();
       pg.notify('error', t('notice.bad_link', { message: err.message }));

@@ -41,7 +41,7 @@ export function wireShare(pg) {
     const title = `Highwater: ${pg.name || t('page.embed_title')}`;
     const link = pg.guarded(t('notice.could_not_link'), () => pg.sim.toLink());
     $('embed-code').value = embedSnippet(src, title);
-    $('embed-element').value = link.ok ? elementSnippet({ scenario: link.value, step: pg.sim.position(), lang: pg.lang }) : '';
+    $('embed-element').value = link.ok ? elementSnippet({ scenario: link.value, step: pg.sim.position(), lang: pg.lang, fork: pg.forkView ? pg.forkView.text : null }) : '';
     $('embed-preview').href = src;
     $('dlg-embed').showModal();
   });

@@ -60,8 +60,9 @@ export function embedSnippet(src, title) {
 }
 
 /** The custom element snippet for a run: the module import and the element with its link text. */
-export function elementSnippet({ scenario, step, lang }) {
+export function elementSnippet({ scenario, step, lang, fork = null }) {
   const attrs = [`scenario="${escapeAttr(scenario)}"`, `step="${Number(step) || 0}"`];
+  if (fork) attrs.push(`fork="${escapeAttr(fork)}"`);
   if (lang && lang !== 'en') attrs.push(`lang="${escapeAttr(lang)}"`);
   return `<script type="module">import 'highwater-playground';</script>\n<highwater-playground ${attrs.join(' ')} controls="compact"></highwater-playground>`;
 }

@@ -156,3 +156,18 @@ test('a tour in an element, and how it looks in a docs column at desktop and pho
     await page.context().close();
   }
 });
+
+test('the fork attribute: the run and its fork side by side in an element; removing it closes the comparison', async () => {
+  const page = await hostPage('<highwater-playground id="a" scenario="kip101-loss-after-restart" step="17" fork="protocol=0.11" lang="zh-Hans"></highwater-playground>', { viewport: { width: 1280, height: 900 } });
+  await ready(page, 'a');
+  const header = inside(page, 'a', '#compare [data-testid="fork-change"]');
+  await header.waitFor();
+  assert.match(await header.textContent(), /Kafka 0\.10.*Kafka 0\.11/);
+  assert.deepEqual(await inside(page, 'a', '#compare .compare-run [data-outcome]').evaluateAll((els) => els.map((e) => e.dataset.outcome)), ['acked_write_lost', 'safe']);
+  await page.evaluate(() => document.getElementById('a').removeAttribute('fork'));
+  await page.waitForFunction(() => !document.getElementById('a').shadowRoot.getElementById('root').classList.contains('comparing'));
+  assert.equal(await inside(page, 'a', '.broker-row').first().isVisible(), true);
+  assert.equal(await page.evaluate(() => location.hash), '');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
