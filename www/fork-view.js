@@ -85,7 +85,11 @@ export class ForkView {
   }
 
   closeRun() {
-    if (this.sim) this.sim.free();
+    try {
+      if (this.sim) this.sim.free();
+    } catch {
+      // a run of a core instance that is gone (after a panic)
+    }
     this.sim = null;
     this.base = null;
   }

@@ -144,6 +144,29 @@ export class HighwaterPlayground extends HTMLElement {
       this.pg.player.stop();
       this.pg.player.stopClock();
     }
+    // Moved elsewhere in the page, it is connected again before this runs;
+    // removed (a docs site's client-side navigation), its runs are freed.
+    queueMicrotask(() => {
+      if (!this.isConnected) this.teardown();
+    });
+  }
+
+  /** Frees the runs this element holds in the core and empties it; connected again, it starts afresh from its attributes. */
+  teardown() {
+    const pg = this.pg;
+    this.pg = null;
+    for (const off of this.unwire.splice(0)) off();
+    if (pg) {
+      if (pg.forkView) pg.forkView.closeRun();
+      try {
+        if (pg.sim) pg.sim.free();
+      } catch {
+        // a run of a core instance that is gone
+      }
+      pg.sim = null;
+    }
+    delete this.dataset.ready;
+    this.shadowRoot.replaceChildren();
   }
 
   attributeChangedCallback(name, old, value) {
@@ -192,10 +215,7 @@ export class HighwaterPlayground extends HTMLElement {
     const at = this.pg.sim.position();
     this.pg.player.stop();
     this.pg.player.stopClock();
-    if (this.pg.sim) this.pg.sim.free();
-    this.pg = null;
-    for (const off of this.unwire.splice(0)) off();
-    this.shadowRoot.replaceChildren();
+    this.teardown();
     this.start({ scenario, at });
   }
 
@@ -216,6 +236,8 @@ export class HighwaterPlayground extends HTMLElement {
     ]);
     // Another playground may have made its language current meanwhile.
     useLanguage(lang);
+    // Removed while it loaded: nothing to lay out.
+    if (!this.isConnected) return;
     const root = this.shadowRoot;
     root.adoptedStyleSheets = [HOST, ...styles];
     root.replaceChildren(markup());

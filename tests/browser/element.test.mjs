@@ -171,3 +171,35 @@ test('the fork attribute: the run and its fork side by side in an element; remov
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an element removed from the page frees its run; moved, it keeps it; added again, it starts afresh', async () => {
+  const page = await hostPage('<div id="one"><highwater-playground id="a" scenario="two-fetch-rounds" step="2"></highwater-playground></div><div id="two"></div>');
+  await ready(page, 'a');
+  // Moved: the same run, at the same step.
+  await page.evaluate(() => document.getElementById('two').append(document.getElementById('a')));
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  assert.equal(await page.evaluate(() => document.getElementById('a').position), 2);
+  // Removed: its run is freed and its shadow root emptied.
+  const freed = await page.evaluate(async () => {
+    const a = document.getElementById('a');
+    const sim = a.playground.sim;
+    a.remove();
+    await new Promise((r) => setTimeout(r, 50));
+    let usable = true;
+    try { sim.position(); } catch { usable = false; }
+    return { playground: a.playground, children: a.shadowRoot.childElementCount, usable };
+  });
+  assert.deepEqual(freed, { playground: null, children: 0, usable: false });
+  // Added again: it loads its attributes' run.
+  await page.evaluate(() => {
+    const a = document.createElement('highwater-playground');
+    a.id = 'b';
+    a.setAttribute('scenario', 'two-fetch-rounds');
+    a.setAttribute('step', '3');
+    document.body.append(a);
+  });
+  await ready(page, 'b');
+  assert.match(await inside(page, 'b', '#position').textContent(), /^3 \//);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
