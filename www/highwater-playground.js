@@ -36,6 +36,7 @@ import { PageAddress } from './links.js';
 import { loadGallery, galleryEntry } from './gallery.js';
 import { tourIds } from './tour.js';
 import { excerpt } from './notices.js';
+import { phrase } from './event-text.js';
 import { t } from './i18n.js';
 
 // For the browser tests: keys a playground asked for that no locale table has.
@@ -335,7 +336,7 @@ export class HighwaterPlayground extends HTMLElement {
       if (fork) pg.forkView.open(fork);
     } catch (err) {
       pg.enter();
-      pg.notify('error', t('notice.bad_link', { message: err.message }));
+      pg.notify('error', t('notice.bad_link', { message: phrase(err.message, t) }));
       if (!pg.sim) pg.loadScenario(pg.defaultScenario());
     }
   }

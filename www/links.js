@@ -8,6 +8,7 @@
 import { isCrash } from './core.js';
 import { t } from './i18n.js';
 import { parseFragment, buildFragment, pageUrl } from './share.js';
+import { phrase } from './event-text.js';
 
 /** The page's address bar, for the playground that is the page. */
 export class PageAddress {
@@ -65,7 +66,7 @@ export class PageAddress {
           pg.recover(err);
           return;
         }
-        pg.notify('error', t('notice.bad_link', { message: err.message }));
+        pg.notify('error', t('notice.bad_link', { message: phrase(err.message, t) }));
       }
     }
     pg.loadScenario(pg.defaultScenario());

@@ -194,3 +194,20 @@ test('notices: at most three, never over the timeline, user text only as a short
     await page.context().close();
   }
 });
+
+test('a broken link is explained in the page\'s language (the core\'s sentence through the phrase table)', async () => {
+  const cases = [
+    ['#s=v1.@@@', /无法打开此链接：link：不是有效的 base64url（.+），可能被截断了/],
+    ['#s=hello', /link：不是以“v1\.”开头，不是 Highwater 的场景链接/],
+    ['#s=v1.AAAA', /link：已损坏或被截断（无法解压）/],
+  ];
+  for (const [hash, expected] of cases) {
+    const page = await openPage(env, { path: '?lang=zh-Hans', hash });
+    const notice = page.locator('.notice-error');
+    await notice.waitFor();
+    assert.match(await notice.textContent(), expected, hash);
+    assert.equal(await page.locator('.broker-row').count(), 3, 'a working playground');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
