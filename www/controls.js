@@ -90,10 +90,7 @@ export function wireControls(pg) {
     const step = { produce: { value, acks: $('produce-acks').value } };
     const to = $('produce-to').value;
     if (to !== '') step.produce.to = Number(to);
-    if (pg.apply(step)) {
-      input.value = '';
-      updateProducePlaceholder(pg);
-    }
+    if (pg.apply(step)) input.value = ''; // apply() numbers the next placeholder
   });
   $('btn-consume').addEventListener('click', () => pg.apply({ consume: null }));
   $('zoom').value = pg.zoom;

@@ -35,6 +35,7 @@ export class DiagramPanel {
     return [from, from + WINDOW_STEPS - 1];
   }
 
+  /** The core's diagram of the window drawn (read once per window and timeline); the exports use it too. */
   data() {
     const pg = this.pg;
     const [from, to] = this.window();
@@ -65,11 +66,6 @@ export class DiagramPanel {
         if (b.top < r.top + HEADER || b.bottom > r.bottom) box.scrollTop += b.top - r.top - HEADER - 40;
       }
     }
-  }
-
-  /** The data of the window drawn, for the exports. */
-  current() {
-    return this.data();
   }
 
   wire() {

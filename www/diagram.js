@@ -12,7 +12,7 @@
 // minimum width and the diagram scrolls horizontally.
 
 import { h } from './dom.js';
-import { t, num } from './i18n.js';
+import { t } from './i18n.js';
 
 /** Fonts present everywhere, with CJK fallbacks for the Chinese labels. */
 export const DIAGRAM_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", sans-serif';

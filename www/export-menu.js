@@ -13,8 +13,8 @@ export function wireExport(pg) {
     trace: () => [fileName(pg.name, 'trace.txt'), new Blob([traceFile(pg.sim)], { type: 'text/plain' })],
     moment_svg: () => [fileName(pg.name, `step-${pg.position}.svg`), new Blob([momentSvg(pg.sim.state())], { type: 'image/svg+xml' })],
     moment_png: async () => [fileName(pg.name, `step-${pg.position}.png`), await svgToPng(momentSvg(pg.sim.state()))],
-    diagram_svg: () => [fileName(pg.name, 'diagram.svg'), new Blob([diagramSvg(pg.diagram.current(), { title: title() })], { type: 'image/svg+xml' })],
-    diagram_png: async () => [fileName(pg.name, 'diagram.png'), await svgToPng(diagramSvg(pg.diagram.current(), { title: title() }))],
+    diagram_svg: () => [fileName(pg.name, 'diagram.svg'), new Blob([diagramSvg(pg.diagram.data(), { title: title() })], { type: 'image/svg+xml' })],
+    diagram_png: async () => [fileName(pg.name, 'diagram.png'), await svgToPng(diagramSvg(pg.diagram.data(), { title: title() }))],
   };
   menu.addEventListener('click', async (e) => {
     const b = e.target.closest('button[data-export]');

@@ -4,7 +4,7 @@
 import { t } from './i18n.js';
 import { embedSnippet, elementSnippet } from './share.js';
 import { runUrl } from './links.js';
-import { fileName, download, traceFile } from './export.js';
+import { fileName, download } from './export.js';
 
 const TRACE_SHOWN_LINES = 10_000; // the dialog shows the first and last half of a longer trace
 
