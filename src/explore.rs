@@ -435,8 +435,14 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
 /// (path to a violation, distinct states, states generated, depth, why it stopped early).
 type Found = (Option<Vec<Step>>, u64, u64, usize, Option<Stop>);
 
-/// Iterative deepening: every depth from 1 to `search.depth`, depth-first,
-/// never expanding a state again unless reached with more steps left.
+/// Iterative deepening: depth-first searches bounded at 1, 2, … steps,
+/// never expanding a state again unless reached with more steps left. Each
+/// bound repeats the work of the ones before it, which only pays when the
+/// search may stop early (a bound finished says "nothing up to that depth");
+/// so once the bounds finished predict that the whole depth fits in
+/// `max_states`, the search goes straight to it (`jump_to_depth`). If that
+/// pass finds a violation, the bounds between are searched in order, so the
+/// one returned is still a shortest one.
 fn exhaustive(search: &Search, progress: Progress) -> Found {
     let (mut root, violation) = replay(search, &search.prefix);
     if violation.is_some() {
@@ -444,36 +450,99 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
     }
     root.keep_checked_events_only();
     let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
-    let (mut states, mut generated) = (0, 0);
     // One spare state per level, reused branch after branch.
     let mut scratch = vec![root.clone(); search.depth];
-    for limit in 1..=search.depth {
+    let mut run = |limit: usize, expected: u64, progress: &mut dyn FnMut(u64, usize) -> bool| {
         let mut dfs = Dfs {
             search,
             moves: &moves,
-            // Each depth reaches a few times the states of the one before:
-            // room for four times as many saves growing the set step by step.
-            visited: Visited::with_capacity((states * 4).min(search.max_states) as usize),
+            // Room for the states expected, growing the set step by step.
+            visited: Visited::with_capacity(expected.min(search.max_states) as usize),
             path: vec![],
             states: 0,
             generated: 0,
             stopped: None,
-            progress: &mut *progress,
+            progress,
             limit,
         };
         let found = dfs.go(&mut root.clone(), &mut scratch, limit);
-        generated += dfs.generated;
-        if found {
-            let mut steps = search.prefix.clone();
-            steps.extend(dfs.path.iter().map(|&m| moves.step(m).clone()));
-            return (Some(steps), states.max(dfs.states), generated, limit, None);
+        let path = found.then(|| search.prefix.iter().cloned().chain(dfs.path.iter().map(|&m| moves.step(m).clone())).collect::<Vec<Step>>());
+        (path, dfs.states, dfs.generated, dfs.stopped)
+    };
+    // States of each bound finished (`finished[k - 1]` for bound k).
+    let mut finished: Vec<u64> = vec![];
+    let (mut most, mut generated) = (0, 0);
+    let mut limit = 1;
+    while limit <= search.depth {
+        let last = finished.last().copied().unwrap_or(0);
+        let jump = limit < search.depth && jump_to_depth(&finished, search.depth, search.max_states);
+        let bound = if jump { search.depth } else { limit };
+        // Room for a few times the states of the bound before; the set grows
+        // as it fills (sized for a prediction, it is sparser and slower).
+        let (path, states, made, stopped) = run(bound, last * 4, &mut *progress);
+        generated += made;
+        most = most.max(states);
+        if let Some(path) = path {
+            // A violation `found` steps after the prefix; every bound below
+            // `limit` was finished without one, so look in those between.
+            let found = path.len() - search.prefix.len();
+            for shorter in limit..found {
+                let (p, states, made, stopped) = run(shorter, most, &mut *progress);
+                generated += made;
+                most = most.max(states);
+                if let Some(p) = p {
+                    return (Some(p), most, generated, shorter, None);
+                }
+                if stopped.is_some() {
+                    // A violation, but perhaps not a shortest one.
+                    return (Some(path), most, generated, found, stopped);
+                }
+            }
+            return (Some(path), most, generated, found, None);
         }
-        states = dfs.states;
-        if dfs.stopped.is_some() {
-            return (None, states, generated, limit - 1, dfs.stopped);
+        if stopped.is_some() {
+            return (None, most, generated, limit - 1, stopped);
         }
+        if jump {
+            return (None, most, generated, search.depth, None);
+        }
+        finished.push(states);
+        limit += 1;
     }
-    (None, states, generated, search.depth, None)
+    (None, most, generated, search.depth, None)
+}
+
+/// Whether the bounds finished so far (their distinct states, bound 1
+/// first) predict that a search to `depth` ends within half of
+/// `max_states`: the last bound's growth, compounded over the bounds left
+/// (the growth falls from bound to bound as states repeat, so this
+/// overestimates).
+fn jump_to_depth(finished: &[u64], depth: usize, max_states: u64) -> bool {
+    let [.., before, last] = *finished else { return false };
+    if before == 0 {
+        return false;
+    }
+    let growth = (last as f64 / before as f64).max(1.0);
+    let predicted = last as f64 * growth.powi((depth - finished.len()) as i32);
+    predicted * 2.0 <= max_states as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jump_to_depth;
+
+    #[test]
+    fn jumps_when_the_growth_so_far_fits_the_depth_in_half_the_states() {
+        // 69 then 409 states: growth 5.9, bound 8 predicted at 409 x 5.9^5, about 3.0 M.
+        assert!(jump_to_depth(&[9, 69, 409], 8, 10_000_000));
+        assert!(!jump_to_depth(&[9, 69, 409], 8, 5_000_000));
+        // One bound says nothing about growth; a bound with no states neither.
+        assert!(!jump_to_depth(&[9], 8, u64::MAX));
+        assert!(!jump_to_depth(&[0, 5], 8, u64::MAX));
+        // No growth: the depth costs what the last bound did.
+        assert!(jump_to_depth(&[50, 50], 60, 100));
+        assert!(!jump_to_depth(&[50, 50], 60, 99));
+    }
 }
 
 struct Dfs<'a, 'p> {

@@ -222,6 +222,46 @@ fn max_states_is_capped() {
     assert_eq!((&v["stopped"], &v["complete"]), (&serde_json::json!("max_states"), &serde_json::json!(false)));
 }
 
+/// A found violation is a shortest one, whether the search went bound by
+/// bound or straight to its depth (as it does once the bounds finished
+/// predict the depth fits in `max_states`): the same search one step
+/// shallower finishes and finds nothing. With room for few states it goes
+/// bound by bound, and finds a violation of the same length.
+#[test]
+fn a_found_violation_is_a_shortest_one() {
+    let cases = [
+        (search(2, Protocol::V0_10, 1, false, 9), "0.10, 2 brokers"),
+        (search(3, Protocol::V0_10, 2, false, 9), "0.10, 3 brokers"),
+        (Search { acks: Acks::One, ..search(2, Protocol::V0_11, 1, false, 9) }, "0.11, acks=1"),
+        (search(3, Protocol::V3_7, 2, true, 9), "3.7, unclean election"),
+        (Search { power_loss: true, ..search(2, Protocol::V3_7, 2, false, 9) }, "3.7, power loss"),
+    ];
+    for (s, name) in cases {
+        let outcome = explore(&s, &mut |_, _| true);
+        assert!(outcome.found && outcome.complete, "{name}");
+        let depth = outcome.depth;
+        assert_eq!(outcome.scenario.as_ref().unwrap().steps.len(), depth, "{name}: minimising a shortest run drops nothing");
+        let shallower = explore(&Search { depth: depth - 1, ..s.clone() }, &mut |_, _| true);
+        assert!(!shallower.found && shallower.complete, "{name}: a violation in {} steps", shallower.depth);
+        // Just enough room for the bounds up to `depth`, none to spare for a jump.
+        let tight = Search { max_states: outcome.states.max(shallower.states) + 1, ..s.clone() };
+        let bound_by_bound = explore(&tight, &mut |_, _| true);
+        assert_eq!((bound_by_bound.found, bound_by_bound.depth), (true, depth), "{name}");
+    }
+}
+
+/// A search that stops early says how deep it finished: with room for the
+/// first bounds only, it does not go straight to the depth and keeps what
+/// the bounds finished proved.
+#[test]
+fn a_capped_search_reports_the_bounds_it_finished() {
+    let full = explore(&search(3, Protocol::V3_7, 2, false, 6), &mut |_, _| true);
+    assert!(full.complete && !full.found);
+    let five = explore(&search(3, Protocol::V3_7, 2, false, 5), &mut |_, _| true);
+    let capped = explore(&Search { max_states: five.states + 1, ..search(3, Protocol::V3_7, 2, false, 8) }, &mut |_, _| true);
+    assert_eq!((capped.found, capped.complete, capped.stopped, capped.depth), (false, false, Some(Stop::MaxStates), 5));
+}
+
 /// Ctrl-C stops the search and prints the summary, and the exit status says
 /// the search was interrupted (130).
 #[cfg(unix)]
