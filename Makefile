@@ -12,7 +12,7 @@ SEED ?=
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
 	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
-	@echo "make build   the wasm package only (www/pkg)"
+	@echo "make build   the wasm packages only (www/pkg, www/pkg-fast for the workers)"
 	@echo "make bench   $(BENCH)"
 	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome"
 	@echo "make fuzz    fuzz links, scenarios and the timeline for $(SECONDS) s (make fuzz SECONDS=600 SEED=N)"
@@ -43,7 +43,7 @@ test:
 test-native:
 	cargo test --release --no-fail-fast
 
-# Needs www/pkg (make build) and the browser (scripts/setup.sh browser).
+# Needs www/pkg and www/pkg-fast (make build) and the browser (scripts/setup.sh browser).
 test-browser:
 	@if compgen -G 'tests/browser/*.test.mjs' >/dev/null; then \
 		echo "node --test tests/browser/"; node --test tests/browser/; \
@@ -73,11 +73,11 @@ screenshots:
 bless:
 	HIGHWATER_BLESS=1 cargo test --release --test golden
 
-# dist/highwater-playground-<version>.tgz; builds www/pkg first when it is missing.
+# dist/highwater-playground-<version>.tgz; builds the wasm packages first when they are missing.
 .PHONY: package
 package:
 	@node scripts/package.mjs
 
 clean:
 	cargo clean
-	rm -rf www/pkg
+	rm -rf www/pkg www/pkg-fast

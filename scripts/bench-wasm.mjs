@@ -1,9 +1,12 @@
 // The engine in WebAssembly (headless Chromium) against the native build on
 // the same workloads: the timed produce run (src/bench.rs) and the exhaustive
 // explorer on 3 brokers, Kafka 3.7, min ISR 2, acks=all, 2 records, depth 8
-// (examples/bench.rs searches the same). Each side runs RUNS times, taking
-// turns; the table gives the median and the range of each figure, and of the
-// ratio the medians' (the machine's load moves both).
+// (examples/bench.rs searches the same). Both wasm packages are measured:
+// www/pkg (built for size: the page's core) and www/pkg-fast (built for
+// speed: the Web Workers that run the explorer and the what-if grid). Each
+// side runs RUNS times, taking turns; the table gives the median and the
+// range of each figure, and of the ratio the medians' (the machine's load
+// moves both).
 // Usage: node scripts/bench-wasm.mjs [RECORDS [RUNS]]   (after `make build`)
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
@@ -28,8 +31,8 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${server.address().port}/pkg/highwater.js`);
-  const wasmRun = () => page.evaluate(async ({ records, explorer }) => {
-    const { default: init, benchTimedRun, explore, limits } = await import('/pkg/highwater.js');
+  const wasmRun = (pkg) => page.evaluate(async ({ records, explorer, pkg }) => {
+    const { default: init, benchTimedRun, explore, limits } = await import(`/${pkg}/highwater.js`);
     await init();
     let t = performance.now();
     const run = benchTimedRun(records);
@@ -38,27 +41,32 @@ try {
     const out = explore({ ...explorer, max_states: limits().max_explorer_states }, () => true);
     const exploreSeconds = (performance.now() - t) / 1000;
     return { events: run.events / runSeconds, states: out.states / exploreSeconds, generated: out.generated / exploreSeconds, distinct: out.states, found: out.found };
-  }, { records, explorer });
-  const native = [], wasm = [];
+  }, { records, explorer, pkg });
+  const packages = ['pkg', 'pkg-fast'];
+  const native = [], wasm = { pkg: [], 'pkg-fast': [] };
   for (let i = 0; i < runs; i++) {
     native.push(nativeRun());
-    wasm.push(await wasmRun());
+    for (const pkg of packages) wasm[pkg].push(await wasmRun(pkg));
   }
-  if (wasm.some((w) => w.distinct !== native[0].distinct)) throw new Error('the wasm explorer searched another state space than the native one');
+  for (const pkg of packages) {
+    if (wasm[pkg].some((w) => w.distinct !== native[0].distinct)) throw new Error(`the wasm explorer (${pkg}) searched another state space than the native one`);
+  }
   const sorted = (xs) => [...xs].sort((a, b) => a - b);
   const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
   const n = (x) => Math.round(x).toLocaleString('en');
   const cell = (xs) => (xs.length > 1 ? `${n(median(xs))} (${n(sorted(xs)[0])} to ${n(sorted(xs).at(-1))})` : n(xs[0]));
-  const row = (name, key) => {
-    const ns = native.map((r) => r[key]), ws = wasm.map((r) => r[key]);
-    console.log(`| ${name} | ${cell(ns)} | ${cell(ws)} | ${(median(ws) / median(ns)).toFixed(2)} |`);
+  const row = (name, key, pkg) => {
+    const ns = native.map((r) => r[key]), ws = wasm[pkg].map((r) => r[key]);
+    console.log(`| ${name} | ${pkg} | ${cell(ns)} | ${cell(ws)} | ${(median(ws) / median(ns)).toFixed(2)} |`);
   };
-  console.log(`engine: ${records.toLocaleString('en')} records, 3 brokers, auto-fetch; explorer: ${n(native[0].distinct)} distinct states, found=${wasm[0].found}; ${runs} runs each, median (range)`);
-  console.log('| workload | native /s | wasm (Chromium) /s | wasm / native |');
-  console.log('| --- | --- | --- | --- |');
-  row('engine events', 'events');
-  row('explorer distinct states', 'states');
-  row('explorer states generated', 'generated');
+  console.log(`engine: ${records.toLocaleString('en')} records, 3 brokers, auto-fetch; explorer: ${n(native[0].distinct)} distinct states, found=${wasm.pkg[0].found}; ${runs} runs each, median (range)`);
+  console.log('| workload | wasm package | native /s | wasm (Chromium) /s | wasm / native |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const pkg of packages) {
+    row('engine events', 'events', pkg);
+    row('explorer distinct states', 'states', pkg);
+    row('explorer states generated', 'generated', pkg);
+  }
 } finally {
   await browser.close();
   server.close();

@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# Builds the wasm package with wasm-pack (run scripts/setup.sh wasm first).
-# Usage: scripts/build-wasm.sh [CRATE_DIR [OUT_DIR]]   (default: repo root, www/pkg)
+# Builds the wasm packages with wasm-pack (run scripts/setup.sh wasm first):
+#   www/pkg       the page's core, optimised for size (it is on the first load);
+#   www/pkg-fast  the same crate optimised for speed, for the Web Workers that
+#                 run long searches (the explorer, the what-if grid), loaded
+#                 only when one starts.
+# Usage: scripts/build-wasm.sh [CRATE_DIR [OUT_DIR [FAST_OUT_DIR]]]
+#   (default: repo root, www/pkg, www/pkg-fast; FAST_OUT_DIR "-" skips it)
 #
-# The wasm build gets its own target dir and optimises for size; the native
-# release build keeps opt-level 3. When rustup's toolchain has no wasm32 std, Debian's
-# rustc/cargo (whose sysroot setup.sh gave one) are put first on PATH;
-# WASM_STD=debian picks them even then.
+# Each build gets its own target dir; the native release build keeps
+# opt-level 3. When rustup's toolchain has no wasm32 std, Debian's rustc/cargo
+# (whose sysroot setup.sh gave one) are put first on PATH; WASM_STD=debian
+# picks them even then.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CRATE_DIR=$(cd "${1:-$ROOT}" && pwd)
 OUT_DIR=${2:-$CRATE_DIR/www/pkg}
+FAST_OUT_DIR=${3:-$CRATE_DIR/www/pkg-fast}
 [[ $OUT_DIR = /* ]] || OUT_DIR=$PWD/$OUT_DIR
+[[ $FAST_OUT_DIR = /* || $FAST_OUT_DIR = - ]] || FAST_OUT_DIR=$PWD/$FAST_OUT_DIR
 TARGET=wasm32-unknown-unknown
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-export CARGO_TARGET_DIR=${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}
-# opt-level "s" with stripped symbols keeps the file small; inlining buys
-# speed with size (the explorer in V8: "s" 194 KB gzipped at 0.3x native,
-# 2 or 3 224 to 226 KB at 0.47x; see README, "wasm speed against size").
-export CARGO_PROFILE_RELEASE_OPT_LEVEL=${WASM_OPT_LEVEL:-s}
 export CARGO_PROFILE_RELEASE_STRIP=${WASM_STRIP:-true}
 
 has_std() { compgen -G "$1/lib/rustlib/$TARGET/lib/libstd-*.rlib" >/dev/null; }
@@ -27,7 +29,7 @@ if [ "${WASM_STD:-auto}" != debian ] && has_std "$(cd "$CRATE_DIR" && rustc --pr
   toolchain="rustup"
 elif [ -x /usr/bin/rustc ] && has_std "$(/usr/bin/rustc --print sysroot)"; then
   # rustup's cargo/rustc shims come first on PATH; shadow them with links.
-  bin=$CARGO_TARGET_DIR/debian-bin
+  bin=${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}/debian-bin
   mkdir -p "$bin"
   ln -sf /usr/bin/rustc "$bin/rustc"
   ln -sf /usr/bin/cargo "$bin/cargo"
@@ -38,6 +40,18 @@ else
   exit 1
 fi
 
-echo "build-wasm: $toolchain $(rustc -V | cut -d' ' -f1-2), wasm-pack $(wasm-pack -V | cut -d' ' -f2) -> $OUT_DIR"
-wasm-pack --log-level error build --target web --release --out-dir "$OUT_DIR" "$CRATE_DIR"
-for f in "$OUT_DIR"/*.wasm; do echo "build-wasm: $f $(stat -c %s "$f") bytes"; done
+# build OUT_DIR TARGET_DIR OPT_LEVEL
+build() {
+  echo "build-wasm: $toolchain $(rustc -V | cut -d' ' -f1-2), wasm-pack $(wasm-pack -V | cut -d' ' -f2), opt-level $3 -> $1"
+  CARGO_TARGET_DIR=$2 CARGO_PROFILE_RELEASE_OPT_LEVEL=$3 \
+    wasm-pack --log-level error build --target web --release --out-dir "$1" "$CRATE_DIR"
+  for f in "$1"/*.wasm; do echo "build-wasm: $f $(stat -c %s "$f") bytes, $(gzip -9 -c "$f" | wc -c) gzipped"; done
+}
+
+# opt-level "s" keeps the page's file small; inlining buys speed with size
+# (the explorer in V8: "s" about 0.4x native, 3 about 0.5x, at 35 KB more
+# gzipped; see README, "wasm speed against size").
+build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:-s}"
+if [ "$FAST_OUT_DIR" != - ]; then
+  build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}"
+fi

@@ -169,6 +169,7 @@ export function packageJson({ version, description, files }) {
       '.': { types: './highwater-playground.d.ts', default: `./${ELEMENT}` },
       './core': { types: './core.d.ts', default: `./${CORE}` },
       './pkg/*': './pkg/*',
+      ...(has('pkg-fast/highwater.js') ? { './pkg-fast/*': './pkg-fast/*' } : {}),
       ...(has('style.css') ? { './style.css': './style.css' } : {}),
       ...(has('gallery.json') ? { './gallery.json': './gallery.json' } : {}),
       ...(has('index.html') ? { './index.html': './index.html' } : {}),
@@ -187,9 +188,9 @@ function run(cmd, args, opts = {}) {
   return r;
 }
 
-/** www/pkg (built when missing: on a fresh machine setup.sh installs the wasm tools first) and www/gallery.json. */
+/** www/pkg and www/pkg-fast (built when missing: on a fresh machine setup.sh installs the wasm tools first) and www/gallery.json. */
 export function ensureBuilt() {
-  if (!fs.existsSync(path.join(WWW, 'pkg', 'highwater_bg.wasm'))) {
+  if (['pkg', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(WWW, dir, 'highwater_bg.wasm')))) {
     run('bash', ['scripts/setup.sh', 'wasm']);
     run('bash', ['scripts/build-wasm.sh']);
   }

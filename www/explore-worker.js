@@ -6,7 +6,9 @@
 //      { type: 'done', result }
 //      { type: 'error', message }
 
-import init, { explore, lastPanic } from './pkg/highwater.js';
+// The core built for speed (www/pkg-fast, scripts/build-wasm.sh): this worker
+// is loaded only when a search starts, so its larger file costs no first load.
+import init, { explore, lastPanic } from './pkg-fast/highwater.js';
 import { failureMessage } from './worker-error.js';
 
 let lastReport = 0;

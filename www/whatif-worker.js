@@ -6,7 +6,9 @@
 //      { type: 'done', result: { cells, complete } }
 //      { type: 'error', message }
 
-import init, { whatif, lastPanic } from './pkg/highwater.js';
+// The core built for speed (www/pkg-fast, scripts/build-wasm.sh): this worker
+// is loaded only when a search starts, so its larger file costs no first load.
+import init, { whatif, lastPanic } from './pkg-fast/highwater.js';
 import { failureMessage } from './worker-error.js';
 
 self.onmessage = async (event) => {

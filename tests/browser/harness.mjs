@@ -27,7 +27,7 @@ export async function loadCore() {
 }
 
 export function ensureBuilt() {
-  if (!fs.existsSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm'))) run('bash', ['scripts/build-wasm.sh']);
+  if (['pkg', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(ROOT, 'www', dir, 'highwater_bg.wasm')))) run('bash', ['scripts/build-wasm.sh']);
   const r = spawnSync(process.execPath, ['scripts/gallery.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scripts/gallery.mjs failed: ${r.stderr}`);
 }
