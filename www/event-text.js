@@ -136,6 +136,76 @@ export const PHRASES = {
   'phrase.link_too_big': 'link: expands past the limit of {limit} bytes',
   'phrase.link_corrupt': 'link: is corrupt or truncated (it does not decompress)',
   'phrase.link_not_utf8': 'link: does not hold UTF-8 text',
+  // A scenario the core refuses (a link's, the settings', a tour's): its own
+  // sentences and serde's and serde_json's, whose descriptions of what was
+  // found and expected are phrases too. `link: {what}` comes last, after the
+  // link's own sentences.
+  'phrase.scenario_not_json': 'scenario is not valid JSON: {why}',
+  'phrase.scenario_not_object': 'scenario: expected a JSON object like {"version": 1, "steps": [...]}',
+  'phrase.version_missing': 'version: missing (this reader knows version 1)',
+  'phrase.version_unsupported': 'version: {number} is not supported (this reader knows version 1)',
+  'phrase.name_too_long': 'name: longer than {limit} characters',
+  'phrase.description_too_long': 'description: longer than {limit} characters',
+  'phrase.too_many_steps': 'steps: {count} steps is more than the limit of {limit}',
+  'phrase.step_unknown': 'steps[{index}]: unknown step {value}',
+  'phrase.step_needs_argument': 'steps[{index}]: {value} needs its argument: {what}',
+  'phrase.step_invalid': 'steps[{index}].{what}',
+  'phrase.argument_broker': 'a broker id, like {what}',
+  'phrase.argument_pair': 'a pair of brokers, like {what}',
+  'phrase.argument_elect': '{"elect": null} or {"elect": 2}',
+  'phrase.argument_heal': '{"heal": "all"}, {"heal": 1} or {"heal": [1, 2]}',
+  'phrase.duplicate_key': '{path}: the key appears twice',
+  'phrase.unknown_field_one_of': '{path}: unknown field {field}, expected one of {list}',
+  'phrase.unknown_field': '{path}: unknown field {field}, expected {list}',
+  'phrase.unknown_field_none': '{path}: unknown field {field}, there are no fields',
+  'phrase.missing_field': '{path}: missing field {field}',
+  'phrase.unknown_variant_one_of': '{path}: unknown variant {field}, expected one of {list}',
+  'phrase.unknown_variant': '{path}: unknown variant {field}, expected {list}',
+  'phrase.invalid_value': '{path}: invalid value: {unexpected}, expected {expected}',
+  'phrase.invalid_type': '{path}: invalid type: {unexpected}, expected {expected}',
+  'phrase.invalid_length': '{path}: invalid length {count}, expected {expected}',
+  'phrase.json_string': 'string {value}',
+  'phrase.json_integer': 'integer `{number}`',
+  'phrase.json_float': 'floating point `{number}`',
+  'phrase.json_boolean': 'boolean `{flag}`',
+  'phrase.json_map': 'map',
+  'phrase.json_sequence': 'sequence',
+  'phrase.json_a_sequence': 'a sequence',
+  'phrase.json_a_string': 'a string',
+  'phrase.json_a_boolean': 'a boolean',
+  'phrase.json_single_key': 'map with a single key',
+  'phrase.json_array_length': 'an array of length {count}',
+  'phrase.expected_preset': 'a Kafka version preset: {list}, or {aliases}',
+  'phrase.expected_heal': '"all", a broker id, or a pair of broker ids [a, b]',
+  'phrase.expected_acks': '"0", "1" or "all"',
+  'phrase.out_of_range': '{field}: {number} is out of range {range}',
+  'phrase.min_isr_range': 'config.min_insync_replicas: {number} must be between 1 and brokers ({brokers})',
+  'phrase.retries_too_large': 'config.retries: {number} is larger than Kafka\'s largest, {limit}',
+  'phrase.seed_too_large': 'config.seed: {number} is larger than {limit} (2^53 - 1)',
+  'phrase.json_eof': 'EOF while parsing {what} at line {line} column {column}',
+  'phrase.json_a_value': 'a value',
+  'phrase.json_an_object': 'an object',
+  'phrase.json_a_list': 'a list',
+  'phrase.json_expected_value': 'expected value at line {line} column {column}',
+  'phrase.json_trailing': 'trailing characters at line {line} column {column}',
+  'phrase.json_comma_brace': 'expected `,` or `}` at line {line} column {column}',
+  'phrase.json_comma_bracket': 'expected `,` or `]` at line {line} column {column}',
+  'phrase.json_colon': 'expected `:` at line {line} column {column}',
+  'phrase.json_key_string': 'key must be a string at line {line} column {column}',
+  'phrase.json_invalid_number': 'invalid number at line {line} column {column}',
+  'phrase.json_number_range': 'number out of range at line {line} column {column}',
+  'phrase.json_ident': 'expected ident at line {line} column {column}',
+  'phrase.json_escape': 'invalid escape at line {line} column {column}',
+  'phrase.json_control': 'control character (\\u0000-\\u001F) found while parsing a string at line {line} column {column}',
+  'phrase.json_recursion': 'recursion limit exceeded at line {line} column {column}',
+  'phrase.json_trailing_comma': 'trailing comma at line {line} column {column}',
+  'phrase.json_quote': 'expected `"` at line {line} column {column}',
+  'phrase.json_code_point': 'invalid unicode code point at line {line} column {column}',
+  'phrase.json_surrogate': 'lone leading surrogate in hex escape at line {line} column {column}',
+  'phrase.json_hex_end': 'unexpected end of hex escape at line {line} column {column}',
+  'phrase.json_either': '`{first}` or `{second}`',
+  'phrase.json_unit': 'unit',
+  'phrase.link_invalid': 'link: {what}',
   'truncation.high_watermark': 'truncated to HW {high_watermark} (pre-KIP-101 rule: truncate to own HW on becoming follower)',
   'truncation.leader_epoch': 'leader says epoch {requested_epoch} ends at {end_offset} (KIP-101 OffsetsForLeaderEpoch)',
   'truncation.undefined_epoch_offset': 'leader knows no epoch this old; truncated to HW {high_watermark} (KIP-101 fallback)',
@@ -157,6 +227,7 @@ const CAPTURE = {
   value: QUOTED, other: QUOTED,
   isr: '\\[[^\\]]*\\]', elr: '\\[[^\\]]*\\]',
   why: '.+?', what: '.+?', now: '.+?', truncation: '.+?',
+  unexpected: '.+?', expected: '.+?', list: '.+?', aliases: '.+?',
 };
 
 function compile(template) {
@@ -179,10 +250,14 @@ const COMPILED = Object.entries(PHRASES).map(([key, english]) => {
   return { key, whole: new RegExp(`^${source}$`, 's'), start: new RegExp(`^${source}(?= |$)`, 's') };
 });
 
+// Chinese sets no space between two Han characters; a template's space
+// before a placeholder is for the Latin text it usually holds (“应为 u32”).
+const HAN_SPACE_HAN = /(\p{Script=Han}) +(?=\p{Script=Han})/gu;
+
 function renderMatch(key, groups, t) {
   const params = {};
   for (const [name, v] of Object.entries(groups)) params[name] = CAPTURE[name] === '.+?' ? phrase(v, t) : v;
-  return t(K + key, params);
+  return t(K + key, params).replace(HAN_SPACE_HAN, '$1');
 }
 
 /**

@@ -4,6 +4,7 @@
 import { core } from './core.js';
 import { t } from './i18n.js';
 import { VERSION_TEXT, violationHeadline } from './describe.js';
+import { phrase } from './event-text.js';
 import { WorkerRunner } from './worker-runner.js';
 
 export function wireExplore(pg) {
@@ -60,7 +61,7 @@ export function wireExplore(pg) {
           try {
             pg.loadScenario(result.scenario);
           } catch (err) {
-            finished(t('explore.found_unloadable', { message: err.message }), true);
+            finished(t('explore.found_unloadable', { message: phrase(err.message, t) }), true);
             return;
           }
           pg.undo = { scenario: before, position };

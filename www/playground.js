@@ -113,7 +113,7 @@ export class Playground {
         this.recover(err);
         return { ok: false, crashed: true };
       }
-      this.notify('error', t('notice.failed', { what, message: err && err.message ? err.message : String(err) }));
+      this.notify('error', t('notice.failed', { what, message: err && err.message ? phrase(err.message, t) : String(err) }));
       return { ok: false, error: err };
     }
   }

@@ -6,6 +6,7 @@ import { h, patch } from './dom.js';
 import { t } from './i18n.js';
 import { excerpt } from './notices.js';
 import { VERSION_TEXT } from './describe.js';
+import { phrase } from './event-text.js';
 import { versionOptions, versionNotes, renderRules } from './versions.js';
 
 const SETTINGS_NUMBERS = ['brokers', 'min_insync_replicas', 'replica_lag_time_max_ms', 'broker_session_timeout_ms', 'hw_checkpoint_interval_ms', 'request_timeout_ms', 'replica_fetch_wait_max_ms', 'replica_fetch_backoff_ms', 'link_latency_ms', 'seed', 'retries', 'delivery_timeout_ms', 'retry_backoff_ms'];
@@ -89,7 +90,7 @@ export function wireSettings(pg) {
       pg.loadScenario({ ...before, config }, { at: position });
     } catch (err) {
       if (isCrash(err)) { $('dlg-settings').close(); pg.recover(err); return undefined; }
-      return error(t('settings.rejected', { message: err.message }));
+      return error(t('settings.rejected', { message: phrase(err.message, t) }));
     }
     $('dlg-settings').close();
     pg.undo = { scenario: before, position };

@@ -4,6 +4,7 @@
 import { isCrash } from './core.js';
 import { h, patch } from './dom.js';
 import { t } from './i18n.js';
+import { phrase } from './event-text.js';
 import { TourPlayer, loadTour, tourIds } from './tour.js';
 
 export class Tours {
@@ -31,7 +32,7 @@ export class Tours {
       data = await loadTour(id);
     } catch (err) {
       pg.enter();
-      pg.notify('error', t('tour.could_not_open', { message: err.message }));
+      pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
       return false;
     }
     pg.enter();
@@ -44,7 +45,7 @@ export class Tours {
     } catch (err) {
       this.close();
       if (isCrash(err)) { pg.recover(err); return false; }
-      pg.notify('error', t('tour.could_not_open', { message: err.message }));
+      pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
       return false;
     }
     if (before && before.steps.length) pg.undo = { scenario: before, position };

@@ -6,6 +6,7 @@ import { core, isCrash } from './core.js';
 import { patch } from './dom.js';
 import { t } from './i18n.js';
 import { VERSION_TEXT } from './describe.js';
+import { phrase } from './event-text.js';
 import { WorkerRunner } from './worker-runner.js';
 import { renderGrid, renderOutcomeLegend } from './whatif.js';
 
@@ -67,7 +68,7 @@ export function wireWhatif(pg) {
       pg.loadScenario(r.value, { at: d.step ? Number(d.step) : null });
     } catch (err) {
       if (isCrash(err)) { pg.recover(err); return; }
-      pg.notify('error', t('whatif.could_not_open_message', { message: err.message }));
+      pg.notify('error', t('whatif.could_not_open_message', { message: phrase(err.message, t) }));
       return;
     }
     $('dlg-whatif').close();

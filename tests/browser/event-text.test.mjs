@@ -11,7 +11,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { flatten, fill } from '../../www/i18n.js';
-import { eventLine, eventText, PHRASES, snakeCase, quoted } from '../../www/event-text.js';
+import { eventLine, eventText, PHRASES, phrase, snakeCase, quoted } from '../../www/event-text.js';
+import { deflateRawSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LANGS = ['en', 'zh-Hans', 'zh-Hant'];
@@ -305,4 +306,89 @@ test('coverage of the Event variants', { skip: !wasmBuilt && 'www/pkg is not bui
   t.diagnostic(`variants reached: ${CORE_TYPES.length - unreached.length} of ${CORE_TYPES.length}`);
   if (unreached.length) t.diagnostic(`not reached by any run: ${unreached.join(', ')}`);
   assert.ok(unreached.length <= 3, `unreached: ${unreached.join(', ')}`);
+});
+
+/** Scenarios the core refuses, one per kind of sentence it can say about them. */
+const REFUSED = [
+  '{"version":1,"config":{"brokerz":3}}',
+  '{"version":1,"steps":[{"produce":{}}]}',
+  '{"version":1,"steps":[{"produce":{"value":"a","acks":"2"}}]}',
+  '{"version":1,"steps":[{"fetch":"x"}]}',
+  '{"version":1,"config":{"protocol":"9.9"}}',
+  '{"version":1,"config":{"brokers":-1}}',
+  '{"version":1,"config":{"brokers":9}}',
+  '{"version":1,"config":{"brokers":3,"min_insync_replicas":5}}',
+  '{"version":1,"config":{"retries":9999999999}}',
+  '{"version":1,"config":{"seed":9007199254740993}}',
+  '{"version":1,"config":{"seed":1.5}}',
+  '{"version":1,"config":{"auto_fetch":"yes"}}',
+  '{"version":1,"config":{"auto_offset_reset":"x"}}',
+  '{"version":1,"steps":[{"crash":{"broker":1,"x":2}}]}',
+  '{"version":1,"steps":[{"consume":{"x":1}}]}',
+  '{"version":1,"steps":[{"fly":2}]}',
+  '{"version":1,"steps":["fetch"]}',
+  '{"version":1,"steps":["elect"]}',
+  '{"version":1,"steps":["heal"]}',
+  '{"version":1,"steps":["cut"]}',
+  '{"version":1,"steps":["fly"]}',
+  '{"version":1,"steps":[{"fetch":2,"crash":1}]}',
+  '{"version":1,"steps":[{"heal":"x"}]}',
+  '{"version":1,"steps":[{"cut":[1]}]}',
+  '{"version":1,"steps":[{"produce":{"value":"a","to":9}}]}',
+  '{"version":1,"steps":[{"advance_ms":3600001}]}',
+  '{"version":1,"steps":{}}',
+  '{"version":1,"name":1}',
+  `{"version":1,"name":"${'n'.repeat(300)}"}`,
+  '{"version":1,"version":1}',
+  '{"steps":[]}',
+  '{"version":1.5}',
+  '[1]',
+  '{"version":1,',
+  '{"version":1} x',
+  '{"version":1,"steps":[1,]}',
+  '{"version" 1}',
+  '{1:2}',
+  '{"version":tru}',
+  '{"version":1e999}',
+  '{"version":"\\q"}',
+  '{"version":"\\ud800"}',
+  '{"version":"\\u12"}',
+  '{"version":1,"name":"a\u0001"}',
+];
+
+/** English words of the core's sentences that a translation leaves nowhere (names, values and JSON aside). */
+const ENGLISH = /\b(expected|invalid|unknown|missing|field|variant|string|integer|floating|boolean|sequence|map|line|column|longer|limit|range|must|between|larger|reader|supported|appears|twice|needs|argument|like|while|parsing|trailing|characters?|object|value|key|number|link|scenario|does|not|is)\b/i;
+
+function untranslated(text) {
+  const bare = text
+    .replace(/`[^`]*`/g, '')
+    .replace(/"(?:[^"\\]|\\.)*"/g, '')
+    .replace(/\{[^{}]*\}/g, '')
+    .replace(/\b[a-z_]+(?:\[\d+\])?(?:\.[a-z_]+(?:\[\d+\])?)+\b|\bsteps\[\d+\]|\b(?:config|version|name|steps|description|link|scenario)(?=：)/g, '');
+  return ENGLISH.exec(bare)?.[0];
+}
+
+test('a scenario the core refuses is explained in Chinese: every sentence, from the core, serde and serde_json, through the phrase table', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
+  const messages = new Set();
+  for (const text of REFUSED) {
+    assert.throws(() => wasm.Simulation.fromScenario(text), (err) => {
+      messages.add(err.message);
+      // The same scenario in a link: the link's prefix, then the same sentence.
+      const link = `v1.${deflateRawSync(Buffer.from(text)).toString('base64url')}`;
+      assert.throws(() => wasm.Simulation.fromLink(link), (e) => e.message === `link: ${err.message}`, link);
+      messages.add(`link: ${err.message}`);
+      return true;
+    }, text);
+  }
+  const left = [];
+  for (const m of messages) {
+    for (const code of ['zh-Hans', 'zh-Hant']) {
+      const zh = phrase(m, T[code]);
+      const word = untranslated(zh);
+      if (zh === m || word) left.push(`${code}: ${m} -> ${zh}${word ? ` ("${word}")` : ''}`);
+    }
+    // English renders each sentence exactly as the core wrote it.
+    assert.equal(phrase(m, T.en), m);
+  }
+  assert.deepEqual(left, []);
 });

@@ -2,7 +2,8 @@
 // hostile links never break the page and never run their content.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, loadCore } from './harness.mjs';
+import { deflateRawSync } from 'node:zlib';
+import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, loadCore, applySettings } from './harness.mjs';
 
 let env;
 let core;
@@ -195,11 +196,26 @@ test('notices: at most three, never over the timeline, user text only as a short
   }
 });
 
+test('settings the core refuses are explained in the page\'s language, and change nothing', async () => {
+  const page = await openPage(env, { path: '?lang=zh-Hans' });
+  await applySettings(page, { brokers: 3, min_insync_replicas: 5 });
+  const error = page.locator('#settings-error');
+  await error.waitFor();
+  assert.equal(await error.textContent(), 'config.min_insync_replicas：5 必须在 1 和 broker 数（3）之间。未做任何修改。');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('.broker-row').count(), 3);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('a broken link is explained in the page\'s language (the core\'s sentence through the phrase table)', async () => {
   const cases = [
     ['#s=v1.@@@', /无法打开此链接：link：不是有效的 base64url（.+），可能被截断了/],
     ['#s=hello', /link：不是以“v1\.”开头，不是 Highwater 的场景链接/],
     ['#s=v1.AAAA', /link：已损坏或被截断（无法解压）/],
+    // A link that decompresses to a scenario the core refuses: the scenario's sentence, in Chinese too.
+    [`#s=v1.${deflateRawSync(Buffer.from('{"version":1,"config":{"brokers":3,"min_insync_replicas":5}}')).toString('base64url')}`, /link：config\.min_insync_replicas：5 必须在 1 和 broker 数（3）之间/],
+    [`#s=v1.${deflateRawSync(Buffer.from('{"version":1,"steps":[{"produce":{"value":"m1","acks":"2"}}]}')).toString('base64url')}`, /link：steps\[0\]\.produce\.acks：值无效：字符串 "2"，应为 "0"、"1" 或 "all"/],
   ];
   for (const [hash, expected] of cases) {
     const page = await openPage(env, { path: '?lang=zh-Hans', hash });
