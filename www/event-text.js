@@ -257,6 +257,8 @@ const HAN_SPACE_HAN = /(\p{Script=Han}) +(?=\p{Script=Han})/gu;
 function renderMatch(key, groups, t) {
   const params = {};
   for (const [name, v] of Object.entries(groups)) params[name] = CAPTURE[name] === '.+?' ? phrase(v, t) : v;
+  // serde's lists of names or values: `a`, `b` (", " in English, "、" in Chinese).
+  for (const name of ['list', 'aliases']) if (params[name] != null) params[name] = params[name].replace(/, (?=[`"])/g, t(`${K}list_gap`));
   return t(K + key, params).replace(HAN_SPACE_HAN, '$1');
 }
 
