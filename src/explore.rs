@@ -439,7 +439,7 @@ type Found = (Option<Vec<Step>>, u64, u64, usize, Option<Stop>);
 /// never expanding a state again unless reached with more steps left. Each
 /// bound repeats the work of the ones before it, which only pays when the
 /// search may stop early (a bound finished says "nothing up to that depth");
-/// so once the bounds finished predict that the whole depth fits in
+/// so once the bounds finished predict that the whole depth fits in half of
 /// `max_states`, the search goes straight to it (`jump_to_depth`). If that
 /// pass finds a violation, the bounds between are searched in order, so the
 /// one returned is still a shortest one.
@@ -452,12 +452,11 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
     let moves = Moves::new(&search.config, search, root.producer.requests.len() + search.depth);
     // One spare state per level, reused branch after branch.
     let mut scratch = vec![root.clone(); search.depth];
-    let mut run = |limit: usize, expected: u64, progress: &mut dyn FnMut(u64, usize) -> bool| {
+    let mut run = |limit: usize, room: u64, progress: &mut dyn FnMut(u64, usize) -> bool| {
         let mut dfs = Dfs {
             search,
             moves: &moves,
-            // Room for the states expected, growing the set step by step.
-            visited: Visited::with_capacity(expected.min(search.max_states) as usize),
+            visited: Visited::with_capacity(room.min(search.max_states) as usize),
             path: vec![],
             states: 0,
             generated: 0,
@@ -487,7 +486,7 @@ fn exhaustive(search: &Search, progress: Progress) -> Found {
             // `limit` was finished without one, so look in those between.
             let found = path.len() - search.prefix.len();
             for shorter in limit..found {
-                let (p, states, made, stopped) = run(shorter, most, &mut *progress);
+                let (p, states, made, stopped) = run(shorter, last * 4, &mut *progress);
                 generated += made;
                 most = most.max(states);
                 if let Some(p) = p {
