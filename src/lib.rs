@@ -57,6 +57,7 @@ macro_rules! copy_short {
 copy_short!(Vec<T>, T: Copy);
 copy_short!(smallvec::SmallVec<A>, A: smallvec::Array<Item: Copy>);
 
+pub mod arrivals;
 pub mod bench;
 pub mod config;
 pub mod consumer;

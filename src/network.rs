@@ -4,7 +4,8 @@
 use crate::config::{BrokerId, PerBroker};
 use crate::event::DropReason;
 use crate::protocol::Message;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::arrivals::Arrivals;
+use crate::sorted_set::SortedSet;
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Network {
@@ -12,11 +13,11 @@ pub struct Network {
     /// brokers takes the larger of their latencies.
     pub latency_ms: PerBroker<u64>,
     /// Directed cuts `(from, to)`.
-    pub cuts: BTreeSet<(BrokerId, BrokerId)>,
+    pub cuts: SortedSet<(BrokerId, BrokerId)>,
     /// Cut from every broker and from the controller (index `id - 1`).
     pub isolated: PerBroker<bool>,
     /// Messages in flight, by arrival time and send order.
-    pub in_flight: BTreeMap<(u64, u64), Message>,
+    pub in_flight: Arrivals<Message>,
     next_seq: u64,
 }
 
@@ -26,9 +27,9 @@ impl Network {
     pub fn new(brokers: u32, latency_ms: u64) -> Network {
         Network {
             latency_ms: (0..brokers).map(|_| latency_ms).collect(),
-            cuts: BTreeSet::new(),
+            cuts: SortedSet::new(),
             isolated: (0..brokers).map(|_| false).collect(),
-            in_flight: BTreeMap::new(),
+            in_flight: Arrivals::new(),
             next_seq: 0,
         }
     }
@@ -61,24 +62,19 @@ impl Network {
     }
 
     pub fn next_arrival_ms(&self) -> Option<u64> {
-        self.in_flight.keys().next().map(|&(t, _)| t)
+        self.in_flight.first_key().map(|(t, _)| t)
     }
 
     /// Closes the connection between two brokers: what is in flight on it,
     /// either way, is gone. Returns how many messages were discarded.
     pub fn close_connection(&mut self, a: BrokerId, b: BrokerId) -> usize {
         let before = self.in_flight.len();
-        self.in_flight.retain(|_, m| !((m.from() == a && m.to() == b) || (m.from() == b && m.to() == a)));
+        self.in_flight.retain(|m| !((m.from() == a && m.to() == b) || (m.from() == b && m.to() == a)));
         before - self.in_flight.len()
     }
 
     /// The first message arriving at or before `now_ms`.
     pub fn pop_arrived(&mut self, now_ms: u64) -> Option<Message> {
-        let (&(t, _), _) = self.in_flight.iter().next()?;
-        if t <= now_ms {
-            self.in_flight.pop_first().map(|(_, m)| m)
-        } else {
-            None
-        }
+        self.in_flight.pop_first_if(|(t, _)| t <= now_ms).map(|(_, m)| m)
     }
 }

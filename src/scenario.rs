@@ -323,10 +323,11 @@ fn reject_duplicate_keys(text: &str) -> Result<(), ScenarioError> {
             Ok(())
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            let mut seen = std::collections::BTreeSet::new();
+            // serde_json's own map type: its code is in the file already.
+            let mut seen = serde_json::Map::new();
             while let Some(key) = map.next_key::<String>()? {
                 let path = if self.0.is_empty() { key.clone() } else { format!("{}.{key}", self.0) };
-                if !seen.insert(key) {
+                if seen.insert(key, serde_json::Value::Null).is_some() {
                     return Err(de::Error::custom(format!("{path}: the key appears twice")));
                 }
                 map.next_value_seed(Walk(path))?;

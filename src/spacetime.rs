@@ -30,8 +30,8 @@ use crate::invariants::ViolationKind;
 use crate::protocol::{Errors, Message};
 use crate::scenario::Step;
 use crate::timeline::Timeline;
+use crate::arrivals::Arrivals;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// The most arrows (and the most marks) one diagram holds unless asked for
 /// fewer: a long timed run has hundreds of thousands of messages, and 500
@@ -206,7 +206,7 @@ struct Replayer {
     /// ones sent before it and arriving in it are cut at the end).
     kept_in_window: usize,
     /// Messages on the wire by (arrival, send order).
-    wire: BTreeMap<(u64, u64), Wire>,
+    wire: Arrivals<Wire>,
     /// A `fetch` step's round: its messages arrive at once, not through the wire.
     at_once: Vec<Wire>,
     /// Kept arrows still on the wire.
@@ -289,8 +289,7 @@ impl Replayer {
     /// What arrived on the wire before `time_ms` was delivered (the clock
     /// runs in this step).
     fn deliver_before(&mut self, step: u64, time_ms: u64) {
-        while let Some(entry) = self.wire.first_entry().filter(|e| e.key().0 < time_ms) {
-            let ((arrives, _), w) = entry.remove_entry();
+        while let Some(((arrives, _), w)) = self.wire.pop_first_if(|(arrives, _)| arrives < time_ms) {
             self.finish(w, Some(At { step, time_ms: arrives }), Fate::Delivered, None);
         }
     }
@@ -308,8 +307,7 @@ impl Replayer {
             (None, Some(to)) => arrives <= to,
             (None, None) => false,
         };
-        while let Some(entry) = self.wire.first_entry().filter(|e| arrived(e.key().0)) {
-            let ((arrives, _), w) = entry.remove_entry();
+        while let Some(((arrives, _), w)) = self.wire.pop_first_if(|(arrives, _)| arrived(arrives)) {
             self.finish(w, Some(At { step, time_ms: arrives }), Fate::Delivered, None);
         }
     }
@@ -331,14 +329,14 @@ impl Replay {
             to_step,
             max_arrows,
             kept_in_window: 0,
-            wire: BTreeMap::new(),
+            wire: Arrivals::new(),
             at_once: vec![],
             tracked: 0,
             seq: 0,
             out: Replay::default(),
         };
-        // The last broker each produce request went to.
-        let mut produce_to: BTreeMap<u64, BrokerId> = BTreeMap::new();
+        // The last broker each produce request went to, by request id (ids count up from 0).
+        let mut produce_to: Vec<Option<BrokerId>> = vec![];
         // A `fetch` step: the follower, and how many of its round's messages were sent.
         let mut round: Option<(BrokerId, u32)> = None;
         let mut step = 0u64;
@@ -432,9 +430,9 @@ impl Replay {
                     }
                     // Then what arrives now (what arrived before was delivered).
                     let keys: Vec<(u64, u64)> =
-                        r.wire.range(..=(until, u64::MAX)).filter(|(_, w)| matches(w)).map(|(k, _)| *k).take(count as usize).collect();
+                        r.wire.iter().take_while(|(k, _)| k.0 <= until).filter(|(_, w)| matches(w)).map(|(k, _)| k).take(count as usize).collect();
                     for k in keys {
-                        let w = r.wire.remove(&k).expect("listed");
+                        let w = r.wire.remove(k).expect("listed");
                         r.finish(w, Some(At { step, time_ms: k.0 }), Fate::Dropped, Some(*reason));
                     }
                 }
@@ -442,10 +440,10 @@ impl Replay {
                     // `close_connection`: what is still on the wire between
                     // the two, either way; the last sent are the ones left.
                     let between = |w: &Wire| (w.from == *follower && w.to == *leader) || (w.from == *leader && w.to == *follower);
-                    let keys: Vec<(u64, u64)> = r.wire.iter().filter(|(_, w)| between(w)).map(|(k, _)| *k).collect();
+                    let keys: Vec<(u64, u64)> = r.wire.iter().filter(|(_, w)| between(w)).map(|(k, _)| k).collect();
                     let keep = keys.len().saturating_sub(*discarded as usize);
                     for (i, k) in keys.into_iter().enumerate() {
-                        let w = r.wire.remove(&k).expect("listed");
+                        let w = r.wire.remove(k).expect("listed");
                         if i < keep {
                             r.finish(w, Some(At { step, time_ms: k.0 }), Fate::Delivered, None);
                         } else {
@@ -460,7 +458,7 @@ impl Replay {
                     let w = r.at_once.iter_mut().rev().find(|w| matches(w));
                     let w = match w {
                         Some(w) => Some(w),
-                        None => r.wire.range_mut((now, 0)..=(now, u64::MAX)).map(|(_, w)| w).find(|w| matches(w)),
+                        None => r.wire.arriving_at_mut(now).find(|w| matches(w)),
                     };
                     if let Some(a) = w.and_then(|w| w.arrow.as_mut()) {
                         a.ignored = true;
@@ -487,7 +485,11 @@ impl Replay {
                     r.instant(("AlterPartition", Lane::Broker(*leader), CONTROLLER), at, order, Fate::Failed, None)
                 }
                 Event::ProduceRequest { request, to: Some(b), .. } => {
-                    produce_to.insert(*request, *b);
+                    let i = *request as usize;
+                    if produce_to.len() <= i {
+                        produce_to.resize(i + 1, None);
+                    }
+                    produce_to[i] = Some(*b);
                     r.instant(("Produce", PRODUCER, Lane::Broker(*b)), at, order, Fate::Delivered, None);
                 }
                 Event::ProduceResponse { request, result, expired, .. } => {
@@ -498,9 +500,9 @@ impl Replay {
                     // A broken connection or a timeout is the client's own
                     // finding; acks=0 hears nothing.
                     let from_client = expired.is_some() || matches!(error, Some(Errors::NetworkException | Errors::RequestTimedOut));
-                    match (produce_to.get(request), result) {
+                    match (produce_to.get(*request as usize).copied().flatten(), result) {
                         (_, ProduceResult::Sent) => {}
-                        (Some(&b), _) if !from_client => {
+                        (Some(b), _) if !from_client => {
                             r.instant(("ProduceResponse", Lane::Broker(b), PRODUCER), at, order, Fate::Delivered, error)
                         }
                         _ => r.mark(PRODUCER, at, order, MarkKind::ProduceFailed { error }),

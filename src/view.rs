@@ -258,7 +258,7 @@ impl StateView {
                 .network
                 .in_flight
                 .iter()
-                .map(|(&(arrives_ms, _), m)| {
+                .map(|((arrives_ms, _), m)| {
                     let message = match m {
                         Message::FetchResponse(r) => Message::FetchResponse(r.summary()),
                         other => other.clone(),
