@@ -6,8 +6,8 @@
 //!
 //! `cargo run --release --example bench [-- RECORDS]`
 
-use highwater::bench::timed_produce_run;
-use highwater::explore::{explore, Search};
+use highwater::boundary::bench::timed_produce_run;
+use highwater::search::explore::{explore, Search};
 use highwater::{Config, Protocol};
 use std::time::Instant;
 
@@ -43,7 +43,7 @@ fn main() {
     }
 
     let config = Config { brokers: 3, protocol: Protocol::V3_7, min_insync_replicas: 2, ..Config::default() };
-    let search = Search { depth: 8, max_states: highwater::config::limits::MAX_EXPLORER_STATES, max_produces: 2, ..Search::new(config) };
+    let search = Search { depth: 8, max_states: highwater::model::config::limits::MAX_EXPLORER_STATES, max_produces: 2, ..Search::new(config) };
     let started = Instant::now();
     let outcome = explore(&search, &mut |_, _| true);
     let seconds = started.elapsed().as_secs_f64();

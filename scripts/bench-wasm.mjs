@@ -1,5 +1,5 @@
 // The engine in WebAssembly (headless Chromium) against the native build on
-// the same workloads: the timed produce run (src/bench.rs) and the exhaustive
+// the same workloads: the timed produce run (src/boundary/bench.rs) and the exhaustive
 // explorer on 3 brokers, Kafka 3.7, min ISR 2, acks=all, 2 records, depth 8
 // (examples/bench.rs searches the same). Both wasm packages are measured:
 // www/pkg (built for size: the page's core) and www/pkg-fast (built for

@@ -170,7 +170,8 @@ export function packageJson({ version, description, files }) {
       './core': { types: './core.d.ts', default: `./${CORE}` },
       './pkg/*': './pkg/*',
       ...(has('pkg-fast/highwater.js') ? { './pkg-fast/*': './pkg-fast/*' } : {}),
-      ...(has('style.css') ? { './style.css': './style.css' } : {}),
+      // The element's style sheet keeps its public name at the package's root.
+      ...(has('element/style.css') ? { './style.css': './element/style.css' } : {}),
       ...(has('gallery.json') ? { './gallery.json': './gallery.json' } : {}),
       ...(has('index.html') ? { './index.html': './index.html' } : {}),
       './package.json': './package.json',

@@ -1,6 +1,22 @@
 //! Highwater: a deterministic model of Apache Kafka's partition replication.
 //!
-//! The core (everything but `wasm`) is pure Rust with no clock, no I/O and no
+//! The crate is in layers, each a folder; a layer uses only the layers above
+//! it in this list (`tests/layers.rs` holds that):
+//!
+//! - `base`: containers, the seeded PRNG and text helpers; nothing of Kafka.
+//! - `model`: Kafka's partition. Its vocabulary (configuration, version
+//!   rules, protocol messages, steps, events, violations), the state (logs,
+//!   brokers, network, producer, consumer, controller) and the engine
+//!   (`Simulation`) that applies one step and checks the guarantees.
+//! - `run`: a run as a user holds it: the scenario file, its link, and the
+//!   timeline that replays it and seeks.
+//! - `view`: what is derived from a run for people to read: the state view
+//!   the page draws, the operator's view, the space-time diagram, forks.
+//! - `search`: many runs at once: the explorer and the what-if grid.
+//! - `boundary`: the WebAssembly API (`wasm`) and the benchmarks' entry
+//!   points (`bench`); the command line is the binary, `src/main.rs`.
+//!
+//! Everything but `boundary::wasm` is pure Rust with no clock, no I/O and no
 //! hidden randomness; it builds and tests natively.
 
 /// `Clone` for a state struct, field by field, with a `clone_from` that
@@ -57,46 +73,19 @@ macro_rules! copy_short {
 copy_short!(Vec<T>, T: Copy);
 copy_short!(smallvec::SmallVec<A>, A: smallvec::Array<Item: Copy>);
 
-pub mod arrivals;
-pub mod bench;
-pub mod config;
-pub mod consumer;
-pub mod controller;
-pub mod event;
-pub mod explore;
-pub mod faults;
-pub mod fork;
-pub mod fetcher;
-pub mod invariants;
-pub mod leader;
-pub mod log;
-pub mod network;
-pub mod operator;
-pub mod per_broker;
-pub mod producer;
-pub mod protocol;
-pub mod replica;
-pub mod retries;
-pub mod rng;
-pub mod rules;
-pub mod scenario;
-pub mod shared;
-pub mod simulation;
-pub mod sorted_set;
-pub mod spacetime;
-
-pub use config::{BrokerId, Config, Protocol};
-pub use event::{Event, Traced};
-pub use invariants::{Violation, ViolationKind};
-pub use scenario::{Acks, Scenario, ScenarioError, Step};
-pub use simulation::Simulation;
-pub mod link;
-pub mod timeline;
-mod visited;
+pub mod base;
+pub mod boundary;
+pub mod model;
+pub mod run;
+pub mod search;
 pub mod view;
-pub mod whatif;
-#[cfg(target_arch = "wasm32")]
-pub mod wasm;
 
-pub use timeline::Timeline;
-pub use view::{LogWindow, StateView};
+pub use model::config::{BrokerId, Config, Protocol};
+pub use model::event::{Event, Traced};
+pub use model::simulation::Simulation;
+pub use model::step::{Acks, Step};
+pub use model::violation::{Violation, ViolationKind};
+pub use run::scenario::{Scenario, ScenarioError};
+pub use run::timeline::Timeline;
+pub use run::link;
+pub use view::state::{LogWindow, StateView};

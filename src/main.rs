@@ -1,9 +1,9 @@
 //! `highwater`: run a scenario and print what happened.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use highwater::config::limits::MAX_EXPLORER_STATES;
-use highwater::explore::{explore, Search, Stop, Strategy};
-use highwater::view::EventView;
+use highwater::model::config::limits::MAX_EXPLORER_STATES;
+use highwater::search::explore::{explore, Search, Stop, Strategy};
+use highwater::view::state::EventView;
 use highwater::{Acks, Config, LogWindow, Protocol, Scenario, Simulation, StateView};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -139,7 +139,7 @@ fn main() -> ExitCode {
 /// the next cell not yet taken; results go back to their cell's place, so
 /// the output does not depend on the number of threads.
 fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
-    use highwater::whatif::{cells, run_cell, table, Cell, Grid};
+    use highwater::search::whatif::{cells, run_cell, table, Cell, Grid};
     let scenario = match read_scenario(file) {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -263,7 +263,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         v["seconds"] = serde_json::json!(seconds);
         v["states_per_second"] = serde_json::json!(per_second);
         v["generated_per_second"] = serde_json::json!(rate(outcome.generated));
-        v["link"] = serde_json::json!(outcome.scenario.as_ref().map(highwater::link::encode));
+        v["link"] = serde_json::json!(outcome.scenario.as_ref().map(highwater::run::link::encode));
         print_all(&(serde_json::to_string_pretty(&v).expect("json") + "\n"));
         return status;
     }
@@ -284,7 +284,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         (Some(v), Some(s)) => {
             text += &format!("FOUND {}: {}\n", v.kind.name(), v.detail);
             text += &format!("scenario ({} steps):\n{}\n", s.steps.len(), s.to_json_pretty());
-            text += &format!("link: {}\n", highwater::link::encode(s));
+            text += &format!("link: {}\n", highwater::run::link::encode(s));
         }
         _ => text += &format!("no violation up to depth {}\n", outcome.depth),
     }
@@ -345,7 +345,7 @@ fn fail(message: String) -> ExitCode {
 /// limit plus one byte, and parses it. The error names the file.
 fn read_scenario(file: &Path) -> Result<Scenario, String> {
     use std::io::Read;
-    let limit = highwater::config::limits::MAX_SCENARIO_BYTES;
+    let limit = highwater::model::config::limits::MAX_SCENARIO_BYTES;
     let name = if file == Path::new("-") { "standard input".to_string() } else { file.display().to_string() };
     let source: Box<dyn Read> = if file == Path::new("-") {
         Box::new(std::io::stdin().lock())
@@ -374,9 +374,9 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
     };
     let scenario = match fork {
         None => scenario,
-        Some(text) => match highwater::fork::Change::parse(text) {
+        Some(text) => match highwater::view::fork::Change::parse(text) {
             Err(e) => return fail(format!("--fork: {e}")),
-            Ok(change) => match highwater::fork::fork(&scenario, &change) {
+            Ok(change) => match highwater::view::fork::fork(&scenario, &change) {
                 Ok(s) => s,
                 Err(e) => return fail(format!("--fork {text}: {e}")),
             },
@@ -419,7 +419,7 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
             "{}: step {}: {}",
             file.display(),
             sim.step,
-            highwater::event::budget_message(budget, sim.budgets.limit(budget))
+            highwater::model::event::budget_message(budget, sim.budgets.limit(budget))
         )),
         None => ExitCode::SUCCESS,
     }

@@ -3,8 +3,8 @@
 
 mod common;
 
-use highwater::config::limits;
-use highwater::explore::{explore, Outcome, Search, Stop, Strategy};
+use highwater::model::config::limits;
+use highwater::search::explore::{explore, Outcome, Search, Stop, Strategy};
 use highwater::{Acks, Config, Event, Protocol, Scenario, Simulation, Step, ViolationKind};
 use std::io::BufRead;
 use std::process::{Command, Stdio};
@@ -62,7 +62,7 @@ fn a_single_power_loss_is_no_counterexample_under_3_7_and_4_1() {
                 highwater::Event::LeaderElected { kind, .. } => Some(kind),
                 _ => None,
             }).collect();
-            assert_eq!(kinds.last(), Some(&highwater::event::ElectionKind::LastKnownLeader), "{}", r.trace());
+            assert_eq!(kinds.last(), Some(&highwater::model::event::ElectionKind::LastKnownLeader), "{}", r.trace());
         }
     }
 }
@@ -191,9 +191,9 @@ fn progress_is_reported_after_every_step() {
         assert!(outcome.generated > 100, "{strategy:?}: {} generated", outcome.generated);
         assert_eq!(calls, outcome.generated, "{strategy:?}");
     }
-    let core = include_str!("../src/explore.rs");
+    let core = include_str!("../src/search/explore.rs");
     for clock in ["Instant", "SystemTime", "Date::now"] {
-        assert!(!core.contains(clock), "src/explore.rs reads the clock ({clock})");
+        assert!(!core.contains(clock), "src/search/explore.rs reads the clock ({clock})");
     }
 }
 
@@ -355,8 +355,8 @@ fn bad_input_to_the_commands_exits_two_with_a_message() {
 /// phase of the periodic ISR check, and a follower's last fetch.
 #[test]
 fn canonical_hash_keeps_apart_states_with_different_futures() {
-    use highwater::explore::canonical_hash;
-    use highwater::scenario::{Produce, Step};
+    use highwater::search::explore::canonical_hash;
+    use highwater::run::scenario::{Produce, Step};
     let config = Config { brokers: 3, ..Config::default() };
     let after = |steps: &[Step]| {
         let mut sim = highwater::Simulation::new(config.clone());

@@ -7,11 +7,11 @@
 
 mod common;
 
-use highwater::config::Protocol;
-use highwater::fork::{aligned_position, differences, fork, parse_step, step_text, Change, Difference, ForkError, Side, MAX_CHANGE_CHARS};
-use highwater::scenario::{Crash, Delay, Heal, Produce, Step};
-use highwater::view::{LogWindow, StateView};
-use highwater::whatif::{run_outcome, Outcome};
+use highwater::model::config::Protocol;
+use highwater::view::fork::{aligned_position, differences, fork, parse_step, step_text, Change, Difference, ForkError, Side, MAX_CHANGE_CHARS};
+use highwater::run::scenario::{Crash, Delay, Heal, Produce, Step};
+use highwater::view::state::{LogWindow, StateView};
+use highwater::search::whatif::{run_outcome, Outcome};
 use highwater::{Acks, Scenario, Timeline, ViolationKind};
 
 fn kip101() -> Scenario {
@@ -351,7 +351,7 @@ fn a_run_that_stops_early_is_shown_where_it_stopped() {
     // million checks the fork stops at step 2, the original runs all three.
     let s = Scenario::from_json(r#"{"version":1,"steps":[{"advance_ms":600000},{"advance_ms":600000},{"advance_ms":600000}]}"#).unwrap();
     let f = fork(&s, &Change::ReplicaLagTimeMaxMs { value: 2 }).unwrap();
-    let budgets = highwater::config::Budgets { work_per_run: 1_000_000, ..Default::default() };
+    let budgets = highwater::model::config::Budgets { work_per_run: 1_000_000, ..Default::default() };
     let (mut left, mut right) = (Timeline::with_budgets(&s, budgets).unwrap(), Timeline::with_budgets(&f, budgets).unwrap());
     assert_eq!((left.len(), right.len()), (3, 2));
     left.seek(aligned_position(3, left.len())).unwrap();
@@ -417,7 +417,7 @@ fn random_text_never_panics_and_what_reads_is_canonical() {
         "false", "4.1", "0.10", "produce", "fetch", "crash", "heal", "elect", "advance_ms", "delay", "cut", "consume", "m1", " ", "&", "#", "é", "\u{0}",
     ];
     let good: Vec<String> = samples().iter().map(|c| c.to_string()).collect();
-    let mut rng = highwater::rng::Rng::new(7);
+    let mut rng = highwater::base::rng::Rng::new(7);
     let (mut read, mut refused) = (0, 0);
     for i in 0..50_000 {
         let text = if i % 2 == 0 {
@@ -467,7 +467,7 @@ fn every_change_on_every_scenario_is_a_fork_or_a_typed_error() {
                     forks += 1;
                 }
                 Err(ForkError::StepOutOfRange { steps, .. }) => assert_eq!(steps, s.steps.len()),
-                Err(ForkError::NotAProduce { step, found }) => assert_eq!(found, highwater::fork::step_name(&s.steps[step - 1])),
+                Err(ForkError::NotAProduce { step, found }) => assert_eq!(found, highwater::view::fork::step_name(&s.steps[step - 1])),
                 Err(ForkError::NoProduceStep) => assert!(!s.steps.iter().any(|x| matches!(x, Step::Produce(_)))),
                 Err(ForkError::Invalid(m)) => assert!(m.starts_with("config.") || m.starts_with("steps["), "{}: {c}: {m}", path.display()),
             }

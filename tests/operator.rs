@@ -4,7 +4,7 @@
 mod common;
 
 use common::{load, with_protocol};
-use highwater::operator::{describe_line, OperatorView};
+use highwater::view::operator::{describe_line, OperatorView};
 use highwater::{Protocol, Timeline};
 
 /// The view after `position` steps of a scenario.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use highwater::explore::{explore, Search, Strategy};
+use highwater::search::explore::{explore, Search, Strategy};
 use highwater::{Acks, Config, Protocol, Timeline};
 
 fn search(protocol: Protocol, seed: u64) -> Search {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{load, run, with_protocol};
-use highwater::scenario::{Acks, Produce};
+use highwater::run::scenario::{Acks, Produce};
 use highwater::{Config, Protocol, Simulation, Step, ViolationKind};
 use ViolationKind::*;
 
@@ -26,7 +26,7 @@ fn follower_hw_moves_only_in_the_second_round() {
     sim.apply(&s.steps[2]);
     assert_eq!(sim.broker(1).high_watermark, 1);
     assert_eq!(sim.broker(2).high_watermark, 1, "round 2 carries HW 1 back");
-    assert_eq!(sim.producer.requests[0].status, highwater::producer::Status::Done(highwater::event::ProduceResult::Acked));
+    assert_eq!(sim.producer.requests[0].status, highwater::model::producer::Status::Done(highwater::model::event::ProduceResult::Acked));
 }
 
 /// Worked example: leader LEO 5, follower LEOs (as the leader knows them) 5 and 4: HW 4.
@@ -110,8 +110,8 @@ fn unclean_election_loses_data_and_clean_stays_offline() {
     assert_eq!(offline.sim.controller.leader, None, "the partition is offline");
     assert_eq!(offline.sim.controller.isr[..], [1], "the ISR is never emptied");
     let last = offline.sim.producer.requests.last().unwrap();
-    assert_eq!(highwater::view::result_name(last.status), "retrying", "the client waits for a leader");
-    assert_eq!(last.last_error, Some(highwater::protocol::Errors::NotLeaderOrFollower));
+    assert_eq!(highwater::view::state::result_name(last.status), "retrying", "the client waits for a leader");
+    assert_eq!(last.last_error, Some(highwater::model::protocol::Errors::NotLeaderOrFollower));
     assert_eq!(last.attempts, 0, "no broker was reached");
 }
 
@@ -122,15 +122,15 @@ fn unclean_election_loses_data_and_clean_stays_offline() {
 fn not_enough_replicas_refuses_before_append() {
     let r = run(&load("not-enough-replicas"));
     let reqs = &r.sim.producer.requests;
-    assert_eq!(highwater::view::result_name(reqs[0].status), "REQUEST_TIMED_OUT");
-    assert_eq!(reqs[0].last_error, Some(highwater::protocol::Errors::NotEnoughReplicas));
+    assert_eq!(highwater::view::state::result_name(reqs[0].status), "REQUEST_TIMED_OUT");
+    assert_eq!(reqs[0].last_error, Some(highwater::model::protocol::Errors::NotEnoughReplicas));
     assert_eq!(reqs[0].attempts, 1200, "one attempt every 100 ms for 120 s");
     assert_eq!(reqs[0].offset, None);
     // Under 2.0 (retries = 0) the first refusal is final.
     let old = run(&with_protocol(load("not-enough-replicas"), Protocol::V2_0));
     let first = &old.sim.producer.requests[0];
-    assert_eq!((highwater::view::result_name(first.status), first.attempts), ("NOT_ENOUGH_REPLICAS", 1));
-    assert_eq!(highwater::view::result_name(reqs[1].status), "acked");
+    assert_eq!((highwater::view::state::result_name(first.status), first.attempts), ("NOT_ENOUGH_REPLICAS", 1));
+    assert_eq!(highwater::view::state::result_name(reqs[1].status), "acked");
     assert_eq!(r.sim.broker(1).log_end_offset(), 1, "only the acks=1 record was appended");
 }
 
@@ -140,11 +140,11 @@ fn high_watermark_frozen_under_min_isr_in_modern() {
     let s = load("hw-frozen-under-min-isr");
     let modern = run(&with_protocol(s.clone(), Protocol::V3_7));
     assert_eq!(modern.sim.broker(1).high_watermark, 0);
-    assert_eq!(highwater::view::result_name(modern.sim.producer.requests[0].status), "REQUEST_TIMED_OUT");
+    assert_eq!(highwater::view::state::result_name(modern.sim.producer.requests[0].status), "REQUEST_TIMED_OUT");
     assert!(modern.sim.consumer.read.is_empty());
     let legacy = run(&with_protocol(s, Protocol::V0_10));
     assert_eq!(legacy.sim.broker(1).high_watermark, 1);
-    assert_eq!(highwater::view::result_name(legacy.sim.producer.requests[0].status), "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
+    assert_eq!(highwater::view::state::result_name(legacy.sim.producer.requests[0].status), "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
 }
 
 /// ISR shrink after the lag time (checked every lag/2), expand on catch-up.
@@ -185,7 +185,7 @@ fn isolated_old_leader() {
     assert!(r.violations(AckedWriteLost)[0].detail.contains("stale leader"));
     let result = |v: &str| {
         let q = r.sim.producer.requests.iter().find(|q| &*q.value == v).unwrap();
-        highwater::view::result_name(q.status)
+        highwater::view::state::result_name(q.status)
     };
     assert_eq!(result("z2"), "acked", "the client retried z2 on the new leader");
     assert_eq!(result("m2"), "acked");
@@ -233,7 +233,7 @@ fn impossible_steps_are_rejected_and_the_run_goes_on() {
     assert_eq!(rejected(sim.apply(&Step::Fetch(1))), "broker 1 is the leader; only followers fetch");
     assert_eq!(rejected(sim.apply(&Step::Fetch(9))), "fetch: broker 9 does not exist (brokers are 1..=3)");
     assert!(rejected(sim.apply(&Step::Elect(Some(1)))).contains("already the leader"));
-    sim.apply(&Step::Crash(highwater::scenario::Crash { broker: 2, lose_unflushed: 0 }));
+    sim.apply(&Step::Crash(highwater::run::scenario::Crash { broker: 2, lose_unflushed: 0 }));
     assert_eq!(rejected(sim.apply(&Step::Fetch(2))), "broker 2 is down");
     let events = sim.apply(&Step::Produce(Produce { value: "ok".into(), acks: Acks::One, to: None }));
     assert!(events.iter().any(|e| e.to_string().contains("acknowledged at offset 0")));
@@ -329,7 +329,7 @@ fn consumer_saw_a_record_vanish() {
     assert_eq!(read(&old), vec!["m1", "m2"]);
     // auto.offset.reset=none: LogTruncationException, the position stays.
     let mut none = s.clone();
-    none.config.auto_offset_reset = highwater::config::OffsetReset::None;
+    none.config.auto_offset_reset = highwater::model::config::OffsetReset::None;
     let n = run(&none);
     assert_eq!(read(&n), vec!["m1", "m2"]);
     assert_eq!(n.sim.consumer.position, 2);
@@ -347,7 +347,7 @@ fn event_json_keeps_step_as_the_step_index() {
     events.extend(sim.apply(&Step::Restart(3)));
     assert!(events.iter().any(|e| matches!(e.event, highwater::Event::StepRejected { .. })));
     for e in &events {
-        let v = serde_json::to_value(highwater::view::EventView::of(e)).unwrap();
+        let v = serde_json::to_value(highwater::view::state::EventView::of(e)).unwrap();
         assert_eq!(v["step"], serde_json::json!(e.step), "{v}");
         assert_eq!(v["time_ms"], serde_json::json!(e.time_ms), "{v}");
     }

@@ -1,7 +1,7 @@
 //! Bad input never panics: arbitrary text as a scenario or a link, and
 //! arbitrary steps (valid or not) applied to any configuration.
 
-use highwater::scenario::{Crash, Delay, Heal, Produce};
+use highwater::run::scenario::{Crash, Delay, Heal, Produce};
 use highwater::{link, Acks, Config, Protocol, Scenario, Simulation, Step, ViolationKind};
 use proptest::prelude::*;
 

@@ -5,8 +5,8 @@
 
 mod common;
 
-use highwater::event::{DropReason, Event};
-use highwater::spacetime::{on_the_wire_after, Fate, Lane, MarkKind, Replay, SpaceTime, CONTROLLER};
+use highwater::model::event::{DropReason, Event};
+use highwater::view::spacetime::{on_the_wire_after, Fate, Lane, MarkKind, Replay, SpaceTime, CONTROLLER};
 use highwater::{LogWindow, Protocol, Scenario, StateView, Timeline};
 
 fn scenarios() -> Vec<(String, Scenario)> {
@@ -106,7 +106,7 @@ fn kip101_story_in_the_diagram() {
     let timeline = Timeline::new(&common::load("kip101-loss-after-restart")).unwrap();
     let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
     assert_eq!((d.from_step, d.to_step, d.position as usize), (1, timeline.len() as u64, timeline.len()));
-    assert_eq!(d.lanes.first(), Some(&highwater::spacetime::PRODUCER));
+    assert_eq!(d.lanes.first(), Some(&highwater::view::spacetime::PRODUCER));
     assert_eq!(d.lanes.last(), Some(&CONTROLLER));
     let at13: Vec<_> = d.arrows.iter().filter(|a| a.sent.step == 13 && a.message.is_some()).map(|a| (a.kind, a.from, a.to, a.fate)).collect();
     assert_eq!(
@@ -179,7 +179,7 @@ fn window_and_cap_say_what_they_leave_out() {
 /// discard the events report is drawn.
 #[test]
 fn random_timed_runs_pair_every_message() {
-    let mut rng = highwater::rng::Rng::new(11);
+    let mut rng = highwater::base::rng::Rng::new(11);
     let mut timeouts = 0;
     let mut drops = 0;
     let (mut compared, mut unpaired, mut runs_with_unknown_copies) = (0, 0, 0);
@@ -187,7 +187,7 @@ fn random_timed_runs_pair_every_message() {
     for run in 0..runs {
         let p = Protocol::ALL[run as usize % Protocol::ALL.len()];
         let brokers = 2 + rng.below(3);
-        let b = |rng: &mut highwater::rng::Rng| 1 + rng.below(brokers);
+        let b = |rng: &mut highwater::base::rng::Rng| 1 + rng.below(brokers);
         let mut steps = vec![];
         for i in 0..40 {
             let x = b(&mut rng);

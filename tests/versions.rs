@@ -5,8 +5,8 @@
 mod common;
 
 use common::{load, run, with_protocol};
-use highwater::event::Event;
-use highwater::scenario::{Crash, Produce};
+use highwater::model::event::Event;
+use highwater::run::scenario::{Crash, Produce};
 use highwater::{Acks, Config, Protocol, Scenario, Simulation, Step, ViolationKind};
 
 fn produce(value: &str, acks: Acks) -> Step {
@@ -67,11 +67,11 @@ fn producer_results_are_what_the_application_sees() {
     let s = load("timed-failover");
     let r = run(&s);
     let m2 = &r.sim.producer.requests[1];
-    assert_eq!(highwater::view::result_name(m2.status), "acked");
+    assert_eq!(highwater::view::state::result_name(m2.status), "acked");
     assert_eq!(m2.attempts, 2);
     assert_eq!(count(&r, |e| matches!(e, Event::DuplicateProduce { .. })), 1);
     let old = run(&with_protocol(s, Protocol::V2_0));
-    assert_eq!(highwater::view::result_name(old.sim.producer.requests[1].status), "NETWORK_EXCEPTION");
+    assert_eq!(highwater::view::state::result_name(old.sim.producer.requests[1].status), "NETWORK_EXCEPTION");
 }
 
 /// Finding 3: Without idempotence a retry after a lost answer writes the record a
@@ -91,7 +91,7 @@ fn a_retry_duplicates_only_without_idempotence() {
         let r = run(&scenario(config, steps.clone()));
         let leader = r.sim.broker(r.sim.controller.leader.unwrap());
         let log: Vec<String> = leader.log.iter_from(0).map(|r| r.value.to_string()).collect();
-        (log, highwater::view::result_name(r.sim.producer.requests[0].status))
+        (log, highwater::view::state::result_name(r.sim.producer.requests[0].status))
     };
     assert_eq!(values(Protocol::V2_7, false), (vec!["m1".to_string(), "m1".to_string()], "acked"), "2.7: duplicated");
     assert_eq!(values(Protocol::V3_7, true), (vec!["m1".to_string()], "acked"), "3.7: written once");
@@ -106,11 +106,11 @@ fn diverging_response_high_watermark_by_version() {
     let s = load("isolated-old-leader");
     let step = |p: Protocol| {
         let r = run(&with_protocol(s.clone(), p));
-        let diverging = r.events.iter().find(|e| matches!(e.event, Event::Truncated { truncation: highwater::event::Truncation::DivergingEpoch { .. }, .. })).unwrap().step;
+        let diverging = r.events.iter().find(|e| matches!(e.event, Event::Truncated { truncation: highwater::model::event::Truncation::DivergingEpoch { .. }, .. })).unwrap().step;
         r.events.iter().filter(|e| e.step == diverging).map(|e| e.event.clone()).collect::<Vec<_>>()
     };
     let hw_from_response = |events: &[Event]| {
-        events.iter().any(|e| matches!(e, Event::HighWatermarkChanged { cause: highwater::event::HighWatermarkCause::FetchResponse { .. }, .. }))
+        events.iter().any(|e| matches!(e, Event::HighWatermarkChanged { cause: highwater::model::event::HighWatermarkCause::FetchResponse { .. }, .. }))
     };
     assert!(hw_from_response(&step(Protocol::V2_7)), "2.7 applies the HW of a diverging response");
     assert!(!hw_from_response(&step(Protocol::V3_5)), "3.5 does not");
@@ -192,7 +192,7 @@ fn eligible_leader_replicas_elect_instead_of_going_offline() {
     let r = run(&s);
     assert_eq!(r.sim.controller.leader, Some(2));
     assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
-    assert_eq!(count(&r, |e| matches!(e, Event::LeaderElected { kind: highwater::event::ElectionKind::EligibleLeaderReplica, .. })), 1);
+    assert_eq!(count(&r, |e| matches!(e, Event::LeaderElected { kind: highwater::model::event::ElectionKind::EligibleLeaderReplica, .. })), 1);
     let read: Vec<&str> = r.sim.consumer.read.iter().map(|c| &*c.value).collect();
     assert_eq!(read, vec!["m1", "m3"]);
     let old = run(&with_protocol(s, Protocol::V3_7));
@@ -224,7 +224,7 @@ fn the_elr_follows_the_isr() {
     // again: m2 (acks=1) is lost, as Kafka allows, and nothing diverges.
     let p = run(&with_protocol(load("kip101-divergence-after-power-loss"), Protocol::V4_1));
     assert_eq!(p.sim.controller.leader, Some(2));
-    assert_eq!(count(&p, |e| matches!(e, Event::LeaderElected { kind: highwater::event::ElectionKind::LastKnownLeader, leader: 2, .. })), 1);
+    assert_eq!(count(&p, |e| matches!(e, Event::LeaderElected { kind: highwater::model::event::ElectionKind::LastKnownLeader, leader: 2, .. })), 1);
     assert!(p.sim.violations.iter().all(|v| v.kind != ViolationKind::CommittedDivergence));
     assert!(p.sim.violations.iter().all(|v| !v.protocol_violation), "{:?}", p.sim.violations);
 }
@@ -239,7 +239,7 @@ fn isr_expansion_needs_the_epoch_start_from_2_1() {
         produce("m1", Acks::One),
         Step::Isolate(3),
         Step::AdvanceMs(10_000),
-        Step::Heal(highwater::scenario::Heal::Broker(3)),
+        Step::Heal(highwater::run::scenario::Heal::Broker(3)),
         Step::Fetch(3),
     ];
     let isr_after = |p: Protocol| {
@@ -261,7 +261,7 @@ fn the_client_gives_up_after_request_timeout_before_2_1_and_delivery_timeout_fro
     let expired_at = |p: Protocol| {
         let config = Config { brokers: 1, ..Config::for_protocol(p) };
         let r = run(&scenario(config, steps.clone()));
-        assert_eq!(highwater::view::result_name(r.sim.producer.requests[0].status), "REQUEST_TIMED_OUT", "{p}");
+        assert_eq!(highwater::view::state::result_name(r.sim.producer.requests[0].status), "REQUEST_TIMED_OUT", "{p}");
         r.events.iter().find_map(|e| match &e.event {
             Event::ProduceResponse { expired: Some(x), .. } => Some((e.time_ms, x.timeout)),
             _ => None,

@@ -5,8 +5,8 @@
 
 mod common;
 
-use highwater::scenario::Step;
-use highwater::whatif::{cells, run_cell, scenario_for, whatif, CellSpec, Outcome, SEVERITY};
+use highwater::run::scenario::Step;
+use highwater::search::whatif::{cells, run_cell, scenario_for, whatif, CellSpec, Outcome, SEVERITY};
 use highwater::{Acks, Protocol, Scenario};
 use serde_json::Value;
 use std::io::Write;
@@ -132,13 +132,13 @@ fn every_cell_follows_from_run_json() {
     }
 }
 
-fn cell<'a>(grid: &'a [highwater::whatif::Cell], p: Protocol, acks: Acks, min_isr: u32, unclean: bool) -> &'a highwater::whatif::Cell {
+fn cell<'a>(grid: &'a [highwater::search::whatif::Cell], p: Protocol, acks: Acks, min_isr: u32, unclean: bool) -> &'a highwater::search::whatif::Cell {
     grid.iter()
         .find(|c| c.spec == CellSpec { protocol: p, acks, min_insync_replicas: min_isr, unclean_leader_election: unclean })
         .unwrap()
 }
 
-fn grid_of(name: &str) -> Vec<highwater::whatif::Cell> {
+fn grid_of(name: &str) -> Vec<highwater::search::whatif::Cell> {
     whatif(&common::load(name)).unwrap().cells
 }
 
@@ -230,7 +230,7 @@ fn the_most_severe_outcome_wins() {
     // Constructed: the acks=1 loss of a failover (step 6), then the new
     // leader dies too and the partition goes offline (step 8).
     let mut s = common::load("acks1-loss-after-failover");
-    s.steps.extend([Step::Crash(highwater::scenario::Crash { broker: 2, lose_unflushed: 0 }), Step::AdvanceMs(9_000)]);
+    s.steps.extend([Step::Crash(highwater::run::scenario::Crash { broker: 2, lose_unflushed: 0 }), Step::AdvanceMs(9_000)]);
     let spec = CellSpec { protocol: Protocol::V3_7, acks: Acks::One, min_insync_replicas: 1, unclean_leader_election: false };
     let run = run_json(&scenario_for(&s, &spec));
     assert!(run["partition"]["leader"].is_null());

@@ -57,7 +57,7 @@ export interface Scenario {
   steps?: Step[];
 }
 
-/** One event of the trace; its own fields depend on `type` (src/event.rs). */
+/** One event of the trace; its own fields depend on `type` (src/model/event.rs). */
 export interface Event {
   step: number;
   time_ms: number;

@@ -18,32 +18,32 @@
 // bar carries its run, tour and language.
 
 import { ensureCore } from './core.js';
-import { setLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage } from './i18n.js';
-import { h, patch } from './dom.js';
-import { MARKUP } from './template.js';
-import { Playground } from './playground.js';
-import { wireControls } from './controls.js';
-import { wireSettings, wireRules } from './settings-dialog.js';
-import { wireGallery } from './gallery-dialog.js';
-import { wireShare } from './share-dialog.js';
-import { wireExplore } from './explore-dialog.js';
-import { wireWhatif } from './whatif-dialog.js';
-import { Tours } from './tour-panel.js';
-import { ForkView } from './fork-view.js';
-import { DiagramPanel } from './diagram-panel.js';
-import { wireExport } from './export-menu.js';
-import { PageAddress } from './links.js';
-import { loadGallery, galleryEntry } from './gallery.js';
-import { tourIds } from './tour.js';
-import { excerpt } from './notices.js';
-import { phrase } from './event-text.js';
-import { t } from './i18n.js';
+import { setLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage } from './words/i18n.js';
+import { h, patch } from './draw/dom.js';
+import { MARKUP } from './element/template.js';
+import { Playground } from './element/playground.js';
+import { wireControls } from './element/controls.js';
+import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
+import { wireGallery } from './dialogs/gallery-dialog.js';
+import { wireShare } from './dialogs/share-dialog.js';
+import { wireExplore } from './dialogs/explore-dialog.js';
+import { wireWhatif } from './dialogs/whatif-dialog.js';
+import { Tours } from './panels/tour-panel.js';
+import { ForkView } from './panels/fork-view.js';
+import { DiagramPanel } from './panels/diagram-panel.js';
+import { wireExport } from './panels/export-menu.js';
+import { PageAddress } from './element/links.js';
+import { loadGallery, galleryEntry } from './element/gallery.js';
+import { tourIds } from './element/tour.js';
+import { excerpt } from './words/user-text.js';
+import { phrase } from './words/event-text.js';
+import { t } from './words/i18n.js';
 
 // For the browser tests: keys a playground asked for that no locale table has.
 globalThis.highwaterMissingKeys = missingKeys;
 
 /** The style sheets, fetched once and shared by every playground's shadow root. */
-const STYLE_FILES = ['style.css', 'compare.css', 'diagram.css'];
+const STYLE_FILES = ['element/style.css', 'draw/compare.css', 'draw/diagram.css'];
 let sheets = null;
 
 function styleSheets() {

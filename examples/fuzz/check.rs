@@ -4,8 +4,8 @@
 //! or run to its end or to a step where it stopped at a budget, the same way
 //! twice, without a panic, holding no more events than the budgets allow.
 
-use highwater::config::limits;
-use highwater::scenario::{Heal, Produce};
+use highwater::model::config::limits;
+use highwater::run::scenario::{Heal, Produce};
 use highwater::{link, Event, Scenario, Simulation, Step, Timeline};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};

@@ -82,9 +82,9 @@ fn options() -> Result<Options, String> {
                 let path = value(&a)?;
                 let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
                 let out = if a == "--encode" {
-                    highwater::Scenario::from_json(&text).map(|s| highwater::link::encode(&s))
+                    highwater::Scenario::from_json(&text).map(|s| highwater::run::link::encode(&s))
                 } else {
-                    highwater::link::decode(&text).map(|s| s.to_json_pretty())
+                    highwater::run::link::decode(&text).map(|s| s.to_json_pretty())
                 };
                 match out {
                     Ok(s) => println!("{s}"),

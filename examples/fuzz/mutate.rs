@@ -6,7 +6,7 @@
 use crate::check::{Input, Kind};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use highwater::config::limits;
+use highwater::model::config::limits;
 use highwater::Protocol;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::IndexedRandom;

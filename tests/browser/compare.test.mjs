@@ -1,5 +1,5 @@
 // The fork view: the KIP-101 gallery scenario and a fork of it drawn side by
-// side by www/compare.js in the page, the marked cells being exactly the
+// side by www/draw/compare.js in the page, the marked cells being exactly the
 // core's differences; the fork's text round-trips through the wasm binding;
 // the fork replays to the trace `highwater run` prints for it; screenshots
 // at 1440 and 390 px in English and Simplified Chinese.

@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { flatten, fill } from '../../www/i18n.js';
-import { eventLine, eventText, PHRASES, phrase, snakeCase, quoted } from '../../www/event-text.js';
+import { flatten, fill } from '../../www/words/i18n.js';
+import { eventLine, eventText, PHRASES, phrase, snakeCase, quoted } from '../../www/words/event-text.js';
 import { deflateRawSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,7 +23,7 @@ const tables = Object.fromEntries(LANGS.map((code) => {
   return [code, new Map(flatten(json, 'events'))];
 }));
 
-/** A `t` over one language's events table (as www/i18n.js's, without fallback). */
+/** A `t` over one language's events table (as www/words/i18n.js's, without fallback). */
 function translator(code) {
   const table = tables[code];
   const plural = new Intl.PluralRules(code);
@@ -41,9 +41,9 @@ function placeholders(value) {
   return [...new Set(texts.flatMap((s) => [...String(s).matchAll(/\{([a-zA-Z0-9_.]+)\}/g)].map((m) => m[1])))].sort();
 }
 
-/** The variant names of `pub enum Event` in src/event.rs, snake_cased. */
+/** The variant names of `pub enum Event` in src/model/event.rs, snake_cased. */
 function coreEventTypes() {
-  const src = readFileSync(join(ROOT, 'src/event.rs'), 'utf8');
+  const src = readFileSync(join(ROOT, 'src/model/event.rs'), 'utf8');
   const body = src.slice(src.indexOf('pub enum Event {'));
   const lines = body.slice(0, body.indexOf('\n}\n')).split('\n').slice(1);
   const names = lines.map((l) => /^    ([A-Z][A-Za-z0-9]*)\b/.exec(l)?.[1]).filter(Boolean);
@@ -232,7 +232,7 @@ test('the English phrases in event-text.js are those of locales/en/events.json',
 });
 
 test('every variant of the core Event enum has a template in every language', () => {
-  assert.ok(CORE_TYPES.length >= 40, `only ${CORE_TYPES.length} variants parsed from src/event.rs`);
+  assert.ok(CORE_TYPES.length >= 40, `only ${CORE_TYPES.length} variants parsed from src/model/event.rs`);
   for (const code of LANGS) {
     const missing = CORE_TYPES.filter((type) => !hasTemplate(code, type));
     assert.deepEqual(missing, [], `${code}: event types without a template`);
@@ -273,7 +273,7 @@ test('English lines are the core trace lines, for every event of every run', { s
 test('every event type seen has a template, and Chinese leaves nothing unfilled', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
   const { byType } = collect();
   for (const type of byType.keys()) {
-    assert.ok(CORE_TYPES.includes(type), `${type}: not a variant in src/event.rs`);
+    assert.ok(CORE_TYPES.includes(type), `${type}: not a variant in src/model/event.rs`);
     for (const code of LANGS) assert.ok(hasTemplate(code, type), `${code}: no template for ${type}`);
   }
   for (const code of ['zh-Hans', 'zh-Hant']) {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, loadCore } from './harness.mjs';
-import { flatten, LANGUAGES, BUNDLES } from '../../www/i18n.js';
+import { flatten, LANGUAGES, BUNDLES } from '../../www/words/i18n.js';
 
 const read = (lang, bundle) => JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'locales', lang, `${bundle}.json`), 'utf8'));
 const table = (lang, bundle) => new Map(flatten(read(lang, bundle)));

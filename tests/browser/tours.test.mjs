@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setup, openPage, loadFromGallery, missingKeys, produce, ROOT, RESULTS } from './harness.mjs';
-import { flatten } from '../../www/i18n.js';
+import { flatten } from '../../www/words/i18n.js';
 
 let env;
 before(async () => { env = await setup(); });

@@ -1,0 +1,41 @@
+//! Workloads shared by the native benchmark and the wasm one, so that their
+//! ratio compares the same code.
+
+use crate::model::config::{Budgets, Config};
+use crate::run::scenario::{Acks, Produce, Step};
+use crate::model::simulation::Simulation;
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Throughput {
+    pub records: u64,
+    pub steps: u64,
+    pub events: u64,
+    pub simulated_ms: u64,
+}
+
+/// 3 brokers, auto-fetch, `records` acks=all records, one per simulated
+/// millisecond, then 2 s for the followers to catch up. Calls `lap` after
+/// each tenth of the records.
+pub fn timed_produce_run(records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
+    let config = Config { brokers: 3, auto_fetch: true, ..Config::default() };
+    let mut sim = Simulation::new(config);
+    // A throughput measurement, not a page's run: millions of events on purpose.
+    sim.budgets = Budgets { events_per_step: u64::MAX, events_per_run: u64::MAX, messages_in_flight: u64::MAX, work_per_step: u64::MAX, work_per_run: u64::MAX, ..Budgets::default() };
+    let tick = Step::AdvanceMs(1);
+    let tenth = (records / 10).max(1);
+    let mut events = 0u64;
+    for i in 0..records {
+        let produce = Step::Produce(Produce { value: format!("m{i}"), acks: Acks::All, to: None });
+        events += sim.apply(&produce).len() as u64;
+        events += sim.apply(&tick).len() as u64;
+        if (i + 1) % tenth == 0 {
+            lap(i + 1);
+        }
+    }
+    events += sim.apply(&Step::AdvanceMs(2_000)).len() as u64;
+    let leader = sim.broker(1);
+    assert_eq!(leader.high_watermark, records, "every record is committed");
+    assert!(sim.violations.is_empty());
+    Throughput { records, steps: sim.step, events, simulated_ms: sim.now_ms }
+}

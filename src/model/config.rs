@@ -1,0 +1,379 @@
+//! Partition and cluster settings, with Kafka's defaults, and the limits on
+//! everything a scenario file or a share link can ask for.
+
+use crate::model::rules::Rules;
+pub use crate::model::rules::Protocol;
+use serde::{Deserialize, Deserializer, Serialize};
+
+pub type BrokerId = u32;
+
+pub use crate::model::per_broker::PerBroker;
+
+/// A set of broker ids in id order (an ISR), stored inline.
+pub type BrokerList = PerBroker<BrokerId>;
+
+/// The `config` object of a scenario. Defaults are Kafka's, those of the
+/// chosen version preset (`protocol`) where they changed over time.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Config {
+    /// Replicas of the partition, broker ids `1..=brokers`, assignment order = id order.
+    pub brokers: u32,
+    /// The Kafka version preset whose rules and defaults apply (`rules.rs`).
+    pub protocol: Protocol,
+    /// `min.insync.replicas` (default 1).
+    pub min_insync_replicas: u32,
+    /// `unclean.leader.election.enable` (true in 0.10, false since 0.11, KIP-106).
+    pub unclean_leader_election: bool,
+    /// `replica.lag.time.max.ms` (10000; 30000 since 2.5, KIP-537).
+    pub replica_lag_time_max_ms: u64,
+    /// How long the controller waits for a silent broker: ZooKeeper's
+    /// `zookeeper.session.timeout.ms` (6000; 18000 since 2.5), KRaft's
+    /// `broker.session.timeout.ms` (9000).
+    pub broker_session_timeout_ms: u64,
+    /// `replica.high.watermark.checkpoint.interval.ms` (default 5000).
+    pub hw_checkpoint_interval_ms: u64,
+    /// `request.timeout.ms` of the producer and of replica fetches (default 30000).
+    pub request_timeout_ms: u64,
+    /// Timed mode: followers fetch on their own, messages take their link's
+    /// latency.
+    pub auto_fetch: bool,
+    /// `replica.fetch.wait.max.ms` (default 500): how long a leader holds a
+    /// follower's fetch that finds nothing new (long polling). Older files
+    /// name it `fetch_interval_ms`.
+    pub replica_fetch_wait_max_ms: u64,
+    /// `replica.fetch.backoff.ms` (default 1000): a follower's pause after a
+    /// fetch that failed.
+    pub replica_fetch_backoff_ms: u64,
+    /// Latency of every link unless a `delay` step changes a broker's.
+    pub link_latency_ms: u64,
+    /// Seeds the one PRNG of the run (fetcher phases in timed mode).
+    pub seed: u64,
+    /// The consumer's `auto.offset.reset` (default "latest").
+    pub auto_offset_reset: OffsetReset,
+    /// The producer's `enable.idempotence` (true since 3.0, KIP-679).
+    pub enable_idempotence: bool,
+    /// The producer's `retries`: 0 before 2.1, then 2147483647 (KIP-91).
+    pub retries: u32,
+    /// The producer's `delivery.timeout.ms` (120000, KIP-91).
+    pub delivery_timeout_ms: u64,
+    /// The producer's `retry.backoff.ms` (100).
+    pub retry_backoff_ms: u64,
+}
+
+/// The consumer's `auto.offset.reset`: where it goes when its position is
+/// not valid (out of range, or truncation detected with no answer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OffsetReset {
+    /// To the end: for a read_uncommitted consumer, the high watermark.
+    #[default]
+    Latest,
+    /// To the log start.
+    Earliest,
+    /// No reset: the application gets an error (OffsetOutOfRangeException,
+    /// LogTruncationException).
+    None,
+}
+
+impl OffsetReset {
+    pub fn name(self) -> &'static str {
+        match self {
+            OffsetReset::Latest => "latest",
+            OffsetReset::Earliest => "earliest",
+            OffsetReset::None => "none",
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::for_protocol(Protocol::V3_7)
+    }
+}
+
+impl Config {
+    /// Every setting at its default for `protocol`.
+    pub fn for_protocol(protocol: Protocol) -> Config {
+        let d = protocol.defaults();
+        Config {
+            brokers: 3,
+            protocol,
+            min_insync_replicas: 1,
+            unclean_leader_election: d.unclean_leader_election,
+            replica_lag_time_max_ms: d.replica_lag_time_max_ms,
+            broker_session_timeout_ms: d.broker_session_timeout_ms,
+            hw_checkpoint_interval_ms: 5_000,
+            request_timeout_ms: 30_000,
+            auto_fetch: false,
+            replica_fetch_wait_max_ms: 500,
+            replica_fetch_backoff_ms: 1_000,
+            link_latency_ms: 5,
+            seed: 1,
+            auto_offset_reset: OffsetReset::Latest,
+            enable_idempotence: d.enable_idempotence,
+            retries: d.retries,
+            delivery_timeout_ms: 120_000,
+            retry_backoff_ms: 100,
+        }
+    }
+
+    /// The same settings under another version: a setting left at the old
+    /// version's default takes the new version's default; one set to
+    /// something else keeps its value.
+    pub fn with_protocol(&self, protocol: Protocol) -> Config {
+        let (old, new) = (Config::for_protocol(self.protocol), Config::for_protocol(protocol));
+        let mut c = self.clone();
+        c.protocol = protocol;
+        if c.unclean_leader_election == old.unclean_leader_election {
+            c.unclean_leader_election = new.unclean_leader_election;
+        }
+        if c.replica_lag_time_max_ms == old.replica_lag_time_max_ms {
+            c.replica_lag_time_max_ms = new.replica_lag_time_max_ms;
+        }
+        if c.broker_session_timeout_ms == old.broker_session_timeout_ms {
+            c.broker_session_timeout_ms = new.broker_session_timeout_ms;
+        }
+        if c.enable_idempotence == old.enable_idempotence {
+            c.enable_idempotence = new.enable_idempotence;
+        }
+        if c.retries == old.retries {
+            c.retries = new.retries;
+        }
+        c
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.protocol.rules()
+    }
+}
+
+/// What a file may write: any subset of the settings.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFields {
+    brokers: Option<u32>,
+    protocol: Option<Protocol>,
+    min_insync_replicas: Option<u32>,
+    unclean_leader_election: Option<bool>,
+    replica_lag_time_max_ms: Option<u64>,
+    broker_session_timeout_ms: Option<u64>,
+    hw_checkpoint_interval_ms: Option<u64>,
+    request_timeout_ms: Option<u64>,
+    auto_fetch: Option<bool>,
+    #[serde(alias = "fetch_interval_ms")]
+    replica_fetch_wait_max_ms: Option<u64>,
+    replica_fetch_backoff_ms: Option<u64>,
+    link_latency_ms: Option<u64>,
+    seed: Option<u64>,
+    auto_offset_reset: Option<OffsetReset>,
+    enable_idempotence: Option<bool>,
+    retries: Option<u32>,
+    delivery_timeout_ms: Option<u64>,
+    retry_backoff_ms: Option<u64>,
+}
+
+impl<'de> Deserialize<'de> for Config {
+    /// Settings not written take the defaults of the version preset written
+    /// (or of the default preset).
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f = ConfigFields::deserialize(d)?;
+        let c = Config::for_protocol(f.protocol.unwrap_or(Protocol::V3_7));
+        Ok(Config {
+            brokers: f.brokers.unwrap_or(c.brokers),
+            protocol: c.protocol,
+            min_insync_replicas: f.min_insync_replicas.unwrap_or(c.min_insync_replicas),
+            unclean_leader_election: f.unclean_leader_election.unwrap_or(c.unclean_leader_election),
+            replica_lag_time_max_ms: f.replica_lag_time_max_ms.unwrap_or(c.replica_lag_time_max_ms),
+            broker_session_timeout_ms: f.broker_session_timeout_ms.unwrap_or(c.broker_session_timeout_ms),
+            hw_checkpoint_interval_ms: f.hw_checkpoint_interval_ms.unwrap_or(c.hw_checkpoint_interval_ms),
+            request_timeout_ms: f.request_timeout_ms.unwrap_or(c.request_timeout_ms),
+            auto_fetch: f.auto_fetch.unwrap_or(c.auto_fetch),
+            replica_fetch_wait_max_ms: f.replica_fetch_wait_max_ms.unwrap_or(c.replica_fetch_wait_max_ms),
+            replica_fetch_backoff_ms: f.replica_fetch_backoff_ms.unwrap_or(c.replica_fetch_backoff_ms),
+            link_latency_ms: f.link_latency_ms.unwrap_or(c.link_latency_ms),
+            seed: f.seed.unwrap_or(c.seed),
+            auto_offset_reset: f.auto_offset_reset.unwrap_or(c.auto_offset_reset),
+            enable_idempotence: f.enable_idempotence.unwrap_or(c.enable_idempotence),
+            retries: f.retries.unwrap_or(c.retries),
+            delivery_timeout_ms: f.delivery_timeout_ms.unwrap_or(c.delivery_timeout_ms),
+            retry_backoff_ms: f.retry_backoff_ms.unwrap_or(c.retry_backoff_ms),
+        })
+    }
+}
+
+/// Limits on what a scenario or a link may ask for. Each is checked when a
+/// scenario is read and when a step is applied, and named in the error.
+pub mod limits {
+    pub const MAX_BROKERS: u32 = 7;
+    pub const MAX_STEPS: usize = 10_000;
+    /// Bytes of one produced value.
+    pub const MAX_VALUE_BYTES: usize = 1_024;
+    /// Simulated time of one whole scenario (one hour).
+    pub const MAX_SIMULATED_MS: u64 = 3_600_000;
+    /// Records produced by one scenario (bounds every log).
+    pub const MAX_LOG_RECORDS: usize = MAX_STEPS;
+    /// Size of a scenario file or of decoded link text.
+    pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
+    /// Characters of a share link's scenario part.
+    pub const MAX_LINK_CHARS: usize = 200_000;
+    /// Any duration setting (lag time, timeouts, intervals, latency).
+    pub const MAX_DURATION_MS: u64 = MAX_SIMULATED_MS;
+    /// Timed mode: an idle follower fetches at most every 10 ms (the
+    /// leader's longest wait for data), which keeps a run's event count bounded.
+    pub const MIN_FETCH_WAIT_MS: u64 = 10;
+    /// The producer's `retries` is a Java int.
+    pub const MAX_RETRIES: u32 = i32::MAX as u32;
+    /// Seeds stay exact in JavaScript numbers.
+    pub const MAX_SEED: u64 = (1 << 53) - 1;
+    pub const MAX_NAME_CHARS: usize = 200;
+    pub const MAX_DESCRIPTION_CHARS: usize = 4_000;
+    /// Records one fetch response carries (a stand-in for `replica.fetch.max.bytes`).
+    pub const MAX_FETCH_RECORDS: usize = 1_000;
+    /// Distinct states (exhaustive) or steps (random) of one explorer search
+    /// (`--max-states`). The visited set holds a 64-bit hash and the depth
+    /// left per state in a hash table of 17-byte buckets that doubles when
+    /// 7/8 full: at this cap 2^24 buckets, 285 MB (428 MB while it doubles;
+    /// the process peaked at 421 MB in a search to the cap).
+    pub const MAX_EXPLORER_STATES: u64 = 10_000_000;
+
+    // Budgets on the work a valid run does (`Budget`): past one, the run
+    // stops at that step with a `budget_exceeded` event naming it.
+
+    /// Events one step may cause (each counted, repeats included): about a
+    /// fifth of a second natively, half a second in wasm.
+    pub const MAX_EVENTS_PER_STEP: u64 = 200_000;
+    /// Events a whole run may cause: bounds the trace a timeline keeps (an
+    /// hour of 7 brokers in timed mode with Kafka's defaults is about 170,000).
+    pub const MAX_EVENTS_PER_RUN: u64 = 250_000;
+    /// Messages in flight at once (timed mode).
+    pub const MAX_MESSAGES_IN_FLIGHT: u64 = 10_000;
+    /// Work that leaves no event, counted per step and per run: each moment
+    /// the clock stops at (a timer, an arrival, a retry) and each producer
+    /// retry handled there, traced or not (an identical refusal is not
+    /// traced again). About a tenth of a second natively and under a second
+    /// in wasm; a timer that fires every millisecond (a 2 ms lag time) reaches
+    /// it after about 2,000 s of simulated time.
+    pub const MAX_WORK_PER_STEP: u64 = 2_000_000;
+    pub const MAX_WORK_PER_RUN: u64 = 4_000_000;
+    /// Bytes (estimated) of the states a timeline keeps to seek with: past
+    /// it, every other snapshot goes and a seek replays more steps.
+    pub const MAX_TIMELINE_SNAPSHOT_BYTES: usize = 32 << 20;
+}
+
+/// A budget on the work of a run (`limits`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Budget {
+    EventsPerStep,
+    EventsPerRun,
+    MessagesInFlight,
+    WorkPerStep,
+    WorkPerRun,
+}
+
+impl Budget {
+    /// The limit's name in `limits`, as messages print it.
+    pub fn limit_name(self) -> &'static str {
+        match self {
+            Budget::EventsPerStep => "MAX_EVENTS_PER_STEP",
+            Budget::EventsPerRun => "MAX_EVENTS_PER_RUN",
+            Budget::MessagesInFlight => "MAX_MESSAGES_IN_FLIGHT",
+            Budget::WorkPerStep => "MAX_WORK_PER_STEP",
+            Budget::WorkPerRun => "MAX_WORK_PER_RUN",
+        }
+    }
+
+    /// What went past the budget of `limit`, in words.
+    pub fn describe(self, limit: u64) -> String {
+        let n = crate::base::text::thousands(limit);
+        match self {
+            Budget::EventsPerStep => format!("this step caused more than {n} events"),
+            Budget::EventsPerRun => format!("the run caused more than {n} events"),
+            Budget::MessagesInFlight => format!("more than {n} messages were in flight at once"),
+            Budget::WorkPerStep => format!("this step ran more than {n} timer firings and producer retries"),
+            Budget::WorkPerRun => format!("the run ran more than {n} timer firings and producer retries"),
+        }
+    }
+}
+
+/// The budgets a simulation runs under: `limits`' values, lowered only by
+/// tests that need to reach one quickly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Budgets {
+    pub events_per_step: u64,
+    pub events_per_run: u64,
+    pub messages_in_flight: u64,
+    pub work_per_step: u64,
+    pub work_per_run: u64,
+    /// Bytes of the snapshots a timeline keeps (`MAX_TIMELINE_SNAPSHOT_BYTES`).
+    pub timeline_snapshot_bytes: usize,
+}
+
+impl Budgets {
+    pub fn limit(&self, budget: Budget) -> u64 {
+        match budget {
+            Budget::EventsPerStep => self.events_per_step,
+            Budget::EventsPerRun => self.events_per_run,
+            Budget::MessagesInFlight => self.messages_in_flight,
+            Budget::WorkPerStep => self.work_per_step,
+            Budget::WorkPerRun => self.work_per_run,
+        }
+    }
+}
+
+impl Default for Budgets {
+    fn default() -> Budgets {
+        Budgets {
+            events_per_step: limits::MAX_EVENTS_PER_STEP,
+            events_per_run: limits::MAX_EVENTS_PER_RUN,
+            messages_in_flight: limits::MAX_MESSAGES_IN_FLIGHT,
+            work_per_step: limits::MAX_WORK_PER_STEP,
+            work_per_run: limits::MAX_WORK_PER_RUN,
+            timeline_snapshot_bytes: limits::MAX_TIMELINE_SNAPSHOT_BYTES,
+        }
+    }
+}
+
+impl Config {
+    /// Checks every setting; the error names the field and the problem.
+    pub fn validate(&self) -> Result<(), String> {
+        use limits::*;
+        let c = self;
+        if c.brokers < 1 || c.brokers > MAX_BROKERS {
+            return Err(format!("config.brokers: {} is out of range 1..={MAX_BROKERS}", c.brokers));
+        }
+        if c.min_insync_replicas < 1 || c.min_insync_replicas > c.brokers {
+            return Err(format!(
+                "config.min_insync_replicas: {} must be between 1 and brokers ({})",
+                c.min_insync_replicas, c.brokers
+            ));
+        }
+        let durations = [
+            ("replica_lag_time_max_ms", c.replica_lag_time_max_ms, 2),
+            ("broker_session_timeout_ms", c.broker_session_timeout_ms, 1),
+            ("hw_checkpoint_interval_ms", c.hw_checkpoint_interval_ms, 1),
+            ("request_timeout_ms", c.request_timeout_ms, 1),
+            ("replica_fetch_wait_max_ms", c.replica_fetch_wait_max_ms, MIN_FETCH_WAIT_MS),
+            ("replica_fetch_backoff_ms", c.replica_fetch_backoff_ms, MIN_FETCH_WAIT_MS),
+            ("link_latency_ms", c.link_latency_ms, 0),
+            ("delivery_timeout_ms", c.delivery_timeout_ms, 1),
+            ("retry_backoff_ms", c.retry_backoff_ms, 1),
+        ];
+        for (name, value, min) in durations {
+            if value < min || value > MAX_DURATION_MS {
+                return Err(format!("config.{name}: {value} is out of range {min}..={MAX_DURATION_MS}"));
+            }
+        }
+        if c.retries > MAX_RETRIES {
+            return Err(format!("config.retries: {} is larger than Kafka's largest, {MAX_RETRIES}", c.retries));
+        }
+        if c.seed > MAX_SEED {
+            return Err(format!("config.seed: {} is larger than {MAX_SEED} (2^53 - 1)", c.seed));
+        }
+        Ok(())
+    }
+
+    pub fn broker_ids(&self) -> impl Iterator<Item = BrokerId> {
+        1..=self.brokers
+    }
+}

@@ -1,0 +1,439 @@
+//! The controller: broker sessions and registration, fencing, the
+//! authoritative ISR and its Eligible Leader Replicas, and leader election
+//! (ZooKeeper era: `controller/KafkaController.scala`,
+//! `PartitionStateMachine.scala`; KRaft: `ClusterControlManager`,
+//! `ReplicationControlManager`, `PartitionChangeBuilder`).
+
+use crate::model::config::{BrokerId, BrokerList, PerBroker};
+use crate::model::event::{ElectionKind, Event, Truncation};
+use crate::model::protocol::Errors;
+use crate::model::rules::{Rule, TruncationRule};
+use crate::model::invariants::Touch;
+use crate::model::simulation::Simulation;
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Controller {
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub isr: BrokerList,
+    /// Eligible Leader Replicas (KIP-966, 4.1): replicas that left an ISR
+    /// below `min.insync.replicas`, and so still hold every committed record.
+    pub elr: BrokerList,
+    /// KIP-966's last known leader: the leader when the ISR became empty.
+    pub last_known_leader: Option<BrokerId>,
+    /// Brokers whose session expired (index `id - 1`).
+    pub fenced: PerBroker<bool>,
+    /// Since when the controller has heard no heartbeat from a broker.
+    pub silent_since_ms: PerBroker<Option<u64>>,
+}
+
+crate::clone_in_place!(Controller { leader, leader_epoch, isr, elr, last_known_leader, fenced, silent_since_ms });
+
+impl Controller {
+    /// Broker 1 leads epoch 0 with every broker in the ISR.
+    pub fn new(brokers: u32) -> Controller {
+        Controller {
+            leader: Some(1),
+            leader_epoch: 0,
+            isr: (1..=brokers).collect(),
+            elr: BrokerList::new(),
+            last_known_leader: None,
+            fenced: (0..brokers).map(|_| false).collect(),
+            silent_since_ms: (0..brokers).map(|_| None).collect(),
+        }
+    }
+
+    pub fn is_fenced(&self, b: BrokerId) -> bool {
+        self.fenced[(b - 1) as usize]
+    }
+
+    /// Brokers whose session has expired by `now_ms`, in id order.
+    pub fn expired_sessions(&self, now_ms: u64, session_timeout_ms: u64) -> BrokerList {
+        (1..=self.fenced.len() as u32)
+            .filter(|&b| !self.is_fenced(b))
+            .filter(|&b| self.silent_since_ms[(b - 1) as usize].is_some_and(|t| now_ms >= t + session_timeout_ms))
+            .collect()
+    }
+
+    /// The next time a session can expire.
+    pub fn next_expiry_ms(&self, session_timeout_ms: u64) -> Option<u64> {
+        let silent = self.fenced.iter().zip(&self.silent_since_ms).filter_map(|(&fenced, &since)| since.filter(|_| !fenced));
+        silent.min().map(|t| t + session_timeout_ms)
+    }
+
+    /// The session of a silent broker expires at this time.
+    pub fn session_expiry_ms(&self, b: BrokerId, session_timeout_ms: u64) -> Option<u64> {
+        self.silent_since_ms[(b - 1) as usize].map(|t| t + session_timeout_ms)
+    }
+
+    /// Sets a new ISR and keeps the ELR by KIP-966's rule
+    /// (`PartitionChangeBuilder.maybePopulateTargetElr`): while the ISR is
+    /// below `min_isr`, the replicas leaving it join the ELR; once it is back
+    /// at `min_isr` the ELR is cleared.
+    pub fn set_isr(&mut self, isr: BrokerList, min_isr: u32, elr_enabled: bool) {
+        if !isr.is_empty() {
+            // Kept only while the ISR is empty.
+            self.last_known_leader = None;
+        }
+        if elr_enabled {
+            if (isr.len() as u32) < min_isr {
+                for &b in &self.isr {
+                    if !isr.contains(&b) && !self.elr.contains(&b) {
+                        self.elr.push(b);
+                    }
+                }
+                self.elr.retain(|b| !isr.contains(b));
+                self.elr.sort_unstable();
+            } else {
+                self.elr.clear();
+                self.last_known_leader = None;
+            }
+        }
+        self.isr = isr;
+    }
+}
+
+/// Why an election is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Election {
+    /// The leader was fenced, or the partition is offline and a broker returned.
+    Failover,
+    /// An `elect` step: move leadership, to this broker or to the controller's choice.
+    Requested(Option<BrokerId>),
+}
+
+impl Simulation {
+    /// A broker the controller may elect: registered and not fenced, that is
+    /// its session has not expired (KRaft `ClusterControlManager.isActive`;
+    /// ZooKeeper's live broker nodes). The controller cannot see a crash or a
+    /// cut before that: a broker that is down or unreachable but not yet
+    /// fenced counts, and its election is followed by another when it is fenced.
+    pub(crate) fn active(&self, b: BrokerId) -> bool {
+        !self.controller.is_fenced(b)
+    }
+
+    /// Up and reachable: the elected leader can serve.
+    pub(crate) fn reachable(&self, b: BrokerId) -> bool {
+        self.broker(b).alive && !self.network.is_isolated(b)
+    }
+
+    /// Changes the controller's ISR (and ELR), bumping the leader epoch where
+    /// the version does: the ZooKeeper-era controller on its own removals
+    /// (`KafkaController.removeReplicaFromIsr`), KRaft before metadata 3.6 on
+    /// every shrink (`PartitionChangeBuilder.triggerLeaderEpochBumpIfNeeded`,
+    /// KAFKA-15021). No bump when the leader itself left (`leader_stays` is
+    /// false): the election that follows bumps the epoch once. Returns true
+    /// if the epoch was bumped.
+    pub(crate) fn change_isr(&mut self, isr: BrokerList, by_controller: bool, leader_stays: bool) -> bool {
+        let shrink = self.controller.isr.iter().any(|b| !isr.contains(b));
+        let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
+        let elr_before = self.controller.elr;
+        self.controller.set_isr(isr, min_isr, elr);
+        if self.controller.elr != elr_before {
+            self.emit_elr_changed();
+        }
+        let bump = shrink
+            && leader_stays
+            && self.controller.leader.is_some()
+            && (self.rules.has(Rule::EpochBumpOnEveryIsrShrink) || (by_controller && self.rules.has(Rule::EpochBumpOnControllerIsrShrink)));
+        if bump {
+            self.controller.leader_epoch += 1;
+            let leader = self.controller.leader.expect("checked above");
+            self.emit(Event::LeaderEpochBumped { leader, leader_epoch: self.controller.leader_epoch });
+        }
+        bump
+    }
+
+    fn emit_elr_changed(&mut self) {
+        let (elr, isr) = (self.controller.elr, self.controller.isr);
+        self.emit_traced(Touch::Nothing, |_| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
+    }
+
+    /// Session expired: fence the broker, take it out of the ISR, and elect
+    /// a new leader if it led. Without ELR the ISR is never emptied (the last
+    /// member stays so that it can be elected cleanly when it returns); with
+    /// ELR (KIP-966) it may become empty, and the members leave for the ELR.
+    /// A restarted broker waiting for this expiry registers right after.
+    pub(crate) fn fence(&mut self, b: BrokerId) {
+        self.controller.fenced[(b - 1) as usize] = true;
+        self.emit(Event::BrokerFenced { broker: b, session_timeout_ms: self.config.broker_session_timeout_ms });
+        let was_leader = self.controller.leader == Some(b);
+        let elr = self.rules.has(Rule::EligibleLeaderReplicas);
+        let isr = &self.controller.isr;
+        if isr.contains(&b) && (isr.len() > 1 || elr) {
+            let proposed: BrokerList = isr.iter().copied().filter(|&x| x != b).collect();
+            if proposed.is_empty() {
+                self.controller.last_known_leader = self.controller.leader;
+            }
+            let leader = self.controller.leader.filter(|&l| l != b);
+            self.emit_traced(Touch::Checked, |_| Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
+            let bumped = self.change_isr(proposed, true, !was_leader);
+            if !was_leader {
+                // The leader learns the new ISR (LeaderAndIsr / partition change record).
+                if bumped {
+                    self.notify_brokers();
+                } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && !self.network.is_isolated(l)) {
+                    self.broker_mut(l).isr = self.controller.isr;
+                    self.maybe_increment_high_watermark(l);
+                }
+            }
+        }
+        if was_leader {
+            let _ = self.elect(Election::Failover);
+        }
+        if self.broker(b).starting && !self.network.is_isolated(b) {
+            self.register(b);
+        }
+    }
+
+    /// A restarted broker registers with the controller: a new incarnation,
+    /// accepted only once the old session has expired (KRaft
+    /// `ClusterControlManager.registerBroker`; ZooKeeper's ephemeral broker
+    /// node). Since 4.x a broker whose last shutdown was unclean leaves the
+    /// ISR and the ELR as it registers
+    /// (`ReplicationControlManager.handleBrokerUncleanShutdown`, KIP-966).
+    pub(crate) fn register(&mut self, b: BrokerId) {
+        let broker = self.broker_mut(b);
+        broker.starting = false;
+        broker.alive = true;
+        self.emit(Event::BrokerRegistered { broker: b });
+        // The last known leader is kept: `handleBrokerUncleanShutdown` changes
+        // the partitions whose ISR or ELR holds the broker, and the last known
+        // leader is in neither (it is `lastKnownElr`); so it is elected when it
+        // registers (`canElectLastKnownLeader`).
+        if self.rules.has(Rule::EligibleLeaderReplicas) {
+            if self.controller.elr.contains(&b) {
+                self.controller.elr.retain(|x| *x != b);
+                self.emit_elr_changed();
+            }
+        }
+        self.rejoin(b);
+    }
+
+    /// Leader election. ZooKeeper era: `PartitionStateMachine
+    /// .offlinePartitionLeaderElection`; KRaft: `PartitionChangeBuilder
+    /// .electLeader`. The first active ISR member in assignment order; with
+    /// ELR (4.1) and an empty ISR, the first active ELR member, else the last
+    /// known leader if active (KAFKA-19522); failing that, with unclean
+    /// election enabled, the first active replica; else the partition is
+    /// offline. Active: not fenced (`active`).
+    pub(crate) fn elect(&mut self, why: Election) -> Result<(), String> {
+        let current = self.controller.leader;
+        let unclean_ok = self.config.unclean_leader_election;
+        let in_isr = |b: BrokerId| self.controller.isr.contains(&b);
+        let elr_open = self.rules.has(Rule::EligibleLeaderReplicas) && self.controller.isr.is_empty();
+        let in_elr = |b: BrokerId| elr_open && self.controller.elr.contains(&b);
+        let last_known = |b: BrokerId| elr_open && self.controller.elr.is_empty() && self.controller.last_known_leader == Some(b);
+        let choice = match why {
+            Election::Requested(Some(b)) => {
+                if current == Some(b) {
+                    return Err(format!("broker {b} is already the leader"));
+                }
+                if !self.active(b) {
+                    return Err(format!("broker {b} is fenced: its session expired"));
+                }
+                let live_isr = self.controller.isr.iter().any(|&m| self.active(m));
+                if in_isr(b) {
+                    Some((b, ElectionKind::Clean))
+                } else if in_elr(b) {
+                    Some((b, ElectionKind::EligibleLeaderReplica))
+                } else if last_known(b) {
+                    Some((b, ElectionKind::LastKnownLeader))
+                } else if !unclean_ok {
+                    return Err(format!("broker {b} is not in the ISR and unclean.leader.election.enable is false"));
+                } else if live_isr {
+                    // An unclean election only happens when no ISR member is live.
+                    return Err(format!("broker {b} is not in the ISR, and a live ISR member can be elected cleanly"));
+                } else {
+                    Some((b, ElectionKind::Unclean))
+                }
+            }
+            Election::Requested(None) | Election::Failover => {
+                let skip = if why == Election::Failover { None } else { current };
+                let eligible = |b: &BrokerId| Some(*b) != skip && self.active(*b);
+                let find = |pred: &dyn Fn(BrokerId) -> bool| self.config.broker_ids().filter(|&b| pred(b)).find(eligible);
+                // An unclean election only happens when no ISR member is live
+                // (the current leader included): a move of leadership is clean.
+                let live_isr = self.controller.isr.iter().any(|&m| self.active(m));
+                let unclean = |_| unclean_ok && !live_isr;
+                find(&in_isr)
+                    .map(|b| (b, ElectionKind::Clean))
+                    .or_else(|| find(&in_elr).map(|b| (b, ElectionKind::EligibleLeaderReplica)))
+                    .or_else(|| find(&last_known).map(|b| (b, ElectionKind::LastKnownLeader)))
+                    .or_else(|| find(&unclean).map(|b| (b, ElectionKind::Unclean)))
+            }
+        };
+        let Some((leader, kind)) = choice else {
+            let reason = |s: &Simulation| {
+                if unclean_ok {
+                    "every replica is fenced".to_string()
+                } else if s.rules.has(Rule::EligibleLeaderReplicas) {
+                    format!(
+                        "no unfenced replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
+                        s.controller.isr, s.controller.elr
+                    )
+                } else {
+                    format!("no unfenced replica in the ISR {:?} and unclean.leader.election.enable is false", s.controller.isr)
+                }
+            };
+            if let Election::Requested(_) = why {
+                return Err(self.rejection(reason));
+            }
+            if current.is_some() || why == Election::Failover {
+                // Leaderless is a leader change too: ZooKeeper's controller
+                // writes leader -1 in a new epoch (`removeReplicaFromIsr`), and
+                // KRaft bumps the epoch on any leader change
+                // (`PartitionRegistration.merge`).
+                if current.is_some() {
+                    self.controller.leader_epoch += 1;
+                }
+                self.controller.leader = None;
+                self.emit_traced(Touch::Checked, |s| Event::PartitionOffline { reason: reason(s) });
+                // KRaft publishes the leaderless partition; the ZooKeeper-era
+                // controller sends no LeaderAndIsr for it.
+                if self.rules.has(Rule::KraftController) {
+                    self.notify_brokers();
+                }
+            }
+            return Ok(());
+        };
+        self.controller.leader = Some(leader);
+        self.controller.leader_epoch += 1;
+        let isr: BrokerList = match kind {
+            ElectionKind::Clean => {
+                let fenced = |b: &BrokerId| self.controller.is_fenced(*b);
+                self.controller.isr.iter().copied().filter(|b| !fenced(b)).collect()
+            }
+            // KIP-966: an ELR member or the last known leader leads alone.
+            _ => [leader].into_iter().collect(),
+        };
+        let elr_before = self.controller.elr;
+        if kind != ElectionKind::Clean && self.rules.has(Rule::EligibleLeaderReplicas) {
+            self.controller.elr.retain(|b| *b != leader);
+            if kind == ElectionKind::Unclean {
+                self.controller.elr.clear();
+            }
+        }
+        let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
+        self.controller.set_isr(isr, min_isr, elr);
+        let unreachable = !self.reachable(leader);
+        self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind, unreachable });
+        if self.controller.elr != elr_before {
+            self.emit_elr_changed();
+        }
+        self.notify_brokers();
+        Ok(())
+    }
+
+    /// LeaderAndIsr to every broker the controller reaches.
+    pub(crate) fn notify_brokers(&mut self) {
+        for b in self.config.broker_ids() {
+            if self.broker(b).alive && !self.network.is_isolated(b) {
+                self.send_leader_and_isr(b);
+            }
+        }
+    }
+
+    /// The controller tells one broker the current leader, epoch and ISR;
+    /// restart and heal deliver it at once (reference §10).
+    pub(crate) fn send_leader_and_isr(&mut self, b: BrokerId) {
+        let (leader, epoch) = (self.controller.leader, self.controller.leader_epoch);
+        let broker = self.broker(b);
+        if leader == Some(b) {
+            if broker.is_leader() && broker.leader_epoch == epoch {
+                let isr = self.controller.isr;
+                self.broker_mut(b).isr = isr;
+                self.maybe_increment_high_watermark(b);
+            } else {
+                self.become_leader(b);
+            }
+        } else {
+            self.become_follower(b, leader, epoch);
+        }
+    }
+
+    /// `Partition.makeLeader`. A broker that already leads and only learns a
+    /// new epoch (an ISR shrink that bumped it) keeps what it knows of its
+    /// followers and its waiting produce requests; a new leader forgets both.
+    pub(crate) fn become_leader(&mut self, b: BrokerId) {
+        let already = self.broker(b).is_leader() && self.broker(b).leader == Some(b);
+        let (epoch, isr, now) = (self.controller.leader_epoch, self.controller.isr, self.now_ms);
+        let record_epoch_now = self.rules.has(Rule::EpochCachedOnBecomingLeader);
+        let broker = self.broker_mut(b);
+        if already {
+            broker.continue_leading(epoch, isr, now, record_epoch_now);
+        } else {
+            broker.make_leader(epoch, isr, now, record_epoch_now);
+        }
+        let start_offset = broker.log_end_offset();
+        self.emit(Event::BecameLeader { broker: b, leader_epoch: epoch, start_offset });
+        self.maybe_increment_high_watermark(b);
+    }
+
+    /// `ReplicaManager.makeFollowers`. 0.10 truncates to the own HW here;
+    /// 0.11 to 2.1 must first ask OffsetsForLeaderEpoch; 2.7+ learns of any
+    /// divergence from its next fetch. Before 2.1 `Partition.makeFollower`
+    /// does nothing more when only the epoch changed; since 2.1 (KIP-320) a
+    /// new epoch also sends the follower through truncation.
+    pub(crate) fn become_follower(&mut self, b: BrokerId, leader: Option<BrokerId>, epoch: u32) {
+        let broker = self.broker(b);
+        let leader_changed = broker.leader != leader;
+        if !leader_changed && broker.leader_epoch == epoch {
+            return;
+        }
+        if broker.is_leader() {
+            // DelayedProduce completes with NOT_LEADER_OR_FOLLOWER when leadership is lost.
+            self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
+        }
+        let rules = self.rules;
+        let now = self.now_ms;
+        let broker = self.broker_mut(b);
+        broker.leader = leader;
+        broker.leader_epoch = epoch;
+        broker.isr.clear();
+        broker.pending_isr = None;
+        broker.delayed_fetches.clear();
+        broker.fetcher.in_flight_since_ms = None;
+        broker.fetcher.next_fetch_ms = now;
+        let truncate = leader.is_some() && (leader_changed || rules.has(Rule::LeaderEpochFencing));
+        if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch && truncate {
+            broker.fetcher.needs_epoch_truncation = true;
+        }
+        let hw = broker.high_watermark;
+        self.emit(Event::BecameFollower { broker: b, leader, leader_epoch: epoch });
+        if rules.truncation() == TruncationRule::HighWatermark && truncate {
+            self.truncate(b, hw, Truncation::HighWatermark { high_watermark: hw });
+        }
+    }
+
+    /// A broker is back in touch with the controller (registered after a
+    /// restart, or healed).
+    pub(crate) fn rejoin(&mut self, b: BrokerId) {
+        self.controller.silent_since_ms[(b - 1) as usize] = None;
+        if self.controller.is_fenced(b) {
+            self.controller.fenced[(b - 1) as usize] = false;
+            self.emit(Event::BrokerUnfenced { broker: b });
+        }
+        if self.controller.leader.is_none() {
+            let _ = self.elect(Election::Failover);
+            if self.controller.leader.is_some() {
+                return; // the election told every broker
+            }
+        }
+        self.send_leader_and_isr(b);
+        // Back in touch: the AlterPartition it kept retrying gets its answer.
+        if let Some(proposed) = self.broker(b).is_leader().then(|| self.broker_mut(b).pending_isr.take()).flatten() {
+            if self.alter_partition(b, proposed) {
+                self.maybe_increment_high_watermark(b);
+            }
+        }
+    }
+
+    /// The controller stops hearing from `b` (unless it already had).
+    pub(crate) fn go_silent(&mut self, b: BrokerId) {
+        let since = &mut self.controller.silent_since_ms[(b - 1) as usize];
+        if since.is_none() {
+            *since = Some(self.now_ms);
+        }
+    }
+}

@@ -1,0 +1,474 @@
+//! Everything a step does comes out as typed events. Each event has one
+//! `Display` line: the trace line that the command line, the tests and the
+//! page's event log all share.
+
+use crate::model::config::{Budget, BrokerId};
+use crate::model::violation::Violation;
+use crate::model::protocol::{Errors, Message};
+use crate::model::step::{Acks, Step};
+use serde::Serialize;
+use crate::base::text::thousands;
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a log was truncated, with the rule (and its source) that did it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum Truncation {
+    /// 0.10: a replica that becomes a follower truncates to its own HW
+    /// (`ReplicaManager.makeFollowers`).
+    HighWatermark { high_watermark: u64 },
+    /// 0.11 to 1.1: the leader's OffsetsForLeaderEpoch answer (KIP-101).
+    LeaderEpoch { requested_epoch: u32, end_offset: u64 },
+    /// 0.11+: the leader knows no epoch at or below the follower's; fall
+    /// back to the own HW (KIP-101, UNDEFINED_EPOCH_OFFSET).
+    UndefinedEpochOffset { high_watermark: u64 },
+    /// 2.0 to 2.1: the OffsetsForLeaderEpoch answer names the leader's epoch;
+    /// the follower compares it with its own (KIP-279).
+    EpochEndOffset { epoch: u32, end_offset: u64, follower_end_offset: u64 },
+    /// 2.7+: DivergingEpoch in the fetch response
+    /// (`AbstractFetcherThread.truncateOnFetchResponse`, KIP-279 semantics).
+    DivergingEpoch { epoch: u32, end_offset: u64, follower_end_offset: u64 },
+    /// Fetch offset beyond the leader's log end (`OFFSET_OUT_OF_RANGE`).
+    OffsetOutOfRange { leader_log_end_offset: u64 },
+    /// Unflushed records lost with the power.
+    PowerLoss { lost: u64 },
+}
+
+impl fmt::Display for Truncation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Truncation::HighWatermark { high_watermark } => {
+                write!(f, "truncated to HW {high_watermark} (pre-KIP-101 rule: truncate to own HW on becoming follower)")
+            }
+            Truncation::LeaderEpoch { requested_epoch, end_offset } => {
+                write!(f, "leader says epoch {requested_epoch} ends at {end_offset} (KIP-101 OffsetsForLeaderEpoch)")
+            }
+            Truncation::UndefinedEpochOffset { high_watermark } => {
+                write!(f, "leader knows no epoch this old; truncated to HW {high_watermark} (KIP-101 fallback)")
+            }
+            Truncation::EpochEndOffset { epoch, end_offset, follower_end_offset } => write!(
+                f,
+                "leader says epoch {epoch} ends at {end_offset}, here at {follower_end_offset} (KIP-279 OffsetsForLeaderEpoch)"
+            ),
+            Truncation::DivergingEpoch { epoch, end_offset, follower_end_offset } => write!(
+                f,
+                "diverging epoch {epoch} ends at {end_offset} on the leader, at {follower_end_offset} here (KIP-279 DivergingEpoch)"
+            ),
+            Truncation::OffsetOutOfRange { leader_log_end_offset } => {
+                write!(f, "fetch offset beyond the leader's log end {leader_log_end_offset} (OFFSET_OUT_OF_RANGE)")
+            }
+            Truncation::PowerLoss { lost } => write!(f, "power loss: {lost} unflushed record(s) gone"),
+        }
+    }
+}
+
+/// Why a high watermark changed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+pub enum HighWatermarkCause {
+    /// Leader: the smallest LEO over the ISR (`Partition.maybeIncrementLeaderHW`).
+    IsrLogEndOffsets { isr: Vec<(BrokerId, u64)> },
+    /// Follower: min(leader HW in the fetch response, own LEO)
+    /// (`ReplicaFetcherThread.processPartitionData`).
+    FetchResponse { leader_high_watermark: u64 },
+    /// HW can never exceed LEO: a truncation pulled it down.
+    Truncation,
+    /// Restart: min(checkpointed HW, LEO).
+    Checkpoint { checkpointed: u64 },
+}
+
+impl fmt::Display for HighWatermarkCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HighWatermarkCause::IsrLogEndOffsets { isr } => {
+                f.write_str("min LEO over ISR: ")?;
+                for (i, (b, leo)) in isr.iter().enumerate() {
+                    write!(f, "{}{b}:{leo}", if i == 0 { "" } else { ", " })?;
+                }
+                Ok(())
+            }
+            HighWatermarkCause::FetchResponse { leader_high_watermark } => {
+                write!(f, "min(leader HW {leader_high_watermark}, own LEO)")
+            }
+            HighWatermarkCause::Truncation => f.write_str("cannot exceed the LEO after truncation"),
+            HighWatermarkCause::Checkpoint { checkpointed } => write!(f, "min(checkpointed HW {checkpointed}, LEO) after restart"),
+        }
+    }
+}
+
+/// Why the producer client gave up on a record: which of its timeouts ran
+/// out, and the last error it had seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Expiry {
+    pub timeout: &'static str,
+    pub last_error: Errors,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ElectionKind {
+    /// First live ISR member in assignment order
+    /// (`PartitionStateMachine.offlinePartitionLeaderElection`).
+    Clean,
+    /// No live ISR member; first live replica (`unclean.leader.election.enable`).
+    Unclean,
+    /// KIP-966 (4.1): the ISR is empty; the first live Eligible Leader Replica.
+    EligibleLeaderReplica,
+    /// KIP-966 (4.1): ISR and ELR empty; the last known leader.
+    LastKnownLeader,
+}
+
+/// Outcome of a produce request as the client sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProduceResult {
+    Acked,
+    /// acks=0: no response will come.
+    Sent,
+    Error(Errors),
+}
+
+/// Why a message did not arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    LinkCut,
+    Isolated,
+    BrokerDown,
+}
+
+impl fmt::Display for DropReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DropReason::LinkCut => "link cut",
+            DropReason::Isolated => "broker isolated",
+            DropReason::BrokerDown => "broker down",
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// An attempt of the producer client (1 for the first send).
+    ProduceRequest { request: u64, to: Option<BrokerId>, value: Arc<str>, acks: Acks, attempt: u32 },
+    /// An idempotent retry of a record the leader already holds (KIP-98).
+    DuplicateProduce { broker: BrokerId, request: u64, offset: u64 },
+    Appended { broker: BrokerId, offset: u64, epoch: u32, value: Arc<str> },
+    /// `retry_in_ms`: a retriable error the client retries, not the final
+    /// result; `expired`: the client's time for the record ran out
+    /// (`delivery.timeout.ms` from 2.1, `request.timeout.ms` before), with the
+    /// last error it had seen.
+    ProduceResponse {
+        request: u64,
+        value: Arc<str>,
+        acks: Acks,
+        offset: Option<u64>,
+        result: ProduceResult,
+        attempts: u32,
+        retry_in_ms: Option<u64>,
+        expired: Option<Expiry>,
+    },
+    /// A message left its sender; in timed mode it arrives at `arrives_ms`.
+    Sent { from: BrokerId, to: BrokerId, message: Message, latency_ms: u64 },
+    Dropped { from: BrokerId, to: BrokerId, kind: &'static str, reason: DropReason },
+    /// A follower ignored a response that no longer matches its state.
+    ResponseIgnored { follower: BrokerId, kind: &'static str, reason: &'static str },
+    /// The fetcher gave up on a request after `request.timeout.ms` and closed
+    /// the connection, discarding `discarded` messages still in flight on it.
+    FetchTimedOut { follower: BrokerId, leader: BrokerId, discarded: u64 },
+    /// The leader holds a fetch that found nothing new (`DelayedFetch`).
+    FetchHeld { leader: BrokerId, follower: BrokerId, fetch_offset: u64, until_ms: u64 },
+    RemoteLogEndOffsetUpdated { leader: BrokerId, follower: BrokerId, from: Option<u64>, to: u64 },
+    FollowerAppended { follower: BrokerId, leader: BrokerId, first_offset: u64, count: u64, log_end_offset: u64 },
+    HighWatermarkChanged { broker: BrokerId, from: u64, to: u64, cause: HighWatermarkCause },
+    /// Since 3.7: the HW would move but the ISR is below `min.insync.replicas` (KAFKA-15583).
+    HighWatermarkHeld { broker: BrokerId, high_watermark: u64, isr_size: u32, min_insync_replicas: u32 },
+    Truncated { broker: BrokerId, from: u64, to: u64, truncation: Truncation },
+    IsrShrunk { leader: Option<BrokerId>, removed: Vec<BrokerId>, isr: Vec<BrokerId>, by_controller: bool },
+    IsrExpanded { leader: BrokerId, added: BrokerId, isr: Vec<BrokerId> },
+    IsrChangeFailed { leader: BrokerId, proposed: Vec<BrokerId>, reason: &'static str },
+    BrokerFenced { broker: BrokerId, session_timeout_ms: u64 },
+    /// A restarted broker cannot register while its old session lives.
+    RegistrationRefused { broker: BrokerId, session_expires_ms: Option<u64> },
+    BrokerRegistered { broker: BrokerId },
+    /// The controller bumped the leader epoch on an ISR shrink (same leader).
+    LeaderEpochBumped { leader: BrokerId, leader_epoch: u32 },
+    /// KIP-966: the Eligible Leader Replicas changed.
+    EligibleLeaderReplicasChanged { elr: Vec<BrokerId>, isr: Vec<BrokerId> },
+    BrokerUnfenced { broker: BrokerId },
+    /// `unreachable`: the new leader is down or cut off, which the controller
+    /// cannot know before its session expires; it serves nothing until then.
+    LeaderElected {
+        leader: BrokerId,
+        leader_epoch: u32,
+        isr: Vec<BrokerId>,
+        kind: ElectionKind,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        unreachable: bool,
+    },
+    PartitionOffline { reason: String },
+    BecameLeader { broker: BrokerId, leader_epoch: u32, start_offset: u64 },
+    BecameFollower { broker: BrokerId, leader: Option<BrokerId>, leader_epoch: u32 },
+    Crashed { broker: BrokerId, lose_unflushed: u64 },
+    Restarted { broker: BrokerId },
+    HighWatermarkCheckpointed { broker: BrokerId, high_watermark: u64 },
+    LatencyChanged { broker: BrokerId, latency_ms: u64 },
+    LinkCut { from: BrokerId, to: BrokerId, both_ways: bool },
+    Isolated { broker: BrokerId },
+    LinkHealed { from: BrokerId, to: BrokerId },
+    IsolationHealed { broker: BrokerId },
+    FetcherPaused { broker: BrokerId },
+    FetcherResumed { broker: BrokerId },
+    ClockAdvanced { from_ms: u64, to_ms: u64 },
+    Consumed { broker: BrokerId, from: u64, to: u64, high_watermark: u64, values: Vec<Arc<str>> },
+    ConsumeFailed { error: String },
+    /// KIP-320 (2.3+): the consumer's position is past where the leader says
+    /// the epoch of its last record ends; `seek`: it goes back there, else it
+    /// raises LogTruncationException (`auto.offset.reset=none`).
+    ConsumerTruncationDetected { position: u64, epoch: u32, end_offset: u64, seek: bool },
+    /// `auto.offset.reset` moved the consumer.
+    ConsumerPositionReset { from: u64, to: u64, reset: &'static str, reason: String },
+    /// `action`: the step that could not happen (named so, as `step` is the step's index).
+    StepRejected { action: Step, reason: String },
+    /// The run did more work than a budget allows: it stops at this step.
+    BudgetExceeded { budget: Budget, limit: u64 },
+    Violation(Violation),
+}
+
+fn list(ids: &[BrokerId]) -> String {
+    let parts: Vec<String> = ids.iter().map(|b| b.to_string()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn quoted(value: &str) -> String {
+    // Debug escaping keeps every trace line one line, whatever the value holds.
+    format!("{value:?}")
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Event::*;
+        match self {
+            ProduceRequest { request, to, value, acks, attempt } => {
+                match to {
+                    Some(b) => write!(f, "producer -> broker {b}: Produce #{request} {} {acks}", quoted(value))?,
+                    None => write!(f, "producer: Produce #{request} {} {acks} finds no leader", quoted(value))?,
+                }
+                if *attempt > 1 {
+                    write!(f, " (attempt {attempt})")?;
+                }
+                Ok(())
+            }
+            DuplicateProduce { broker, request, offset } => write!(
+                f,
+                "broker {broker} already holds #{request} at offset {offset}: an idempotent retry is not written twice (KIP-98)"
+            ),
+            Appended { broker, offset, epoch, value } => {
+                write!(f, "broker {broker} appended {} at offset {offset} in epoch {epoch}", quoted(value))
+            }
+            ProduceResponse { request, value, acks, offset, result, attempts, retry_in_ms, expired } => {
+                write!(f, "producer: #{request} {} {acks}: ", quoted(value))?;
+                match (result, offset) {
+                    (ProduceResult::Acked, Some(o)) => write!(f, "acknowledged at offset {o}")?,
+                    (ProduceResult::Acked, None) => write!(f, "acknowledged")?,
+                    (ProduceResult::Sent, _) => write!(f, "sent, no response expected")?,
+                    (ProduceResult::Error(e), _) => write!(f, "{e}")?,
+                }
+                if let Some(ms) = retry_in_ms {
+                    return write!(f, ", retrying in {ms} ms");
+                }
+                if let Some(Expiry { timeout, last_error }) = expired {
+                    write!(f, " ({timeout} ran out in the client; last error {last_error})")?;
+                }
+                if *attempts > 1 {
+                    write!(f, " after {attempts} attempts")?;
+                }
+                Ok(())
+            }
+            Sent { from, to, message, latency_ms } => {
+                write!(f, "broker {from} -> broker {to}: {message}")?;
+                if *latency_ms > 0 {
+                    write!(f, " (arrives in {latency_ms} ms)")?;
+                }
+                Ok(())
+            }
+            Dropped { from, to, kind, reason } => write!(f, "broker {from} -> broker {to}: {kind} dropped ({reason})"),
+            ResponseIgnored { follower, kind, reason } => write!(f, "broker {follower} ignored a {kind}: {reason}"),
+            FetchTimedOut { follower, leader, discarded } => {
+                write!(f, "broker {follower}: fetch from broker {leader} timed out; connection closed")?;
+                match discarded {
+                    0 => {}
+                    1 => write!(f, " (1 message in flight discarded)")?,
+                    n => write!(f, " ({n} messages in flight discarded)")?,
+                }
+                write!(f, ", will retry")
+            }
+            FetchHeld { leader, follower, fetch_offset, until_ms } => write!(
+                f,
+                "broker {leader} holds broker {follower}'s fetch: nothing past offset {fetch_offset} yet; answers when a record arrives or at {until_ms} ms (replica.fetch.wait.max.ms)"
+            ),
+            RemoteLogEndOffsetUpdated { leader, follower, from, to } => match from {
+                Some(from) => write!(f, "broker {leader} notes follower {follower} at LEO {to} (was {from})"),
+                None => write!(f, "broker {leader} notes follower {follower} at LEO {to} (was unknown)"),
+            },
+            FollowerAppended { follower, leader, first_offset, count, log_end_offset } => write!(
+                f,
+                "broker {follower} appended {count} record(s) from broker {leader} at offset {first_offset}, LEO {log_end_offset}"
+            ),
+            HighWatermarkChanged { broker, from, to, cause } => write!(f, "broker {broker} HW {from} -> {to} ({cause})"),
+            HighWatermarkHeld { broker, high_watermark, isr_size, min_insync_replicas } => write!(
+                f,
+                "broker {broker} holds HW at {high_watermark}: ISR size {isr_size} < min.insync.replicas {min_insync_replicas} (KAFKA-15583)"
+            ),
+            Truncated { broker, from, to, truncation } => write!(f, "broker {broker} truncated its log {from} -> {to}: {truncation}"),
+            IsrShrunk { leader, removed, isr, by_controller } => {
+                if *by_controller {
+                    write!(f, "controller shrank the ISR to {} (removed fenced {})", list(isr), list(removed))
+                } else {
+                    let l = leader.map(|l| l.to_string()).unwrap_or_default();
+                    write!(f, "leader {l} shrank the ISR to {} (removed {}: not caught up within replica.lag.time.max.ms)", list(isr), list(removed))
+                }
+            }
+            IsrExpanded { leader, added, isr } => write!(f, "ISR expanded to {} (broker {added} caught up) on leader {leader}", list(isr)),
+            IsrChangeFailed { leader, proposed, reason } => {
+                write!(f, "broker {leader} could not change the ISR to {}: {reason}", list(proposed))
+            }
+            BrokerFenced { broker, session_timeout_ms } => {
+                write!(f, "controller fenced broker {broker}: no heartbeat for {session_timeout_ms} ms")
+            }
+            BrokerUnfenced { broker } => write!(f, "controller unfenced broker {broker}: heartbeats again"),
+            RegistrationRefused { broker, session_expires_ms } => match session_expires_ms {
+                Some(t) => write!(
+                    f,
+                    "broker {broker} cannot register yet: its old session is still valid until {t} ms (DuplicateBrokerRegistrationException); it serves nothing until then"
+                ),
+                None => write!(f, "broker {broker} cannot reach the controller to register"),
+            },
+            BrokerRegistered { broker } => write!(f, "broker {broker} registered with the controller (a new incarnation)"),
+            LeaderEpochBumped { leader, leader_epoch } => {
+                write!(f, "controller bumped the leader epoch to {leader_epoch} for the ISR shrink (leader stays broker {leader})")
+            }
+            EligibleLeaderReplicasChanged { elr, isr } => {
+                write!(f, "controller: ELR now {} (ISR {}, KIP-966)", list(elr), list(isr))
+            }
+            LeaderElected { leader, leader_epoch, isr, kind, unreachable } => {
+                let kind = match kind {
+                    ElectionKind::Clean => "clean",
+                    ElectionKind::Unclean => "UNCLEAN",
+                    ElectionKind::EligibleLeaderReplica => "from the ELR",
+                    ElectionKind::LastKnownLeader => "last known leader",
+                };
+                write!(f, "controller elected broker {leader} leader in epoch {leader_epoch} ({kind}), ISR {}", list(isr))?;
+                if *unreachable {
+                    write!(f, "; broker {leader} is down or cut off, but its session has not expired, so the controller still counts it")?;
+                }
+                Ok(())
+            }
+            PartitionOffline { reason } => write!(f, "partition offline: {reason}"),
+            BecameLeader { broker, leader_epoch, start_offset } => {
+                write!(f, "broker {broker} is leader in epoch {leader_epoch}, epoch starts at offset {start_offset}")
+            }
+            BecameFollower { broker, leader, leader_epoch } => match leader {
+                Some(l) => write!(f, "broker {broker} follows broker {l} in epoch {leader_epoch}"),
+                None => write!(f, "broker {broker} has no leader to follow (epoch {leader_epoch})"),
+            },
+            Crashed { broker, lose_unflushed } => {
+                if *lose_unflushed > 0 {
+                    write!(f, "broker {broker} lost power ({lose_unflushed} unflushed record(s) at risk)")
+                } else {
+                    write!(f, "broker {broker} crashed")
+                }
+            }
+            Restarted { broker } => write!(f, "broker {broker} restarted"),
+            HighWatermarkCheckpointed { broker, high_watermark } => write!(f, "broker {broker} checkpointed HW {high_watermark}"),
+            LatencyChanged { broker, latency_ms } => write!(f, "links of broker {broker} now take {latency_ms} ms"),
+            LinkCut { from, to, both_ways } => {
+                if *both_ways {
+                    write!(f, "network partition between broker {from} and broker {to}")
+                } else {
+                    write!(f, "link cut from broker {from} to broker {to}")
+                }
+            }
+            Isolated { broker } => write!(f, "broker {broker} isolated from the other brokers and the controller"),
+            LinkHealed { from, to } => write!(f, "link between broker {from} and broker {to} healed"),
+            IsolationHealed { broker } => write!(f, "broker {broker} reconnected"),
+            FetcherPaused { broker } => write!(f, "broker {broker} fetcher paused"),
+            FetcherResumed { broker } => write!(f, "broker {broker} fetcher resumed"),
+            ClockAdvanced { from_ms, to_ms } => write!(f, "clock {from_ms} -> {to_ms} ms"),
+            Consumed { broker, from, to, high_watermark, values } => {
+                if values.is_empty() {
+                    write!(f, "consumer read nothing from broker {broker} (position {from}, HW {high_watermark})")
+                } else {
+                    let vs: Vec<String> = values.iter().map(|v| quoted(v)).collect();
+                    let range = if to - from == 1 { format!("offset {from}") } else { format!("offsets {from}..{}", to - 1) };
+                    write!(f, "consumer read {range} from broker {broker}: {}", vs.join(", "))
+                }
+            }
+            ConsumeFailed { error } => write!(f, "consumer: {error}"),
+            ConsumerTruncationDetected { position, epoch, end_offset, seek } => {
+                write!(f, "consumer detected log truncation: the leader's epoch {epoch} ends at {end_offset}, below its position {position}")?;
+                if *seek {
+                    write!(f, "; it goes back to offset {end_offset} (KIP-320 position validation)")
+                } else {
+                    f.write_str(": LogTruncationException (auto.offset.reset=none)")
+                }
+            }
+            ConsumerPositionReset { from, to, reset, reason } => {
+                write!(f, "consumer: {reason}; auto.offset.reset={reset} moves it {from} -> {to}")
+            }
+            StepRejected { action, reason } => write!(f, "rejected {}: {reason}", action.to_json()),
+            BudgetExceeded { budget, limit } => f.write_str(&budget_message(*budget, *limit)),
+            Violation(v) => write!(f, "VIOLATION {v}"),
+        }
+    }
+}
+
+impl Event {
+    /// A `Sent` event for a message (records are left out of the event).
+    pub fn sent(message: &Message, latency_ms: u64) -> Event {
+        let message = match message {
+            Message::FetchResponse(r) => Message::FetchResponse(r.summary()),
+            other => other.clone(),
+        };
+        Event::Sent { from: message.from(), to: message.to(), message, latency_ms }
+    }
+}
+
+/// An event with the step and simulated time it happened at.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Traced {
+    pub step: u64,
+    pub time_ms: u64,
+    #[serde(flatten)]
+    pub event: Event,
+    /// The same event happened again right after, this many more times, the
+    /// last at `until_ms`: a timer that fires every millisecond makes one
+    /// line, not millions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeated: Option<Repeated>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Repeated {
+    pub more: u64,
+    pub until_ms: u64,
+}
+
+impl fmt::Display for Traced {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:>7} ms  #{:<3} {}", self.time_ms, self.step, self.event)?;
+        match self.repeated {
+            Some(Repeated { more: 1, until_ms }) => write!(f, " (… once more at {until_ms} ms)"),
+            Some(Repeated { more, until_ms }) => write!(f, " (… {} more times until {until_ms} ms)", thousands(more)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Why a run stopped, in the words the trace, the command line and the page
+/// all use.
+pub fn budget_message(budget: Budget, limit: u64) -> String {
+    format!("stopped: {} (limit {}); the steps after this one are not run", budget.describe(limit), budget.limit_name())
+}

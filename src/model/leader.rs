@@ -1,0 +1,331 @@
+//! The leader's side of the partition: appending produced records, the high
+//! watermark, the ISR and its changes through the controller (AlterPartition),
+//! and answering followers' requests (`cluster/Partition.scala`,
+//! `server/ReplicaManager.scala`).
+
+use crate::model::config::{limits, BrokerId, BrokerList};
+use crate::model::event::{Event, HighWatermarkCause, ProduceResult};
+use crate::model::log::Record;
+use crate::model::producer::Retry;
+use crate::model::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
+use crate::model::replica::{Broker, DelayedFetch};
+use crate::model::rules::Rule;
+use crate::model::step::Acks;
+use crate::model::invariants::Touch;
+use crate::model::simulation::Simulation;
+
+impl Simulation {
+    /// Why broker `b` refuses a produce request now, if it does
+    /// (`ReplicaManager.appendRecords` -> `Partition.appendRecordsToLeader`):
+    /// not the leader, or acks=all with the ISR below `min.insync.replicas`
+    /// (the record is then not appended).
+    pub(crate) fn produce_refusal(&self, b: BrokerId, acks: Acks) -> Option<Errors> {
+        let broker = self.broker(b);
+        if !broker.is_leader() {
+            Some(Errors::NotLeaderOrFollower)
+        } else if acks == Acks::All && (broker.isr.len() as u32) < self.config.min_insync_replicas {
+            Some(Errors::NotEnoughReplicas)
+        } else {
+            None
+        }
+    }
+
+    /// The leader appends an attempt's record, unless it is a retry the
+    /// leader already holds and the producer is idempotent: the leader keeps
+    /// the producer's last five batches (`ProducerStateManager`) and answers
+    /// a duplicate with its first offset instead of writing it again
+    /// (KIP-98). acks=1 is answered at once, acks=all once the HW passes the
+    /// record (`DelayedProduce`).
+    pub(crate) fn append_produced(&mut self, id: u64, b: BrokerId) {
+        let (acks, idempotent) = (self.producer.requests[id as usize].acks, self.config.enable_idempotence);
+        let broker = self.broker(b);
+        let duplicate = idempotent.then(|| broker.log.find_recent(id, 5)).flatten();
+        let (offset, epoch) = match duplicate {
+            Some(offset) => {
+                self.emit(Event::DuplicateProduce { broker: b, request: id, offset });
+                (offset, None)
+            }
+            None => {
+                let value = self.producer.requests[id as usize].value.clone();
+                let broker = self.broker_mut(b);
+                let (offset, epoch) = (broker.log_end_offset(), broker.leader_epoch);
+                broker.log.append(Record { id, epoch, value });
+                self.emit_traced(Touch::Checked, |s| Event::Appended { broker: b, offset, epoch, value: s.producer.requests[id as usize].value.clone() });
+                self.complete_delayed_fetches(b);
+                (offset, Some(epoch))
+            }
+        };
+        let r = &mut self.producer.requests[id as usize];
+        r.broker = Some(b);
+        r.offset = Some(offset);
+        r.epoch = epoch.or(r.epoch);
+        let result = match acks {
+            Acks::Zero => Some(ProduceResult::Sent),
+            Acks::One => Some(ProduceResult::Acked),
+            Acks::All if offset < self.broker(b).high_watermark => Some(ProduceResult::Acked),
+            Acks::All => None,
+        };
+        match result {
+            Some(result) => self.finish_produce(id, result, None),
+            None => {
+                let deadline = self.now_ms + self.config.request_timeout_ms;
+                self.producer.wait_at(id, b, offset, epoch, deadline);
+            }
+        }
+        self.maybe_increment_high_watermark(b);
+    }
+
+    /// Completes acks=all requests the leader's HW has passed
+    /// (`DelayedProduce` / `Partition.checkEnoughReplicasReachOffset`).
+    pub(crate) fn complete_produces(&mut self, b: BrokerId) {
+        let broker = self.broker(b);
+        let enough = broker.isr.len() as u32 >= self.config.min_insync_replicas;
+        for id in self.producer.take_reached(b, broker.high_watermark) {
+            if enough {
+                self.finish_produce(id, ProduceResult::Acked, None);
+            } else {
+                self.produce_failed(id, Errors::NotEnoughReplicasAfterAppend, Retry::Next);
+            }
+        }
+    }
+
+    // ----- leader side -----------------------------------------------------
+
+    /// `Partition.maybeIncrementLeaderHW`: HW = min LEO over the ISR; never
+    /// down; since 3.7 not at all while the ISR is below
+    /// `min.insync.replicas` (KAFKA-15583, `isUnderMinIsr`).
+    pub(crate) fn maybe_increment_high_watermark(&mut self, b: BrokerId) {
+        let min_isr = self.config.min_insync_replicas;
+        let frozen_under_min_isr = self.rules.has(Rule::HighWatermarkFrozenUnderMinIsr);
+        let broker = self.broker_mut(b);
+        if !broker.is_leader() {
+            return;
+        }
+        let Some(hw) = broker.isr_high_watermark() else { return };
+        if hw <= broker.high_watermark {
+            return;
+        }
+        if frozen_under_min_isr && (broker.isr.len() as u32) < min_isr {
+            let event = Event::HighWatermarkHeld {
+                broker: b,
+                high_watermark: broker.high_watermark,
+                isr_size: broker.isr.len() as u32,
+                min_insync_replicas: min_isr,
+            };
+            self.emit(event);
+            return;
+        }
+        let from = std::mem::replace(&mut broker.high_watermark, hw);
+        let isr = broker.isr_log_end_offsets();
+        self.emit_traced(Touch::Checked, |_| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
+        self.complete_produces(b);
+    }
+
+    /// AlterPartition (KIP-497; a ZooKeeper conditional write before it): an
+    /// ISR change takes effect only if the controller accepts it, which needs
+    /// the leader to reach the controller in the current epoch. A leader that
+    /// cannot reach the controller keeps the request pending and retries it
+    /// until it is answered (`DefaultAlterPartitionManager`: "we will not
+    /// timeout AlterPartition request"), proposing nothing else meanwhile.
+    pub(crate) fn alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
+        let epoch = self.broker(l).leader_epoch;
+        let reason = if self.network.is_isolated(l) {
+            self.broker_mut(l).pending_isr = Some(proposed);
+            Some("the controller is unreachable; the request stays pending and is retried")
+        } else if self.controller.leader != Some(l) || self.controller.leader_epoch != epoch {
+            Some("the controller rejected it (FENCED_LEADER_EPOCH: no longer the leader)")
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
+            return false;
+        }
+        let old = std::mem::replace(&mut self.broker_mut(l).isr, proposed);
+        let isr = || proposed.to_vec();
+        match proposed.iter().find(|b| !old.contains(b)) {
+            Some(&added) => self.emit_traced(Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
+            None => self.emit_traced(Touch::Checked, |_| {
+                let removed = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
+                Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
+            }),
+        }
+        if self.change_isr(proposed, false, true) {
+            self.notify_brokers();
+        }
+        true
+    }
+
+    /// `Partition.maybeExpandIsr` / `isFollowerInSync`: LEO >= HW and, since
+    /// 2.1 (KAFKA-7128), >= the start offset of the leader's epoch.
+    pub(crate) fn maybe_expand_isr(&mut self, l: BrokerId, f: BrokerId) {
+        let leader = self.broker(l);
+        if leader.isr.contains(&f) || leader.pending_isr.is_some() {
+            return;
+        }
+        let Some(leo) = leader.remote(f).log_end_offset else { return };
+        let needs_epoch_start = self.rules.has(Rule::IsrExpansionNeedsEpochStart);
+        let in_sync = leo >= leader.high_watermark && (!needs_epoch_start || leo >= leader.epoch_start_offset);
+        if in_sync {
+            let mut proposed = leader.isr;
+            proposed.push(f);
+            proposed.sort_unstable();
+            self.alter_partition(l, proposed);
+        }
+    }
+
+    /// `Partition.fetchRecords` on the leader; `None` when the fetch is held
+    /// (`DelayedFetch`): it found nothing new and may wait `max_wait_ms`.
+    pub(crate) fn handle_fetch(&mut self, req: &Fetch) -> Option<FetchResponse> {
+        let l = req.leader;
+        let diverging_in_fetch = self.rules.has(Rule::DivergingEpochInFetch);
+        let leader = self.broker(l);
+        let mut resp = FetchResponse::answer(req, leader.log_end_offset(), leader.high_watermark, vec![]);
+        let error = leader_refusal(leader, req.current_leader_epoch);
+        if error.is_some() {
+            resp.error = error;
+            return Some(resp);
+        }
+        // Divergence check inside the fetch (2.7+; Fetch v12, KIP-595's
+        // DivergingEpoch with KIP-279 semantics): no state changes.
+        if let (true, Some(last)) = (diverging_in_fetch, req.last_fetched_epoch) {
+            match leader.log.end_offset_for_epoch(last) {
+                Some((epoch, end_offset)) if epoch < last || end_offset < req.fetch_offset => {
+                    resp.diverging_epoch = Some(DivergingEpoch { epoch, end_offset });
+                    return Some(resp);
+                }
+                Some(_) => {}
+                None => {
+                    resp.error = Some(Errors::OffsetOutOfRange);
+                    return Some(resp);
+                }
+            }
+        }
+        if req.fetch_offset > leader.log_end_offset() {
+            resp.error = Some(Errors::OffsetOutOfRange);
+            return Some(resp);
+        }
+        // `Partition.fetchRecords` reads the log, and the HW with it, before
+        // `updateFollowerFetchState`: a response that carries records holds
+        // the HW from before this fetch moved it. A fetch with nothing to
+        // read waits in `DelayedFetch` (`ReplicaManager.fetchMessages`, up to
+        // `replica.fetch.wait.max.ms`) and is answered with a fresh read: a
+        // manual round, which takes no time, is answered at once that way.
+        let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
+        let read_high_watermark = leader.high_watermark;
+        let (now, leo) = (self.now_ms, leader.log_end_offset());
+        let remote = self.broker_mut(l).remote_mut(req.follower);
+        let from = remote.log_end_offset;
+        remote.update_fetch_state(req.fetch_offset, leo, now);
+        if from != Some(req.fetch_offset) {
+            self.emit(Event::RemoteLogEndOffsetUpdated { leader: l, follower: req.follower, from, to: req.fetch_offset });
+        }
+        self.maybe_expand_isr(l, req.follower);
+        self.maybe_increment_high_watermark(l);
+        if records.is_empty() && req.max_wait_ms > 0 {
+            let until_ms = self.now_ms + req.max_wait_ms;
+            self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: *req, until_ms });
+            self.emit(Event::FetchHeld { leader: l, follower: req.follower, fetch_offset: req.fetch_offset, until_ms });
+            return None;
+        }
+        let leader = self.broker(l);
+        resp.high_watermark = if records.is_empty() { leader.high_watermark } else { read_high_watermark };
+        resp.leader_log_end_offset = leader.log_end_offset();
+        resp.record_count = records.len() as u64;
+        resp.records = records.into();
+        Some(resp)
+    }
+
+    /// `DelayedFetch.onComplete`: a held fetch is answered with a fresh read
+    /// of the log and the HW once records arrive past its offset or its wait
+    /// is over (a rise of the HW alone does not complete a follower's fetch).
+    pub(crate) fn complete_delayed_fetches(&mut self, l: BrokerId) {
+        let now = self.now_ms;
+        let leader = self.broker_mut(l);
+        let leo = leader.log_end_offset();
+        let mut due = vec![];
+        leader.delayed_fetches.retain(|d| {
+            let ready = d.until_ms <= now || leo > d.request.fetch_offset;
+            if ready {
+                due.push(d.request);
+            }
+            !ready
+        });
+        for req in due {
+            let leader = self.broker(l);
+            let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
+            let resp = FetchResponse::answer(&req, leader.log_end_offset(), leader.high_watermark, records);
+            self.send(Message::FetchResponse(resp));
+        }
+    }
+
+    /// OffsetsForLeaderEpoch on the leader (KIP-101): where the asked epoch
+    /// ends (the start of the next one, or the LEO for the current). Since
+    /// 2.0 the answer also names the largest epoch <= the asked one (KIP-279);
+    /// since 2.1 a request from another leader epoch is fenced (KIP-320).
+    pub(crate) fn handle_offsets_for_leader_epoch(&mut self, req: &OffsetsForLeaderEpoch) -> OffsetsForLeaderEpochResponse {
+        let leader = self.broker(req.leader);
+        let mut resp = OffsetsForLeaderEpochResponse {
+            leader: req.leader,
+            follower: req.follower,
+            requested_epoch: req.leader_epoch,
+            sent_in_epoch: req.sent_in_epoch,
+            error: None,
+            leader_epoch: None,
+            end_offset: None,
+        };
+        resp.error = leader_refusal(leader, req.current_leader_epoch);
+        if resp.error.is_some() {
+            return resp;
+        }
+        if self.rules.has(Rule::EpochInOffsetsForLeaderEpoch) {
+            if let Some((epoch, end)) = leader.log.end_offset_for_epoch(req.leader_epoch) {
+                resp.leader_epoch = Some(epoch);
+                resp.end_offset = Some(end);
+            }
+        } else {
+            // Kafka 0.11 `LeaderEpochFileCache.endOffsetFor`: UNDEFINED for an
+            // epoch older than every epoch the leader knows, too.
+            let older = leader.log.epochs().entries().first().is_none_or(|e| req.leader_epoch < e.epoch);
+            if !older {
+                resp.end_offset = leader.log.end_offset_for_epoch(req.leader_epoch).map(|(_, end)| end);
+            }
+        }
+        resp
+    }
+
+    /// The leader's periodic check (`Partition.maybeShrinkIsr`).
+    pub(crate) fn expire_isr(&mut self) {
+        let lag = self.config.replica_lag_time_max_ms;
+        for i in 0..self.brokers.len() {
+            let b = &self.brokers[i];
+            if !b.is_leader() || b.pending_isr.is_some() {
+                continue;
+            }
+            let out = b.out_of_sync_replicas(self.now_ms, lag, self.rules.has(Rule::CaughtUpAtLogEnd));
+            if out.is_empty() {
+                continue;
+            }
+            let l = b.id;
+            let proposed: BrokerList = b.isr.iter().copied().filter(|x| !out.contains(x)).collect();
+            if self.alter_partition(l, proposed) {
+                self.maybe_increment_high_watermark(l);
+            }
+        }
+    }
+
+}
+
+/// Why a broker refuses a follower's request before reading anything: it is
+/// not the leader, or (KIP-320, 2.1+: the request carries the epoch) the
+/// request comes from another leader epoch (`Partition.checkCurrentLeaderEpoch`).
+fn leader_refusal(leader: &Broker, current_leader_epoch: Option<u32>) -> Option<Errors> {
+    if !leader.is_leader() {
+        return Some(Errors::NotLeaderOrFollower);
+    }
+    match current_leader_epoch {
+        Some(e) if e < leader.leader_epoch => Some(Errors::FencedLeaderEpoch),
+        Some(e) if e > leader.leader_epoch => Some(Errors::UnknownLeaderEpoch),
+        _ => None,
+    }
+}

@@ -1,0 +1,32 @@
+//! Kafka's partition, as a pure state machine.
+//!
+//! The vocabulary comes first and imports nothing of the engine: `config`
+//! (with `limits` and the brokers' ids), `rules` (what each Kafka version
+//! does, as data), `protocol` (the messages on the wire), `step` (the closed
+//! enum of actions), `event` (what happened, typed) and `violation` (a broken
+//! guarantee). The state: `log` (records and the leader-epoch cache),
+//! `replica` (a broker), `network`, `retries`. The engine is `simulation`
+//! (`Simulation::apply`), with each part of the protocol in a file of its own
+//! implementing its share of the engine: `leader`, `fetcher`, `controller`,
+//! `producer`, `consumer`, `faults`, and the safety checks in `invariants`.
+//! The model uses `base` only: never a run, a view, a search or a boundary.
+
+pub mod config;
+pub mod rules;
+pub mod per_broker;
+pub mod protocol;
+pub mod step;
+pub mod event;
+pub mod violation;
+pub mod log;
+pub mod replica;
+pub mod network;
+pub mod retries;
+pub mod simulation;
+pub mod leader;
+pub mod fetcher;
+pub mod controller;
+pub mod producer;
+pub mod consumer;
+pub mod faults;
+pub mod invariants;

@@ -1,0 +1,402 @@
+//! The producer client: one record per `produce` step, sent to the leader,
+//! retried on retriable errors until `delivery.timeout.ms`, with or without
+//! idempotence (`clients/.../producer/internals/Sender.java`,
+//! `RecordAccumulator`; KIP-91, KIP-98, KIP-679). What an application sees is
+//! the final result, after the retries.
+
+use crate::model::config::BrokerId;
+use crate::model::event::{Event, Expiry, ProduceResult};
+use crate::model::protocol::Errors;
+use crate::model::rules::Rule;
+use crate::model::step::{Acks, Produce};
+use crate::model::invariants::Touch;
+use crate::model::simulation::Simulation;
+use serde::Serialize;
+use crate::model::retries::Retries;
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// acks=all, appended, waiting at the broker for the HW to pass it.
+    Pending,
+    /// Failed with a retriable error (or found no reachable leader); the
+    /// client tries again at `at_ms` (`retry.backoff.ms`).
+    Retrying { at_ms: u64 },
+    Done(ProduceResult),
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ProduceRequest {
+    pub value: Arc<str>,
+    pub acks: Acks,
+    /// The broker the first attempt was sent to, if the step named one.
+    pub to: Option<BrokerId>,
+    /// The broker that handled the latest attempt.
+    pub broker: Option<BrokerId>,
+    /// Where it was appended, if it was (the latest copy).
+    pub offset: Option<u64>,
+    pub epoch: Option<u32>,
+    pub status: Status,
+    pub step: u64,
+    /// `request.timeout.ms` of the attempt waiting at a broker.
+    pub deadline_ms: u64,
+    /// Attempts that reached a broker.
+    pub attempts: u32,
+    /// When the record was handed to the client (`delivery.timeout.ms` counts from here).
+    pub created_ms: u64,
+    pub last_error: Option<Errors>,
+}
+
+impl Clone for ProduceRequest {
+    fn clone(&self) -> Self {
+        ProduceRequest { value: self.value.clone(), ..*self }
+    }
+    fn clone_from(&mut self, source: &Self) {
+        let ProduceRequest { value, acks, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error } = self;
+        crate::base::shared::share_from(value, &source.value);
+        (*acks, *to, *broker, *offset, *epoch, *status) = (source.acks, source.to, source.broker, source.offset, source.epoch, source.status);
+        (*step, *deadline_ms, *attempts, *created_ms, *last_error) = (source.step, source.deadline_ms, source.attempts, source.created_ms, source.last_error);
+    }
+}
+
+/// Request ids in order: the producer's queues and what a step takes from
+/// them, usually a few (inline up to four: no allocation, and a copy of the
+/// state copies them as memory).
+pub type RequestIds = SmallVec<[u64; 4]>;
+
+/// How a refused attempt is retried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// After `retry.backoff.ms`, traced.
+    Next,
+    /// It was refused as the attempt before it: not traced, and the retries
+    /// that would be refused the same way are skipped
+    /// (`skip_identical_retries`). `counted`: the attempts reached a broker.
+    SkipIdentical { counted: bool },
+}
+
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct Producer {
+    pub requests: Vec<ProduceRequest>,
+    /// Pending acks=all requests in send order (per broker, offset order).
+    pending: RequestIds,
+    /// Every pending request in deadline order (one timeout for all, so send
+    /// order); the ones no longer pending leave from the front.
+    deadlines: RequestIds,
+    /// Requests waiting to be retried.
+    retries: Retries,
+}
+
+impl Clone for Producer {
+    fn clone(&self) -> Self {
+        let Producer { requests, pending, deadlines, retries } = self;
+        Producer { requests: requests.clone(), pending: pending.clone(), deadlines: deadlines.clone(), retries: retries.clone() }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.requests.clone_from(&source.requests);
+        crate::CopyShort::copy_short(&mut self.pending, &source.pending);
+        crate::CopyShort::copy_short(&mut self.deadlines, &source.deadlines);
+        // The requests are the same now.
+        self.retries.clone_from_same_requests(&source.retries);
+    }
+}
+
+impl Producer {
+    pub fn new() -> Producer {
+        Producer::default()
+    }
+
+    pub fn add(&mut self, request: ProduceRequest) -> u64 {
+        let id = self.requests.len() as u64;
+        self.requests.push(request);
+        id
+    }
+
+    /// The attempt now waits at `broker` for the HW (acks=all).
+    pub fn wait_at(&mut self, id: u64, broker: BrokerId, offset: u64, epoch: Option<u32>, deadline_ms: u64) {
+        let r = &mut self.requests[id as usize];
+        r.broker = Some(broker);
+        r.offset = Some(offset);
+        r.epoch = epoch.or(r.epoch);
+        r.status = Status::Pending;
+        r.deadline_ms = deadline_ms;
+        self.pending.push(id);
+        self.deadlines.push(id);
+    }
+
+    pub fn retry_at(&mut self, id: u64, at_ms: u64, error: Errors) {
+        let r = &mut self.requests[id as usize];
+        r.status = Status::Retrying { at_ms };
+        r.last_error = Some(error);
+        let acks = r.acks;
+        self.retries.insert(at_ms, id, acks);
+    }
+
+    /// Pending requests on `broker` whose offset is below `high_watermark`.
+    pub fn take_reached(&mut self, broker: BrokerId, high_watermark: u64) -> RequestIds {
+        self.take_pending(|r| r.broker == Some(broker) && r.offset.is_some_and(|o| o < high_watermark))
+    }
+
+    /// Every request still pending on `broker` (it lost leadership or died).
+    pub fn take_all_pending(&mut self, broker: BrokerId) -> RequestIds {
+        self.take_pending(|r| r.broker == Some(broker))
+    }
+
+    /// Removes (and returns, in send order) the pending requests that match;
+    /// forgets requests that are no longer pending.
+    fn take_pending(&mut self, matches: impl Fn(&ProduceRequest) -> bool) -> RequestIds {
+        let mut taken = RequestIds::new();
+        let requests = &self.requests;
+        self.pending.retain(|id| {
+            let (id, r) = (*id, &requests[*id as usize]);
+            if r.status != Status::Pending {
+                false
+            } else if matches(r) {
+                taken.push(id);
+                false
+            } else {
+                true
+            }
+        });
+        taken
+    }
+
+    /// Pending requests whose `request.timeout.ms` has passed by `now_ms`.
+    pub fn take_expired(&mut self, now_ms: u64) -> RequestIds {
+        let mut expired = RequestIds::new();
+        let mut gone = 0;
+        for &id in &self.deadlines {
+            let r = &self.requests[id as usize];
+            if r.status == Status::Pending {
+                if r.deadline_ms > now_ms {
+                    break;
+                }
+                expired.push(id);
+            }
+            gone += 1;
+        }
+        self.deadlines.drain(..gone);
+        expired
+    }
+
+    /// Requests whose retry is due by `now_ms`, in time order.
+    pub fn take_due_retries(&mut self, now_ms: u64) -> RequestIds {
+        let mut due = RequestIds::new();
+        while let Some((at, id)) = self.retries.first() {
+            if at > now_ms {
+                break;
+            }
+            self.retries.pop_first(self.requests[id as usize].acks);
+            if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
+                due.push(id);
+            }
+        }
+        due
+    }
+
+    /// The deadline queue is empty or starts with a pending request (none
+    /// for `take_expired` to drop).
+    pub fn deadlines_start_pending(&self) -> bool {
+        self.deadlines.first().is_none_or(|&id| self.requests[id as usize].status == Status::Pending)
+    }
+
+    /// The next `request.timeout.ms` of an attempt waiting at a broker.
+    pub fn next_deadline_ms(&self) -> Option<u64> {
+        self.deadlines.iter().map(|&id| &self.requests[id as usize]).find(|r| r.status == Status::Pending).map(|r| r.deadline_ms)
+    }
+
+    pub fn next_retry_ms(&self) -> Option<u64> {
+        self.retries.first().map(|(at, _)| at)
+    }
+
+    /// The time of the first retry of a record with these acks, other than `except`.
+    pub fn first_retry_ms(&self, acks: Acks, except: u64) -> Option<u64> {
+        let waiting = |&(at, id): &(u64, u64)| id != except && self.requests[id as usize].status == (Status::Retrying { at_ms: at });
+        self.retries.with_acks(acks).find(waiting).map(|(at, _)| at)
+    }
+
+    pub fn finish(&mut self, id: u64, result: ProduceResult) -> &ProduceRequest {
+        let r = &mut self.requests[id as usize];
+        r.status = Status::Done(result);
+        r
+    }
+}
+
+impl Simulation {
+    /// A `produce` step: the application hands one record to the client,
+    /// which sends it to the broker the step names or to the leader its
+    /// metadata knows.
+    pub(crate) fn produce(&mut self, p: &Produce) {
+        let id = self.producer.add(ProduceRequest {
+            value: p.value.as_str().into(),
+            acks: p.acks,
+            to: p.to,
+            broker: None,
+            offset: None,
+            epoch: None,
+            status: Status::Retrying { at_ms: self.now_ms },
+            step: self.step,
+            deadline_ms: 0,
+            attempts: 0,
+            created_ms: self.now_ms,
+            last_error: None,
+        });
+        self.send_produce(id, p.to.or(self.controller.leader));
+    }
+
+    /// A retry is due: the client sends to the leader its refreshed metadata
+    /// names (`Sender` after a metadata update).
+    pub(crate) fn retry_produces(&mut self) {
+        for id in self.producer.take_due_retries(self.now_ms) {
+            self.work += 1;
+            self.send_produce(id, self.controller.leader);
+            self.end_action();
+        }
+    }
+
+    /// One attempt. A leader that is unknown or down is not reached: the
+    /// record waits in the client and is tried again after
+    /// `retry.backoff.ms`, without counting an attempt. An attempt that
+    /// fails in the same way as the one before is not traced again (its
+    /// count is in the state).
+    fn send_produce(&mut self, id: u64, to: Option<BrokerId>) {
+        let acks = self.producer.requests[id as usize].acks;
+        let unreachable = self.unreachable(to);
+        let refusal = self.attempt_refusal(to, acks);
+        let r = &mut self.producer.requests[id as usize];
+        if unreachable.is_none() {
+            r.attempts += 1;
+        }
+        let (attempt, repeat) = (r.attempts, r.last_error.is_some() && r.last_error == refusal);
+        if !repeat {
+            self.emit_traced(Touch::Nothing, |s| Event::ProduceRequest { request: id, to, value: s.producer.requests[id as usize].value.clone(), acks, attempt });
+        }
+        match refusal {
+            Some(error) => {
+                let retry = if repeat { Retry::SkipIdentical { counted: unreachable.is_none() } } else { Retry::Next };
+                self.produce_failed(id, error, retry);
+            }
+            None => self.append_produced(id, to.expect("reachable")),
+        }
+    }
+
+    /// Why the client cannot reach `to`: no leader known, or the broker is down.
+    fn unreachable(&self, to: Option<BrokerId>) -> Option<Errors> {
+        match to.map(|b| self.broker(b)) {
+            None => Some(Errors::NotLeaderOrFollower),
+            Some(b) if !b.alive => Some(Errors::NetworkException),
+            Some(_) => None,
+        }
+    }
+
+    /// How an attempt sent to `to` now would fail, if it would.
+    fn attempt_refusal(&self, to: Option<BrokerId>, acks: Acks) -> Option<Errors> {
+        self.unreachable(to).or_else(|| self.produce_refusal(to.expect("reachable"), acks))
+    }
+
+    /// A refused attempt changes nothing in the cluster, so until something
+    /// else happens (any other due work, a retry that would succeed, or the
+    /// end of the current `advance_ms`) every retry of this request would be
+    /// refused the same way. Those retries are counted, not run one by one:
+    /// the request's next retry, due at `at_ms`, moves to the first retry
+    /// time at or after that moment (or its last one before
+    /// `delivery.timeout.ms`); this returns that time. The outcome is the
+    /// same as retrying every `retry.backoff.ms`; the work is not.
+    fn skip_identical_retries(&mut self, id: u64, at_ms: u64, counted: bool) -> u64 {
+        let backoff = self.config.retry_backoff_ms;
+        let leader = self.controller.leader;
+        let others = [Acks::Zero, Acks::One, Acks::All]
+            .into_iter()
+            .filter(|&acks| self.attempt_refusal(leader, acks).is_none())
+            .filter_map(|acks| self.producer.first_retry_ms(acks, id))
+            .min();
+        let due = self.next_change_ms().min(self.advance_until_ms);
+        let horizon = others.map_or(due, |t| t.min(due));
+        if horizon <= at_ms {
+            return at_ms;
+        }
+        let r = &self.producer.requests[id as usize];
+        let deadline = r.created_ms + self.client_expiry_ms();
+        // Retry times are at_ms + k * backoff; the last one allowed is before the deadline.
+        let mut k = (horizon - at_ms).div_ceil(backoff);
+        if deadline > at_ms {
+            k = k.min((deadline - 1 - at_ms) / backoff);
+        }
+        if counted {
+            k = k.min(self.config.retries.saturating_sub(r.attempts) as u64);
+            self.producer.requests[id as usize].attempts += k as u32;
+        }
+        at_ms + k * backoff
+    }
+
+    /// A retriable error reached the client: retry after `retry.backoff.ms`
+    /// while `retries` and `delivery.timeout.ms` allow (since 2.1, KIP-91);
+    /// otherwise the application gets the error (REQUEST_TIMED_OUT once the
+    /// delivery timeout has run out). acks=0 hears nothing and never retries.
+    pub(crate) fn produce_failed(&mut self, id: u64, error: Errors, retry: Retry) {
+        let backoff_ms = self.config.retry_backoff_ms;
+        let r = &self.producer.requests[id as usize];
+        let next_ms = self.now_ms + backoff_ms;
+        let retries_left = r.attempts <= self.config.retries && r.acks != Acks::Zero;
+        // Before 2.1 (KIP-91) a record waiting in the client expired after
+        // `request.timeout.ms` (`RecordAccumulator.expiredBatches`).
+        let in_time = next_ms < r.created_ms + self.client_expiry_ms();
+        let (acks, attempts) = (r.acks, r.attempts);
+        if retries_left && in_time {
+            match retry {
+                Retry::Next => {
+                    self.producer.retry_at(id, next_ms, error);
+                    let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
+                    self.emit_traced(Touch::Nothing, |s| {
+                        let value = s.producer.requests[id as usize].value.clone();
+                        Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
+                    });
+                }
+                Retry::SkipIdentical { counted } => {
+                    let at_ms = self.skip_identical_retries(id, next_ms, counted);
+                    self.producer.retry_at(id, at_ms, error);
+                }
+            }
+            return;
+        }
+        let timeout = if self.rules.has(Rule::DeliveryTimeout) { "delivery.timeout.ms" } else { "request.timeout.ms" };
+        let expired = (retries_left && !in_time).then_some(Expiry { timeout, last_error: error });
+        let result = ProduceResult::Error(if expired.is_some() { Errors::RequestTimedOut } else { error });
+        self.producer.requests[id as usize].last_error = Some(error);
+        self.finish_produce(id, result, expired);
+    }
+
+    /// How long the client keeps a record: `delivery.timeout.ms` from 2.1
+    /// (KIP-91), `request.timeout.ms` before.
+    fn client_expiry_ms(&self) -> u64 {
+        if self.rules.has(Rule::DeliveryTimeout) {
+            self.config.delivery_timeout_ms
+        } else {
+            self.config.request_timeout_ms
+        }
+    }
+
+    pub(crate) fn fail_pending_produces(&mut self, b: BrokerId, error: Errors) {
+        for id in self.producer.take_all_pending(b) {
+            self.produce_failed(id, error, Retry::Next);
+        }
+    }
+
+    /// Waiting acks=all attempts whose `request.timeout.ms` ran out.
+    pub(crate) fn expire_produces(&mut self) {
+        for id in self.producer.take_expired(self.now_ms) {
+            self.produce_failed(id, Errors::RequestTimedOut, Retry::Next);
+            self.end_action();
+        }
+    }
+
+    pub(crate) fn finish_produce(&mut self, id: u64, result: ProduceResult, expired: Option<Expiry>) {
+        let r = self.producer.finish(id, result);
+        let (value, acks, offset, attempts) = (r.value.clone(), r.acks, r.offset, r.attempts);
+        let offset = if result == ProduceResult::Acked || result == ProduceResult::Sent { offset } else { None };
+        self.emit(Event::ProduceResponse { request: id, value, acks, offset, result, attempts, retry_in_ms: None, expired });
+    }
+}

@@ -1,0 +1,234 @@
+//! One broker's replica of the partition: its log and high watermark, what it
+//! believes about leadership, and (on a leader) what it knows of each follower
+//! (`cluster/Partition.scala`, `cluster/Replica.scala`).
+
+use crate::model::config::{BrokerId, BrokerList, PerBroker};
+use crate::model::log::Log;
+use crate::model::protocol::Fetch;
+
+/// What a leader keeps about one follower (`cluster/Replica.scala`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RemoteReplica {
+    /// The follower's LEO as the leader last learned it from a fetch;
+    /// unknown right after the leader took over.
+    pub log_end_offset: Option<u64>,
+    pub last_caught_up_ms: u64,
+    last_fetch_leader_log_end_offset: u64,
+    last_fetch_ms: u64,
+}
+
+impl RemoteReplica {
+    /// `Replica.updateFetchState`: the follower is caught up at `now` if it
+    /// fetched up to the leader's LEO, and was caught up at its previous fetch
+    /// time if it has now reached the LEO the leader had back then.
+    pub fn update_fetch_state(&mut self, fetch_offset: u64, leader_log_end_offset: u64, now_ms: u64) {
+        if fetch_offset >= leader_log_end_offset {
+            self.last_caught_up_ms = self.last_caught_up_ms.max(now_ms);
+        } else if fetch_offset >= self.last_fetch_leader_log_end_offset {
+            self.last_caught_up_ms = self.last_caught_up_ms.max(self.last_fetch_ms);
+        }
+        self.log_end_offset = Some(fetch_offset);
+        self.last_fetch_leader_log_end_offset = leader_log_end_offset;
+        self.last_fetch_ms = now_ms;
+    }
+
+    /// `Replica.resetReplicaState` on becoming leader: LEO unknown, no fetch
+    /// seen yet (`updateFetchState` with unknown offsets and time 0), and an
+    /// ISR member counts as caught up now.
+    pub fn reset(now_ms: u64, in_isr: bool) -> RemoteReplica {
+        RemoteReplica {
+            log_end_offset: None,
+            last_caught_up_ms: if in_isr { now_ms } else { 0 },
+            last_fetch_leader_log_end_offset: 0,
+            last_fetch_ms: 0,
+        }
+    }
+
+    /// `makeLeader` for a leader that stays leader in a new epoch
+    /// (`resetLastCaughtUpTime`; `resetReplicaState` with `isNewLeader`
+    /// false): the follower's LEO is kept, its caught-up time restarts now if
+    /// it is in the ISR (else 0), and its last fetch is taken as now.
+    pub fn restart_caught_up_clock(&mut self, now_ms: u64, in_isr: bool, leader_log_end_offset: u64) {
+        self.last_caught_up_ms = if in_isr { now_ms } else { 0 };
+        self.last_fetch_leader_log_end_offset = leader_log_end_offset;
+        self.last_fetch_ms = now_ms;
+    }
+
+    /// The leader's LEO and the time at this follower's previous fetch.
+    pub fn last_fetch(&self) -> (u64, u64) {
+        (self.last_fetch_leader_log_end_offset, self.last_fetch_ms)
+    }
+}
+
+/// A follower's fetch the leader holds until records arrive or its wait is
+/// over (`server/DelayedFetch.scala`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DelayedFetch {
+    pub request: Fetch,
+    pub until_ms: u64,
+}
+
+/// The follower side's fetch loop state (`AbstractFetcherThread`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fetcher {
+    pub paused: bool,
+    /// When the request in flight was sent (timed mode).
+    pub in_flight_since_ms: Option<u64>,
+    pub next_fetch_ms: u64,
+    /// 0.11 to 2.1: an OffsetsForLeaderEpoch round must come before fetching.
+    pub needs_epoch_truncation: bool,
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Broker {
+    pub id: BrokerId,
+    /// Running and registered with the controller: it serves.
+    pub alive: bool,
+    /// Restarted, but not yet registered: its old session has not expired
+    /// (`ClusterControlManager.registerBroker`), so it serves nothing.
+    pub starting: bool,
+    pub log: Log,
+    pub high_watermark: u64,
+    /// The last HW written to the checkpoint file; survives a crash.
+    pub checkpointed_high_watermark: u64,
+    /// The leader epoch this broker last learned from the controller.
+    pub leader_epoch: u32,
+    /// Who this broker believes leads the partition.
+    pub leader: Option<BrokerId>,
+    /// On a leader: its view of the ISR.
+    pub isr: BrokerList,
+    /// On a leader: one entry per broker id (index `id - 1`; its own unused).
+    pub remote: PerBroker<RemoteReplica>,
+    /// On a leader: the LEO when its epoch began (ISR expansion needs it since 2.1).
+    pub epoch_start_offset: u64,
+    pub fetcher: Fetcher,
+    /// On a leader: followers' fetches it holds (timed mode).
+    pub delayed_fetches: Vec<DelayedFetch>,
+    /// On a leader: the ISR it asked the controller for and has no answer to
+    /// yet (Kafka's `PendingShrinkIsr` / `PendingExpandIsr`). While it is
+    /// pending the leader proposes no other change.
+    pub pending_isr: Option<BrokerList>,
+}
+
+crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, pending_isr } short { delayed_fetches });
+
+impl Broker {
+    pub fn new(id: BrokerId, brokers: u32) -> Broker {
+        Broker {
+            id,
+            alive: true,
+            starting: false,
+            log: Log::default(),
+            high_watermark: 0,
+            checkpointed_high_watermark: 0,
+            leader_epoch: 0,
+            leader: None,
+            isr: BrokerList::new(),
+            remote: (0..brokers).map(|_| RemoteReplica::default()).collect(),
+            epoch_start_offset: 0,
+            fetcher: Fetcher::default(),
+            delayed_fetches: Vec::new(),
+            pending_isr: None,
+        }
+    }
+
+    pub fn log_end_offset(&self) -> u64 {
+        self.log.log_end_offset()
+    }
+
+    /// Alive and believing itself the leader (possibly a stale one).
+    pub fn is_leader(&self) -> bool {
+        self.alive && self.leader == Some(self.id)
+    }
+
+    /// Alive and following some other broker.
+    pub fn following(&self) -> Option<BrokerId> {
+        match self.leader {
+            Some(l) if self.alive && l != self.id => Some(l),
+            _ => None,
+        }
+    }
+
+    pub fn remote(&self, follower: BrokerId) -> &RemoteReplica {
+        &self.remote[(follower - 1) as usize]
+    }
+
+    pub fn remote_mut(&mut self, follower: BrokerId) -> &mut RemoteReplica {
+        &mut self.remote[(follower - 1) as usize]
+    }
+
+    /// `Partition.makeLeader`: take the epoch, note where it starts, forget
+    /// every follower's LEO. `record_epoch_now`: since Kafka 2.1 (KAFKA-7415)
+    /// the new epoch enters the epoch cache at once; before, at the leader's
+    /// first append in it.
+    pub fn make_leader(&mut self, leader_epoch: u32, isr: BrokerList, now_ms: u64, record_epoch_now: bool) {
+        self.leader = Some(self.id);
+        self.leader_epoch = leader_epoch;
+        if record_epoch_now {
+            self.log.assign_epoch(leader_epoch);
+        }
+        self.epoch_start_offset = self.log_end_offset();
+        for (i, r) in self.remote.iter_mut().enumerate() {
+            *r = RemoteReplica::reset(now_ms, isr.contains(&(i as u32 + 1)));
+        }
+        self.isr = isr;
+        self.fetcher = Fetcher { paused: self.fetcher.paused, ..Fetcher::default() };
+        self.delayed_fetches.clear();
+        self.pending_isr = None;
+    }
+
+    /// A leader learns a new epoch for itself (an ISR shrink bumped it): the
+    /// epoch starts at the log end; it keeps its followers' LEOs, and their
+    /// caught-up clocks restart (`Partition.makeLeader`).
+    pub fn continue_leading(&mut self, leader_epoch: u32, isr: BrokerList, now_ms: u64, record_epoch_now: bool) {
+        self.leader_epoch = leader_epoch;
+        if record_epoch_now {
+            self.log.assign_epoch(leader_epoch);
+        }
+        let leo = self.log_end_offset();
+        self.epoch_start_offset = leo;
+        for (i, r) in self.remote.iter_mut().enumerate() {
+            r.restart_caught_up_clock(now_ms, isr.contains(&(i as u32 + 1)), leo);
+        }
+        self.isr = isr;
+        self.pending_isr = None;
+    }
+
+    /// Followers of the leader's ISR that are out of sync
+    /// (`Partition.getOutOfSyncReplicas`): not caught up for more than the lag
+    /// time. `exempt_at_log_end`: since Kafka 2.1 (KAFKA-7152,
+    /// `isFollowerOutOfSync`) a follower at the leader's LEO is never out of
+    /// sync; before, only the time counted.
+    pub fn out_of_sync_replicas(&self, now_ms: u64, lag_time_max_ms: u64, exempt_at_log_end: bool) -> BrokerList {
+        let leo = self.log_end_offset();
+        self.isr
+            .iter()
+            .copied()
+            .filter(|&f| f != self.id)
+            .filter(|&f| {
+                let r = self.remote(f);
+                let at_end = exempt_at_log_end && r.log_end_offset == Some(leo);
+                !at_end && now_ms.saturating_sub(r.last_caught_up_ms) > lag_time_max_ms
+            })
+            .collect()
+    }
+
+    /// The HW the leader may move to: the smallest LEO over itself and its
+    /// ISR (`Partition.maybeIncrementLeaderHW`). `None` while some ISR
+    /// follower's LEO is unknown (a new leader waits for every ISR follower).
+    pub fn isr_high_watermark(&self) -> Option<u64> {
+        let mut hw = self.log_end_offset();
+        for &b in &self.isr {
+            if b != self.id {
+                hw = hw.min(self.remote(b).log_end_offset?);
+            }
+        }
+        Some(hw)
+    }
+
+    /// The LEO of each ISR member as this leader knows it (for the trace).
+    pub fn isr_log_end_offsets(&self) -> PerBroker<(BrokerId, u64)> {
+        let leo = |b: BrokerId| if b == self.id { Some(self.log_end_offset()) } else { self.remote(b).log_end_offset };
+        self.isr.iter().filter_map(|&b| leo(b).map(|l| (b, l))).collect()
+    }
+}

@@ -1,0 +1,591 @@
+//! The engine: one partition on N brokers, driven one step at a time.
+//!
+//! `Simulation` is a plain value (clone it to snapshot it). It never reads a
+//! clock or draws a random number it was not handed: time moves only through
+//! `advance_ms`, randomness comes from the scenario's seed. Every step comes
+//! back as typed events; the safety checks run after every action.
+
+use crate::model::config::{Budget, Budgets, BrokerId, Config, Protocol};
+use crate::model::consumer::Consumer;
+use crate::model::controller::{Controller, Election};
+use crate::model::event::{DropReason, Event, Repeated, Traced};
+use crate::model::invariants::{Checker, Touch, View, Violation};
+use crate::model::network::Network;
+use crate::model::producer::Producer;
+use crate::model::protocol::Message;
+use crate::model::replica::Broker;
+use crate::base::rng::Rng;
+use crate::model::rules::{Rule, Rules};
+use crate::model::step::Step;
+use crate::base::shared::Shared;
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct Simulation {
+    pub config: Config,
+    pub now_ms: u64,
+    /// Steps applied so far.
+    pub step: u64,
+    pub(crate) rng: Rng,
+    /// The rules of `config.protocol` (`rules.rs`).
+    pub rules: Rules,
+    pub brokers: Vec<Broker>,
+    pub controller: Controller,
+    /// Shared between copies (`Shared`): most steps do not change it.
+    pub network: Shared<Network>,
+    pub producer: Producer,
+    /// Shared between copies: only `consume` steps change it.
+    pub consumer: Shared<Consumer>,
+    pub(crate) checker: Checker,
+    pub violations: Vec<Violation>,
+    /// When the leader's periodic ISR expiration check and the HW checkpoint next run.
+    pub next_isr_check_ms: u64,
+    pub next_checkpoint_ms: u64,
+    /// Events of the step being applied; `action_start` marks the current action.
+    pub(crate) out: Vec<Traced>,
+    /// False in the explorer's mode (`keep_checked_events_only`): `out` then
+    /// keeps only the events the safety checks read.
+    pub(crate) trace: bool,
+    /// That mode: the last event emitted was not kept (so the next one is no
+    /// repeat of the last one kept).
+    pub(crate) dropped_last: bool,
+    /// The end of the `advance_ms` being run.
+    pub(crate) advance_until_ms: u64,
+    pub(crate) action_start: usize,
+    /// The work this run may do (`config::limits`).
+    pub budgets: Budgets,
+    /// Events emitted so far in the run, repeats included, and when the
+    /// current step began and the checks last ran (in the same count).
+    pub(crate) emitted: u64,
+    pub(crate) emitted_at_step_start: u64,
+    pub(crate) checked_at: u64,
+    /// An event since the last action ended came with a change the checks
+    /// look at (`Checker::touches`). True at first: the first action with
+    /// events is checked.
+    pub(crate) unchecked_change: bool,
+    /// Work that leaves no event (`limits::MAX_WORK_PER_STEP`) so far in the
+    /// run, and when the current step began.
+    pub(crate) work: u64,
+    pub(crate) work_at_step_start: u64,
+    /// The budget this run went past: it stopped, and runs no more steps.
+    pub stopped: Option<Budget>,
+}
+
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, work, work_at_step_start, stopped });
+
+impl Simulation {
+    /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
+    /// be valid (`Config::validate`).
+    pub fn new(config: Config) -> Simulation {
+        debug_assert!(config.validate().is_ok());
+        let n = config.brokers;
+        let mut rng = Rng::new(config.seed);
+        let mut brokers: Vec<Broker> = config.broker_ids().map(|id| Broker::new(id, n)).collect();
+        let controller = Controller::new(n);
+        let rules = config.rules();
+        brokers[0].make_leader(0, controller.isr, 0, rules.has(Rule::EpochCachedOnBecomingLeader));
+        for b in brokers.iter_mut().skip(1) {
+            b.leader = Some(1);
+            // Timed mode: each fetcher starts at a seeded phase of its interval.
+            b.fetcher.next_fetch_ms = rng.below(config.replica_fetch_wait_max_ms);
+        }
+        Simulation {
+            now_ms: 0,
+            step: 0,
+            rng,
+            rules,
+            brokers,
+            controller,
+            network: Shared::new(Network::new(n, config.link_latency_ms)),
+            producer: Producer::new(),
+            consumer: Shared::default(),
+            checker: Checker::new(n),
+            violations: vec![],
+            next_isr_check_ms: config.replica_lag_time_max_ms / 2,
+            next_checkpoint_ms: config.hw_checkpoint_interval_ms,
+            out: vec![],
+            trace: true,
+            dropped_last: false,
+            advance_until_ms: 0,
+            action_start: 0,
+            budgets: Budgets::default(),
+            emitted: 0,
+            emitted_at_step_start: 0,
+            checked_at: 0,
+            unchecked_change: true,
+            work: 0,
+            work_at_step_start: 0,
+            stopped: None,
+            config,
+        }
+    }
+
+    /// Roughly the memory a copy of this state holds of its own (what copies
+    /// share, full log chunks, a response's records and record values, is
+    /// not counted): the timeline's snapshot budget.
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let logs: usize = self.brokers.iter().map(|b| b.log.approx_copy_bytes()).sum();
+        size_of::<Simulation>()
+            + logs
+            + self.network.in_flight.len() * size_of::<Message>()
+            + self.producer.requests.len() * size_of::<crate::model::producer::ProduceRequest>()
+            + self.violations.len() * size_of::<Violation>()
+            + self.consumer.read.len() * std::mem::size_of::<crate::model::consumer::ConsumedRecord>()
+    }
+
+    pub fn protocol(&self) -> Protocol {
+        self.config.protocol
+    }
+
+    pub fn broker(&self, b: BrokerId) -> &Broker {
+        &self.brokers[(b - 1) as usize]
+    }
+
+    pub(crate) fn broker_mut(&mut self, b: BrokerId) -> &mut Broker {
+        &mut self.brokers[(b - 1) as usize]
+    }
+
+    /// Applies one step and returns the events it caused, in order.
+    pub fn apply(&mut self, step: &Step) -> Vec<Traced> {
+        self.apply_in_place(step);
+        std::mem::take(&mut self.out)
+    }
+
+    /// `apply`, leaving the events in the simulation (until the next step)
+    /// instead of handing them out: no allocation for a caller that only
+    /// looks at the state, such as the explorer.
+    pub fn apply_in_place(&mut self, step: &Step) -> &[Traced] {
+        self.step += 1;
+        self.out.clear();
+        self.action_start = 0;
+        self.emitted_at_step_start = self.emitted;
+        self.work_at_step_start = self.work;
+        if let Some(budget) = self.stopped {
+            let reason = format!("the run has stopped: {} (limit {})", budget.describe(self.budgets.limit(budget)), budget.limit_name());
+            self.emit(Event::StepRejected { action: step.clone(), reason });
+            return &self.out;
+        }
+        match self.run_step(step) {
+            Ok(()) => {}
+            Err(reason) => self.emit_traced(Touch::Nothing, |_| Event::StepRejected { action: step.clone(), reason }),
+        }
+        self.end_action();
+        self.over_budget();
+        &self.out
+    }
+
+    pub(crate) fn run_step(&mut self, step: &Step) -> Result<(), String> {
+        step.validate(&self.config, self.now_ms)?;
+        match step {
+            Step::Produce(p) => self.produce(p),
+            Step::Fetch(f) => self.fetch_now(*f)?,
+            Step::AdvanceMs(ms) => self.advance(*ms),
+            Step::Crash(c) => self.crash(c)?,
+            Step::Restart(b) => self.restart(*b)?,
+            Step::Elect(b) => self.elect(Election::Requested(*b))?,
+            Step::Delay(d) => {
+                self.network.make_mut().latency_ms[(d.broker - 1) as usize] = d.ms;
+                self.emit(Event::LatencyChanged { broker: d.broker, latency_ms: d.ms });
+            }
+            Step::Cut([a, b]) => {
+                if !self.network.make_mut().cuts.insert((*a, *b)) {
+                    return Err(format!("the link from broker {a} to broker {b} is already cut"));
+                }
+                self.emit(Event::LinkCut { from: *a, to: *b, both_ways: false });
+            }
+            Step::Partition([a, b]) => {
+                let cuts = &mut self.network.make_mut().cuts;
+                let (new_ab, new_ba) = (cuts.insert((*a, *b)), cuts.insert((*b, *a)));
+                if !new_ab && !new_ba {
+                    return Err(format!("brokers {a} and {b} are already partitioned"));
+                }
+                self.emit(Event::LinkCut { from: *a, to: *b, both_ways: true });
+            }
+            Step::Isolate(b) => self.isolate(*b)?,
+            Step::Heal(h) => self.heal(*h)?,
+            Step::Consume(()) => self.consume(),
+            Step::Pause(b) | Step::Resume(b) => {
+                let pause = matches!(step, Step::Pause(_));
+                let broker = self.broker_mut(*b);
+                if broker.fetcher.paused == pause {
+                    return Err(format!("broker {b}'s fetcher is already {}", if pause { "paused" } else { "running" }));
+                }
+                broker.fetcher.paused = pause;
+                self.emit(if pause { Event::FetcherPaused { broker: *b } } else { Event::FetcherResumed { broker: *b } });
+            }
+        }
+        Ok(())
+    }
+
+    // ----- events and checks -------------------------------------------
+
+    /// Adds an event to the step's trace; the same event again right after
+    /// is counted on the first (`Repeated`), not added.
+    #[inline]
+    pub(crate) fn emit(&mut self, event: Event) {
+        self.emitted += 1;
+        if Checker::touches(&event) == Touch::Checked {
+            self.unchecked_change = true;
+        }
+        if !self.trace && !Checker::reads(&event) {
+            self.dropped_last = true;
+            return;
+        }
+        let now = self.now_ms;
+        // A kept event differs from a dropped one, so it can only repeat the
+        // last one kept if nothing was dropped since: as in a full trace.
+        let repeat_possible = !std::mem::take(&mut self.dropped_last);
+        if let Some(last) = self.out.last_mut().filter(|last| repeat_possible && last.event == event) {
+            let more = last.repeated.map_or(0, |r| r.more) + 1;
+            last.repeated = Some(Repeated { more, until_ms: now });
+            return;
+        }
+        self.out.push(Traced { step: self.step, time_ms: now, event, repeated: None });
+    }
+
+    /// `emit` for an event the checks do not read, built (from the state as
+    /// it is now) only if the trace is kept: its payload may allocate or
+    /// share a value. `touch` is what `Checker::touches` says of it (checked
+    /// whenever the event is built).
+    pub(crate) fn emit_traced(&mut self, touch: Touch, event: impl FnOnce(&Simulation) -> Event) {
+        if self.trace {
+            let event = event(self);
+            // The trace line names the event (`Display`): its `Debug` form would
+            // add a formatter of every event to the wasm file.
+            assert_eq!(Checker::touches(&event), touch, "{event}");
+            self.emit(event);
+        } else {
+            self.emitted += 1;
+            self.dropped_last = true;
+            if touch == Touch::Checked {
+                self.unchecked_change = true;
+            }
+        }
+    }
+
+    /// Why a step is rejected, for its `StepRejected` event: built (from the
+    /// state as it is now) only if the trace is kept, as that event is not
+    /// kept otherwise.
+    pub(crate) fn rejection(&self, reason: impl FnOnce(&Simulation) -> String) -> String {
+        if self.trace {
+            reason(self)
+        } else {
+            String::new()
+        }
+    }
+
+    /// The explorer's mode: each step keeps only the events the safety
+    /// checks read (`Checker::reads`), which are all `apply` returns then.
+    /// The checks, the state and the budgets (which count every event) are
+    /// the same as with the full trace; what goes is the work of building
+    /// and storing events that only the trace shows.
+    pub(crate) fn keep_checked_events_only(&mut self) {
+        self.trace = false;
+    }
+
+    /// Stops the run if it went past a budget (`config::limits`), with an
+    /// event naming it. True if the run has stopped.
+    pub(crate) fn over_budget(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        let budget = if self.emitted - self.emitted_at_step_start > self.budgets.events_per_step {
+            Budget::EventsPerStep
+        } else if self.emitted > self.budgets.events_per_run {
+            Budget::EventsPerRun
+        } else if self.network.in_flight.len() as u64 > self.budgets.messages_in_flight {
+            Budget::MessagesInFlight
+        } else if self.work - self.work_at_step_start > self.budgets.work_per_step {
+            Budget::WorkPerStep
+        } else if self.work > self.budgets.work_per_run {
+            Budget::WorkPerRun
+        } else {
+            return false;
+        };
+        self.stopped = Some(budget);
+        self.emit(Event::BudgetExceeded { budget, limit: self.budgets.limit(budget) });
+        true
+    }
+
+    /// Runs the safety checks over the action just finished.
+    #[inline]
+    pub(crate) fn end_action(&mut self) {
+        if self.emitted != self.checked_at {
+            self.action_ended();
+        }
+    }
+
+    /// Every change a check looks at (a log, a HW, the leader, the ISR, an
+    /// acknowledgement, a read) comes with an event that says so
+    /// (`Checker::touches`). After an action without one the checks would
+    /// find nothing new (they remember what they verified, and the state
+    /// they look at is the same), so they do not run.
+    fn action_ended(&mut self) {
+        if std::mem::take(&mut self.unchecked_change) {
+            self.run_checks();
+        }
+        self.action_start = self.out.len();
+        self.checked_at = self.emitted;
+    }
+
+    fn run_checks(&mut self) {
+        self.checked_at = self.emitted;
+        let view = View {
+            brokers: &self.brokers,
+            controller: &self.controller,
+            producer: &self.producer,
+            consumer: &self.consumer,
+            step: self.step,
+            time_ms: self.now_ms,
+        };
+        let found = self.checker.check(&view, &self.out[self.action_start..]);
+        for v in found {
+            self.violations.push(v.clone());
+            self.emit(Event::Violation(v));
+        }
+        self.action_start = self.out.len();
+        self.checked_at = self.emitted;
+    }
+
+    // ----- the wire --------------------------------------------------------------
+
+    /// Why a message from `from` to `to` cannot arrive now.
+    pub(crate) fn drop_reason(&self, from: BrokerId, to: BrokerId) -> Option<DropReason> {
+        self.network.blocked(from, to).or((!self.broker(to).alive).then_some(DropReason::BrokerDown))
+    }
+
+    /// A broker handles a request; the response to send back.
+    pub(crate) fn handle_request(&mut self, m: &Message) -> Option<Message> {
+        match m {
+            Message::Fetch(req) => self.handle_fetch(req).map(Message::FetchResponse),
+            Message::OffsetsForLeaderEpoch(req) => Some(Message::OffsetsForLeaderEpochResponse(self.handle_offsets_for_leader_epoch(req))),
+            Message::FetchResponse(resp) => {
+                self.handle_fetch_response(resp.clone());
+                None
+            }
+            Message::OffsetsForLeaderEpochResponse(resp) => {
+                self.handle_offsets_for_leader_epoch_response(resp.clone());
+                None
+            }
+        }
+    }
+
+    /// Delivers a message now, or drops it; returns the reply, if any.
+    pub(crate) fn deliver(&mut self, m: Message) -> Option<Message> {
+        if let Some(reason) = self.drop_reason(m.from(), m.to()) {
+            self.emit(Event::Dropped { from: m.from(), to: m.to(), kind: m.name(), reason });
+            return None;
+        }
+        match m {
+            Message::FetchResponse(resp) => {
+                self.handle_fetch_response(resp);
+                None
+            }
+            other => self.handle_request(&other),
+        }
+    }
+
+    // ----- time ------------------------------------------------------------------
+
+    /// Runs the clock for `ms`: message arrivals, fetchers (timed mode),
+    /// sessions, ISR expiration, HW checkpoints and produce timeouts, in time
+    /// order; the checks run after each.
+    pub(crate) fn advance(&mut self, ms: u64) {
+        let (from_ms, to_ms) = (self.now_ms, self.now_ms + ms);
+        self.advance_until_ms = to_ms;
+        self.emit(Event::ClockAdvanced { from_ms, to_ms });
+        self.end_action();
+        loop {
+            let other = self.next_due_ms_except_timers();
+            let t = other.min(self.next_isr_check_ms).min(self.next_checkpoint_ms);
+            if t > to_ms {
+                break;
+            }
+            if self.over_budget() {
+                return; // the clock stays where the work stopped
+            }
+            self.now_ms = t;
+            self.work += 1;
+            if t < other {
+                if !self.pass_quiet_timers(other.min(to_ms + 1)) {
+                    return; // over a budget: the clock stays where the work stopped
+                }
+            } else {
+                self.run_due();
+            }
+        }
+        self.now_ms = to_ms;
+    }
+
+    /// Only the periodic timers are due now, and nothing else before `until`:
+    /// while the timers due would do nothing (`timers_are_quiet`), running
+    /// what is due would only move them, so only they move; the first timer
+    /// that has work to do runs as usual (`run_due`). Each moment passed
+    /// counts as work and is checked against the budgets as in `advance`'s
+    /// loop; false if the run went past one (the clock stays at the moment
+    /// before).
+    fn pass_quiet_timers(&mut self, until: u64) -> bool {
+        while self.timers_are_quiet() {
+            if self.next_isr_check_ms <= self.now_ms {
+                self.next_isr_check_ms += self.isr_check_interval_ms();
+            }
+            if self.next_checkpoint_ms <= self.now_ms {
+                self.next_checkpoint_ms += self.config.hw_checkpoint_interval_ms;
+            }
+            let next = self.next_isr_check_ms.min(self.next_checkpoint_ms);
+            if next >= until {
+                return true;
+            }
+            if self.over_budget() {
+                return false;
+            }
+            self.now_ms = next;
+            self.work += 1;
+        }
+        self.run_due();
+        true
+    }
+
+    /// Due work other than the leader's periodic ISR check and the HW
+    /// checkpoints, or `u64::MAX`.
+    fn next_due_ms_except_timers(&self) -> u64 {
+        let due = self.next_event_ms().unwrap_or(u64::MAX);
+        self.producer.next_retry_ms().map_or(due, |retry| retry.min(due))
+    }
+
+    /// The periodic timers due now would do nothing: the ISR check (if due)
+    /// finds no leader with a follower out of sync, the HW checkpoint (if
+    /// due) has no HW to write, and the producer has no finished request at
+    /// the front of its deadline queue for `run_due` to drop. When nothing
+    /// else is due, running what is due would only move the timers.
+    fn timers_are_quiet(&self) -> bool {
+        let now = self.now_ms;
+        let (lag, at_log_end) = (self.config.replica_lag_time_max_ms, self.rules.has(Rule::CaughtUpAtLogEnd));
+        let isr_check_quiet = self.next_isr_check_ms > now
+            || self.brokers.iter().all(|b| !b.is_leader() || b.pending_isr.is_some() || b.out_of_sync_replicas(now, lag, at_log_end).is_empty());
+        let checkpoint_quiet = self.next_checkpoint_ms > now
+            || self.brokers.iter().all(|b| !b.alive || b.checkpointed_high_watermark == b.high_watermark);
+        isr_check_quiet && checkpoint_quiet && self.producer.deadlines_start_pending()
+    }
+
+    /// ReplicaManager schedules "isr-expiration" every replica.lag.time.max.ms / 2.
+    fn isr_check_interval_ms(&self) -> u64 {
+        (self.config.replica_lag_time_max_ms / 2).max(1)
+    }
+
+    /// Due work that may change how the cluster answers a produce request:
+    /// everything but the producer's retries and the HW checkpoints (which
+    /// only write a HW to disk).
+    pub(crate) fn next_change_ms(&self) -> u64 {
+        self.next_event_ms().map_or(self.next_isr_check_ms, |t| t.min(self.next_isr_check_ms))
+    }
+
+    /// Due work other than the producer's retries and the periodic timers:
+    /// session expiries, produce deadlines and, in timed mode, messages,
+    /// held fetches and fetchers.
+    #[inline]
+    fn next_event_ms(&self) -> Option<u64> {
+        let later = |due: Option<u64>, t: Option<u64>| match (due, t) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut due = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
+        due = later(due, self.producer.next_deadline_ms());
+        // Fetchers, held fetches and messages in flight exist in timed mode only.
+        if self.config.auto_fetch || !self.network.in_flight.is_empty() {
+            let held = self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
+            due = [held, self.network.next_arrival_ms(), self.next_fetcher_due_ms()].into_iter().fold(due, later);
+        }
+        due
+    }
+
+    pub(crate) fn fetcher_active(&self, b: &Broker) -> bool {
+        self.config.auto_fetch && b.following().is_some() && !b.fetcher.paused
+    }
+
+    pub(crate) fn next_fetcher_due_ms(&self) -> Option<u64> {
+        self.brokers
+            .iter()
+            .filter(|b| self.fetcher_active(b))
+            .map(|b| match b.fetcher.in_flight_since_ms {
+                Some(sent) => sent + self.config.request_timeout_ms,
+                None => b.fetcher.next_fetch_ms.max(self.now_ms),
+            })
+            .min()
+    }
+
+    /// Everything due at `now_ms`, in a fixed order.
+    pub(crate) fn run_due(&mut self) {
+        let now = self.now_ms;
+        while self.network.next_arrival_ms().is_some_and(|t| t <= now) {
+            let m = self.network.make_mut().pop_arrived(now).expect("a message has arrived");
+            if let Some(reply) = self.deliver(m) {
+                self.send(reply);
+            }
+            self.end_action();
+        }
+        for l in self.config.broker_ids() {
+            if self.broker(l).is_leader() && self.broker(l).delayed_fetches.iter().any(|d| d.until_ms <= now) {
+                self.complete_delayed_fetches(l);
+                self.end_action();
+            }
+        }
+        self.run_fetchers();
+        for b in self.controller.expired_sessions(now, self.config.broker_session_timeout_ms) {
+            self.fence(b);
+            self.end_action();
+        }
+        if self.next_isr_check_ms <= now {
+            self.next_isr_check_ms += self.isr_check_interval_ms();
+            self.expire_isr();
+            self.end_action();
+        }
+        if self.next_checkpoint_ms <= now {
+            self.next_checkpoint_ms += self.config.hw_checkpoint_interval_ms;
+            self.checkpoint_high_watermarks();
+            self.end_action();
+        }
+        self.expire_produces();
+        self.retry_produces();
+    }
+
+    pub(crate) fn send(&mut self, m: Message) {
+        let arrives = self.network.make_mut().send(m.clone(), self.now_ms);
+        self.emit(Event::sent(&m, arrives - self.now_ms));
+    }
+
+    /// Every `replica.high.watermark.checkpoint.interval.ms` each live broker
+    /// writes its HW to disk (`ReplicaManager.checkpointHighWatermarks`).
+    pub(crate) fn checkpoint_high_watermarks(&mut self) {
+        for i in 0..self.brokers.len() {
+            let b = &mut self.brokers[i];
+            if b.alive && b.checkpointed_high_watermark != b.high_watermark {
+                b.checkpointed_high_watermark = b.high_watermark;
+                let event = Event::HighWatermarkCheckpointed { broker: b.id, high_watermark: b.high_watermark };
+                self.emit(event);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same event again right after is counted on the first; another
+    /// event in between starts a new line.
+    #[test]
+    fn identical_events_in_a_row_are_coalesced() {
+        let mut sim = Simulation::new(Config::default());
+        for t in 1..=3 {
+            sim.now_ms = t;
+            sim.emit(Event::FetcherPaused { broker: 2 });
+        }
+        sim.emit(Event::FetcherResumed { broker: 2 });
+        sim.emit(Event::FetcherPaused { broker: 2 });
+        let repeats: Vec<Option<Repeated>> = sim.out.iter().map(|e| e.repeated).collect();
+        assert_eq!(repeats, vec![Some(Repeated { more: 2, until_ms: 3 }), None, None]);
+        assert_eq!(sim.out[0].time_ms, 1);
+        assert_eq!(sim.emitted, 5, "every event counts against the budgets");
+    }
+}

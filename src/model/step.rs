@@ -1,0 +1,255 @@
+//! The model's actions: one closed enum of everything that can happen to the
+//! partition (`Step`), and the producer's acknowledgement level. A button in
+//! the page, a line of a scenario file and a move of the explorer are each a
+//! `Step`, applied by `Simulation::apply`. The scenario file format that holds
+//! a list of them is `run::scenario`.
+
+use crate::model::config::{limits, BrokerId, Config};
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+use std::fmt;
+
+/// Producer acknowledgement level, written `"0"`, `"1"` or `"all"` (numbers 0 and 1, and
+/// Kafka's -1 for all, are accepted too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Acks {
+    Zero,
+    One,
+    #[default]
+    All,
+}
+
+impl Acks {
+    /// 0, 1, 2 for acks 0, 1, all (an index into per-acks tables).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Acks::Zero => "0",
+            Acks::One => "1",
+            Acks::All => "all",
+        }
+    }
+}
+
+impl fmt::Display for Acks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "acks={}", self.name())
+    }
+}
+
+impl Serialize for Acks {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Acks {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Acks;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("\"0\", \"1\" or \"all\"")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Acks, E> {
+                match v {
+                    "0" => Ok(Acks::Zero),
+                    "1" => Ok(Acks::One),
+                    "all" | "-1" => Ok(Acks::All),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Acks, E> {
+                match v {
+                    0 => Ok(Acks::Zero),
+                    1 => Ok(Acks::One),
+                    _ => Err(E::invalid_value(de::Unexpected::Unsigned(v), &self)),
+                }
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Acks, E> {
+                match v {
+                    -1 => Ok(Acks::All),
+                    0 | 1 => self.visit_u64(v as u64),
+                    _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Produce {
+    pub value: String,
+    #[serde(default)]
+    pub acks: Acks,
+    /// The broker the request is sent to; by default the current leader.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<BrokerId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Crash {
+    pub broker: BrokerId,
+    /// Records at the end of the log that were never flushed and are lost
+    /// (a power loss); 0 for a process crash.
+    #[serde(default)]
+    pub lose_unflushed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delay {
+    pub broker: BrokerId,
+    pub ms: u64,
+}
+
+/// What a `heal` step restores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Heal {
+    /// Every cut and every isolation.
+    All,
+    /// Both directions between two brokers.
+    Link(BrokerId, BrokerId),
+    /// Every link of one broker, including to the controller.
+    Broker(BrokerId),
+}
+
+impl Serialize for Heal {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Heal::All => s.serialize_str("all"),
+            Heal::Link(a, b) => [a, b].serialize(s),
+            Heal::Broker(b) => s.serialize_u32(b),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Heal {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Heal;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("\"all\", a broker id, or a pair of broker ids [a, b]")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Heal, E> {
+                if v == "all" {
+                    Ok(Heal::All)
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Str(v), &self))
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Heal, E> {
+                u32::try_from(v)
+                    .map(Heal::Broker)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Heal, A::Error> {
+                let a: BrokerId = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let b: BrokerId = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(3, &self));
+                }
+                Ok(Heal::Link(a, b))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One action of a scenario. Faults are ordinary steps: a button in the page,
+/// a line in a file and a move of the explorer all go through `Simulation::apply`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    Produce(Produce),
+    /// One whole fetch round of this follower (request and response).
+    Fetch(BrokerId),
+    /// Run the clock: timers, and in timed mode the fetchers and the network.
+    AdvanceMs(u64),
+    Crash(Crash),
+    Restart(BrokerId),
+    /// `null`: the controller moves leadership to its choice now; a broker id: to that broker.
+    Elect(Option<BrokerId>),
+    Delay(Delay),
+    /// One-way cut: messages from the first broker to the second are dropped.
+    Cut([BrokerId; 2]),
+    /// Two-way cut between two brokers.
+    Partition([BrokerId; 2]),
+    /// Cut a broker from every other broker and from the controller (not from clients).
+    Isolate(BrokerId),
+    Heal(Heal),
+    /// The consumer reads from the leader up to the high watermark.
+    Consume(()),
+    /// Stop this follower's fetcher (timed mode).
+    Pause(BrokerId),
+    Resume(BrokerId),
+}
+
+impl Step {
+    /// The step as one line of scenario JSON (for traces and errors).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| "?".into())
+    }
+
+    /// Broker ids the step names, with the field they are in.
+    fn brokers(&self) -> [Option<(&'static str, BrokerId)>; 2] {
+        let one = |field, b| [Some((field, b)), None];
+        match self {
+            Step::Produce(p) => [p.to.map(|b| ("produce.to", b)), None],
+            Step::Fetch(b) => one("fetch", *b),
+            Step::Crash(c) => one("crash.broker", c.broker),
+            Step::Restart(b) => one("restart", *b),
+            Step::Elect(Some(b)) => one("elect", *b),
+            Step::Delay(d) => one("delay.broker", d.broker),
+            Step::Cut([a, b]) => [Some(("cut", *a)), Some(("cut", *b))],
+            Step::Partition([a, b]) => [Some(("partition", *a)), Some(("partition", *b))],
+            Step::Isolate(b) => one("isolate", *b),
+            Step::Heal(Heal::Link(a, b)) => [Some(("heal", *a)), Some(("heal", *b))],
+            Step::Heal(Heal::Broker(b)) => one("heal", *b),
+            Step::Pause(b) => one("pause", *b),
+            Step::Resume(b) => one("resume", *b),
+            Step::AdvanceMs(_) | Step::Elect(None) | Step::Heal(Heal::All) | Step::Consume(()) => [None, None],
+        }
+    }
+
+    /// Checks the step against the configuration and the limits. `elapsed_ms`
+    /// is the simulated time the scenario has used before this step.
+    pub fn validate(&self, config: &Config, elapsed_ms: u64) -> Result<(), String> {
+        for (field, b) in self.brokers().into_iter().flatten() {
+            if b < 1 || b > config.brokers {
+                return Err(format!("{field}: broker {b} does not exist (brokers are 1..={})", config.brokers));
+            }
+        }
+        match self {
+            Step::Produce(p) if p.value.len() > limits::MAX_VALUE_BYTES => Err(format!(
+                "produce.value: {} bytes is longer than the limit of {} bytes",
+                p.value.len(),
+                limits::MAX_VALUE_BYTES
+            )),
+            Step::AdvanceMs(ms) if elapsed_ms.saturating_add(*ms) > limits::MAX_SIMULATED_MS => Err(format!(
+                "advance_ms: {ms} would take the scenario past the limit of {} ms of simulated time (already {elapsed_ms} ms)",
+                limits::MAX_SIMULATED_MS
+            )),
+            Step::Crash(c) if c.lose_unflushed > limits::MAX_LOG_RECORDS as u64 => Err(format!(
+                "crash.lose_unflushed: {} is more than a log can hold ({} records)",
+                c.lose_unflushed,
+                limits::MAX_LOG_RECORDS
+            )),
+            Step::Delay(d) if d.ms > limits::MAX_DURATION_MS => {
+                Err(format!("delay.ms: {} is larger than the limit of {} ms", d.ms, limits::MAX_DURATION_MS))
+            }
+            Step::Cut([a, b]) | Step::Partition([a, b]) if a == b => {
+                Err(format!("{}: a broker cannot be cut from itself ({a})", if matches!(self, Step::Cut(_)) { "cut" } else { "partition" }))
+            }
+            Step::Heal(Heal::Link(a, b)) if a == b => Err(format!("heal: a broker has no link to itself ({a})")),
+            _ => Ok(()),
+        }
+    }
+}

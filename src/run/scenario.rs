@@ -1,0 +1,267 @@
+//! The scenario format, version 1: a configuration and a list of steps.
+//! A public contract, documented in `docs/scenario-format.md`.
+
+use crate::model::config::{limits, Config};
+pub use crate::model::step::{Acks, Crash, Delay, Heal, Produce, Step};
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default)]
+    pub config: Config,
+    #[serde(default)]
+    pub steps: Vec<Step>,
+}
+
+
+/// A step written as a bare string: `"consume"` is `{"consume": null}`;
+/// another step name gets a message that shows the form it needs.
+fn bare_steps(raw: &mut serde_json::Value) -> Result<(), ScenarioError> {
+    let Some(steps) = raw.get_mut("steps").and_then(|s| s.as_array_mut()) else { return Ok(()) };
+    for (i, step) in steps.iter_mut().enumerate() {
+        let Some(name) = step.as_str() else { continue };
+        let example = match name {
+            "consume" => {
+                *step = serde_json::json!({ "consume": null });
+                continue;
+            }
+            "produce" => r#"{"produce": {"value": "m1", "acks": "all"}}"#,
+            "fetch" | "restart" | "isolate" | "pause" | "resume" => "a broker id, like {\"fetch\": 2}",
+            "advance_ms" => r#"{"advance_ms": 1000}"#,
+            "crash" => r#"{"crash": {"broker": 1}}"#,
+            "elect" => r#"{"elect": null} or {"elect": 2}"#,
+            "delay" => r#"{"delay": {"broker": 3, "ms": 400}}"#,
+            "cut" | "partition" => r#"a pair of brokers, like {"cut": [1, 2]}"#,
+            "heal" => r#"{"heal": "all"}, {"heal": 1} or {"heal": [1, 2]}"#,
+            _ => return Err(ScenarioError(format!("steps[{i}]: unknown step {name:?}"))),
+        };
+        return Err(ScenarioError(format!("steps[{i}]: {name:?} needs its argument: {example}")));
+    }
+    Ok(())
+}
+
+/// JSON allows an object to repeat a key (and serde keeps the last one);
+/// a scenario does not: the error names the key and where it is.
+fn reject_duplicate_keys(text: &str) -> Result<(), ScenarioError> {
+    use serde::de::{DeserializeSeed, MapAccess, SeqAccess};
+    struct Walk(String);
+    impl<'de> DeserializeSeed<'de> for Walk {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Walk {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> { Ok(()) }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> { Ok(()) }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> { Ok(()) }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> { Ok(()) }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> { Ok(()) }
+        fn visit_unit<E>(self) -> Result<(), E> { Ok(()) }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut i = 0;
+            while seq.next_element_seed(Walk(format!("{}[{i}]", self.0)))?.is_some() {
+                i += 1;
+            }
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            // serde_json's own map type: its code is in the file already.
+            let mut seen = serde_json::Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let path = if self.0.is_empty() { key.clone() } else { format!("{}.{key}", self.0) };
+                if seen.insert(key, serde_json::Value::Null).is_some() {
+                    return Err(de::Error::custom(format!("{path}: the key appears twice")));
+                }
+                map.next_value_seed(Walk(path))?;
+            }
+            Ok(())
+        }
+    }
+    let mut d = serde_json::Deserializer::from_str(text);
+    match Walk(String::new()).deserialize(&mut d) {
+        Ok(()) => Ok(()),
+        // Syntax errors are reported by the parse that follows, with their position.
+        Err(e) if e.is_syntax() || e.is_eof() => Ok(()),
+        Err(e) => {
+            let message = e.to_string();
+            let message = message.split(" at line").next().unwrap_or(&message).to_string();
+            Err(ScenarioError(message))
+        }
+    }
+}
+
+/// A scenario that could not be read: what is wrong and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError(pub String);
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl Scenario {
+    pub fn new(config: Config) -> Self {
+        Scenario { version: FORMAT_VERSION, name: String::new(), description: String::new(), config, steps: vec![] }
+    }
+
+    /// Reads and validates a scenario. Never panics; the error names the field.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > limits::MAX_SCENARIO_BYTES {
+            return Err(ScenarioError(format!(
+                "scenario: {} bytes is larger than the limit of {} bytes",
+                text.len(),
+                limits::MAX_SCENARIO_BYTES
+            )));
+        }
+        // A UTF-8 byte-order mark is not part of the JSON.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        reject_duplicate_keys(text)?;
+        // Check the version first so that a future format gets a clear message.
+        let raw: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario is not valid JSON: {e}")))?;
+        Self::from_value(raw)
+    }
+
+    pub fn from_value(mut raw: serde_json::Value) -> Result<Scenario, ScenarioError> {
+        if !raw.is_object() {
+            return Err(ScenarioError("scenario: expected a JSON object like {\"version\": 1, \"steps\": [...]}".into()));
+        }
+        match raw.get("version") {
+            None => return Err(ScenarioError("version: missing (this reader knows version 1)".into())),
+            Some(v) if v.as_u64() != Some(FORMAT_VERSION as u64) => {
+                return Err(ScenarioError(format!("version: {v} is not supported (this reader knows version 1)")))
+            }
+            _ => {}
+        }
+        bare_steps(&mut raw)?;
+        let scenario: Scenario = serde_path_to_error::deserialize(raw).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." { "scenario".to_string() } else { path };
+            ScenarioError(format!("{path}: {}", e.inner()))
+        })?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.name.chars().count() > limits::MAX_NAME_CHARS {
+            return Err(ScenarioError(format!("name: longer than {} characters", limits::MAX_NAME_CHARS)));
+        }
+        if self.description.chars().count() > limits::MAX_DESCRIPTION_CHARS {
+            return Err(ScenarioError(format!("description: longer than {} characters", limits::MAX_DESCRIPTION_CHARS)));
+        }
+        self.config.validate().map_err(ScenarioError)?;
+        if self.steps.len() > limits::MAX_STEPS {
+            return Err(ScenarioError(format!("steps: {} steps is more than the limit of {}", self.steps.len(), limits::MAX_STEPS)));
+        }
+        let mut elapsed_ms = 0u64;
+        for (i, step) in self.steps.iter().enumerate() {
+            step.validate(&self.config, elapsed_ms).map_err(|e| ScenarioError(format!("steps[{i}].{e}")))?;
+            if let Step::AdvanceMs(ms) = step {
+                elapsed_ms += ms;
+            }
+        }
+        Ok(())
+    }
+
+    /// Pretty JSON with one step per line, as the scenario files are written.
+    pub fn to_json_pretty(&self) -> String {
+        let head = Scenario { steps: vec![], ..self.clone() };
+        let mut text = serde_json::to_string_pretty(&head).expect("a scenario always serializes");
+        let steps: Vec<String> = self.steps.iter().map(|s| format!("    {}", s.to_json())).collect();
+        let body = if steps.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", steps.join(",\n")) };
+        let at = text.rfind("\"steps\": []").expect("steps field present");
+        text.replace_range(at.., &format!("\"steps\": {body}\n}}"));
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        Scenario::from_json(text).unwrap_err().0
+    }
+
+    #[test]
+    fn reads_every_step_form_and_writes_it_back() {
+        let text = r#"{"version":1,"steps":[
+            {"produce":{"value":"m1","acks":"all"}},{"produce":{"value":"m2","acks":1,"to":2}},
+            {"fetch":2},{"advance_ms":10000},{"crash":{"broker":1,"lose_unflushed":1}},{"restart":1},
+            {"elect":null},{"elect":2},{"delay":{"broker":2,"ms":400}},{"cut":[1,2]},{"partition":[1,2]},
+            {"isolate":1},{"heal":[1,2]},{"heal":"all"},{"heal":3},{"consume":null},{"pause":2},{"resume":2}]}"#;
+        let s = Scenario::from_json(text).unwrap();
+        assert_eq!(s.steps.len(), 18);
+        assert_eq!(s.steps[1], Step::Produce(Produce { value: "m2".into(), acks: Acks::One, to: Some(2) }));
+        assert_eq!(s.steps[6], Step::Elect(None));
+        let all: Step = serde_json::from_str(r#"{"produce":{"value":"x","acks":-1}}"#).unwrap();
+        assert_eq!(all, Step::Produce(Produce { value: "x".into(), acks: Acks::All, to: None }));
+        assert_eq!(s.steps[14], Step::Heal(Heal::Broker(3)));
+        let back = Scenario::from_json(&s.to_json_pretty()).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(Step::Consume(()).to_json(), r#"{"consume":null}"#);
+        assert_eq!(Step::Elect(None).to_json(), r#"{"elect":null}"#);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        assert_eq!(err(r#"{"steps":[]}"#), "version: missing (this reader knows version 1)");
+        assert_eq!(err(r#"{"version":2}"#), "version: 2 is not supported (this reader knows version 1)");
+        assert!(err(r#"{"version":1,"config":{"brokers":9}}"#).starts_with("config.brokers: 9 is out of range"));
+        assert!(err(r#"{"version":1,"config":{"brokerz":3}}"#).starts_with("config.brokerz: unknown field `brokerz`"));
+        let e = err(r#"{"version":1,"steps":[{"fetch":2},{"produce":{"value":"x","acks":"2"}}]}"#);
+        assert!(e.starts_with("steps[1].produce.acks: invalid value"), "{e}");
+        let e = err(r#"{"version":1,"steps":[{"fetch":5}]}"#);
+        assert_eq!(e, "steps[0].fetch: broker 5 does not exist (brokers are 1..=3)");
+        let e = err(r#"{"version":1,"steps":[{"jump":1}]}"#);
+        assert!(e.starts_with("steps[0]: unknown variant `jump`"), "{e}");
+        assert!(err("{").starts_with("scenario is not valid JSON"));
+        assert!(err("[]").starts_with("scenario: expected a JSON object"));
+    }
+
+    #[test]
+    fn strict_reading() {
+        assert_eq!(err(r#"{"version":1,"config":{"brokers":9,"brokers":3}}"#), "config.brokers: the key appears twice");
+        assert_eq!(err(r#"{"version":1,"steps":[{"produce":{"value":"a","value":"b"}}]}"#), "steps[0].produce.value: the key appears twice");
+        let bom = Scenario::from_json("\u{feff}{\"version\":1,\"steps\":[\"consume\"]}").unwrap();
+        assert_eq!(bom.steps, vec![Step::Consume(())], "a byte-order mark is skipped; a bare \"consume\" is a consume step");
+        assert_eq!(err(r#"{"version":1,"steps":["fetch"]}"#), r#"steps[0]: "fetch" needs its argument: a broker id, like {"fetch": 2}"#);
+        assert_eq!(err(r#"{"version":1,"steps":["jump"]}"#), r#"steps[0]: unknown step "jump""#);
+        let e = err(r#"{"version":1,"steps":[{"crash":{"broker":1,"lose_unflushed":18446744073709551615}}]}"#);
+        assert!(e.starts_with("steps[0].crash.lose_unflushed: 18446744073709551615 is more than a log can hold"), "{e}");
+    }
+
+    #[test]
+    fn limits_are_enforced_with_their_numbers() {
+        let big = "x".repeat(limits::MAX_VALUE_BYTES + 1);
+        let e = err(&format!(r#"{{"version":1,"steps":[{{"produce":{{"value":"{big}"}}}}]}}"#));
+        assert!(e.starts_with("steps[0].produce.value: 1025 bytes is longer than the limit of 1024"), "{e}");
+        let e = err(r#"{"version":1,"steps":[{"advance_ms":3000000},{"advance_ms":3000000}]}"#);
+        assert!(e.starts_with("steps[1].advance_ms: 3000000 would take the scenario past the limit"), "{e}");
+        let steps = vec![r#"{"fetch":2}"#; limits::MAX_STEPS + 1].join(",");
+        let e = err(&format!(r#"{{"version":1,"steps":[{steps}]}}"#));
+        assert!(e.starts_with("steps: 10001 steps is more than the limit"), "{e}");
+        let e = err(r#"{"version":1,"config":{"seed":9007199254740992}}"#);
+        assert!(e.starts_with("config.seed:"), "{e}");
+        let e = err(&" ".repeat(limits::MAX_SCENARIO_BYTES + 1));
+        assert!(e.contains("larger than the limit"), "{e}");
+    }
+}

@@ -1,0 +1,226 @@
+//! The operator's view: what Kafka's own tools would show about the
+//! partition at this moment. The `kafka-topics.sh --describe` line for it,
+//! and the broker metrics people watch, under Kafka's names, computed from
+//! the state (the gauges) and from the events so far (the meters' counts and
+//! the fetcher lag, which Kafka sets as things happen).
+
+use crate::model::config::BrokerId;
+use crate::model::event::{Event, Traced, Truncation};
+use crate::model::rules::Rule;
+use crate::model::simulation::Simulation;
+use crate::run::timeline::Timeline;
+use serde::Serialize;
+
+/// The topic name the describe line uses (the model has one partition, 0).
+pub const TOPIC: &str = "highwater";
+
+/// How a dashboard puts the per-broker values of a metric together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aggregate {
+    /// One value from the active controller.
+    Controller,
+    /// The sum over the brokers that are running.
+    Sum,
+    /// The largest value over the brokers that are running.
+    Max,
+}
+
+/// One metric: its Kafka name and MBean, the dashboard's value and each
+/// broker's own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Metric {
+    /// Kafka's spelling, e.g. `UnderReplicatedPartitions`.
+    pub name: &'static str,
+    /// The JMX MBean name.
+    pub mbean: &'static str,
+    pub aggregate: Aggregate,
+    /// A meter (`...PerSec`) shown by its count so far, not a rate.
+    pub meter: bool,
+    /// The dashboard's value (controller's, or the sum / max over brokers).
+    pub value: u64,
+    /// Index `id - 1`: the broker's own value; `None` while the broker's
+    /// process is down (no JMX to read). Empty for a controller metric.
+    pub per_broker: Vec<Option<u64>>,
+}
+
+/// What Kafka's tools show at this moment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OperatorView {
+    pub topic: &'static str,
+    pub partition: u32,
+    /// The partition line of `kafka-topics.sh --describe`, exactly as printed
+    /// (it starts with a tab).
+    pub describe: String,
+    pub leader: Option<BrokerId>,
+    pub replicas: Vec<BrokerId>,
+    pub isr: Vec<BrokerId>,
+    /// `Some` where the version has KIP-966 (4.1).
+    pub elr: Option<Vec<BrokerId>>,
+    pub last_known_elr: Option<Vec<BrokerId>>,
+    pub metrics: Vec<Metric>,
+}
+
+fn ids(list: &[BrokerId]) -> String {
+    let parts: Vec<String> = list.iter().map(|b| b.to_string()).collect();
+    parts.join(",")
+}
+
+/// The partition line as `TopicCommand.PartitionDescription.printDescription`
+/// (tools/src/main/java/org/apache/kafka/tools/TopicCommand.java) prints it:
+/// "\tTopic: %s\tPartition: %d\tLeader: %s\tReplicas: %s\tIsr: %s", the
+/// leader "none" when there is none, lists joined with "," (an empty list
+/// prints nothing after the colon), then "\tElr: %s\tLastKnownElr: %s" from
+/// a cluster with KIP-966's fields (DescribeTopicPartitions).
+pub fn describe_line(partition: u32, leader: Option<BrokerId>, replicas: &[BrokerId], isr: &[BrokerId], elr: Option<(&[BrokerId], &[BrokerId])>) -> String {
+    let leader = leader.map_or("none".to_string(), |l| l.to_string());
+    let mut line = format!("\tTopic: {TOPIC}\tPartition: {partition}\tLeader: {leader}\tReplicas: {}\tIsr: {}", ids(replicas), ids(isr));
+    if let Some((elr, last_known)) = elr {
+        line.push_str(&format!("\tElr: {}\tLastKnownElr: {}", ids(elr), ids(last_known)));
+    }
+    line
+}
+
+/// What the events so far leave in each broker's meters and fetcher gauges.
+struct Counters {
+    shrinks: Vec<u64>,
+    expands: Vec<u64>,
+    /// The fetcher's lag for the partition (`FetcherLagMetrics.lag`), 0 when
+    /// the broker fetches nothing (the `MaxLag` gauge folds from 0).
+    lag: Vec<u64>,
+}
+
+impl Counters {
+    fn of(brokers: usize, events: &[Traced]) -> Counters {
+        let mut c = Counters { shrinks: vec![0; brokers], expands: vec![0; brokers], lag: vec![0; brokers] };
+        let i = |b: BrokerId| (b - 1) as usize;
+        for e in events {
+            match &e.event {
+                // `PendingShrinkIsr.notifyListener` / `PendingExpandIsr
+                // .notifyListener` mark the leader's `isrShrinkRate` /
+                // `isrExpandRate` when its own AlterPartition is accepted
+                // (before KIP-497, when its ZooKeeper write succeeds). A
+                // removal by the controller (a fenced broker) is not the
+                // leader's change and marks no meter.
+                Event::IsrShrunk { leader: Some(l), by_controller: false, .. } => c.shrinks[i(*l)] += 1,
+                Event::IsrExpanded { leader, .. } => c.expands[i(*leader)] += 1,
+                // Meters and gauges live in the broker's process: a crash
+                // starts them again from nothing.
+                Event::Crashed { broker, .. } => {
+                    let b = i(*broker);
+                    (c.shrinks[b], c.expands[b], c.lag[b]) = (0, 0, 0);
+                }
+                // `AbstractFetcherThread.processFetchRequest`: after the
+                // partition data is processed, lag = max(0, response HW -
+                // next fetch offset). Records appended: the follower's HW
+                // becomes min(leader HW, LEO); if it did not change, the
+                // leader HW was the old HW, below the new LEO, and the lag is
+                // 0; if it changed, the event below sets it.
+                Event::FollowerAppended { follower, .. } => c.lag[i(*follower)] = 0,
+                // HW = min(leader HW, LEO): the lag leader HW - LEO is
+                // leader HW - HW (0 when the HW is the leader's).
+                Event::HighWatermarkChanged { broker, to, cause: crate::model::event::HighWatermarkCause::FetchResponse { leader_high_watermark }, .. } => {
+                    c.lag[i(*broker)] = leader_high_watermark.saturating_sub(*to)
+                }
+                // `AbstractFetcherThread` after OFFSET_OUT_OF_RANGE with the
+                // leader's end below the follower's: truncate, lag 0.
+                Event::Truncated { broker, truncation: Truncation::OffsetOutOfRange { .. }, .. } => c.lag[i(*broker)] = 0,
+                // The partition leaves the fetcher (`removeFetcherForPartitions`
+                // unregisters its lag) when the broker leads or follows anew.
+                Event::BecameLeader { broker, .. } | Event::BecameFollower { broker, .. } => c.lag[i(*broker)] = 0,
+                _ => {}
+            }
+        }
+        c
+    }
+}
+
+impl OperatorView {
+    /// The view at a timeline's current position.
+    pub fn of_timeline(t: &Timeline) -> OperatorView {
+        OperatorView::of(t.current(), t.events())
+    }
+
+    /// The view of `sim`, with `events` every event of the run up to it.
+    pub fn of(sim: &Simulation, events: &[Traced]) -> OperatorView {
+        let n = sim.config.brokers;
+        let c = &sim.controller;
+        let replicas: Vec<BrokerId> = sim.config.broker_ids().collect();
+        let isr = c.isr.to_vec();
+        let kip966 = sim.rules.has(Rule::EligibleLeaderReplicas);
+        let elr = kip966.then(|| c.elr.to_vec());
+        // The model keeps KIP-966's last known leader (the field's use with
+        // last-known-leader recovery, `PartitionChangeBuilder
+        // .maybeUpdateLastKnownLeader`): the leader when the ISR emptied.
+        let last_known_elr = kip966.then(|| c.last_known_leader.into_iter().collect::<Vec<_>>());
+        let describe = describe_line(0, c.leader, &replicas, &isr, elr.as_deref().zip(last_known_elr.as_deref()));
+
+        let counters = Counters::of(n as usize, events);
+        // A broker's process is running (its JMX answers) unless it crashed
+        // and has not restarted.
+        let running = |i: usize| sim.brokers[i].alive || sim.brokers[i].starting;
+        let per_broker = |f: &dyn Fn(usize) -> u64| -> Vec<Option<u64>> { (0..n as usize).map(|i| running(i).then(|| f(i))).collect() };
+        // `Partition.isUnderReplicated`: this broker leads (in its own
+        // belief) and its ISR is smaller than the assigned replicas.
+        let under_replicated = per_broker(&|i| {
+            let b = &sim.brokers[i];
+            (b.is_leader() && (b.isr.len() as u32) < n) as u64
+        });
+        // `Partition.isUnderMinIsr`: leads, ISR < effective min ISR
+        // (min(min.insync.replicas, replication factor)).
+        let min_isr = sim.config.min_insync_replicas.min(n);
+        let under_min_isr = per_broker(&|i| {
+            let b = &sim.brokers[i];
+            (b.is_leader() && (b.isr.len() as u32) < min_isr) as u64
+        });
+        let shrinks = per_broker(&|i| counters.shrinks[i]);
+        let expands = per_broker(&|i| counters.expands[i]);
+        let lag = per_broker(&|i| counters.lag[i]);
+        let sum = |v: &[Option<u64>]| v.iter().flatten().sum::<u64>();
+        let max = |v: &[Option<u64>]| v.iter().flatten().copied().max().unwrap_or(0);
+        let metric = |name, mbean, aggregate, per_broker: Vec<Option<u64>>| {
+            let value = if aggregate == Aggregate::Max { max(&per_broker) } else { sum(&per_broker) };
+            Metric { name, mbean, aggregate, meter: name.ends_with("PerSec"), value, per_broker }
+        };
+        let metrics = vec![
+            metric(
+                "UnderReplicatedPartitions",
+                "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions",
+                Aggregate::Sum,
+                under_replicated,
+            ),
+            metric(
+                "UnderMinIsrPartitionCount",
+                "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount",
+                Aggregate::Sum,
+                under_min_isr,
+            ),
+            // The controller's gauge (KRaft `ControllerMetadataMetrics`,
+            // ZooKeeper era `KafkaController`): partitions without a leader.
+            Metric {
+                name: "OfflinePartitionsCount",
+                mbean: "kafka.controller:type=KafkaController,name=OfflinePartitionsCount",
+                aggregate: Aggregate::Controller,
+                meter: false,
+                value: c.leader.is_none() as u64,
+                per_broker: vec![],
+            },
+            metric("IsrShrinksPerSec", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", Aggregate::Sum, shrinks),
+            metric("IsrExpandsPerSec", "kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", Aggregate::Sum, expands),
+            // `AbstractFetcherManager`'s gauge: the largest
+            // `FetcherLagMetrics.lag` over the broker's fetchers.
+            metric("MaxLag", "kafka.server:type=ReplicaFetcherManager,name=MaxLag,clientId=Replica", Aggregate::Max, lag),
+        ];
+        OperatorView { topic: TOPIC, partition: 0, describe, leader: c.leader, replicas, isr, elr, last_known_elr, metrics }
+    }
+
+    /// A metric by its Kafka name.
+    pub fn metric(&self, name: &str) -> Option<&Metric> {
+        self.metrics.iter().find(|m| m.name == name)
+    }
+
+    /// The dashboard's value of a metric (panics on an unknown name).
+    pub fn value(&self, name: &str) -> u64 {
+        self.metric(name).unwrap_or_else(|| panic!("no metric {name}")).value
+    }
+}

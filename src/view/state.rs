@@ -1,0 +1,293 @@
+//! The state as one plain, serialisable value: what `highwater run --json`
+//! prints and what the page draws each frame. Derived from the simulation,
+//! never fed back into it.
+
+use crate::model::config::{BrokerId, Protocol};
+use crate::model::event::{ProduceResult, Traced};
+use crate::model::violation::Violation;
+use crate::model::log::EpochEntry;
+use crate::model::producer::Status;
+use crate::model::protocol::Message;
+use crate::model::simulation::Simulation;
+use serde::Serialize;
+use std::sync::Arc;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StateView {
+    pub time_ms: u64,
+    pub step: u64,
+    pub protocol: Protocol,
+    pub partition: PartitionView,
+    pub brokers: Vec<BrokerView>,
+    pub links: LinksView,
+    pub in_flight: Vec<InFlightView>,
+    pub producer: Vec<ProduceView>,
+    pub consumer: ConsumerView,
+    pub violations: Vec<Violation>,
+    /// Why the run stopped here, if it went past a budget (the
+    /// `budget_exceeded` event's words); null otherwise.
+    pub stopped: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PartitionView {
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    /// The controller's ISR.
+    pub isr: Vec<BrokerId>,
+    /// The leader's HW (what consumers can read up to); null when offline.
+    pub high_watermark: Option<u64>,
+    /// Eligible Leader Replicas (KIP-966, 4.1); empty in other versions.
+    pub elr: Vec<BrokerId>,
+    /// KIP-966's last known leader, kept while the ISR is empty.
+    pub last_known_leader: Option<BrokerId>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RecordView {
+    pub offset: u64,
+    pub epoch: u32,
+    pub value: Arc<str>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RemoteView {
+    pub id: BrokerId,
+    /// Where the leader believes the follower's LEO is (null: unknown).
+    pub log_end_offset: Option<u64>,
+    pub last_caught_up_ms: u64,
+    /// The leader holds this follower's fetch (nothing new yet) until this
+    /// time, or until a record arrives (timed mode).
+    pub fetch_held_until_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BrokerView {
+    pub id: BrokerId,
+    pub alive: bool,
+    pub isolated: bool,
+    /// The controller's session for this broker expired.
+    pub fenced: bool,
+    /// "leader", "follower", "none" (knows no leader), "starting" (restarted,
+    /// waiting to register) or "down".
+    pub role: &'static str,
+    /// Believes it leads but the controller has moved on.
+    pub stale_leader: bool,
+    /// The leader this broker believes in.
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub log_end_offset: u64,
+    pub high_watermark: u64,
+    pub checkpointed_high_watermark: u64,
+    pub in_isr: bool,
+    /// In the Eligible Leader Replicas (KIP-966, 4.1).
+    pub in_elr: bool,
+    pub latency_ms: u64,
+    pub fetcher_paused: bool,
+    /// The first offset in `log` (the page may ask for a window).
+    pub log_window_start: u64,
+    pub log: Vec<RecordView>,
+    pub leader_epoch_cache: Vec<EpochEntry>,
+    /// On a leader: its ISR and what it knows of each follower.
+    pub isr: Option<Vec<BrokerId>>,
+    pub remote: Option<Vec<RemoteView>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct LinksView {
+    /// Directed cuts `[from, to]`.
+    pub cut: Vec<[BrokerId; 2]>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct InFlightView {
+    pub from: BrokerId,
+    pub to: BrokerId,
+    pub arrives_ms: u64,
+    #[serde(flatten)]
+    pub message: Message,
+    pub line: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ProduceView {
+    pub value: Arc<str>,
+    pub acks: crate::run::scenario::Acks,
+    /// The broker the request went to.
+    pub to: Option<BrokerId>,
+    pub offset: Option<u64>,
+    pub epoch: Option<u32>,
+    /// The outcome as the application sees it, after the client's retries:
+    /// "acked", "sent" (acks=0) or a Kafka error name; "pending" (waiting
+    /// for the HW) or "retrying" while it is not decided yet.
+    pub result: &'static str,
+    /// Attempts that reached a broker.
+    pub attempts: u32,
+    /// The error of the latest failed attempt, if any.
+    pub last_error: Option<&'static str>,
+    pub step: u64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ConsumedView {
+    pub offset: u64,
+    pub value: Arc<str>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ConsumerView {
+    pub position: u64,
+    pub read: Vec<ConsumedView>,
+}
+
+/// Which records of each log to include.
+#[derive(Clone, Copy, Debug)]
+pub struct LogWindow {
+    pub start: u64,
+    pub max_records: usize,
+}
+
+impl LogWindow {
+    pub const ALL: LogWindow = LogWindow { start: 0, max_records: usize::MAX };
+}
+
+/// A traced event with its trace line.
+#[derive(Clone, Debug, Serialize)]
+pub struct EventView<'a> {
+    #[serde(flatten)]
+    pub traced: &'a Traced,
+    pub line: String,
+}
+
+impl<'a> EventView<'a> {
+    pub fn of(traced: &'a Traced) -> Self {
+        EventView { traced, line: traced.to_string() }
+    }
+}
+
+pub fn result_name(status: Status) -> &'static str {
+    match status {
+        Status::Pending => "pending",
+        Status::Retrying { .. } => "retrying",
+        Status::Done(ProduceResult::Acked) => "acked",
+        Status::Done(ProduceResult::Sent) => "sent",
+        Status::Done(ProduceResult::Error(e)) => e.name(),
+    }
+}
+
+impl StateView {
+    pub fn of(sim: &Simulation, window: LogWindow) -> StateView {
+        let c = &sim.controller;
+        let leader_hw = c.leader.map(|l| sim.broker(l).high_watermark);
+        let brokers = sim
+            .brokers
+            .iter()
+            .map(|b| {
+                let is_leader = b.is_leader();
+                let role = if b.starting {
+                    "starting"
+                } else if !b.alive {
+                    "down"
+                } else if is_leader {
+                    "leader"
+                } else if b.leader.is_some() {
+                    "follower"
+                } else {
+                    "none"
+                };
+                let leo = b.log_end_offset();
+                let start = window.start.min(leo);
+                let log = b
+                    .log
+                    .iter_from(start)
+                    .take(window.max_records)
+                    .zip(start..)
+                    .map(|(r, offset)| RecordView { offset, epoch: r.epoch, value: r.value.clone() })
+                    .collect();
+                let remote = is_leader.then(|| {
+                    sim.config
+                        .broker_ids()
+                        .filter(|&f| f != b.id)
+                        .map(|f| RemoteView {
+                            id: f,
+                            log_end_offset: b.remote(f).log_end_offset,
+                            last_caught_up_ms: b.remote(f).last_caught_up_ms,
+                            fetch_held_until_ms: b.delayed_fetches.iter().find(|d| d.request.follower == f).map(|d| d.until_ms),
+                        })
+                        .collect()
+                });
+                BrokerView {
+                    id: b.id,
+                    alive: b.alive,
+                    isolated: sim.network.is_isolated(b.id),
+                    fenced: c.is_fenced(b.id),
+                    role,
+                    stale_leader: is_leader && (c.leader != Some(b.id) || c.leader_epoch != b.leader_epoch),
+                    leader: b.leader,
+                    leader_epoch: b.leader_epoch,
+                    log_end_offset: leo,
+                    high_watermark: b.high_watermark,
+                    checkpointed_high_watermark: b.checkpointed_high_watermark,
+                    in_isr: c.isr.contains(&b.id),
+                    in_elr: c.elr.contains(&b.id),
+                    latency_ms: sim.network.latency_ms[(b.id - 1) as usize],
+                    fetcher_paused: b.fetcher.paused,
+                    log_window_start: start,
+                    log,
+                    leader_epoch_cache: b.log.epochs().entries().to_vec(),
+                    isr: is_leader.then(|| b.isr.to_vec()),
+                    remote,
+                }
+            })
+            .collect();
+        StateView {
+            time_ms: sim.now_ms,
+            step: sim.step,
+            protocol: sim.protocol(),
+            partition: PartitionView {
+                leader: c.leader,
+                leader_epoch: c.leader_epoch,
+                isr: c.isr.to_vec(),
+                high_watermark: leader_hw,
+                elr: c.elr.to_vec(),
+                last_known_leader: c.last_known_leader,
+            },
+            brokers,
+            links: LinksView { cut: sim.network.cuts.iter().map(|&(a, b)| [a, b]).collect() },
+            in_flight: sim
+                .network
+                .in_flight
+                .iter()
+                .map(|((arrives_ms, _), m)| {
+                    let message = match m {
+                        Message::FetchResponse(r) => Message::FetchResponse(r.summary()),
+                        other => other.clone(),
+                    };
+                    InFlightView { from: m.from(), to: m.to(), arrives_ms, line: message.to_string(), message }
+                })
+                .collect(),
+            producer: sim
+                .producer
+                .requests
+                .iter()
+                .map(|r| ProduceView {
+                    value: r.value.clone(),
+                    acks: r.acks,
+                    to: r.broker,
+                    offset: r.offset,
+                    epoch: r.epoch,
+                    result: result_name(r.status),
+                    attempts: r.attempts,
+                    last_error: r.last_error.map(|e| e.name()),
+                    step: r.step,
+                })
+                .collect(),
+            consumer: ConsumerView {
+                position: sim.consumer.position,
+                read: sim.consumer.read.iter().map(|c| ConsumedView { offset: c.offset, value: c.value.clone() }).collect(),
+            },
+            violations: sim.violations.clone(),
+            stopped: sim.stopped.map(|b| crate::model::event::budget_message(b, sim.budgets.limit(b))),
+        }
+    }
+}

@@ -1,0 +1,99 @@
+// The "Find a way to lose data" dialog: the explorer runs in a Web Worker
+// (explore-worker.js) with progress and cancel; a run it finds is loaded.
+
+import { core } from '../core.js';
+import { t } from '../words/i18n.js';
+import { VERSION_TEXT, violationHeadline } from '../words/describe.js';
+import { phrase } from '../words/event-text.js';
+import { WorkerRunner } from '../workers/worker-runner.js';
+
+export function wireExplore(pg) {
+  const $ = (id) => pg.$(id);
+  const runner = new WorkerRunner(new URL('../workers/explore-worker.js', import.meta.url));
+
+  function finished(text, isError = false) {
+    const p = $('explore-result');
+    p.textContent = text;
+    p.classList.toggle('error', isError);
+    p.hidden = false;
+    $('btn-explore-start').disabled = false;
+    $('btn-explore-cancel').disabled = true;
+  }
+
+  function start() {
+    const form = $('explore-form');
+    const depth = Number(form.elements.depth.value);
+    const maxStates = Number(form.elements.max_states.value);
+    if (!Number.isInteger(depth) || depth < 1 || depth > 64) return finished(t('explore.bad_depth'), true);
+    const cap = core().limits.max_explorer_states;
+    if (!Number.isInteger(maxStates) || maxStates < 1000 || maxStates > cap) return finished(t('explore.bad_max_states', { cap }), true);
+    const options = {
+      // The search chooses every fetch itself: it runs in manual mode.
+      config: { ...pg.config, auto_fetch: false },
+      acks: form.elements.acks.value,
+      power_loss: form.elements.power_loss.checked,
+      network_faults: form.elements.network_faults.checked,
+      strategy: form.elements.strategy.value,
+      depth,
+      max_states: maxStates,
+      seed: pg.config.seed,
+    };
+    const bar = $('explore-bar');
+    bar.value = 0;
+    bar.dataset.states = '0';
+    $('explore-progress').hidden = false;
+    $('explore-result').hidden = true;
+    $('explore-status').textContent = t('explore.starting');
+    $('btn-explore-start').disabled = true;
+    $('btn-explore-cancel').disabled = false;
+    runner.start(options, {
+      progress: ({ states, depth: d }) => {
+        pg.enter();
+        bar.value = Math.min(1, states / maxStates);
+        bar.dataset.states = String(states);
+        $('explore-status').textContent = t('explore.progress', { depth: d, count: states });
+      },
+      done: (result) => {
+        pg.enter();
+        if (result.found && result.scenario) {
+          const before = pg.currentScenario();
+          const position = pg.sim.position();
+          try {
+            pg.loadScenario(result.scenario);
+          } catch (err) {
+            finished(t('explore.found_unloadable', { message: phrase(err.message, t) }), true);
+            return;
+          }
+          pg.undo = { scenario: before, position };
+          finished(t('explore.found', { count: result.states, what: violationHeadline(result.violation) }));
+          $('dlg-explore').close();
+          pg.notify('warn', t('explore.found_notice', { what: violationHeadline(result.violation), count: pg.sim.length() }), pg.undoAction());
+        } else {
+          finished(t(result.complete ? 'explore.nothing_complete' : 'explore.nothing_capped', { depth: result.depth, count: result.states }));
+        }
+      },
+      error: (message) => { pg.enter(); finished(t('explore.failed', { message }), true); },
+    });
+    return undefined;
+  }
+
+  $('btn-explore').addEventListener('click', () => {
+    const c = pg.config;
+    $('explore-settings').textContent = t(c.auto_fetch ? 'explore.settings_timed' : 'explore.settings', { count: c.brokers, version: VERSION_TEXT.name(c.protocol), min: c.min_insync_replicas, unclean: c.unclean_leader_election ? t('common.on') : t('common.off') });
+    if (!runner.running) {
+      $('explore-result').hidden = true;
+      $('explore-progress').hidden = true;
+    }
+    $('dlg-explore').showModal();
+  });
+  $('explore-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    start();
+  });
+  $('btn-explore-cancel').addEventListener('click', () => {
+    if (runner.cancel()) finished(t('explore.cancelled_after', { count: Number($('explore-bar').dataset.states || 0) }));
+  });
+  $('dlg-explore').addEventListener('close', () => {
+    if (runner.cancel()) finished(t('explore.cancelled'));
+  });
+}

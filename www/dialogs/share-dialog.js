@@ -1,0 +1,69 @@
+// Sharing a run: Copy link, the Embed dialog (an iframe or the custom
+// element), and the Trace dialog (the run as the command line prints it).
+
+import { t } from '../words/i18n.js';
+import { embedSnippet, elementSnippet } from '../element/share.js';
+import { runUrl } from '../element/links.js';
+import { fileName, download } from '../draw/export.js';
+
+const TRACE_SHOWN_LINES = 10_000; // the dialog shows the first and last half of a longer trace
+
+/** The whole trace, or for a long one its first and last lines with how many are left out
+ *  (Copy and Download take the whole trace). */
+function traceExcerpt(text) {
+  const lines = text.split('\n');
+  if (lines.length <= TRACE_SHOWN_LINES) return text;
+  const half = TRACE_SHOWN_LINES / 2;
+  const left = lines.length - 1 - TRACE_SHOWN_LINES;
+  return `${lines.slice(0, half).join('\n')}\n… ${t('trace.left_out', { count: left })} …\n${lines.slice(-half - 1).join('\n')}`;
+}
+
+export async function copyText(pg, text, done) {
+  try {
+    await navigator.clipboard.writeText(text);
+    pg.notify('info', done, { timeoutMs: 3000 });
+  } catch {
+    pg.notify('warn', t('notice.no_clipboard'));
+  }
+}
+
+export function wireShare(pg) {
+  const $ = (id) => pg.$(id);
+  let traceText = ''; // the whole trace while the Trace dialog is open (Copy and Download use it)
+
+  $('btn-copy-link').addEventListener('click', () => {
+    if (pg.address) pg.address.writeHash();
+    copyText(pg, runUrl(pg), t('notice.link_copied'));
+  });
+
+  $('btn-embed').addEventListener('click', () => {
+    const src = runUrl(pg, { embed: true });
+    const title = `Highwater: ${pg.name || t('page.embed_title')}`;
+    const link = pg.guarded(t('notice.could_not_link'), () => pg.sim.toLink());
+    $('embed-code').value = embedSnippet(src, title);
+    $('embed-element').value = link.ok ? elementSnippet({ scenario: link.value, step: pg.sim.position(), lang: pg.lang, fork: pg.forkView ? pg.forkView.text : null }) : '';
+    $('embed-preview').href = src;
+    $('dlg-embed').showModal();
+  });
+  $('btn-embed-copy').addEventListener('click', () => copyText(pg, $('embed-code').value, t('notice.embed_copied')));
+  $('btn-embed-element-copy').addEventListener('click', () => copyText(pg, $('embed-element').value, t('notice.embed_copied')));
+
+  $('btn-trace').addEventListener('click', () => {
+    const r = pg.guarded(t('notice.could_not_trace'), () => pg.sim.traceText());
+    if (!r.ok) return;
+    traceText = r.value;
+    $('trace-text').textContent = traceExcerpt(r.value);
+    $('dlg-trace').showModal();
+  });
+  $('btn-trace-copy').addEventListener('click', () => copyText(pg, traceText, t('notice.trace_copied')));
+  $('btn-trace-download').addEventListener('click', () => download(fileName(pg.name, 'trace.txt'), new Blob([traceText], { type: 'text/plain' })));
+
+  // A playground embedded in another page points its "Open in Highwater" at the full page when it is used.
+  if (!pg.address) {
+    const open = $('open-full');
+    const update = () => { open.href = runUrl(pg); };
+    open.addEventListener('pointerdown', update);
+    open.addEventListener('focus', update);
+    open.addEventListener('click', update);
+  }
+}

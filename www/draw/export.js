@@ -1,0 +1,174 @@
+// Exports: the scenario as a file `highwater run` replays, the trace as
+// text, the current moment and the space-time diagram as standalone SVG, and
+// SVG as PNG through a canvas. SVG is built as element trees (dom.js) and
+// serialised by XMLSerializer: user text (record values, names) goes in
+// through text nodes, so it is escaped, never parsed as markup. Everything
+// drawn is a field of the core's state; no protocol logic here.
+
+import { h, patch } from './dom.js';
+import { t as translate } from '../words/i18n.js';
+import { renderDiagram, DIAGRAM_FONT } from './diagram.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Epoch colours, as the page's (Okabe-Ito, colour-blind safe). */
+const EPOCH_COLOURS = ['#56b4e9', '#e69f00', '#009e73', '#cc79a7', '#f0e442', '#0072b2', '#d55e00', '#999999'];
+
+/** The scenario (config and every step of the timeline) as the JSON `highwater run` reads. */
+export function scenarioFile(sim) {
+  return `${JSON.stringify(sim.scenario(), null, 2)}\n`;
+}
+
+/** The trace up to the current position, as `highwater run` prints it. */
+export function traceFile(sim) {
+  return sim.traceText();
+}
+
+/** A file name from a scenario's name: ASCII letters and digits, dashes between. */
+export function fileName(name, extension) {
+  const slug = String(name || '').normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return `highwater${slug ? `-${slug}` : ''}.${extension}`;
+}
+
+/** A vnode tree (an <svg> root) as standalone SVG text, with the fonts in an embedded style. */
+export function svgText(root, { title } = {}) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  for (const [name, value] of Object.entries(root.attrs)) {
+    if (name === 'key' || value === null || value === undefined || value === false) continue;
+    if (name === 'xmlns') continue; // the namespace itself, set by createElementNS
+    svg.setAttribute(name, value === true ? '' : String(value));
+  }
+  const extra = [h('style', null, `svg{font-family:${DIAGRAM_FONT}}text{white-space:pre}`)];
+  if (title) extra.unshift(h('title', null, title));
+  patch(svg, [...extra, ...root.children]);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}\n`;
+}
+
+/** The space-time diagram (what `Simulation.spaceTime` returned) as standalone SVG text. */
+export function diagramSvg(data, { width = 960, current = data.position, title } = {}) {
+  return svgText(renderDiagram(data, { width, current }), { title });
+}
+
+/** Text cut to `max` characters (with an ellipsis), for a record's box. */
+function clip(text, max) {
+  const chars = [...String(text)];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}
+
+/** About how wide a line of text is drawn (wide characters count double). */
+function textWidth(text, size) {
+  let em = 0;
+  for (const c of String(text)) em += c.codePointAt(0) >= 0x2e80 ? 1 : 0.58;
+  return em * size;
+}
+
+const MOMENT_RECORDS = 24; // records drawn per log at most (the latest)
+
+/**
+ * The current moment as a picture for a slide: the partition line, then
+ * per broker its role, LEO, HW and leader epoch, and its log's records
+ * (offset above, value inside, leader epoch below, coloured by epoch),
+ * with the HW and LEO drawn where they are. view: `sim.state()`.
+ */
+export function momentVnode(view, t = translate) {
+  const p = view.partition;
+  const cell = 60;
+  const left = 190;
+  const top = 74;
+  const rowH = 94;
+  const last = Math.max(0, ...view.brokers.map((b) => b.log_end_offset));
+  const first = Math.max(0, last - MOMENT_RECORDS);
+  const columns = Math.max(1, last - first + 1);
+  const isr = `[${p.isr.join(', ')}]`;
+  const head = p.leader == null
+    ? t('export.moment.offline', { epoch: p.leader_epoch, isr })
+    : t('export.moment.partition', { leader: p.leader, epoch: p.leader_epoch, isr, hw: p.high_watermark ?? '–' });
+  const width = Math.ceil(Math.max(left + columns * cell + 40, 40 + textWidth(head, 13.5)));
+  const height = top + view.brokers.length * rowH + 16;
+  const x = (offset) => left + (offset - first) * cell;
+  const rows = view.brokers.map((b, i) => {
+    const y = top + i * rowH;
+    const down = !b.alive;
+    const role = t(`role.${b.role}`);
+    const records = b.log.filter((r) => r.offset >= first);
+    // Records before the first drawn: left out here, or of the log window asked for.
+    const earlier = b.log_window_start + b.log.filter((r) => r.offset < first).length;
+    return h('g', { class: 'mo-broker', 'data-broker': b.id, opacity: down ? 0.55 : 1 },
+      h('text', { x: 16, y: y + 22, 'font-size': 16, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.broker', { id: b.id })),
+      h('text', { x: 16, y: y + 42, 'font-size': 13, fill: b.role === 'leader' ? '#a04f00' : down ? '#c0392b' : '#4a5563', 'font-weight': b.role === 'leader' ? 700 : 400 },
+        `${role}${b.in_isr ? ` · ${t('export.moment.in_isr')}` : ''}`),
+      h('text', { x: 16, y: y + 60, 'font-size': 12, fill: '#4a5563' }, t('export.moment.stats', { leo: b.log_end_offset, hw: b.high_watermark, epoch: b.leader_epoch })),
+      records.length === 0 && b.log_end_offset === 0
+        ? h('text', { x: left, y: y + 40, 'font-size': 12, fill: '#6b7480', 'font-style': 'italic' }, t('export.moment.empty_log'))
+        : null,
+      earlier > 0 ? h('text', { x: left - 8, y: y + 72, 'font-size': 10, fill: '#6b7480', 'text-anchor': 'end' }, t('export.moment.earlier', { count: earlier })) : null,
+      records.map((r) => {
+        const committed = r.offset < b.high_watermark;
+        const colour = EPOCH_COLOURS[r.epoch % EPOCH_COLOURS.length];
+        return h('g', { class: 'mo-record', 'data-offset': r.offset },
+          h('text', { x: x(r.offset) + cell / 2 - 2, y: y + 14, 'font-size': 10, fill: '#6b7480', 'text-anchor': 'middle' }, String(r.offset)),
+          h('rect', { x: x(r.offset), y: y + 20, width: cell - 4, height: 36, rx: 4, fill: colour, 'fill-opacity': committed ? 0.9 : 0.3, stroke: colour, 'stroke-width': 1.5, 'stroke-dasharray': committed ? null : '4 3' }),
+          h('text', { class: 'mo-value', x: x(r.offset) + cell / 2 - 2, y: y + 36, 'font-size': 12, 'font-weight': 600, fill: '#1d2430', 'text-anchor': 'middle', 'font-family': 'ui-monospace, Menlo, Consolas, "Noto Sans Mono CJK SC", monospace' }, clip(r.value, 7)),
+          h('text', { x: x(r.offset) + cell / 2 - 2, y: y + 51, 'font-size': 9.5, fill: '#1d2430', 'text-anchor': 'middle' }, t('export.moment.epoch', { epoch: r.epoch })),
+          h('title', null, `${r.offset}: ${r.value}`),
+        );
+      }),
+      // HW and LEO: lines at the boundary before that offset.
+      [['hw', b.high_watermark, '#0b6bb0', 0], ['leo', b.log_end_offset, '#1d2430', 13]].map(([key, offset, colour, dy]) => offset >= first
+        ? h('g', { class: `mo-${key}` },
+          h('line', { x1: x(offset) - 2, y1: y + 16, x2: x(offset) - 2, y2: y + 60 + dy, stroke: colour, 'stroke-width': 2.5 }),
+          h('text', { x: x(offset) + 1, y: y + 69 + dy, 'font-size': 10.5, 'font-weight': 700, fill: colour }, t(`export.moment.${key}`)))
+        : null),
+    );
+  });
+  return h('svg', { xmlns: SVG_NS, width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': DIAGRAM_FONT },
+    h('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }),
+    h('text', { x: 16, y: 26, 'font-size': 18, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.title', { step: view.step, time: view.time_ms, protocol: view.protocol })),
+    h('text', { x: 16, y: 50, 'font-size': 13.5, fill: '#1d2430' }, head),
+    rows,
+  );
+}
+
+/** The current moment as standalone SVG text. */
+export function momentSvg(view, t = translate) {
+  return svgText(momentVnode(view, t));
+}
+
+/** SVG text as a PNG Blob, `scale` times its size, drawn through a canvas. */
+export async function svgToPng(svg, scale = 2) {
+  const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+  const root = doc.documentElement;
+  const width = Math.ceil(Number.parseFloat(root.getAttribute('width')) * scale);
+  const height = Math.ceil(Number.parseFloat(root.getAttribute('height')) * scale);
+  if (!(width > 0 && height > 0)) throw new Error('svgToPng: the SVG has no width and height');
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, width, height);
+    context.drawImage(image, 0, 0, width, height);
+    return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('svgToPng: the canvas made no PNG'))), 'image/png'));
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** Saves a Blob (or text) as a file through a temporary link. */
+export function download(name, blob) {
+  const data = blob instanceof Blob ? blob : new Blob([blob], { type: 'text/plain;charset=utf-8' });
+  const url = URL.createObjectURL(data);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,517 @@
+// Pure drawing: the core's state (and the events of the step just shown) in,
+// descriptions of DOM/SVG out (see dom.js). No protocol logic: every number,
+// role and verdict drawn here is a field the core reported.
+
+import { h } from './dom.js';
+import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
+import { t, num, language } from '../words/i18n.js';
+import { eventText, messageText } from '../words/event-text.js';
+
+export const EPOCH_COLOURS = 8;
+const LIST_LIMIT = 100; // rows of the producer and consumer lists drawn at most
+
+/**
+ * Everything the page draws from one state.
+ * view: { windowStart, windowCount, dense, stepEvents, stepEventCount, step, position, length, refusals }
+ * (refusals: per broker, its latest `registration_refused` event up to this step)
+ */
+export function render(state, view) {
+  return {
+    banner: renderBanner(state, view),
+    caption: renderCaption(state, view),
+    cluster: renderCluster(state, view),
+    producer: renderProducer(state, view),
+    consumer: renderConsumer(state, view),
+    network: renderNetwork(state),
+    legend: renderLegend(state, view),
+  };
+}
+
+// ---------------------------------------------------------------- legend
+
+export function renderLegend(state, view = {}) {
+  const epochs = [...new Set(state.brokers.flatMap((b) => b.log.map((r) => r.epoch)))].sort((a, b) => a - b).slice(0, 12);
+  return [
+    view.recordEpochs === false
+      ? h('span', { class: 'legend-item', key: 'no-epochs', 'data-testid': 'no-record-epochs' }, t('legend.no_record_epochs'))
+      : epochs.map((e) => h('span', { class: 'legend-item', key: `e${e}` }, h('span', { class: `swatch epoch-${e % EPOCH_COLOURS} committed` }), t('legend.epoch', { epoch: e }))),
+    h('span', { class: 'legend-item', key: 'c' }, h('span', { class: 'swatch neutral committed' }), t('legend.committed')),
+    h('span', { class: 'legend-item', key: 'u' }, h('span', { class: 'swatch neutral uncommitted' }), t('legend.uncommitted')),
+    h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), t('legend.hw')),
+    h('span', { class: 'legend-item', key: 'leo' }, h('span', { class: 'swatch-line leo' }), t('legend.leo')),
+    h('span', { class: 'legend-item', key: 'ck' }, h('span', { class: 'swatch-line ckpt' }), t('legend.ckpt')),
+    h('span', { class: 'legend-item', key: 'r' }, h('span', { class: 'remote-glyph' }, '▴'), t('legend.remote')),
+  ];
+}
+
+// ---------------------------------------------------------------- caption
+
+const STEP_NOTES_MAX = 4;
+
+/** The step's notes: its most telling explanations (at most four), in the order they happened. */
+export function stepNotes(events) {
+  const notes = [];
+  const seen = new Set();
+  (events || []).forEach((e, i) => {
+    const note = explainEvent(e);
+    if (note && !seen.has(note.text)) {
+      seen.add(note.text);
+      notes.push({ ...note, i });
+    }
+  });
+  const kept = [...notes].sort((a, b) => b.rank - a.rank || a.i - b.i).slice(0, STEP_NOTES_MAX);
+  return kept.sort((a, b) => a.i - b.i).map((n) => n.text);
+}
+
+export function renderCaption(state, view) {
+  const where = view.position === 0 ? t('caption.start') : t('caption.step', { n: view.position });
+  const what = view.step ? describeStep(view.step) : t('caption.nothing_yet');
+  const shown = (view.stepEvents || []).length;
+  const notes = stepNotes(view.stepEvents);
+  if (view.stepEventCount > shown) notes.push(t('caption.many_events', { count: view.stepEventCount, shown }));
+  return [
+    h('p', { class: 'caption-line', key: 'line' },
+      h('strong', null, where),
+      h('span', { class: 'muted' }, ` ${t('caption.of', { n: view.length })} · ${formatMs(state.time_ms)} · `),
+      h('button', { type: 'button', class: 'link-button version-button', 'data-action': 'rules', 'data-testid': 'version', 'aria-haspopup': 'dialog', 'aria-label': VERSION_TEXT.buttonLabel(state.protocol), title: VERSION_TEXT.buttonLabel(state.protocol) }, VERSION_TEXT.name(state.protocol)),
+      h('span', { class: 'muted' }, ' · '),
+      h('span', { class: 'caption-what' }, what),
+    ),
+    notes.length
+      ? h('ul', { class: 'step-notes', key: 'notes', 'aria-label': t('caption.notes_label') }, notes.map((text, i) => h('li', { key: i }, text)))
+      : null,
+    view.hint ? h('p', { class: 'hint', key: 'hint', 'data-testid': 'hint' }, h('strong', null, `${t('hint.label')} `), view.hint) : null,
+  ];
+}
+
+// ---------------------------------------------------------------- violations
+
+export function renderBanner(state, view) {
+  const stopped = state.stopped
+    ? h('div', { class: 'banner banner-stopped', role: 'alert', key: 'stopped', 'data-testid': 'stopped' },
+        h('div', { class: 'violation-head' },
+          h('span', { class: 'tag tag-warn' }, t('banner.stopped_tag')),
+          h('strong', { class: 'violation-title' }, t('banner.stopped_title')),
+        ),
+        h('p', { class: 'violation-detail' }, stoppedText(state, view)),
+        h('p', { class: 'violation-where muted' }, t('banner.stopped_where')),
+      )
+    : null;
+  const vs = state.violations || [];
+  if (!vs.length) return stopped ? [stopped] : [];
+  // Protocol violations first; then in the order they happened.
+  const ordered = [...vs].sort((a, b) => Number(b.protocol_violation) - Number(a.protocol_violation) || a.step - b.step);
+  const [first, ...rest] = ordered;
+  return [stopped, h('div', { class: `banner ${first.protocol_violation ? 'banner-violation' : 'banner-allowed'}`, role: 'alert', key: 'violations' },
+    violationItem(first, view),
+    rest.length
+      ? h('details', { class: 'banner-more' },
+          h('summary', null, t('banner.more_findings', { count: rest.length })),
+          rest.map((v, i) => violationItem(v, view, i)))
+      : null,
+  )].filter(Boolean);
+}
+
+/** Why the run stopped: the core's words, or its budget_exceeded event in the page's language. */
+function stoppedText(state, view) {
+  const e = language() === 'en' ? null : (view.stepEvents || []).find((x) => x.type === 'budget_exceeded');
+  return e ? eventText(e, t) : state.stopped;
+}
+
+function violationItem(v, view, key) {
+  return h('div', { class: 'violation', key: key ?? 'first', 'data-kind': v.kind },
+    h('div', { class: 'violation-head' },
+      h('span', { class: `tag ${v.protocol_violation ? 'tag-bad' : 'tag-warn'}` }, v.protocol_violation ? t('banner.protocol_violation') : t('banner.allowed_by_acks1')),
+      h('strong', { class: 'violation-title' }, violationHeadline(v)),
+    ),
+    h('p', { class: 'violation-detail' }, violationDetail(v)),
+    h('p', { class: 'violation-where' },
+      h('span', { class: 'muted' }, `${v.kind} · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })} `),
+      view.position !== v.step
+        ? h('button', { type: 'button', class: 'link-button', 'data-action': 'goto', 'data-step': v.step, 'aria-label': t('banner.goto_label', { step: v.step }) }, t('banner.goto', { step: v.step }))
+        : h('span', { class: 'muted' }, t('banner.this_step')),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- cluster
+
+export function renderCluster(state, view) {
+  const p = state.partition;
+  const start = view.windowStart;
+  const count = view.windowCount;
+  const maxLeo = Math.max(0, ...state.brokers.map((b) => b.log_end_offset));
+  const stepEvents = view.stepEvents || [];
+  const flagged = violationCells(state.violations || []);
+  const gaps = violationGaps(state.violations || []);
+  return h('div', { class: `cluster${view.dense ? ' dense' : ''}`, style: `--count:${count}` },
+    h('div', { class: 'controller-strip' },
+      h('span', { class: 'controller-label' }, t('cluster.controller')),
+      has(p.leader)
+        ? h('span', null, `${t('cluster.leader')} `, h('strong', { 'data-testid': 'partition-leader' }, t('cluster.broker', { broker: p.leader })))
+        : h('span', { class: 'tag tag-bad', 'data-testid': 'partition-leader' }, t('cluster.offline')),
+      h('span', null, `${t('cluster.epoch')} `, h('strong', { 'data-testid': 'partition-epoch' }, String(p.leader_epoch))),
+      h('span', null, 'ISR ', h('strong', { 'data-testid': 'partition-isr' }, braces(p.isr))),
+      p.elr && p.elr.length
+        ? h('span', { class: 'elr-summary', title: t('elr.partition') }, 'ELR ', h('strong', { 'data-testid': 'partition-elr' }, braces(p.elr)), h('span', { class: 'visually-hidden' }, `: ${t('elr.partition')}`))
+        : null,
+      !has(p.leader) && has(p.last_known_leader)
+        ? h('span', { title: t('elr.last_known_leader_help') }, `${t('elr.last_known_leader')} `, h('strong', { 'data-testid': 'partition-last-known-leader' }, t('cluster.broker', { broker: p.last_known_leader })))
+        : null,
+      h('span', null, 'HW ', h('strong', { 'data-testid': 'partition-hw' }, has(p.high_watermark) ? String(p.high_watermark) : '–')),
+    ),
+    renderInFlight(state),
+    h('div', { class: 'ruler-row', 'aria-hidden': 'true' },
+      h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, t('cluster.offset'))),
+      h('div', { class: 'track ruler' }, ruler(start, count, maxLeo, view.dense)),
+    ),
+    state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps, view.refusals, view.recordEpochs !== false)),
+    h('div', { class: 'inflight-layer', 'aria-hidden': 'true' }),
+    h('div', { class: 'overlay', 'aria-hidden': 'true' }),
+  );
+}
+
+const has = (v) => v !== null && v !== undefined;
+
+function renderInFlight(state) {
+  const msgs = state.in_flight || [];
+  if (!msgs.length) return null;
+  const shown = msgs.slice(0, 12);
+  return h('div', { class: 'in-flight' },
+    h('span', { class: 'muted' }, t('cluster.in_flight', { count: msgs.length })),
+    shown.map((m, i) => {
+      const [from, to] = endpoints(m);
+      return h('span', { class: `chip msg-${m.kind}`, key: i, title: inFlightTitle(m) },
+        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · ${t('cluster.arrives', { ms: String(m.arrives_ms) })}`));
+    }),
+    msgs.length > shown.length ? h('span', { class: 'muted' }, t('cluster.and_more', { count: msgs.length - shown.length })) : null,
+  );
+}
+
+/** A message in flight in words: the core's line in English, else the message in the page's language. */
+export function inFlightTitle(m) {
+  return language() === 'en' ? m.line : `${m.from} → ${m.to}: ${messageText(m, t)}`;
+}
+
+/** Sender and receiver of an in-flight message, as the core reports them. */
+export function endpoints(m) {
+  return [m.from, m.to];
+}
+
+function ruler(start, count, maxLeo, dense) {
+  const shown = Math.min(count, maxLeo + 1 - start);
+  const every = dense ? 20 : shown > 40 ? 10 : shown > 20 ? 5 : 1;
+  const ticks = [];
+  for (let o = start; o < start + count && o <= maxLeo; o++) {
+    if (o % every === 0) ticks.push(h('span', { class: 'tick', key: o, style: `--o:${o - start}` }, String(o)));
+  }
+  return ticks;
+}
+
+function violationCells(violations) {
+  const set = new Set();
+  for (const v of violations) {
+    if (!has(v.offset)) continue;
+    for (const b of v.brokers || []) set.add(`${b}:${v.offset}`);
+  }
+  return set;
+}
+
+/** Per broker, the records that violations name at offsets where they were expected. */
+function violationGaps(violations) {
+  const map = new Map();
+  for (const v of violations) {
+    if (!has(v.offset) || v.kind !== 'acked_write_lost') continue;
+    for (const b of v.brokers || []) {
+      if (!map.has(b)) map.set(b, []);
+      map.get(b).push({ offset: v.offset, value: v.value, kind: v.kind });
+    }
+  }
+  return map;
+}
+
+function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
+  const p = state.partition;
+  const classes = ['broker-row', `role-${b.role}`];
+  if (!b.alive) classes.push(b.role === 'starting' ? 'is-starting' : 'is-down');
+  if (b.isolated) classes.push('is-isolated');
+  if (b.stale_leader) classes.push('is-stale');
+  const role = roleText(b.role);
+  const starting = b.role === 'starting' ? startingNote(b.id, refusals && refusals.get(b.id), state.time_ms) : null;
+  const label = t('broker.label', { broker: b.id, role: b.in_elr ? `${role}, ELR` : role, epoch: b.leader_epoch, leo: b.log_end_offset, hw: b.high_watermark });
+  const notes = stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id);
+  const controllerLeader = has(p.leader) ? t('broker.controller_leader', { broker: p.leader, epoch: p.leader_epoch }) : t('broker.nobody');
+  return h('section', { class: classes.join(' '), key: `b${b.id}`, 'data-broker': b.id, 'aria-label': label },
+    h('div', { class: 'broker-info' },
+      h('div', { class: 'broker-title' },
+        h('span', { class: 'broker-name' }, t('broker.name', { broker: b.id })),
+        h('span', { class: `role role-${b.role}`, 'data-testid': 'role' }, role),
+        h('span', { class: 'epoch-pill', title: t('broker.epoch_help') }, `${t('cluster.epoch')} `, h('span', { 'data-stat': 'epoch' }, String(b.leader_epoch))),
+      ),
+      h('div', { class: 'badges' },
+        b.in_isr ? h('span', { class: 'tag tag-ok', title: t('broker.in_isr_help') }, t('broker.in_isr')) : h('span', { class: 'tag tag-muted', title: t('broker.out_of_isr_help') }, t('broker.out_of_isr')),
+        b.in_elr
+          ? h('span', { class: 'tag tag-elr', 'data-testid': 'elr', title: t('elr.broker', { broker: b.id }) }, h('span', { 'aria-hidden': 'true' }, 'ELR'), h('span', { class: 'visually-hidden' }, t('elr.broker', { broker: b.id })))
+          : null,
+        b.fenced ? h('span', { class: 'tag tag-bad', title: t('broker.fenced_help') }, t('broker.fenced')) : null,
+        b.isolated ? h('span', { class: 'tag tag-bad', title: t('broker.isolated_help') }, t('broker.isolated')) : null,
+        b.stale_leader
+          ? h('span', { class: 'tag tag-bad', 'data-testid': 'stale-leader', title: t('broker.stale_help', { epoch: b.leader_epoch, leader: controllerLeader }) }, t('broker.stale'))
+          : null,
+        b.fetcher_paused ? h('span', { class: 'tag tag-warn' }, t('broker.fetcher_paused')) : null,
+        b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms) ? h('span', { class: 'tag tag-muted' }, t('broker.links_ms', { ms: b.latency_ms })) : null,
+      ),
+      h('div', { class: 'stats' },
+        stat('LEO', 'leo', b.log_end_offset, t('glossary.leo.short')),
+        stat('HW', 'hw', b.high_watermark, t('glossary.hw.short')),
+        stat(t('broker.ckpt'), 'ckpt', b.checkpointed_high_watermark, t('glossary.ckpt.short')),
+      ),
+      b.stale_leader ? h('p', { class: 'stale-note' }, t('broker.stale_note', { epoch: b.leader_epoch, leader: controllerLeader })) : null,
+      starting ? h('p', { class: 'starting-note', 'data-testid': 'starting-note' }, starting) : null,
+      b.role === 'leader' ? leaderView(b) : null,
+      brokerActions(b, state),
+    ),
+    h('div', { class: 'track', 'data-window-start': start },
+      cells(b, start, count, flagged, gaps, recordEpochs),
+      markers(b, start, count),
+    ),
+    notes.length
+      ? h('div', { class: 'broker-notes' }, notes.map((e, i) => h('p', { class: 'truncation-note', key: i }, h('span', { class: 'scissors', 'aria-hidden': 'true' }, '✂ '), t('broker.truncated_note', { from: e.from, to: e.to, why: truncationWhy(e.truncation) }))))
+      : null,
+  );
+}
+
+function stat(label, key, value, title) {
+  return h('span', { class: `stat stat-${key}`, title }, h('span', { class: 'stat-label' }, label), ' ', h('span', { class: 'stat-value', 'data-stat': key }, String(value)));
+}
+
+function leaderView(b) {
+  const remote = b.remote || [];
+  return h('div', { class: 'leader-view' },
+    h('span', { class: 'muted' }, `${t('broker.leader_view')} `),
+    h('span', null, `ISR ${braces(b.isr)}`),
+    remote.map((r) => h('span', { class: 'remote', key: r.id, 'data-remote': r.id },
+      ` · ${t('broker.remote_at', { broker: r.id })} `,
+      has(r.log_end_offset) ? `LEO ${r.log_end_offset}` : h('span', { class: 'unknown', title: t('glossary.leo_unknown.short') }, 'LEO ?'),
+      has(r.fetch_held_until_ms)
+        ? h('span', { class: 'held', 'data-held': r.id, title: t('broker.fetch_held_help') }, t('broker.fetch_held', { until: formatMs(r.fetch_held_until_ms) }))
+        : null,
+    )),
+  );
+}
+
+function brokerActions(b, state) {
+  const id = b.id;
+  // A starting broker's process runs (it can crash, lose power, be isolated)
+  // but it serves nothing until the controller accepts its registration.
+  const running = b.alive || b.role === 'starting';
+  const follower = running && b.role !== 'leader';
+  const btn = (action, text, label, extra = {}) => {
+    const reason = unavailableReason(action, id, b.role);
+    return reason
+      ? h('button', { type: 'button', class: 'mini unavailable', 'data-action': action, 'data-broker': id, 'aria-disabled': 'true', 'data-reason': reason, 'aria-label': t('action.not_possible', { label }), 'aria-description': reason, title: reason }, text)
+      : h('button', { type: 'button', class: 'mini', 'data-action': action, 'data-broker': id, 'aria-label': label, ...extra }, text);
+  };
+  const a = (key) => t(`action.${key}`, { broker: id });
+  return h('div', { class: 'broker-actions' },
+    follower ? btn('fetch', a('fetch'), a('fetch_label')) : null,
+    running ? btn('crash', a('crash'), a('crash_label')) : btn('restart', a('restart'), a('restart_label')),
+    h('details', { class: 'more', key: 'more' },
+      h('summary', { class: 'mini', 'aria-label': a('more_label') }, a('more')),
+      h('div', { class: 'menu' },
+        running
+          ? h('div', { class: 'menu-row' },
+              h('label', null, `${a('lose')} `, h('input', { type: 'number', min: 1, max: 10000, value: 1, 'data-field': 'lose', 'data-broker': id, 'aria-label': a('lose_label'), class: 'num' }), ` ${a('records')}`),
+              btn('powerloss', a('power_loss'), a('power_loss_label')))
+          : null,
+        h('div', { class: 'menu-row' },
+          b.isolated ? btn('heal-broker', a('reconnect'), a('reconnect_label')) : btn('isolate', a('isolate'), a('isolate_label'))),
+        follower
+          ? h('div', { class: 'menu-row' },
+              b.fetcher_paused ? btn('resume', a('resume'), a('resume_label')) : btn('pause', a('pause'), a('pause_label')))
+          : null,
+        h('div', { class: 'menu-row' },
+          h('label', null, `${a('links')} `, h('input', { type: 'number', min: 0, max: 3600000, value: 400, 'data-field': 'delay', 'data-broker': id, 'aria-label': a('links_label'), class: 'num' }), ' ms'),
+          btn('delay', a('slow'), a('slow_label'))),
+        h('div', { class: 'menu-row' }, btn('elect', a('elect'), a('elect_label'))),
+      ),
+    ),
+  );
+}
+
+function cells(b, start, count, flagged, missing, recordEpochs) {
+  const hw = b.high_watermark;
+  const held = new Set(b.log.map((r) => r.offset));
+  // A record a violation says this broker should have but does not: drawn as a crossed-out slot.
+  const gaps = (missing.get(b.id) || []).filter((m) => !held.has(m.offset) && m.offset >= start && m.offset < start + count);
+  return h('div', { class: 'cells' },
+    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: `--o:${m.offset - start}`, title: t('cell.missing', { value: m.value === null ? t('violation.a_record') : `“${m.value}”`, offset: m.offset, kind: m.kind }) },
+      h('span', { class: 'cell-offset' }, String(m.offset)),
+      h('span', { class: 'cell-value' }, m.value ?? '?'),
+    )),
+    b.log.filter((r) => r.offset < start + count).map((r) => {
+      const committed = r.offset < hw;
+      const cls = ['cell', recordEpochs ? `epoch-${r.epoch % EPOCH_COLOURS}` : 'epoch-none', committed ? 'committed' : 'uncommitted'];
+      if (flagged.has(`${b.id}:${r.offset}`)) cls.push('flagged');
+      const title = recordEpochs
+        ? t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: r.value })
+        : t(committed ? 'cell.title_committed_no_epoch' : 'cell.title_uncommitted_no_epoch', { offset: r.offset, value: r.value });
+      return h('div', { class: cls.join(' '), key: r.offset, style: `--o:${r.offset - start}`, title },
+        h('span', { class: 'cell-offset' }, String(r.offset)),
+        h('span', { class: 'cell-value' }, r.value),
+        recordEpochs ? h('span', { class: 'cell-epoch' }, `e${r.epoch}`) : null,
+      );
+    }),
+  );
+}
+
+function markers(b, start, count) {
+  const end = start + count;
+  const out = [];
+  const place = (offset) => (offset < start ? { edge: 'left', o: 0 } : offset > end ? { edge: 'right', o: count } : { edge: null, o: offset - start });
+  const marker = (kind, offset, text, title) => {
+    const at = place(offset);
+    const label = at.edge === 'left' ? `◂ ${text}` : at.edge === 'right' ? `${text} ▸` : text;
+    // Labels near an edge of the window turn inwards.
+    const edge = at.edge === 'right' || (at.edge === null && at.o > count - 3) ? ' edge-right' : at.edge === 'left' || (at.edge === null && at.o < 1) ? ' edge-left' : '';
+    return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: `--o:${at.o}`, title, 'data-marker': kind },
+      h('span', { class: 'marker-label' }, label));
+  };
+  out.push(marker('hw', b.high_watermark, `HW ${b.high_watermark}`, t('glossary.hw.short')));
+  out.push(marker('leo', b.log_end_offset, `LEO ${b.log_end_offset}`, t('glossary.leo.short')));
+  if (b.checkpointed_high_watermark !== b.high_watermark) {
+    // Its label sits left of its line (right of it at the window's left
+    // edge); where that would cover the LEO label a few cells away (after a
+    // power loss the checkpoint can be past the LEO), the dashed line goes
+    // without it: its title and the legend say what it is.
+    const ckpt = b.checkpointed_high_watermark;
+    const leo = b.log_end_offset;
+    const crowded = ckpt - start < 1 ? leo >= ckpt && leo - ckpt <= 2 : leo < ckpt && ckpt - leo <= 3;
+    out.push(marker('ckpt', ckpt, crowded ? '' : `${t('broker.ckpt')} ${ckpt}`, `${t('glossary.ckpt.short')}: ${ckpt}`));
+  }
+  if (b.role === 'leader' && b.remote) {
+    // One flag per offset, naming every follower the leader places there.
+    const byOffset = new Map();
+    for (const r of b.remote) {
+      if (!has(r.log_end_offset)) continue;
+      if (!byOffset.has(r.log_end_offset)) byOffset.set(r.log_end_offset, []);
+      byOffset.get(r.log_end_offset).push(r.id);
+    }
+    for (const [offset, ids] of byOffset) {
+      const at = place(offset);
+      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: `--o:${at.o}`, title: t('marker.remote', { brokers: ids.join(', '), count: ids.length, offset }), 'data-remote-marker': ids.join(',') },
+        h('span', { class: 'marker-label' }, `▴ ${ids.join(',')}`)));
+    }
+  }
+  return h('div', { class: 'markers' }, out);
+}
+
+// ---------------------------------------------------------------- producer
+
+export function renderProducer(state, view = {}) {
+  const all = state.producer || [];
+  const shown = all.slice(-LIST_LIMIT);
+  if (!all.length) return h('p', { class: 'empty' }, t('producer.empty'));
+  return h('div', null,
+    all.length > shown.length ? h('p', { class: 'muted small' }, t('producer.earlier', { count: all.length - shown.length })) : null,
+    h('ol', { class: 'records', start: all.length - shown.length + 1 },
+      shown.map((r, i) => {
+        const result = r.result;
+        const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
+        return h('li', { key: all.length - shown.length + i, class: 'record-row' },
+          h('span', { class: 'rec-value' }, r.value),
+          h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
+          has(r.offset) ? h('span', { class: 'muted small' }, view.recordEpochs === false ? ` @${r.offset}` : ` @${r.offset} e${r.epoch}`) : null,
+          r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? t('producer.last_error', { error: r.last_error }) : null }, ` · ${t('producer.attempts', { count: r.attempts })}`) : null,
+          h('span', { class: `tag ${cls}`, title: resultHelp(result), 'data-result': result }, resultLabel(result)),
+        );
+      }),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- consumer
+
+export function renderConsumer(state, view) {
+  const p = state.partition;
+  const consumer = state.consumer;
+  const leader = has(p.leader) ? state.brokers.find((b) => b.id === p.leader) : null;
+  const parts = [];
+  if (!leader) {
+    parts.push(h('p', { class: 'muted' }, t('consumer.no_leader')));
+  } else {
+    const hw = leader.high_watermark;
+    const readable = leader.log.filter((r) => r.offset >= consumer.position && r.offset < hw);
+    const first = consumer.position;
+    parts.push(h('p', null,
+      hw > first
+        ? t(hw - first === 1 ? 'consumer.readable_one' : 'consumer.readable', { broker: leader.id, first, last: hw - 1, hw })
+        : t('consumer.nothing_new', { broker: leader.id, position: first, hw })));
+    if (readable.length) {
+      parts.push(h('div', { class: 'chips' }, readable.slice(0, 40).map((r) => h('span', { class: `chip ${view && view.recordEpochs === false ? 'epoch-none' : `epoch-${r.epoch % EPOCH_COLOURS}`}`, key: r.offset, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, r.value)),
+        readable.length > 40 ? h('span', { class: 'muted' }, ` +${readable.length - 40}`) : null));
+    } else if (hw > first && view && hw > view.windowStart + view.windowCount) {
+      parts.push(h('p', { class: 'muted small' }, t('consumer.scroll')));
+    }
+  }
+  const read = consumer.read || [];
+  const shown = read.slice(-LIST_LIMIT);
+  parts.push(h('p', { class: 'consumer-pos' }, t('consumer.position', { position: consumer.position, count: read.length })));
+  if (shown.length) {
+    parts.push(h('div', { class: 'chips read' }, shown.map((r, i) => h('span', { class: 'chip', key: i, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, r.value))));
+  }
+  return parts;
+}
+
+// ---------------------------------------------------------------- network
+
+export function renderNetwork(state) {
+  const n = state.brokers.length;
+  const size = 200;
+  const c = size / 2;
+  const radius = n === 1 ? 0 : 70;
+  const pos = new Map(state.brokers.map((b, i) => {
+    const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
+    return [b.id, [c + radius * Math.cos(a), c + radius * Math.sin(a)]];
+  }));
+  const cuts = state.links.cut;
+  const cutSet = new Set(cuts.map(([a, b]) => `${a}-${b}`));
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const a = state.brokers[i].id;
+      const b = state.brokers[j].id;
+      const ab = cutSet.has(`${a}-${b}`);
+      const ba = cutSet.has(`${b}-${a}`);
+      const [x1, y1] = pos.get(a);
+      const [x2, y2] = pos.get(b);
+      const cls = ab && ba ? 'link cut both' : ab || ba ? 'link cut one' : 'link';
+      lines.push(h('line', { key: `${a}-${b}`, class: cls, x1, y1, x2, y2 }));
+      if (ab || ba) {
+        // A cross on the cut, nearer the receiver of a one-way cut.
+        const f = ab && ba ? 0.5 : ab ? 0.7 : 0.3;
+        const mx = x1 + (x2 - x1) * f;
+        const my = y1 + (y2 - y1) * f;
+        lines.push(h('text', { key: `x${a}-${b}`, class: 'cut-mark', x: mx, y: my + 5, 'text-anchor': 'middle' }, '✕'));
+      }
+    }
+  }
+  const nodes = state.brokers.map((b) => {
+    const [x, y] = pos.get(b.id);
+    const cls = ['node', `role-${b.role}`];
+    if (b.isolated) cls.push('isolated');
+    return h('g', { key: b.id, class: cls.join(' ') },
+      h('circle', { cx: x, cy: y, r: 18 }),
+      h('text', { x, y: y + 5, 'text-anchor': 'middle' }, String(b.id)));
+  });
+  const described = cuts.length ? cuts.map(([a, b]) => `${a} → ${b}`).join(', ') : t('network.none');
+  return [
+    h('svg', { class: 'netmap', viewBox: `0 0 ${size} ${size}`, role: 'img', 'aria-label': t('network.label', { count: n, cuts: described }) },
+      lines, nodes),
+    h('div', { class: 'cut-list' },
+      cuts.length ? h('p', { class: 'muted small' }, t('network.cut_heading')) : h('p', { class: 'muted small' }, t('network.all_up')),
+      cuts.map(([a, b]) => h('span', { class: 'chip', key: `${a}-${b}` }, `${a} → ${b} `,
+        h('button', { type: 'button', class: 'link-button', 'data-action': 'heal-link', 'data-a': a, 'data-b': b, 'aria-label': t('network.heal_label', { a, b }) }, t('network.heal')))),
+    ),
+  ];
+}

@@ -1,0 +1,145 @@
+// The controls that act on the run: each broker's buttons, the producer and
+// consumer, the network form, the clock's buttons, elections, the record
+// cells' zoom and window, and the event log's lines (a click seeks). Every
+// action is a step handed to the core.
+
+import { h, patch } from '../draw/dom.js';
+import { t } from '../words/i18n.js';
+import { formatMs } from '../words/describe.js';
+
+function intField(input, fallback) {
+  const n = Number(input && input.value);
+  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : fallback;
+}
+
+/** The step a broker card's button stands for. */
+function brokerStep(pg, button) {
+  const id = Number(button.dataset.broker);
+  const field = (name) => pg.$('cluster').querySelector(`input[data-field="${name}"][data-broker="${id}"]`);
+  const steps = {
+    fetch: () => ({ fetch: id }),
+    crash: () => ({ crash: { broker: id } }),
+    restart: () => ({ restart: id }),
+    powerloss: () => ({ crash: { broker: id, lose_unflushed: Math.max(1, intField(field('lose'), 1)) } }),
+    isolate: () => ({ isolate: id }),
+    'heal-broker': () => ({ heal: id }),
+    pause: () => ({ pause: id }),
+    resume: () => ({ resume: id }),
+    delay: () => ({ delay: { broker: id, ms: intField(field('delay'), 400) } }),
+    elect: () => ({ elect: id }),
+  };
+  const make = steps[button.dataset.action];
+  return make ? make() : null;
+}
+
+function onClusterClick(pg, event) {
+  const button = event.target.closest('button[data-action]');
+  if (!button) return;
+  if (button.getAttribute('aria-disabled') === 'true') {
+    pg.notify('warn', t('notice.not_possible', { reason: button.dataset.reason }), { timeoutMs: 5000 });
+    return;
+  }
+  const step = brokerStep(pg, button);
+  if (!step) return;
+  const menu = button.closest('details');
+  if (menu) menu.open = false;
+  pg.apply(step);
+}
+
+export function wireControls(pg) {
+  const $ = (id) => pg.$(id);
+  const player = pg.player;
+  $('btn-reset').addEventListener('click', () => {
+    player.stop();
+    pg.keepForUndo();
+    const steps = pg.steps.length;
+    pg.loadScenario({ version: 1, config: { ...pg.config }, steps: [] });
+    if (steps) pg.notify('info', t('notice.reset', { count: steps }), pg.undoAction());
+  });
+
+  $('cluster').addEventListener('click', (e) => onClusterClick(pg, e));
+  $('banner').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-action="goto"]');
+    if (b) { player.stop(); pg.seek(Number(b.dataset.step), { animate: true }); }
+  });
+  $('network').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-action="heal-link"]');
+    if (b) pg.apply({ heal: [Number(b.dataset.a), Number(b.dataset.b)] });
+  });
+  $('link-form').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-link]');
+    if (!b) return;
+    const a = Number($('link-a').value);
+    const c = Number($('link-b').value);
+    const steps = { cut: { cut: [a, c] }, partition: { partition: [a, c] }, heal: { heal: [a, c] }, 'heal-all': { heal: 'all' } };
+    pg.apply(steps[b.dataset.link]);
+  });
+  pg.root.querySelectorAll('button[data-advance]').forEach((b) => b.addEventListener('click', () => {
+    const kind = b.dataset.advance;
+    const ms = kind === 'session' ? pg.config.broker_session_timeout_ms : kind === 'lag' ? pg.config.replica_lag_time_max_ms : Number(kind);
+    pg.apply({ advance_ms: ms });
+  }));
+  $('btn-elect').addEventListener('click', () => {
+    const v = $('elect-target').value;
+    pg.apply({ elect: v === '' ? null : Number(v) });
+  });
+  $('produce-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const input = $('produce-value');
+    const value = input.value !== '' ? input.value : input.placeholder;
+    const step = { produce: { value, acks: $('produce-acks').value } };
+    const to = $('produce-to').value;
+    if (to !== '') step.produce.to = Number(to);
+    if (pg.apply(step)) input.value = ''; // apply() numbers the next placeholder
+  });
+  $('btn-consume').addEventListener('click', () => pg.apply({ consume: null }));
+  $('zoom').value = pg.zoom;
+  $('zoom').addEventListener('change', (e) => { pg.zoom = e.target.value; pg.draw(); });
+
+  // Log window (which offsets are drawn).
+  $('win-start').addEventListener('input', (e) => { pg.follow = false; pg.windowStart = Number(e.target.value); pg.draw(); });
+  $('win-prev').addEventListener('click', () => { pg.follow = false; pg.windowStart = Math.max(0, pg.windowStart - Math.max(1, Math.floor(pg.windowCount / 2))); pg.draw(); });
+  $('win-next').addEventListener('click', () => { pg.follow = false; pg.windowStart += Math.max(1, Math.floor(pg.windowCount / 2)); pg.draw(); });
+  $('win-end').addEventListener('click', () => { pg.follow = true; pg.draw(); });
+
+  // Event log: click a line to go to its step.
+  $('event-log').addEventListener('click', (e) => {
+    const line = e.target.closest('.log-line');
+    if (line && line.dataset.step) { player.stop(); pg.seek(Number(line.dataset.step), { animate: true }); }
+  });
+
+  new ResizeObserver(() => {
+    if (!pg.sim) return;
+    const count = pg.measureWindow();
+    if (count !== pg.windowCount) pg.draw();
+  }).observe($('cluster'));
+}
+
+/** Controls that depend on the configuration (broker lists, time buttons). */
+export function refreshStaticControls(pg) {
+  const $ = (id) => pg.$(id);
+  const ids = Array.from({ length: pg.config.brokers }, (_, i) => i + 1);
+  const options = (first) => [first, ...ids.map((id) => h('option', { value: id, key: id }, t('cluster.broker', { broker: id })))];
+  const keep = (select, fn) => {
+    const v = select.value;
+    patch(select, fn());
+    select.value = [...select.options].some((o) => o.value === v) ? v : select.options[0]?.value ?? '';
+  };
+  keep($('elect-target'), () => options(h('option', { value: '', key: 'c' }, t('toolbar.controllers_choice'))));
+  keep($('produce-to'), () => options(h('option', { value: '', key: 'l' }, t('producer.to_leader'))));
+  keep($('link-a'), () => options(null));
+  keep($('link-b'), () => options(null));
+  if ($('link-a').value === $('link-b').value && ids.length > 1) $('link-b').value = String(ids.find((i) => String(i) !== $('link-a').value));
+  const session = formatMs(pg.config.broker_session_timeout_ms);
+  const lag = formatMs(pg.config.replica_lag_time_max_ms);
+  $('btn-session').textContent = t('toolbar.session', { time: session });
+  $('btn-session').setAttribute('aria-label', t('toolbar.session_label', { time: session }));
+  $('btn-lag').textContent = t('toolbar.lag', { time: lag });
+  $('btn-lag').setAttribute('aria-label', t('toolbar.lag_label', { time: lag }));
+  updateProducePlaceholder(pg);
+}
+
+export function updateProducePlaceholder(pg) {
+  const n = pg.steps.filter((s) => s && s.produce).length + 1;
+  pg.$('produce-value').placeholder = `m${n}`;
+}

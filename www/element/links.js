@@ -1,0 +1,129 @@
+// Links: the address of a run. When the playground is the page (index.html),
+// the address bar carries the run (`#s=<link>&at=<position>`), the tour and its
+// stop (`?tour=&step=`) and the language (`?lang=`), kept current as the run
+// changes, and a link opened replays exactly. A playground embedded in another
+// page leaves that page's address alone; its links point at the full page
+// beside the module.
+
+import { isCrash } from '../core.js';
+import { t } from '../words/i18n.js';
+import { parseFragment, buildFragment, pageUrl } from './share.js';
+import { phrase } from '../words/event-text.js';
+
+/** The page's address bar, for the playground that is the page. */
+export class PageAddress {
+  constructor(pg) {
+    this.pg = pg;
+    this.lastHash = '';
+    this.timer = 0;
+  }
+
+  fragment() {
+    const fork = this.pg.forkView ? this.pg.forkView.text : null;
+    return buildFragment(this.pg.sim.toLink(), this.pg.sim.position(), fork);
+  }
+
+  /** Keeps the fragment current: at once, or at most every 400 ms while playing. */
+  scheduleHash() {
+    const player = this.pg.player;
+    if (!player.playing && !player.clockRunning) {
+      clearTimeout(this.timer);
+      this.timer = 0;
+      this.writeHash();
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = 0;
+      this.writeHash();
+    }, 400);
+  }
+
+  writeHash() {
+    const pg = this.pg;
+    if (!pg.sim) return;
+    const r = pg.guarded(t('notice.could_not_link'), () => this.fragment());
+    if (!r.ok) return;
+    this.lastHash = r.value;
+    if (location.hash !== r.value) history.replaceState(null, '', r.value);
+    pg.$('open-full').href = pageUrl(location, r.value);
+  }
+
+  /** Opens the run of the fragment (or the default run, with a message for a bad link). */
+  loadFromHash() {
+    const pg = this.pg;
+    const { link, at, badAt, fork } = parseFragment(location.hash);
+    if (link) {
+      try {
+        pg.loadLink(link, { at });
+        if (badAt !== null) pg.notify('warn', t('notice.bad_at', { at: badAt }));
+        if (at !== null && at > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at, count: pg.sim.length() }));
+        // A comparison's link: the fork opens beside the run (a change the core refuses is a message).
+        if (fork && pg.forkView) pg.forkView.open(fork);
+        return;
+      } catch (err) {
+        if (isCrash(err)) {
+          pg.recover(err);
+          return;
+        }
+        pg.notify('error', t('notice.bad_link', { message: phrase(err.message, t) }));
+      }
+    }
+    pg.loadScenario(pg.defaultScenario());
+  }
+
+  /** The URL carries the tour and its stop, so a reload or a shared link shows the same caption. */
+  writeTour() {
+    const tour = this.pg.tour;
+    const url = new URL(location.href);
+    if (tour) {
+      url.searchParams.set('tour', tour.id);
+      url.searchParams.set('step', String(tour.index + 1));
+    } else {
+      url.searchParams.delete('tour');
+      url.searchParams.delete('step');
+    }
+    if (url.href !== location.href) history.replaceState(null, '', url);
+    if (this.pg.compact) this.pg.$('open-full').href = pageUrl(location, location.hash);
+  }
+
+  writeLanguage(code) {
+    const url = new URL(location.href);
+    url.searchParams.set('lang', code);
+    history.replaceState(null, '', url);
+    document.documentElement.lang = code;
+    if (this.pg.compact) this.pg.$('open-full').href = pageUrl(location, location.hash);
+  }
+
+  drawTitle(name) {
+    document.title = name ? `${name} · Highwater` : t('page.title');
+  }
+
+  /** A link opened in the same tab (the fragment changed by hand or by Back). */
+  wire() {
+    const onHash = () => {
+      if (location.hash === this.lastHash) return;
+      this.pg.player.stop();
+      this.loadFromHash();
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }
+}
+
+/**
+ * The full page's address for this run: the page's own (keeping its language
+ * and tour), or for a playground embedded elsewhere the index.html beside this
+ * module, with the playground's language and tour.
+ */
+export function runUrl(pg, { embed = false } = {}) {
+  const fork = pg.forkView ? pg.forkView.text : null;
+  const fragment = pg.guarded(t('notice.could_not_link'), () => buildFragment(pg.sim.toLink(), pg.sim.position(), fork));
+  const hash = fragment.ok ? fragment.value : '';
+  if (pg.address) return pageUrl(location, hash, { embed });
+  const url = new URL('../index.html', import.meta.url);
+  const parts = embed ? ['embed'] : [];
+  if (pg.lang !== 'en') parts.push(`lang=${encodeURIComponent(pg.lang)}`);
+  if (pg.tour) parts.push(`tour=${encodeURIComponent(pg.tour.id)}`, `step=${pg.tour.index + 1}`);
+  return `${url.origin}${url.pathname}${parts.length ? `?${parts.join('&')}` : ''}${hash}`;
+}

@@ -1,0 +1,198 @@
+// The player: Play/Pause over the recorded steps, "Run the clock", the
+// timeline's buttons and slider, and the keyboard. Play never adds a step;
+// the clock is its own control, which does.
+
+import { t, num } from '../words/i18n.js';
+
+export const PLAY_TICK_MS = 200; // one clock step every tick while the clock runs
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export class Player {
+  constructor(pg) {
+    this.pg = pg;
+    this.playing = false;
+    this.playUntil = null; // a tour's next stop: Play pauses there
+    this.playToken = 0;
+    this.clockRunning = false;
+    this.clockToken = 0;
+    this.tickingClock = false;
+  }
+
+  speed() {
+    return Number(this.pg.$('speed').value) || 1;
+  }
+
+  perMessageMs() {
+    return Math.max(120, Math.min(900, 650 / this.speed()));
+  }
+
+  advanceIncrementMs() {
+    return Math.max(1, Math.round(PLAY_TICK_MS * this.speed()));
+  }
+
+  /**
+   * Plays the recorded steps from here (from the start when at the end), one
+   * at a time with its animation. It stops at the end of the run, at the step
+   * where a guarantee breaks, and at a tour's next stop; it never adds a step.
+   */
+  play(until = undefined) {
+    const pg = this.pg;
+    if (this.playing || !pg.sim.length()) return;
+    this.stopClock();
+    if (pg.sim.position() >= pg.sim.length() && !pg.tour) pg.seek(0);
+    this.playUntil = until !== undefined ? until : pg.tour ? pg.tour.playLimit() : null;
+    if (this.playUntil !== null && pg.sim.position() >= this.playUntil) return;
+    this.playing = true;
+    const token = ++this.playToken;
+    this.updateButtons();
+    (async () => {
+      while (this.playing && token === this.playToken) {
+        const before = pg.sim.position();
+        if (before >= pg.sim.length() || (this.playUntil !== null && before >= this.playUntil)) break;
+        if (!pg.stepForward()) break;
+        if (pg.violationAt(pg.sim.position())) {
+          pg.notify('warn', t('notice.paused_violation', { step: pg.sim.position() }), { timeoutMs: 6000 });
+          break;
+        }
+        await (pg.animation || Promise.resolve());
+        if (pg.sim.position() < pg.sim.length()) await sleep(Math.max(150, 500 / this.speed()));
+      }
+      if (token === this.playToken) this.stop();
+    })();
+  }
+
+  stop() {
+    const was = this.playing;
+    this.playing = false;
+    this.playToken++;
+    this.updateButtons();
+    if (was && this.pg.address) this.pg.address.scheduleHash();
+  }
+
+  togglePlay() {
+    if (this.playing) this.stop();
+    else this.play();
+  }
+
+  /**
+   * "Run the clock": adds a clock step every tick (timed mode lets the
+   * followers fetch on their own meanwhile) until it is stopped, the run
+   * stops at a budget, or a guarantee breaks.
+   */
+  toggleClock() {
+    if (this.clockRunning) this.stopClock();
+    else this.startClock();
+  }
+
+  startClock() {
+    const pg = this.pg;
+    this.stop();
+    this.clockRunning = true;
+    const token = ++this.clockToken;
+    this.updateButtons();
+    (async () => {
+      while (this.clockRunning && token === this.clockToken) {
+        const violations = pg.violationCount || 0;
+        this.tickingClock = true;
+        const ok = pg.apply({ advance_ms: this.advanceIncrementMs() });
+        this.tickingClock = false;
+        if (!ok || (pg.state && pg.state.stopped)) break;
+        if ((pg.violationCount || 0) > violations) {
+          pg.notify('warn', t('notice.paused_violation', { step: pg.sim.position() }), { timeoutMs: 6000 });
+          break;
+        }
+        await Promise.all([pg.animation, sleep(PLAY_TICK_MS)]);
+      }
+      if (token === this.clockToken) this.stopClock();
+    })();
+  }
+
+  stopClock() {
+    const was = this.clockRunning;
+    this.clockRunning = false;
+    this.clockToken++;
+    this.updateButtons();
+    if (was && this.pg.address) this.pg.address.scheduleHash();
+  }
+
+  /** The Play and clock buttons' state and words. */
+  updateButtons() {
+    const b = this.pg.$('btn-play');
+    if (b) {
+      b.classList.toggle('playing', this.playing);
+      const label = this.playing ? t('player.pause') : t('player.play');
+      b.setAttribute('aria-label', label);
+      b.setAttribute('aria-pressed', String(this.playing));
+      b.title = label;
+    }
+    const c = this.pg.$('btn-clock');
+    if (c) {
+      c.setAttribute('aria-pressed', String(Boolean(this.clockRunning)));
+      c.textContent = this.clockRunning ? t('toolbar.clock_stop') : t('toolbar.clock_run');
+    }
+  }
+
+  drawPlayer(view) {
+    const $ = (id) => this.pg.$(id);
+    const slider = $('timeline');
+    slider.max = String(view.length);
+    slider.value = String(view.position);
+    slider.setAttribute('aria-valuetext', t('player.valuetext', { n: view.position, length: view.length }));
+    $('position').textContent = `${num(view.position)} / ${num(view.length)}`;
+    $('btn-back').disabled = view.position === 0;
+    $('btn-forward').disabled = view.position >= view.length;
+    $('btn-start').disabled = view.position === 0;
+  }
+
+  wire() {
+    const pg = this.pg;
+    const $ = (id) => pg.$(id);
+    $('btn-play').addEventListener('click', () => this.togglePlay());
+    $('btn-forward').addEventListener('click', () => { this.stop(); pg.stepForward(); });
+    $('btn-back').addEventListener('click', () => { this.stop(); pg.stepBack(); });
+    $('btn-start').addEventListener('click', () => { this.stop(); pg.seek(0); });
+    $('timeline').addEventListener('input', (e) => { this.stop(); pg.seek(Number(e.target.value)); });
+    $('btn-clock').addEventListener('click', () => this.toggleClock());
+  }
+
+  /**
+   * Keyboard shortcuts: Space plays, arrows step, Home/End jump, ? helps.
+   * `e.composedPath()[0]` is the real target inside the shadow root.
+   */
+  onKey(e) {
+    const pg = this.pg;
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || !pg.sim) return;
+    if (pg.root.querySelector('dialog[open]')) return;
+    const target = e.composedPath()[0];
+    const tag = target && target.tagName;
+    const typing = tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (target && target.isContentEditable);
+    if (e.key === '?' && !typing && !pg.compact) {
+      e.preventDefault();
+      pg.$('help').togglePopover();
+      return;
+    }
+    if (typing) return;
+    if (e.key === ' ' || e.code === 'Space') {
+      if (tag === 'BUTTON' || tag === 'SUMMARY' || tag === 'A') return; // Space activates the focused control
+      e.preventDefault();
+      this.togglePlay();
+    } else if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      this.stop();
+      pg.stepForward();
+    } else if (e.key === 'ArrowLeft') {
+      e.preventDefault();
+      this.stop();
+      pg.stepBack();
+    } else if (e.key === 'Home') {
+      e.preventDefault();
+      this.stop();
+      pg.seek(0);
+    } else if (e.key === 'End') {
+      e.preventDefault();
+      this.stop();
+      pg.seek(pg.sim.length());
+    }
+  }
+}

@@ -1,0 +1,555 @@
+// One playground: the run it shows (a Simulation of the core), the position,
+// and the drawing of the core's state into its shadow root. Every change goes
+// through the core (sim.apply / sim.seek); the page only draws what comes
+// back. The player, the controls, each dialog and the address bar are wired
+// by their own modules around this one.
+
+import { loadCore, core, isCrash, panicMessage } from '../core.js';
+import { h, patch } from '../draw/dom.js';
+import { notify as showNotice } from './notices.js';
+import { render, endpoints } from '../draw/render.js';
+import { renderEventLog, LOG_LINES_SHOWN } from '../draw/eventlog.js';
+import { eventLine, eventText, phrase } from '../words/event-text.js';
+import { t, language, useLanguage, setLanguage, translateTree } from '../words/i18n.js';
+import { animateStep, cancelAnimations, drawInFlight } from '../draw/animate.js';
+import { describeStep, hintFor } from '../words/describe.js';
+import { galleryText, galleryEntryNamed } from './gallery.js';
+import { renderOperator } from '../draw/operator.js';
+import { stepKey } from './tour.js';
+import { Player, PLAY_TICK_MS } from './player.js';
+import { refreshStaticControls, updateProducePlaceholder } from './controls.js';
+
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
+const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
+
+export class Playground {
+  /**
+   * root: the shadow root holding the markup; host: the element (it gets the
+   * position events); size: 'full', 'compact' or 'bare'; lang: a language code.
+   */
+  constructor(root, host, { size = 'full', lang = 'en' } = {}) {
+    this.root = root;
+    this.host = host;
+    this.size = size;
+    this.lang = lang;
+    this.sim = null;
+    this.generation = 0; // the core instance the run lives in
+    this.name = '';
+    this.description = '';
+    this.config = null;
+    this.steps = []; // the timeline's steps, kept to rebuild the run after a crash of the core
+    this.trace = { lines: [], stepEnds: [] };
+    this.position = 0;
+    this.windowStart = 0;
+    this.windowCount = 20;
+    this.follow = true;
+    this.zoom = size === 'full' ? 'normal' : 'compact';
+    this.undo = null;
+    this.stepEventsCache = new Map();
+    // What the core says of a position that only a new step or run changes:
+    // the operator's view (it counts the run's events) and the typed events
+    // behind the event log's lines in another language. Kept out of the frame.
+    this.positionCache = new Map();
+    this.refusals = []; // every registration_refused event of the timeline: { step, broker, session_expires_ms }
+    this.recovering = false;
+    this.state = null;
+    this.violationCount = 0;
+    this.animation = null;
+    this.tour = null; // the tour being taken (tour-panel.js)
+    this.firstTour = null; // offered on an empty page
+    this.gallery = null; // the gallery's entries once loaded (names in every language)
+    this.address = null; // the page's address bar, when this playground is the page (links.js)
+    this.forkView = null; // What if…: the fork and the comparison (fork-view.js)
+    this.diagram = null; // the space-time diagram's panel (diagram-panel.js)
+    this.timelineVersion = 0; // changes whenever the timeline does (a new run, a step applied)
+    this.lastReported = '';
+    this.player = new Player(this);
+  }
+
+  /** An element of this playground by id. */
+  $(id) {
+    return this.root.getElementById(id);
+  }
+
+  get compact() {
+    return this.size !== 'full';
+  }
+
+  /** Makes this playground's language the one t() speaks (several on a page may differ). */
+  enter() {
+    useLanguage(this.lang);
+  }
+
+  notify(kind, text, options) {
+    return showNotice(this.$('notices'), kind, text, options);
+  }
+
+  // ---------------------------------------------------------------- language
+
+  /** Loads a language and draws every word in it again. */
+  async setLanguage(code) {
+    const chosen = await setLanguage(code);
+    this.lang = chosen;
+    this.$('root').lang = chosen;
+    translateTree(this.root);
+    if (this.sim) {
+      refreshStaticControls(this);
+      this.player.updateButtons();
+      if (this.tour) this.tour.redraw();
+      this.draw();
+    }
+    return chosen;
+  }
+
+  // ---------------------------------------------------------------- core calls
+
+  /** Runs a call into the core; a crash of the core is recovered from, other errors are shown. */
+  guarded(what, fn) {
+    try {
+      return { ok: true, value: fn() };
+    } catch (err) {
+      if (isCrash(err)) {
+        this.recover(err);
+        return { ok: false, crashed: true };
+      }
+      this.notify('error', t('notice.failed', { what, message: err && err.message ? phrase(err.message, t) : String(err) }));
+      return { ok: false, error: err };
+    }
+  }
+
+  /** After a panic: a fresh core instance, and the run rebuilt from its steps. */
+  async recover(err) {
+    if (this.recovering) return;
+    this.recovering = true;
+    this.player.stop();
+    const message = panicMessage() || (err && err.message) || String(err);
+    this.notify('error', t('notice.core_crashed', { message }));
+    try {
+      // Another playground on the page may have loaded the fresh instance already.
+      if (core().generation === this.generation) await loadCore();
+      this.rebuild();
+    } catch (fatal) {
+      this.notify('error', t('notice.restart_failed', { message: fatal.message }));
+    } finally {
+      this.recovering = false;
+    }
+  }
+
+  /** The run made again in the current core instance, at the same position. */
+  rebuild() {
+    const scenario = this.currentScenario();
+    this.sim = null; // it lived in the dead instance
+    try {
+      this.loadScenario(scenario, { at: Math.min(this.position ?? scenario.steps.length, scenario.steps.length) });
+    } catch (again) {
+      this.notify('error', t('notice.rebuild_failed', { message: again.message }));
+      this.loadScenario({ ...scenario, steps: [] });
+    }
+  }
+
+  currentScenario() {
+    const s = { version: 1, config: { ...this.config }, steps: this.steps.slice() };
+    if (this.name) s.name = this.name;
+    if (this.description) s.description = this.description;
+    return s;
+  }
+
+  defaultScenario() {
+    return { version: 1, config: { ...core().defaultConfig }, steps: [] };
+  }
+
+  /** Replaces the run (throws the core's error, leaving the current run as it was). */
+  adopt(sim, { at } = {}) {
+    // Right after construction the position is the end: every event is there.
+    // The trace crosses the boundary as one text, not an object per event.
+    const text = sim.traceText();
+    const lines = text ? text.slice(0, -1).split('\n') : [];
+    const stepEnds = Array.from(sim.stepEnds());
+    const refusals = sim.registrationRefusals();
+    const scenario = sim.scenario();
+    const length = sim.length();
+    const position = at === null || at === undefined ? length : Math.max(0, Math.min(at, length));
+    if (position !== length) sim.seek(position);
+    if (this.sim) this.sim.free();
+    this.sim = sim;
+    this.generation = core().generation;
+    this.name = scenario.name || '';
+    this.description = scenario.description || '';
+    this.config = scenario.config;
+    this.steps = scenario.steps;
+    this.trace = { lines, stepEnds };
+    this.refusals = refusals;
+    this.position = position;
+    this.stepEventsCache.clear();
+    this.positionCache.clear();
+    this.timelineVersion += 1;
+    this.follow = true;
+    refreshStaticControls(this);
+  }
+
+  /** Adopts a new Simulation (or frees it if it cannot be adopted), then draws. */
+  load(make, opts) {
+    const sim = make(core().Simulation);
+    try {
+      this.adopt(sim, opts);
+    } catch (err) {
+      sim.free();
+      throw err;
+    }
+    this.draw();
+  }
+
+  loadScenario(scenario, opts) {
+    this.load((Simulation) => Simulation.fromScenario(scenario), opts);
+  }
+
+  loadLink(link, opts) {
+    this.load((Simulation) => Simulation.fromLink(link), opts);
+  }
+
+  /** Keeps the run as it is now for the Undo of a notice. */
+  keepForUndo() {
+    if (this.sim) this.undo = { scenario: this.currentScenario(), position: this.sim.position() };
+  }
+
+  restoreUndo() {
+    const u = this.undo;
+    if (!u) return;
+    this.undo = null;
+    this.player.stop();
+    try {
+      this.loadScenario(u.scenario, { at: u.position });
+    } catch (err) {
+      this.notify('error', t('notice.undo_failed', { message: err.message }));
+    }
+  }
+
+  /** The Undo button of a notice. */
+  undoAction() {
+    return { action: { label: t('notice.undo'), run: () => this.restoreUndo() } };
+  }
+
+  /** Per broker, its latest registration_refused event up to `position`. */
+  refusalsAt(position) {
+    const latest = new Map();
+    for (const e of this.refusals) if (e.step <= position) latest.set(e.broker, e);
+    return latest;
+  }
+
+  /** A step's events for captions and animation: its last STEP_EVENTS_SHOWN
+   *  (a step of a long timed run can cause hundreds of thousands). */
+  stepEvents(position) {
+    if (position < 1) return [];
+    if (!this.stepEventsCache.has(position)) {
+      if (this.stepEventsCache.size > 64) this.stepEventsCache.clear();
+      this.stepEventsCache.set(position, this.sim.stepEvents(position, STEP_EVENTS_SHOWN));
+    }
+    return this.stepEventsCache.get(position);
+  }
+
+  /** `make()` once per position and key, until the timeline changes. */
+  atPosition(key, make) {
+    const k = `${this.position}|${key}`;
+    if (!this.positionCache.has(k)) {
+      if (this.positionCache.size > 64) this.positionCache.clear();
+      this.positionCache.set(k, make());
+    }
+    return this.positionCache.get(k);
+  }
+
+  /** How many events step `position` caused (its trace lines). */
+  stepEventCount(position) {
+    const ends = this.trace.stepEnds;
+    return position < 1 ? 0 : ends[position - 1] - (position > 1 ? ends[position - 2] : 0);
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  /** Applies one step at the current position. Returns true if the core took it. */
+  apply(step, { animate = true } = {}) {
+    const sim = this.sim;
+    const position = sim.position();
+    const future = sim.length() - position;
+    // The run's own next step: moving forward is the same, and keeps what follows.
+    if (future && stepKey(step) === stepKey(this.steps[position])) return this.seek(position + 1, { animate });
+    const before = future ? this.currentScenario() : null;
+    const r = this.guarded(t('notice.could_not_step', { step: describeStep(step) }), () => sim.apply(step, STEP_EVENTS_SHOWN));
+    if (!r.ok) return false;
+    const events = r.value;
+    const trace = this.trace;
+    trace.lines.length = position ? trace.stepEnds[position - 1] : 0;
+    trace.stepEnds.length = position;
+    const text = sim.stepText(position + 1);
+    if (text) for (const line of text.slice(0, -1).split('\n')) trace.lines.push(line);
+    trace.stepEnds.push(trace.lines.length);
+    this.refusals = sim.registrationRefusals();
+    this.steps.length = position;
+    this.steps.push(step);
+    this.position = position + 1;
+    this.stepEventsCache.clear();
+    this.positionCache.clear();
+    this.timelineVersion += 1;
+    this.stepEventsCache.set(this.position, events);
+    if (future) {
+      this.undo = { scenario: before, position };
+      this.notify('info', t('notice.replaced', { count: future }), this.undoAction());
+    }
+    for (const e of events) if (e.type === 'step_rejected') this.notify('warn', t('notice.not_possible', { reason: phrase(e.reason, t) }), { timeoutMs: 5000 });
+    const stopped = events.find((e) => e.type === 'budget_exceeded');
+    if (stopped) {
+      this.player.stop();
+      this.player.stopClock();
+      this.notify('warn', t('notice.stopped', { step: this.position, message: language() === 'en' ? stopped.line.replace(/^.*?#\S+\s+/, '') : eventText(stopped, t) }));
+    }
+    updateProducePlaceholder(this);
+    this.draw({ events: animate ? events : null });
+    return true;
+  }
+
+  seek(position, { animate = false } = {}) {
+    const sim = this.sim;
+    const target = Math.max(0, Math.min(position, sim.length()));
+    if (target === sim.position()) return true;
+    const r = this.guarded(t('notice.could_not_seek'), () => sim.seek(target));
+    if (!r.ok) return false;
+    this.position = target;
+    this.draw({ events: animate ? this.stepEvents(target) : null });
+    return true;
+  }
+
+  /** Forward one recorded step. At the end nothing is added: the run changes only by an action. */
+  stepForward() {
+    const sim = this.sim;
+    if (sim.position() >= sim.length()) return false;
+    return this.seek(sim.position() + 1, { animate: true });
+  }
+
+  stepBack() {
+    return this.seek(this.sim.position() - 1);
+  }
+
+  /**
+   * Do records carry their leader epoch under this version? From the version
+   * that brought KIP-101's OffsetsForLeaderEpoch on (0.11, message format v2),
+   * whatever later rules replaced it with.
+   */
+  recordsCarryEpochs(protocol) {
+    const versions = core().versions.versions;
+    const since = versions.findIndex((x) => x.introduced.includes('offsets_for_leader_epoch'));
+    const at = versions.findIndex((x) => x.name === protocol);
+    return since < 0 || at < 0 || at >= since;
+  }
+
+  /** Did a guarantee break at this very step? */
+  violationAt(position) {
+    return Boolean(position && this.state && (this.state.violations || []).some((v) => v.step === position));
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  measureWindow() {
+    const host = this.$('cluster');
+    const track = host.querySelector('.ruler');
+    let width = track ? track.clientWidth : 0;
+    if (!width) {
+      const w = host.clientWidth || 600;
+      width = w > 720 ? w - 250 : w - 16;
+    }
+    const cell = CELL_WIDTH[this.zoom] || CELL_WIDTH.normal;
+    return Math.max(3, Math.min(400, Math.floor((width - 30) / cell)));
+  }
+
+  /** Redraws from the core's state; a failure of the core while drawing is recovered from. */
+  draw(opts = {}) {
+    if (!this.sim) return;
+    this.enter();
+    if (this.generation !== core().generation) {
+      // The core was restarted (after a panic in another playground): this run lived in the old instance.
+      this.rebuild();
+      return;
+    }
+    try {
+      this.drawNow(opts);
+    } catch (err) {
+      if (isCrash(err)) this.recover(err);
+      else this.notify('error', t('notice.could_not_draw', { message: err && err.message ? err.message : String(err) }));
+    }
+  }
+
+  drawNow({ events = null } = {}) {
+    const sim = this.sim;
+    const $ = (id) => this.$(id);
+    const position = sim.position();
+    this.position = position;
+    this.windowCount = this.measureWindow();
+    let state = sim.state(this.windowStart, this.windowCount);
+    const maxLeo = Math.max(0, ...state.brokers.map((b) => b.log_end_offset));
+    const start = this.follow ? Math.max(0, maxLeo + 1 - this.windowCount) : Math.min(this.windowStart, Math.max(0, maxLeo));
+    if (start !== this.windowStart) {
+      this.windowStart = start;
+      state = sim.state(start, this.windowCount);
+    }
+    this.state = state;
+    this.violationCount = state.violations.length;
+    const tour = this.tour;
+    const view = {
+      windowStart: this.windowStart,
+      windowCount: this.windowCount,
+      dense: this.zoom === 'dense',
+      stepEvents: this.stepEvents(position),
+      stepEventCount: this.stepEventCount(position),
+      // Records carry their leader epoch from 0.11 (message format v2, KIP-101):
+      // before, cells are drawn without one.
+      recordEpochs: this.recordsCarryEpochs(state.protocol),
+      step: position ? this.steps[position - 1] : null,
+      position,
+      length: sim.length(),
+      refusals: this.refusalsAt(position),
+      // A hint at the end of a run, where an action is what comes next (a tour gives its own).
+      hint: !tour && position === sim.length() && !state.stopped ? hintFor(state, this.config) : null,
+    };
+    const out = render(state, view);
+    const cluster = $('cluster');
+    cluster.dataset.zoom = this.zoom;
+    cancelAnimations(cluster.firstElementChild);
+    patch($('banner'), out.banner);
+    patch($('caption'), out.caption);
+    patch(cluster, out.cluster);
+    patch($('legend'), out.legend);
+    if (!this.compact) {
+      patch($('producer'), out.producer);
+      patch($('consumer'), out.consumer);
+      patch($('network'), out.network);
+      patch($('operator'), renderOperator(this.atPosition('operator', () => sim.operator())));
+    }
+    // The window may need another size once the track exists at its real width.
+    const count = this.measureWindow();
+    if (count !== this.windowCount && !this.redrawing) {
+      this.redrawing = true;
+      try {
+        this.drawNow({ events });
+      } finally {
+        this.redrawing = false;
+      }
+      return;
+    }
+    this.drawHead();
+    this.player.drawPlayer(view);
+    this.drawLogWindow(maxLeo);
+    this.drawEventLog();
+    if (this.address) this.address.scheduleHash();
+    drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
+    if (events && events.length && !reducedMotion.matches) {
+      // While the clock runs, a tick's messages fit in about one tick; a recorded step gets its full time.
+      const budgetMs = this.player.clockRunning && this.player.tickingClock ? PLAY_TICK_MS * 1.5 : Infinity;
+      this.animation = animateStep(cluster.firstElementChild, events, { perMessageMs: this.player.perMessageMs(), budgetMs });
+    } else {
+      this.animation = null;
+    }
+    if (this.forkView) this.forkView.draw();
+    if (this.diagram) this.diagram.draw();
+    if (tour) tour.positionChanged();
+    this.report(view);
+    if (!this.firstDrawn) {
+      this.firstDrawn = true;
+      $('app').setAttribute('aria-busy', 'false');
+      this.host.dataset.ready = 'true';
+      this.host.dispatchEvent(new CustomEvent('highwater-ready', { bubbles: true, composed: true }));
+    }
+  }
+
+  /** Tells the host page where the run is: a `highwater-position` event when the step or the run changes. */
+  report(view) {
+    const key = `${view.position}/${view.length}/${this.name}`;
+    if (key === this.lastReported) return;
+    this.lastReported = key;
+    this.host.dispatchEvent(new CustomEvent('highwater-position', {
+      bubbles: true,
+      composed: true,
+      detail: { position: view.position, length: view.length, scenario: this.name, stopped: Boolean(this.state && this.state.stopped), violations: this.violationCount },
+    }));
+  }
+
+  /** The scenario's name and description in the page's language (a user's own as written). */
+  scenarioTitle() {
+    const entry = galleryEntryNamed(this.gallery, this.name);
+    const tour = this.tour;
+    const name = tour ? t(`tours.${tour.id}.title`) : entry ? galleryText(entry, 'name') : this.name;
+    const description = tour ? '' : entry ? galleryText(entry, 'description') : this.description;
+    return { name, description };
+  }
+
+  drawHead() {
+    const $ = (id) => this.$(id);
+    const { name, description } = this.scenarioTitle();
+    $('scenario-name').textContent = name || t('page.your_run');
+    $('embed-name').textContent = name ? `· ${name}` : '';
+    $('scenario-description').textContent = description || (this.steps.length ? '' : t('page.empty_description'));
+    if (this.address) this.address.drawTitle(name);
+    // The empty page offers the first tour.
+    const offer = !this.tour && !this.steps.length && !this.compact;
+    $('onboard').hidden = !offer;
+    if (offer && this.firstTour) {
+      patch($('onboard'), [
+        h('button', { type: 'button', class: 'primary', key: 'b', 'data-start-tour': this.firstTour }, t('onboard.start', { title: t(`tours.${this.firstTour}.title`) })),
+        h('span', { class: 'muted', key: 's' }, ` ${t('onboard.or')}`),
+      ]);
+    }
+  }
+
+  drawLogWindow(maxLeo) {
+    const $ = (id) => this.$(id);
+    const box = $('log-window');
+    const needed = maxLeo + 1 > this.windowCount;
+    box.hidden = !needed;
+    if (!needed) return;
+    const s = $('win-start');
+    const max = Math.max(0, maxLeo + 1 - this.windowCount);
+    s.max = String(max);
+    s.value = String(this.windowStart);
+    $('win-label').textContent = t('logwindow.label', { first: this.windowStart, last: this.windowStart + this.windowCount - 1, max: maxLeo });
+    $('win-end').disabled = this.follow;
+  }
+
+  drawEventLog() {
+    if (this.compact) return; // the compact sizes show no event log
+    const log = this.$('event-log');
+    const tr = this.trace;
+    const count = this.position ? tr.stepEnds[this.position - 1] : 0;
+    const currentFrom = this.position > 1 ? tr.stepEnds[this.position - 2] : 0;
+    const text = this.lineTexts(Math.max(0, count - LOG_LINES_SHOWN), count);
+    patch(log, renderEventLog({ lines: tr.lines, count, stepOf: (i) => this.stepOfLine(i), currentFrom, text }));
+    // Follow the current step: the log ends with it.
+    log.scrollTop = log.scrollHeight;
+  }
+
+  /**
+   * What trace lines from..to say in the page's language: the core's English
+   * lines as they are, or the same typed events rendered from the locale.
+   */
+  lineTexts(from, to) {
+    const lines = this.trace.lines;
+    if (language() === 'en' || to <= from) return (i) => lines[i];
+    const r = this.guarded(t('notice.could_not_trace'), () => this.atPosition(`events ${from}-${to}`, () => this.sim.eventsIn(from, to)));
+    if (!r.ok) return (i) => lines[i];
+    const events = r.value;
+    return (i) => {
+      const e = events[i - from];
+      return e ? eventLine(e, t) : lines[i];
+    };
+  }
+
+  stepOfLine(i) {
+    // stepEnds is sorted: the first step whose end is past line i.
+    const ends = this.trace.stepEnds;
+    let lo = 0;
+    let hi = ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid] > i) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo + 1;
+  }
+}

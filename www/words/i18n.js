@@ -1,0 +1,169 @@
+// Words in one place: every string the page shows comes from a locale table
+// by key. Each language is a folder under locales/ with one JSON file per
+// bundle (ui, tours, events); English is the source of the keys. Keys are the
+// JSON paths: `player.play` in ui.json, `tours.leo-and-hw.title` in
+// tours.json, `events.truncated` in events.json.
+//
+// A value is a string with `{name}` placeholders, or a plural object
+// ({ "one": …, "other": … }) chosen by Intl.PluralRules on `params.count`.
+
+export const LANGUAGES = [
+  { code: 'en', name: 'English' },
+  { code: 'zh-Hans', name: '简体中文' },
+  { code: 'zh-Hant', name: '繁體中文' },
+];
+
+export const BUNDLES = ['ui', 'tours', 'events'];
+
+const CODES = new Set(LANGUAGES.map((l) => l.code));
+const PLURAL_FORMS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
+
+/** Keys asked for that no table has (the browser tests read them: a gap is a failure). */
+const missing = new Set();
+
+export function missingKeys() {
+  return [...missing];
+}
+
+const state = {
+  code: 'en',
+  table: new Map(),
+  english: new Map(),
+  plural: new Intl.PluralRules('en'),
+  number: new Intl.NumberFormat('en-US'),
+};
+
+/** Every language loaded so far (several playgrounds on one page may speak different ones). */
+const loaded = new Map();
+
+/** Is `code` one of the page's languages? */
+export function isLanguage(code) {
+  return CODES.has(code);
+}
+
+/**
+ * The language to show: `?lang=` when it names one, else the first of the
+ * browser's languages the page speaks (Chinese script by region when the tag
+ * names none), else English.
+ */
+export function chooseLanguage(requested, preferred = []) {
+  if (isLanguage(requested)) return requested;
+  for (const tag of preferred) {
+    const lower = String(tag).toLowerCase();
+    if (lower === 'en' || lower.startsWith('en-')) return 'en';
+    if (lower === 'zh' || lower.startsWith('zh-')) {
+      if (lower.includes('hant') || /-(tw|hk|mo)\b/.test(lower)) return 'zh-Hant';
+      return 'zh-Hans';
+    }
+  }
+  return 'en';
+}
+
+/** A bundle's nested JSON as [key, value] pairs (plural objects stay whole). */
+export function flatten(value, prefix = '', out = []) {
+  for (const [k, v] of Object.entries(value)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object' && !Array.isArray(v) && !isPlural(v)) flatten(v, key, out);
+    else out.push([key, v]);
+  }
+  return out;
+}
+
+function isPlural(v) {
+  const keys = Object.keys(v);
+  return keys.length > 0 && keys.includes('other') && keys.every((k) => PLURAL_FORMS.has(k));
+}
+
+async function fetchBundles(code, base) {
+  const table = new Map();
+  await Promise.all(BUNDLES.map(async (bundle) => {
+    const url = new URL(`../locales/${code}/${bundle}.json`, base);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
+    const prefix = bundle === 'ui' ? '' : bundle;
+    for (const [k, v] of flatten(await response.json(), prefix)) table.set(k, v);
+  }));
+  return table;
+}
+
+/** Loads a language (and English, the fallback for a key a language lacks) and makes it the one in use. */
+export async function setLanguage(code, base = import.meta.url) {
+  const chosen = isLanguage(code) ? code : 'en';
+  if (!loaded.has('en')) loaded.set('en', await fetchBundles('en', base));
+  if (!loaded.has(chosen)) loaded.set(chosen, await fetchBundles(chosen, base));
+  useLanguage(chosen);
+  return chosen;
+}
+
+/**
+ * Makes an already loaded language the one in use, at once (a playground
+ * calls it before it draws or handles an event). False if it is not loaded.
+ */
+export function useLanguage(code) {
+  if (state.code === code && state.table.size) return true;
+  const table = loaded.get(code);
+  if (!table) return false;
+  state.english = loaded.get('en') || table;
+  state.table = table;
+  state.code = code;
+  state.plural = new Intl.PluralRules(code);
+  state.number = new Intl.NumberFormat(code === 'en' ? 'en-US' : code);
+  return true;
+}
+
+/** The language in use. */
+export function language() {
+  return state.code;
+}
+
+/** Does the current language have this key (English counts)? */
+export function has(key) {
+  return state.table.has(key) || state.english.has(key);
+}
+
+/** A number as the language writes it (1,000 in English). */
+export function num(n) {
+  return typeof n === 'number' ? state.number.format(n) : String(n);
+}
+
+/**
+ * The text of `key` with `{name}` filled from params (numbers formatted for
+ * the language). A key missing in the language falls back to English, and a
+ * key missing everywhere shows itself, so a gap is visible, never fatal.
+ */
+export function t(key, params = {}) {
+  let value = state.table.get(key);
+  if (value === undefined) value = state.english.get(key);
+  if (value === undefined) {
+    missing.add(key);
+    return key;
+  }
+  if (typeof value === 'object') {
+    const form = state.plural.select(Number(params.count ?? 0));
+    value = value[form] ?? value.other;
+  }
+  return fill(value, params);
+}
+
+/** `{name}` placeholders filled from params; unknown ones are left as written. */
+export function fill(text, params) {
+  return String(text).replace(/\{([a-zA-Z0-9_.]+)\}/g, (whole, name) => {
+    if (!(name in params)) return whole;
+    const v = params[name];
+    return typeof v === 'number' ? num(v) : String(v);
+  });
+}
+
+/**
+ * Static markup: an element with data-i18n="key" gets the key's text, and
+ * data-i18n-attr="aria-label:key; title:key" sets those attributes.
+ */
+export function translateTree(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of el.dataset.i18nAttr.split(';')) {
+      const [attr, key] = pair.split(':').map((s) => s.trim());
+      if (attr && key) el.setAttribute(attr, t(key));
+    }
+  }
+}
