@@ -399,7 +399,7 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
                     writeln!(out, "{e}")?;
                 }
             }
-            if sim.stopped.is_some() {
+            if sim.stopped().is_some() {
                 break;
             }
         }
@@ -414,12 +414,12 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
     if written.is_err() {
         return ExitCode::SUCCESS; // stdout closed (e.g. piped to head)
     }
-    match sim.stopped {
+    match sim.stopped() {
         Some(budget) => fail(format!(
             "{}: step {}: {}",
             file.display(),
             sim.step,
-            highwater::model::event::budget_message(budget, sim.budgets.limit(budget))
+            highwater::model::event::budget_message(budget, sim.budgets().limit(budget))
         )),
         None => ExitCode::SUCCESS,
     }

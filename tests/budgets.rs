@@ -32,7 +32,7 @@ fn a_timed_out_fetch_discards_what_is_in_flight_on_its_connection() {
         }
         most_in_flight = most_in_flight.max(sim.network.in_flight.len());
     }
-    assert_eq!(sim.stopped, None);
+    assert_eq!(sim.stopped(), None);
     assert!(discarded > 0, "the timed-out fetches discarded nothing");
     // Checked after each step; within the long advance the test below looks closer.
     assert!(most_in_flight <= 6, "{most_in_flight} messages in flight");
@@ -64,7 +64,7 @@ fn an_unreachable_controller_leaves_one_pending_isr_change_not_millions() {
     assert_eq!(failed.len(), 1, "{}", run.trace());
     assert!(failed[0].repeated.is_none());
     assert!(run.events.len() < 100, "{} events", run.events.len());
-    assert_eq!(run.sim.stopped, Some(Budget::WorkPerStep));
+    assert_eq!(run.sim.stopped(), Some(Budget::WorkPerStep));
     // One ISR check per millisecond: the budget is reached at about 2,000 s.
     assert!((1_900_000..2_100_000).contains(&run.sim.now_ms), "stopped at {} ms", run.sim.now_ms);
 }
@@ -100,7 +100,7 @@ fn a_step_past_its_event_budget_stops_the_run_with_the_limit_named() {
     let s = worst_case("timed-hour");
     let mut sim = Simulation::new(s.config.clone());
     let events = sim.apply(&s.steps[0]);
-    assert_eq!(sim.stopped, Some(Budget::EventsPerStep));
+    assert_eq!(sim.stopped(), Some(Budget::EventsPerStep));
     let last = events.last().unwrap();
     assert_eq!(last.event, Event::BudgetExceeded { budget: Budget::EventsPerStep, limit: limits::MAX_EVENTS_PER_STEP });
     let line = last.to_string();
@@ -134,12 +134,12 @@ struct Stop {
 fn run_under(text: &str, budgets: Budgets) -> Stop {
     let s = Scenario::from_json(text).unwrap();
     let mut sim = Simulation::new(s.config.clone());
-    sim.budgets = budgets;
+    sim.accounting.budgets = budgets;
     for step in &s.steps {
         let events = sim.apply(step);
-        if sim.stopped.is_some() {
+        if sim.stopped().is_some() {
             let last = events.last().cloned();
-            return Stop { step: Some(sim.step), budget: sim.stopped, line: last.as_ref().map(|e| e.to_string()).unwrap_or_default(), last_event: last.map(|e| e.event) };
+            return Stop { step: Some(sim.step), budget: sim.stopped(), line: last.as_ref().map(|e| e.to_string()).unwrap_or_default(), last_event: last.map(|e| e.event) };
         }
     }
     Stop { step: None, budget: None, last_event: None, line: String::new() }
@@ -253,7 +253,7 @@ fn retries_that_leave_no_event_count_against_the_work_budget() {
     }
     s.steps.push(Step::AdvanceMs(3_599_000));
     let run = common::run(&s);
-    assert_eq!(run.sim.stopped, Some(Budget::WorkPerStep), "{}", run.trace());
+    assert_eq!(run.sim.stopped(), Some(Budget::WorkPerStep), "{}", run.trace());
     let last = run.events.last().unwrap().to_string();
     let expected = format!("this step ran more than {} timer firings and producer retries (limit MAX_WORK_PER_STEP)", thousands(limits::MAX_WORK_PER_STEP));
     assert!(last.contains(&expected), "{last}");

@@ -239,7 +239,7 @@ fn pass(input: &Input, limit: Option<Duration>) -> Result<Pass, Failure> {
     let mut t = loaded.map_err(|e| Failure::Inconsistent(format!("parsed, but the timeline refused it: {}", e.0)))?;
     bounded(&t, &scenario, "after loading")?;
     let (steps_run, events) = (t.len(), t.events().len());
-    let outcome = match t.current().stopped {
+    let outcome = match t.current().stopped() {
         Some(b) => Outcome::Stopped(b.limit_name()),
         None => Outcome::Finished,
     };
@@ -266,7 +266,7 @@ fn pass(input: &Input, limit: Option<Duration>) -> Result<Pass, Failure> {
 
     // A few steps at the end (refused there if the run stopped), then a few
     // from the middle, which discards the rest.
-    let stopped = t.current().stopped.is_some();
+    let stopped = t.current().stopped().is_some();
     for step in [Step::AdvanceMs(1), Step::Heal(Heal::All)] {
         let r = clock.op("apply", || t.apply(step).map(|e| e.to_vec()))?;
         if stopped && r.is_ok() {
@@ -297,7 +297,7 @@ fn bounded(t: &Timeline, scenario: &Scenario, when: &str) -> Result<(), Failure>
         return Err(Failure::Unbounded(format!("{when}: {} snapshot bytes", t.snapshot_bytes())));
     }
     let sim = t.current();
-    match sim.stopped {
+    match sim.stopped() {
         None if t.position() != scenario.steps.len() => {
             Err(Failure::Unbounded(format!("{when}: ran {} of {} steps without stopping", t.position(), scenario.steps.len())))
         }
@@ -310,7 +310,7 @@ fn bounded(t: &Timeline, scenario: &Scenario, when: &str) -> Result<(), Failure>
 }
 
 fn state_digest(sim: &Simulation, h: &mut DefaultHasher) {
-    (sim.now_ms, sim.step, sim.stopped).hash(h);
+    (sim.now_ms, sim.step, sim.stopped()).hash(h);
     sim.brokers.hash(h);
     sim.controller.hash(h);
     sim.network.hash(h);

@@ -21,7 +21,7 @@ pub fn timed_produce_run(records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
     let config = Config { brokers: 3, auto_fetch: true, ..Config::default() };
     let mut sim = Simulation::new(config);
     // A throughput measurement, not a page's run: millions of events on purpose.
-    sim.budgets = Budgets { events_per_step: u64::MAX, events_per_run: u64::MAX, messages_in_flight: u64::MAX, work_per_step: u64::MAX, work_per_run: u64::MAX, ..Budgets::default() };
+    sim.accounting.budgets = Budgets { events_per_step: u64::MAX, events_per_run: u64::MAX, messages_in_flight: u64::MAX, work_per_step: u64::MAX, work_per_run: u64::MAX, ..Budgets::default() };
     let tick = Step::AdvanceMs(1);
     let tenth = (records / 10).max(1);
     let mut events = 0u64;

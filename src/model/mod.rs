@@ -6,7 +6,8 @@
 //! enum of actions), `event` (what happened, typed) and `violation` (a broken
 //! guarantee). The state: `log` (records and the leader-epoch cache),
 //! `replica` (a broker), `network`, `retries`. The engine is `simulation`
-//! (`Simulation::apply`), with each part of the protocol in a file of its own
+//! (`Simulation::apply`; its fields are the partition) beside `accounting`
+//! (the run's events and budgets), with each part of the protocol in a file of its own
 //! implementing its share of the engine: `leader`, `fetcher`, `controller`,
 //! `producer`, `consumer`, `faults`, and the safety checks in `invariants`.
 //! The model uses `base` only: never a run, a view, a search or a boundary.
@@ -22,6 +23,7 @@ pub mod log;
 pub mod replica;
 pub mod network;
 pub mod retries;
+pub mod accounting;
 pub mod simulation;
 pub mod leader;
 pub mod fetcher;

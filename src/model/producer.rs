@@ -251,7 +251,7 @@ impl Simulation {
     /// names (`Sender` after a metadata update).
     pub(crate) fn retry_produces(&mut self) {
         for id in self.producer.take_due_retries(self.now_ms) {
-            self.work += 1;
+            self.accounting.work += 1;
             self.send_produce(id, self.controller.leader);
             self.end_action();
         }

@@ -8,7 +8,8 @@
 use crate::model::config::{Budget, Budgets, BrokerId, Config, Protocol};
 use crate::model::consumer::Consumer;
 use crate::model::controller::{Controller, Election};
-use crate::model::event::{DropReason, Event, Repeated, Traced};
+use crate::model::accounting::Accounting;
+use crate::model::event::{DropReason, Event, Traced};
 use crate::model::invariants::{Checker, Touch, View, Violation};
 use crate::model::network::Network;
 use crate::model::producer::Producer;
@@ -35,42 +36,20 @@ pub struct Simulation {
     pub producer: Producer,
     /// Shared between copies: only `consume` steps change it.
     pub consumer: Shared<Consumer>,
+    /// The safety checks' memory of what they verified, and what they found.
     pub(crate) checker: Checker,
     pub violations: Vec<Violation>,
     /// When the leader's periodic ISR expiration check and the HW checkpoint next run.
     pub next_isr_check_ms: u64,
     pub next_checkpoint_ms: u64,
-    /// Events of the step being applied; `action_start` marks the current action.
-    pub(crate) out: Vec<Traced>,
-    /// False in the explorer's mode (`keep_checked_events_only`): `out` then
-    /// keeps only the events the safety checks read.
-    pub(crate) trace: bool,
-    /// That mode: the last event emitted was not kept (so the next one is no
-    /// repeat of the last one kept).
-    pub(crate) dropped_last: bool,
     /// The end of the `advance_ms` being run.
     pub(crate) advance_until_ms: u64,
-    pub(crate) action_start: usize,
-    /// The work this run may do (`config::limits`).
-    pub budgets: Budgets,
-    /// Events emitted so far in the run, repeats included, and when the
-    /// current step began and the checks last ran (in the same count).
-    pub(crate) emitted: u64,
-    pub(crate) emitted_at_step_start: u64,
-    pub(crate) checked_at: u64,
-    /// An event since the last action ended came with a change the checks
-    /// look at (`Checker::touches`). True at first: the first action with
-    /// events is checked.
-    pub(crate) unchecked_change: bool,
-    /// Work that leaves no event (`limits::MAX_WORK_PER_STEP`) so far in the
-    /// run, and when the current step began.
-    pub(crate) work: u64,
-    pub(crate) work_at_step_start: u64,
-    /// The budget this run went past: it stopped, and runs no more steps.
-    pub stopped: Option<Budget>,
+    /// The run's accounting, apart from the partition: the step's events,
+    /// the trace mode, and the work counted against the budgets.
+    pub accounting: Accounting,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, out, trace, dropped_last, advance_until_ms, action_start, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, work, work_at_step_start, stopped });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, advance_until_ms, accounting });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -102,19 +81,8 @@ impl Simulation {
             violations: vec![],
             next_isr_check_ms: config.replica_lag_time_max_ms / 2,
             next_checkpoint_ms: config.hw_checkpoint_interval_ms,
-            out: vec![],
-            trace: true,
-            dropped_last: false,
             advance_until_ms: 0,
-            action_start: 0,
-            budgets: Budgets::default(),
-            emitted: 0,
-            emitted_at_step_start: 0,
-            checked_at: 0,
-            unchecked_change: true,
-            work: 0,
-            work_at_step_start: 0,
-            stopped: None,
+            accounting: Accounting::new(),
             config,
         }
     }
@@ -148,7 +116,7 @@ impl Simulation {
     /// Applies one step and returns the events it caused, in order.
     pub fn apply(&mut self, step: &Step) -> Vec<Traced> {
         self.apply_in_place(step);
-        std::mem::take(&mut self.out)
+        std::mem::take(&mut self.accounting.out)
     }
 
     /// `apply`, leaving the events in the simulation (until the next step)
@@ -156,14 +124,11 @@ impl Simulation {
     /// looks at the state, such as the explorer.
     pub fn apply_in_place(&mut self, step: &Step) -> &[Traced] {
         self.step += 1;
-        self.out.clear();
-        self.action_start = 0;
-        self.emitted_at_step_start = self.emitted;
-        self.work_at_step_start = self.work;
-        if let Some(budget) = self.stopped {
-            let reason = format!("the run has stopped: {} (limit {})", budget.describe(self.budgets.limit(budget)), budget.limit_name());
+        self.accounting.start_step();
+        if let Some(budget) = self.accounting.stopped {
+            let reason = format!("the run has stopped: {} (limit {})", budget.describe(self.accounting.budgets.limit(budget)), budget.limit_name());
             self.emit(Event::StepRejected { action: step.clone(), reason });
-            return &self.out;
+            return &self.accounting.out;
         }
         match self.run_step(step) {
             Ok(()) => {}
@@ -171,7 +136,7 @@ impl Simulation {
         }
         self.end_action();
         self.over_budget();
-        &self.out
+        &self.accounting.out
     }
 
     pub(crate) fn run_step(&mut self, step: &Step) -> Result<(), String> {
@@ -219,28 +184,10 @@ impl Simulation {
 
     // ----- events and checks -------------------------------------------
 
-    /// Adds an event to the step's trace; the same event again right after
-    /// is counted on the first (`Repeated`), not added.
+    /// Adds an event to the step's trace (`Accounting::emit`).
     #[inline]
     pub(crate) fn emit(&mut self, event: Event) {
-        self.emitted += 1;
-        if Checker::touches(&event) == Touch::Checked {
-            self.unchecked_change = true;
-        }
-        if !self.trace && !Checker::reads(&event) {
-            self.dropped_last = true;
-            return;
-        }
-        let now = self.now_ms;
-        // A kept event differs from a dropped one, so it can only repeat the
-        // last one kept if nothing was dropped since: as in a full trace.
-        let repeat_possible = !std::mem::take(&mut self.dropped_last);
-        if let Some(last) = self.out.last_mut().filter(|last| repeat_possible && last.event == event) {
-            let more = last.repeated.map_or(0, |r| r.more) + 1;
-            last.repeated = Some(Repeated { more, until_ms: now });
-            return;
-        }
-        self.out.push(Traced { step: self.step, time_ms: now, event, repeated: None });
+        self.accounting.emit(self.step, self.now_ms, event);
     }
 
     /// `emit` for an event the checks do not read, built (from the state as
@@ -248,18 +195,14 @@ impl Simulation {
     /// share a value. `touch` is what `Checker::touches` says of it (checked
     /// whenever the event is built).
     pub(crate) fn emit_traced(&mut self, touch: Touch, event: impl FnOnce(&Simulation) -> Event) {
-        if self.trace {
+        if self.accounting.trace {
             let event = event(self);
             // The trace line names the event (`Display`): its `Debug` form would
             // add a formatter of every event to the wasm file.
             assert_eq!(Checker::touches(&event), touch, "{event}");
             self.emit(event);
         } else {
-            self.emitted += 1;
-            self.dropped_last = true;
-            if touch == Touch::Checked {
-                self.unchecked_change = true;
-            }
+            self.accounting.count_unbuilt(touch);
         }
     }
 
@@ -267,7 +210,7 @@ impl Simulation {
     /// state as it is now) only if the trace is kept, as that event is not
     /// kept otherwise.
     pub(crate) fn rejection(&self, reason: impl FnOnce(&Simulation) -> String) -> String {
-        if self.trace {
+        if self.accounting.trace {
             reason(self)
         } else {
             String::new()
@@ -280,37 +223,35 @@ impl Simulation {
     /// the same as with the full trace; what goes is the work of building
     /// and storing events that only the trace shows.
     pub(crate) fn keep_checked_events_only(&mut self) {
-        self.trace = false;
+        self.accounting.trace = false;
+    }
+
+    /// The budget this run went past: it stopped, and runs no more steps.
+    pub fn stopped(&self) -> Option<Budget> {
+        self.accounting.stopped
+    }
+
+    /// The work this run may do (`config::limits`).
+    pub fn budgets(&self) -> &Budgets {
+        &self.accounting.budgets
     }
 
     /// Stops the run if it went past a budget (`config::limits`), with an
     /// event naming it. True if the run has stopped.
     pub(crate) fn over_budget(&mut self) -> bool {
-        if self.stopped.is_some() {
+        if self.accounting.stopped.is_some() {
             return true;
         }
-        let budget = if self.emitted - self.emitted_at_step_start > self.budgets.events_per_step {
-            Budget::EventsPerStep
-        } else if self.emitted > self.budgets.events_per_run {
-            Budget::EventsPerRun
-        } else if self.network.in_flight.len() as u64 > self.budgets.messages_in_flight {
-            Budget::MessagesInFlight
-        } else if self.work - self.work_at_step_start > self.budgets.work_per_step {
-            Budget::WorkPerStep
-        } else if self.work > self.budgets.work_per_run {
-            Budget::WorkPerRun
-        } else {
-            return false;
-        };
-        self.stopped = Some(budget);
-        self.emit(Event::BudgetExceeded { budget, limit: self.budgets.limit(budget) });
+        let Some(budget) = self.accounting.budget_passed(self.network.in_flight.len() as u64) else { return false };
+        self.accounting.stopped = Some(budget);
+        self.emit(Event::BudgetExceeded { budget, limit: self.accounting.budgets.limit(budget) });
         true
     }
 
     /// Runs the safety checks over the action just finished.
     #[inline]
     pub(crate) fn end_action(&mut self) {
-        if self.emitted != self.checked_at {
+        if self.accounting.unchecked_events() {
             self.action_ended();
         }
     }
@@ -321,15 +262,14 @@ impl Simulation {
     /// find nothing new (they remember what they verified, and the state
     /// they look at is the same), so they do not run.
     fn action_ended(&mut self) {
-        if std::mem::take(&mut self.unchecked_change) {
+        if std::mem::take(&mut self.accounting.unchecked_change) {
             self.run_checks();
         }
-        self.action_start = self.out.len();
-        self.checked_at = self.emitted;
+        self.accounting.action_checked();
     }
 
     fn run_checks(&mut self) {
-        self.checked_at = self.emitted;
+        self.accounting.checked_at = self.accounting.emitted;
         let view = View {
             brokers: &self.brokers,
             controller: &self.controller,
@@ -338,13 +278,12 @@ impl Simulation {
             step: self.step,
             time_ms: self.now_ms,
         };
-        let found = self.checker.check(&view, &self.out[self.action_start..]);
+        let found = self.checker.check(&view, self.accounting.action_events());
         for v in found {
             self.violations.push(v.clone());
             self.emit(Event::Violation(v));
         }
-        self.action_start = self.out.len();
-        self.checked_at = self.emitted;
+        self.accounting.action_checked();
     }
 
     // ----- the wire --------------------------------------------------------------
@@ -405,7 +344,7 @@ impl Simulation {
                 return; // the clock stays where the work stopped
             }
             self.now_ms = t;
-            self.work += 1;
+            self.accounting.work += 1;
             if t < other {
                 if !self.pass_quiet_timers(other.min(to_ms + 1)) {
                     return; // over a budget: the clock stays where the work stopped
@@ -440,7 +379,7 @@ impl Simulation {
                 return false;
             }
             self.now_ms = next;
-            self.work += 1;
+            self.accounting.work += 1;
         }
         self.run_due();
         true
@@ -571,6 +510,7 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::event::Repeated;
 
     /// The same event again right after is counted on the first; another
     /// event in between starts a new line.
@@ -583,9 +523,9 @@ mod tests {
         }
         sim.emit(Event::FetcherResumed { broker: 2 });
         sim.emit(Event::FetcherPaused { broker: 2 });
-        let repeats: Vec<Option<Repeated>> = sim.out.iter().map(|e| e.repeated).collect();
+        let repeats: Vec<Option<Repeated>> = sim.accounting.out.iter().map(|e| e.repeated).collect();
         assert_eq!(repeats, vec![Some(Repeated { more: 2, until_ms: 3 }), None, None]);
-        assert_eq!(sim.out[0].time_ms, 1);
-        assert_eq!(sim.emitted, 5, "every event counts against the budgets");
+        assert_eq!(sim.accounting.out[0].time_ms, 1);
+        assert_eq!(sim.accounting.emitted, 5, "every event counts against the budgets");
     }
 }

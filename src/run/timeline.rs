@@ -36,7 +36,7 @@ impl Timeline {
     pub fn with_budgets(scenario: &Scenario, budgets: Budgets) -> Result<Timeline, ScenarioError> {
         scenario.validate()?;
         let mut start = Simulation::new(scenario.config.clone());
-        start.budgets = budgets;
+        start.accounting.budgets = budgets;
         let mut t = Timeline {
             scenario: Scenario { steps: vec![], ..scenario.clone() },
             events: vec![],
@@ -48,7 +48,7 @@ impl Timeline {
         };
         for (i, step) in scenario.steps.iter().enumerate() {
             t.apply(step.clone()).map_err(|e| ScenarioError(format!("steps[{i}].{e}")))?;
-            if t.current.stopped.is_some() {
+            if t.current.stopped().is_some() {
                 break;
             }
         }
@@ -58,7 +58,7 @@ impl Timeline {
     /// Why the run stopped at the current position, if it went past a
     /// budget (the `budget_exceeded` event's words).
     pub fn stopped(&self) -> Option<String> {
-        self.current.stopped.map(|b| crate::model::event::budget_message(b, self.current.budgets.limit(b)))
+        self.current.stopped().map(|b| crate::model::event::budget_message(b, self.current.budgets().limit(b)))
     }
 
     /// Applies a step at the current position; steps after it (if the user
@@ -69,11 +69,11 @@ impl Timeline {
         if self.position >= limits::MAX_STEPS {
             return Err(format!("steps: the limit of {} steps is reached", limits::MAX_STEPS));
         }
-        if let Some(budget) = self.current.stopped {
+        if let Some(budget) = self.current.stopped() {
             return Err(format!(
                 "the run stopped at step {}: {} (limit {}); go back to an earlier step to change the run",
                 self.position,
-                budget.describe(self.current.budgets.limit(budget)),
+                budget.describe(self.current.budgets().limit(budget)),
                 budget.limit_name()
             ));
         }
@@ -88,7 +88,7 @@ impl Timeline {
         if self.position % self.every == 0 {
             self.snapshots.push(self.current.clone());
             while self.snapshots.len() > 1
-                && (self.snapshots.len() > MAX_SNAPSHOTS || self.snapshot_bytes() > self.current.budgets.timeline_snapshot_bytes)
+                && (self.snapshots.len() > MAX_SNAPSHOTS || self.snapshot_bytes() > self.current.budgets().timeline_snapshot_bytes)
             {
                 let kept: Vec<Simulation> = self.snapshots.drain(..).step_by(2).collect();
                 self.snapshots = kept;

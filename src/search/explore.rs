@@ -547,7 +547,7 @@ mod tests {
         assert_eq!(kept, expected, "{step:?}: {all:#?}");
         // Apart from the mode, and where the current action starts in `out`.
         let mut state = checked.clone();
-        (state.trace, state.dropped_last, state.action_start) = (true, false, full.action_start);
+        (state.accounting.trace, state.accounting.dropped_last, state.accounting.action_start) = (true, false, full.accounting.action_start);
         assert!(state == *full, "{step:?}");
     }
 
@@ -694,7 +694,7 @@ impl Dfs<'_, '_> {
     fn child(&self, next: &mut Simulation, m: Move) -> (u64, bool) {
         let seen = next.violations.len();
         next.apply_in_place(self.moves.step(m));
-        next.out.clear(); // the next copy of this state need not copy its events
+        next.accounting.out.clear(); // the next copy of this state need not copy its events
         let violated = next.violations[seen..].iter().any(|v| counts(v, self.search));
         (state_key(next, self.search), violated)
     }

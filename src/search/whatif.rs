@@ -170,7 +170,7 @@ pub fn run_outcome(s: &Scenario) -> RunOutcome {
         if sim.controller.leader.is_some() {
             led_after = sim.step;
         }
-        if sim.stopped.is_some() {
+        if sim.stopped().is_some() {
             break;
         }
     }
@@ -197,7 +197,7 @@ pub fn run_outcome(s: &Scenario) -> RunOutcome {
     RunOutcome {
         outcome: worst.map_or(Outcome::Safe, |w| w.0),
         step: worst.map(|w| w.1),
-        stopped: sim.stopped.map(|b| crate::model::event::budget_message(b, sim.budgets.limit(b))),
+        stopped: sim.stopped().map(|b| crate::model::event::budget_message(b, sim.budgets().limit(b))),
     }
 }
 

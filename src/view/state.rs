@@ -287,7 +287,7 @@ impl StateView {
                 read: sim.consumer.read.iter().map(|c| ConsumedView { offset: c.offset, value: c.value.clone() }).collect(),
             },
             violations: sim.violations.clone(),
-            stopped: sim.stopped.map(|b| crate::model::event::budget_message(b, sim.budgets.limit(b))),
+            stopped: sim.stopped().map(|b| crate::model::event::budget_message(b, sim.budgets().limit(b))),
         }
     }
 }
