@@ -50,7 +50,7 @@ build() {
 
 # opt-level "s" keeps the page's file small; inlining buys speed with size
 # (the explorer in V8: "s" about 0.4x native, 3 about 0.5x, at 35 KB more
-# gzipped; see README, "wasm speed against size").
+# gzipped; see docs/performance.md, "wasm speed against size").
 build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:-s}"
 if [ "$FAST_OUT_DIR" != - ]; then
   build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}"

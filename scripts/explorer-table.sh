@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the explorer over each version preset and setting and prints the README's
+# Runs the explorer over each version preset and setting and prints docs/explorer-and-whatif.md's
 # table (markdown). Usage: scripts/explorer-table.sh [DEPTH]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
