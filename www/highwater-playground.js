@@ -43,13 +43,13 @@ import { t } from './words/i18n.js';
 globalThis.highwaterMissingKeys = missingKeys;
 
 /** The style sheets, fetched once and shared by every playground's shadow root. */
-const STYLE_FILES = ['element/style.css', 'draw/compare.css', 'draw/diagram.css'];
+const STYLE_FILES = ['./element/style.css', './draw/compare.css', './draw/diagram.css'];
 let sheets = null;
 
 function styleSheets() {
   if (!sheets) {
     sheets = Promise.all(STYLE_FILES.map(async (file) => {
-      const url = new URL(`./${file}`, import.meta.url);
+      const url = new URL(file, import.meta.url);
       const response = await fetch(url);
       if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
       const sheet = new CSSStyleSheet();

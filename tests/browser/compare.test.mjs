@@ -33,7 +33,7 @@ async function drawCompare(page, changeText, position, scenarioText = KIP101) {
       && pg.root.querySelector('#compare [data-testid="fork-change"]');
   }, [changeText, position]);
   return page.evaluate(async () => {
-    const { diffId } = await import('./compare.js');
+    const { diffId } = await import('./draw/compare.js');
     const pg = document.querySelector('highwater-playground').playground;
     const host = pg.root.getElementById('compare');
     const differences = pg.sim.differencesWith(pg.forkView.sim);
@@ -127,8 +127,8 @@ test('change text round-trips through the wasm binding; bad text and impossible 
   const page = await openPage(env, { path: '?lang=en' });
   const r = await page.evaluate(async (scenarioText) => {
     const { core } = await import('./core.js');
-    const { forkChoices } = await import('./compare.js');
-    const { buildFragment, parseFragment } = await import('./share.js');
+    const { forkChoices } = await import('./draw/compare.js');
+    const { buildFragment, parseFragment } = await import('./element/share.js');
     const c = core();
     const texts = ['protocol=4.1', 'acks=all', 'acks@8=1', 'min_insync_replicas=2', 'unclean_leader_election=false', 'replica_lag_time_max_ms=10000', 'enable_idempotence=true', 'step@14=crash:3', 'step@1=produce:hello%20%E4%B8%96:0:2', 'step@2=heal:1:2', 'step@2=elect'];
     const back = texts.map((x) => c.changeText(c.parseChange(x)));

@@ -22,12 +22,12 @@ const scenarioText = (name) => fs.readFileSync(path.join(ROOT, 'tests', 'scenari
 async function drawDiagram(page, scenario, position) {
   return page.evaluate(async ({ scenario, position }) => {
     const { core } = await import('./core.js');
-    const { renderDiagram } = await import('./diagram.js');
-    const { patch } = await import('./dom.js');
-    if (!document.querySelector('link[href="diagram.css"]')) {
+    const { renderDiagram } = await import('./draw/diagram.js');
+    const { patch } = await import('./draw/dom.js');
+    if (!document.querySelector('link[href="draw/diagram.css"]')) {
       const link = document.createElement('link');
       link.rel = 'stylesheet';
-      link.href = 'diagram.css';
+      link.href = 'draw/diagram.css';
       document.head.append(link);
       await new Promise((done) => { link.onload = done; });
     }
@@ -99,7 +99,7 @@ test('a cap on arrows is reported and drawn as such', async () => {
   const page = await openPage(env);
   const r = await page.evaluate(async (scenario) => {
     const { core } = await import('./core.js');
-    const { renderDiagram } = await import('./diagram.js');
+    const { renderDiagram } = await import('./draw/diagram.js');
     const sim = core().Simulation.fromScenario(scenario);
     const all = sim.spaceTime(1, sim.length());
     const capped = sim.spaceTime(2, 5, 5);
@@ -126,7 +126,7 @@ test('exported SVG is well-formed, user text stays text, the PNG has the size as
   };
   const r = await page.evaluate(async ({ scenario, hostile }) => {
     const { core } = await import('./core.js');
-    const ex = await import('./export.js');
+    const ex = await import('./draw/export.js');
     const sim = core().Simulation.fromScenario(scenario);
     const moment = ex.momentSvg(sim.state());
     const data = sim.spaceTime(1, sim.length());
@@ -209,7 +209,7 @@ test('the exported scenario replays to the trace highwater run prints, which is 
   const shown = await pageTrace(page);
   const r = await page.evaluate(async (text) => {
     const { core } = await import('./core.js');
-    const ex = await import('./export.js');
+    const ex = await import('./draw/export.js');
     const sim = core().Simulation.fromScenario(text);
     return { file: ex.scenarioFile(sim), trace: ex.traceFile(sim) };
   }, scenarioText(name));
@@ -240,7 +240,7 @@ for (const lang of ['en', 'zh-Hans']) {
       await page.locator('#diagram-test').screenshot({ path: path.join(RESULTS, `diagram-timed-${lang}-${width}.png`) });
       const moment = await page.evaluate(async (scenario) => {
         const { core } = await import('./core.js');
-        const ex = await import('./export.js');
+        const ex = await import('./draw/export.js');
         const sim = core().Simulation.fromScenario(scenario);
         sim.seek(14);
         const png = await ex.svgToPng(ex.momentSvg(sim.state()), 1);
