@@ -26,8 +26,8 @@ export const NAME = 'highwater-playground';
 export const ELEMENT = 'highwater-playground.js';
 /** The JS API (`highwater-playground/core`). */
 export const CORE = 'core.js';
-/** Entry points, relative to www/: the element, the JS API, the page for `index.html?embed`. */
-export const ENTRIES = [ELEMENT, CORE, 'index.html'];
+/** Entry points, relative to www/: the element, the JS API, the page for `index.html?embed`, the tour file's JSON Schema. */
+export const ENTRIES = [ELEMENT, CORE, 'index.html', 'tour.schema.json'];
 
 /** The crate's version, from the [package] table of Cargo.toml. */
 export function crateVersion(root = ROOT) {
@@ -174,6 +174,7 @@ export function packageJson({ version, description, files }) {
       ...(has('element/style.css') ? { './style.css': './element/style.css' } : {}),
       ...(has('gallery.json') ? { './gallery.json': './gallery.json' } : {}),
       ...(has('index.html') ? { './index.html': './index.html' } : {}),
+      ...(has('tour.schema.json') ? { './tour.schema.json': './tour.schema.json' } : {}),
       './package.json': './package.json',
     },
     files,

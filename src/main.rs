@@ -54,6 +54,24 @@ enum Command {
         /// The scenario file; `-` reads standard input.
         file: PathBuf,
     },
+    /// Tours: `highwater tour check FILE` checks every fact a tour states
+    /// against the model (docs/tours.md).
+    #[command(subcommand)]
+    Tour(TourCommand),
+}
+
+#[derive(Subcommand)]
+enum TourCommand {
+    /// Check a tour file: every fact of every stop holds in the model and
+    /// every step happens. Exit 0 when all hold, 1 naming each wrong fact, 2
+    /// for a file that cannot be read.
+    Check {
+        /// Print one JSON object {"findings": [...], "predictions": [...]}.
+        #[arg(long)]
+        json: bool,
+        /// A tour file (`"highwater_tour": 1`) or a built-in tour (www/tours/<id>.json); `-` reads standard input.
+        file: PathBuf,
+    },
 }
 
 /// A Kafka version preset or one of its aliases (as in `config.protocol`).
@@ -132,6 +150,7 @@ fn main() -> ExitCode {
         Command::Run { json, fork, file } => run(&file, json, fork.as_deref()),
         Command::Explore(args) => explore_command(args),
         Command::Whatif { json, threads, file } => whatif_command(&file, json, threads),
+        Command::Tour(TourCommand::Check { json, file }) => tour_check(&file, json),
     }
 }
 
@@ -344,8 +363,45 @@ fn fail(message: String) -> ExitCode {
 /// Reads a scenario file (`-`: standard input), never more than the size
 /// limit plus one byte, and parses it. The error names the file.
 fn read_scenario(file: &Path) -> Result<Scenario, String> {
+    let (name, text) = read_text(file, highwater::model::config::limits::MAX_SCENARIO_BYTES)?;
+    Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))
+}
+
+/// `tour check`: the findings one per line (or as JSON), a summary on stderr.
+fn tour_check(file: &Path, json: bool) -> ExitCode {
+    use highwater::view::tour::{BuiltInTour, TourFile, MAX_TOUR_BYTES};
+    let (name, text) = match read_text(file, MAX_TOUR_BYTES) {
+        Ok(read) => read,
+        Err(e) => return fail(e),
+    };
+    // An author's file says its format; a built-in tour (www/tours/) does not.
+    let built_in = serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v.get("highwater_tour").is_none() && v.get("parts").is_some());
+    let read = if built_in { BuiltInTour::from_json(&text).map(|t| (t.id.clone(), t.check())) } else { TourFile::from_json(&text).map(|t| (t.id.clone(), t.check())) };
+    let (id, check) = match read {
+        Ok(read) => read,
+        Err(e) => return fail(format!("{name}: {e}")),
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&check).expect("a check serializes"));
+    } else {
+        for finding in &check.findings {
+            println!("{id}: {finding}");
+        }
+    }
+    let n = check.findings.len();
+    if n == 0 {
+        eprintln!("{id}: every fact holds ({} prediction{})", check.predictions.len(), if check.predictions.len() == 1 { "" } else { "s" });
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("{id}: {n} finding{} (a fact the model does not bear out, or a step or stop that cannot be)", if n == 1 { "" } else { "s" });
+        ExitCode::from(1)
+    }
+}
+
+/// A file's text (`-`: standard input), never more than `limit` bytes plus
+/// one read; the file's name for messages.
+fn read_text(file: &Path, limit: usize) -> Result<(String, String), String> {
     use std::io::Read;
-    let limit = highwater::model::config::limits::MAX_SCENARIO_BYTES;
     let name = if file == Path::new("-") { "standard input".to_string() } else { file.display().to_string() };
     let source: Box<dyn Read> = if file == Path::new("-") {
         Box::new(std::io::stdin().lock())
@@ -358,7 +414,7 @@ fn read_scenario(file: &Path) -> Result<Scenario, String> {
         return Err(format!("{name}: larger than the limit of {limit} bytes"));
     }
     let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
-    Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))
+    Ok((name, text))
 }
 
 /// Runs a scenario, writing each step's events as soon as the step is done:

@@ -1,9 +1,12 @@
 //! The narrated tours (`www/tours/`): every tour loads, its stops are in
 //! order, every stop has its English caption (and a task where the learner
 //! acts), and every fact a caption states holds in the model at that stop.
-//! The file format and the fact vocabulary are described in docs/tours.md.
+//! The file format and the fact vocabulary are described in docs/tours.md;
+//! the facts are checked by the crate's own tour check (`view::tour`), the
+//! one `highwater tour check` and the page use.
 
-use highwater::{LogWindow, Scenario, StateView, Timeline};
+use highwater::view::tour::{check_facts, event_types, is_kebab, state_value};
+use highwater::{Scenario, Timeline};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -25,191 +28,6 @@ fn index() -> Vec<String> {
     let index = read_json(&www().join("tours/index.json"));
     let tours = index["tours"].as_array().expect("www/tours/index.json: \"tours\" is an array");
     tours.iter().map(|t| t.as_str().expect("tour ids are strings").to_string()).collect()
-}
-
-fn is_kebab(key: &str) -> bool {
-    !key.is_empty()
-        && !key.starts_with('-')
-        && !key.ends_with('-')
-        && !key.contains("--")
-        && key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-}
-
-/// The state at the timeline's position as the page sees it (the same value
-/// `highwater run --json` prints and the wasm build hands to the page).
-fn state_value(timeline: &Timeline) -> Value {
-    serde_json::to_value(StateView::of(timeline.current(), LogWindow::ALL)).expect("the state serializes")
-}
-
-/// The serde `type` tags of the events of step `at` (none at position 0).
-fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
-    timeline
-        .step_events(at)
-        .iter()
-        .map(|e| {
-            let v = serde_json::to_value(e).expect("an event serializes");
-            v["type"].as_str().unwrap_or("?").to_string()
-        })
-        .collect()
-}
-
-fn mismatch(errors: &mut Vec<String>, fact: &str, expected: &Value, actual: &Value) {
-    if expected != actual {
-        errors.push(format!("fact `{fact}`: expected {expected}, actual {actual}"));
-    }
-}
-
-fn broker<'a>(state: &'a Value, id: &str) -> Option<&'a Value> {
-    let id: u64 = id.parse().ok()?;
-    state["brokers"].as_array()?.iter().find(|b| b["id"].as_u64() == Some(id))
-}
-
-fn check_broker(errors: &mut Vec<String>, state: &Value, id: &str, facts: &Value) {
-    let Some(b) = broker(state, id) else {
-        errors.push(format!("fact `brokers.{id}`: there is no broker {id}"));
-        return;
-    };
-    let Some(facts) = facts.as_object() else {
-        errors.push(format!("fact `brokers.{id}`: expected an object of facts, found {facts}"));
-        return;
-    };
-    for (key, expected) in facts {
-        let name = format!("brokers.{id}.{key}");
-        let actual = match key.as_str() {
-            "log_end_offset" | "high_watermark" | "checkpointed_high_watermark" | "leader_epoch" | "role" | "alive"
-            | "in_isr" | "in_elr" | "fenced" => b[key.as_str()].clone(),
-            "log" => Value::Array(b["log"].as_array().into_iter().flatten().map(|r| r["value"].clone()).collect()),
-            "log_epochs" => Value::Array(b["log"].as_array().into_iter().flatten().map(|r| r["epoch"].clone()).collect()),
-            "epoch_cache" => Value::Array(
-                b["leader_epoch_cache"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|e| json!([e["epoch"], e["start_offset"]]))
-                    .collect(),
-            ),
-            _ => {
-                errors.push(format!("fact `{name}`: unknown broker fact"));
-                continue;
-            }
-        };
-        mismatch(errors, &name, expected, &actual);
-    }
-}
-
-/// The one produce request of the run with this value.
-fn produce_request<'a>(errors: &mut Vec<String>, state: &'a Value, fact: &str, value: &str) -> Option<&'a Value> {
-    let found: Vec<&Value> =
-        state["producer"].as_array().into_iter().flatten().filter(|r| r["value"].as_str() == Some(value)).collect();
-    match found.as_slice() {
-        [one] => Some(one),
-        [] => {
-            errors.push(format!("fact `{fact}`: no produce request has the value {value:?}"));
-            None
-        }
-        _ => {
-            errors.push(format!("fact `{fact}`: {} produce requests have the value {value:?}; use distinct values", found.len()));
-            None
-        }
-    }
-}
-
-/// Checks every fact against the state at one position and the events of
-/// the step that led there. Returns one line per fact that does not hold
-/// (or that the vocabulary does not know).
-fn check_facts(facts: &Value, state: &Value, events: &[String]) -> Result<(), Vec<String>> {
-    let mut errors = vec![];
-    let Some(facts) = facts.as_object() else {
-        return Err(vec![format!("facts: expected an object, found {facts}")]);
-    };
-    let partition = &state["partition"];
-    for (key, expected) in facts {
-        match key.as_str() {
-            "leader" | "leader_epoch" | "isr" | "elr" | "high_watermark" => {
-                mismatch(&mut errors, key, expected, &partition[key.as_str()]);
-            }
-            "time_ms" => mismatch(&mut errors, key, expected, &state["time_ms"]),
-            "brokers" => match expected.as_object() {
-                Some(brokers) => {
-                    for (id, broker_facts) in brokers {
-                        check_broker(&mut errors, state, id, broker_facts);
-                    }
-                }
-                None => errors.push(format!("fact `brokers`: expected an object keyed by broker id, found {expected}")),
-            },
-            "leader_view" => {
-                let Some(expected) = expected.as_object() else {
-                    errors.push(format!("fact `leader_view`: expected an object keyed by follower id, found {expected}"));
-                    continue;
-                };
-                let leader = partition["leader"].as_u64().map(|l| l.to_string());
-                let Some(leader_broker) = leader.as_deref().and_then(|l| broker(state, l)) else {
-                    errors.push("fact `leader_view`: the partition has no leader".to_string());
-                    continue;
-                };
-                for (follower, want) in expected {
-                    let name = format!("leader_view.{follower}");
-                    let remote = leader_broker["remote"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .find(|r| r["id"].as_u64().map(|i| i.to_string()).as_deref() == Some(follower.as_str()));
-                    match remote {
-                        Some(r) => mismatch(&mut errors, &name, want, &r["log_end_offset"]),
-                        None => errors.push(format!("fact `{name}`: the leader keeps no LEO for broker {follower}")),
-                    }
-                }
-            }
-            "produce" | "produce_error" => {
-                let Some(expected) = expected.as_object() else {
-                    errors.push(format!("fact `{key}`: expected an object keyed by record value, found {expected}"));
-                    continue;
-                };
-                let field = if key == "produce" { "result" } else { "last_error" };
-                for (value, want) in expected {
-                    let name = format!("{key}.{value}");
-                    if let Some(r) = produce_request(&mut errors, state, &name, value) {
-                        mismatch(&mut errors, &name, want, &r[field]);
-                    }
-                }
-            }
-            "consumed" => {
-                let actual =
-                    Value::Array(state["consumer"]["read"].as_array().into_iter().flatten().map(|c| c["value"].clone()).collect());
-                mismatch(&mut errors, key, expected, &actual);
-            }
-            "violations" => {
-                let actual: BTreeSet<&str> =
-                    state["violations"].as_array().into_iter().flatten().filter_map(|v| v["kind"].as_str()).collect();
-                match expected.as_array() {
-                    Some(want) => {
-                        let want: BTreeSet<&str> = want.iter().filter_map(Value::as_str).collect();
-                        if want != actual {
-                            errors.push(format!("fact `violations`: expected {want:?}, actual {actual:?}"));
-                        }
-                    }
-                    None => errors.push(format!("fact `violations`: expected an array of kinds, found {expected}")),
-                }
-            }
-            "events" => match expected.as_array() {
-                Some(want) => {
-                    for w in want {
-                        let w = w.as_str().unwrap_or("?");
-                        if !events.iter().any(|e| e == w) {
-                            errors.push(format!("fact `events`: expected a {w:?} event at this step, the step caused {events:?}"));
-                        }
-                    }
-                }
-                None => errors.push(format!("fact `events`: expected an array of event types, found {expected}")),
-            },
-            _ => errors.push(format!("fact `{key}`: unknown fact")),
-        }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
 }
 
 /// The English text of one tour, checked for shape.
@@ -304,7 +122,7 @@ fn check_tour(id: &str, locale: &Value) -> Vec<String> {
             let here = format!("{id}: parts[{p}].stops[{s}] \"{key}\"");
             if let Some(obj) = stop.as_object() {
                 for k in obj.keys() {
-                    if !["key", "at", "do", "facts"].contains(&k.as_str()) {
+                    if !["key", "at", "do", "facts", "predict"].contains(&k.as_str()) {
                         problems.push(format!("{here}: unknown field {k:?}"));
                     }
                 }
@@ -352,11 +170,16 @@ fn check_tour(id: &str, locale: &Value) -> Vec<String> {
             timeline.seek(at as usize).expect("a position within the timeline");
             let state = state_value(&timeline);
             let events = event_types(&timeline, at as usize);
-            let facts = stop.get("facts").cloned().unwrap_or_else(|| json!({}));
-            if let Err(errors) = check_facts(&facts, &state, &events) {
-                for e in errors {
-                    problems.push(format!("{here} (at {at}): {e}"));
+            let facts = match stop.get("facts") {
+                None => Map::new(),
+                Some(Value::Object(facts)) => facts.clone(),
+                Some(other) => {
+                    problems.push(format!("{here}: facts: expected an object, found {other}"));
+                    Map::new()
                 }
+            };
+            for finding in check_facts(&facts, &state, &events) {
+                problems.push(format!("{here} (at {at}): {}", finding.message));
             }
         }
     }
@@ -423,6 +246,17 @@ fn every_tour_states_only_what_the_model_shows() {
     assert!(problems.is_empty(), "{} problem(s) in the tours:\n{}", problems.len(), problems.join("\n"));
 }
 
+/// The crate's check of one facts object, as lines.
+fn check(facts: &Value, state: &Value, events: &[String]) -> Result<(), Vec<String>> {
+    let facts = facts.as_object().expect("facts are an object");
+    let found: Vec<String> = check_facts(facts, state, events).into_iter().map(|f| f.message).collect();
+    if found.is_empty() {
+        Ok(())
+    } else {
+        Err(found)
+    }
+}
+
 /// The state after two-fetch-rounds' first three steps: leader 1 at LEO 1
 /// and HW 1, follower 2 at LEO 1 and HW 1, m1 acknowledged.
 fn known_state() -> (Value, Vec<String>) {
@@ -454,7 +288,7 @@ fn the_checker_accepts_true_facts() {
         "violations": [],
         "events": ["high_watermark_changed", "produce_response"]
     });
-    check_facts(&facts, &state, &events).unwrap_or_else(|e| panic!("true facts were refused:\n{}", e.join("\n")));
+    check(&facts, &state, &events).unwrap_or_else(|e| panic!("true facts were refused:\n{}", e.join("\n")));
 }
 
 #[test]
@@ -478,9 +312,23 @@ fn the_checker_reports_wrong_facts() {
         json!({"high_watermarks": 1}),
     ];
     for facts in wrong {
-        let result = check_facts(&facts, &state, &events);
+        let result = check(&facts, &state, &events);
         assert!(result.is_err(), "the wrong fact {facts} was accepted");
     }
-    let errors = check_facts(&json!({"brokers": {"2": {"high_watermark": 0}}}), &state, &events).unwrap_err();
+    let errors = check(&json!({"brokers": {"2": {"high_watermark": 0}}}), &state, &events).unwrap_err();
     assert_eq!(errors, vec!["fact `brokers.2.high_watermark`: expected 0, actual 1".to_string()]);
+}
+
+/// The crate's reader and check (what `highwater tour check` and the page
+/// run) agree with this test's on every built-in tour: each reads, and no
+/// fact of any stop is found wrong.
+#[test]
+fn every_built_in_tour_passes_the_crates_own_check() {
+    for id in index() {
+        let text = std::fs::read_to_string(www().join(format!("tours/{id}.json"))).expect("the tour file");
+        let tour = highwater::view::tour::BuiltInTour::from_json(&text).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let check = tour.check();
+        let found: Vec<String> = check.findings.iter().map(|f| f.to_string()).collect();
+        assert!(found.is_empty(), "{id}:\n{}", found.join("\n"));
+    }
 }

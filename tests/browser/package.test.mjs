@@ -71,7 +71,7 @@ test('the tarball holds the JS API, the wasm package, locales, tours, gallery, t
     'package.json', 'README.md', 'LICENSE',
     'core.js', 'core.d.ts', 'highwater-playground.d.ts',
     'pkg/highwater.js', 'pkg/highwater_bg.wasm', 'pkg/highwater.d.ts',
-    'gallery.json', 'tours/index.json', 'element/style.css', 'index.html',
+    'gallery.json', 'tours/index.json', 'element/style.css', 'index.html', 'tour.schema.json',
     ...LANGS.flatMap((l) => ['ui', 'tours', 'events'].map((b) => `locales/${l}/${b}.json`)),
   ];
   const tours = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', 'index.json'), 'utf8')).tours;

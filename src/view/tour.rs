@@ -1,0 +1,698 @@
+//! Tours as data, checked by the model. A tour is one or more parts, each a
+//! scenario with stops; a stop shows the run at a position with a caption
+//! and may state facts (HWs, LEOs, the ISR, a write's result…) that must
+//! hold there, or ask the learner to predict a value before the board shows
+//! it. The built-in tours (`www/tours/`, words in the locale files) and a
+//! docs author's own tour file (`"highwater_tour": 1`, words inline, one
+//! entry per language tag; docs/tours.md) share the stops, the facts'
+//! vocabulary and this check, so that a caption never states what the model
+//! does not bear out: `highwater tour check FILE`, the page when a tour
+//! loads, and `tests/tours.rs`.
+
+use crate::base::text::thousands;
+use crate::model::config::limits;
+use crate::run::scenario::Scenario;
+use crate::run::timeline::Timeline;
+use crate::view::state::{LogWindow, StateView};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The version of the tour file format that this reader knows.
+pub const TOUR_FORMAT_VERSION: u32 = 1;
+/// A tour file is read whole, like a scenario file.
+pub const MAX_TOUR_BYTES: usize = limits::MAX_SCENARIO_BYTES;
+pub const MAX_TOUR_PARTS: usize = 8;
+pub const MAX_TOUR_STOPS: usize = 200;
+/// A caption or a task: what fits a tour panel.
+pub const MAX_TOUR_TEXT_CHARS: usize = 2_000;
+pub const MAX_TOUR_LANGUAGES: usize = 16;
+const MAX_KEY_CHARS: usize = 64;
+const MAX_LANGUAGE_TAG_CHARS: usize = 35;
+
+/// Words in one or more languages: a language tag (`en`, `zh-Hans`) to the text.
+pub type Words = BTreeMap<String, String>;
+
+/// A docs author's tour file (docs/tours.md).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TourFile {
+    pub highwater_tour: u32,
+    pub id: String,
+    pub title: Words,
+    #[serde(default, skip_serializing_if = "Words::is_empty")]
+    pub summary: Words,
+    pub parts: Vec<TourPart>,
+}
+
+/// A built-in tour (`www/tours/<id>.json`): its words are in the locale files.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuiltInTour {
+    pub id: String,
+    /// The seed tutorial the tour comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    pub parts: Vec<TourPart>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TourPart {
+    /// A whole scenario in the scenario format, read by `Scenario::from_value`.
+    pub scenario: Value,
+    pub stops: Vec<TourStop>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TourStop {
+    pub key: String,
+    /// The position shown: 0 before any step, n after the n-th.
+    pub at: usize,
+    /// The learner takes step `at` (of the part's scenario) themselves.
+    #[serde(default, rename = "do", skip_serializing_if = "std::ops::Not::not")]
+    pub does: bool,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub facts: Map<String, Value>,
+    /// A path into the state view (`brokers.2.high_watermark`): the learner
+    /// chooses its value at `at` before the board moves there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predict: Option<String>,
+    #[serde(default, skip_serializing_if = "Words::is_empty")]
+    pub caption: Words,
+    #[serde(default, skip_serializing_if = "Words::is_empty")]
+    pub task: Words,
+}
+
+/// What the check found wrong at one stop (or in the file).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// The stop's key; empty for the file as a whole.
+    pub stop: String,
+    /// The part (0-based) and position, when the finding is about a stop.
+    pub part: Option<usize>,
+    pub at: Option<usize>,
+    /// A fact that does not hold: its path, what the tour states, what the model has.
+    pub fact: Option<String>,
+    pub expected: Option<Value>,
+    pub actual: Option<Value>,
+    pub message: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.stop.is_empty() {
+            write!(f, "stop {:?}", self.stop)?;
+            if let (Some(p), Some(at)) = (self.part, self.at) {
+                write!(f, " (part {}, at {at})", p + 1)?;
+            }
+            f.write_str(": ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// The result of checking a tour: every finding, and what each prediction
+/// stop offers (the model's value first, then the others, in the order the
+/// page shows them).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TourCheck {
+    pub findings: Vec<Finding>,
+    pub predictions: Vec<Prediction>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Prediction {
+    pub stop: String,
+    pub path: String,
+    /// The model's value at the stop.
+    pub answer: Value,
+    /// Three or four choices, the answer among them, in ascending order.
+    pub choices: Vec<Value>,
+}
+
+/// A short, printable excerpt of a user's text, with its length when cut.
+fn quoted(text: &str) -> String {
+    const MAX: usize = 60;
+    let n = text.chars().count();
+    let cut: String = text.chars().take(MAX).flat_map(char::escape_debug).collect();
+    if n > MAX {
+        format!("\"{cut}…\" ({} characters)", thousands(n as u64))
+    } else {
+        format!("\"{cut}\"")
+    }
+}
+
+fn read_json<T: DeserializeOwned>(text: &str, what: &str) -> Result<T, String> {
+    if text.len() > MAX_TOUR_BYTES {
+        return Err(format!("{what}: {} bytes is larger than the limit of {} bytes", thousands(text.len() as u64), thousands(MAX_TOUR_BYTES as u64)));
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        // A path names the keys it went through, which may be long.
+        let path = if path.chars().count() > 80 { format!("{}…", path.chars().take(79).collect::<String>()) } else { path };
+        let inner = e.into_inner().to_string();
+        // serde's message quotes the unknown field or variant: keep an excerpt of it.
+        let inner = match (inner.find('`'), inner[inner.find('`').map_or(0, |i| i + 1)..].find('`')) {
+            (Some(a), Some(len)) if len > 60 => format!("{}{}{}", &inner[..a], quoted(&inner[a + 1..a + 1 + len]), &inner[a + 1 + len + 1..]),
+            _ => inner,
+        };
+        if path == "." { format!("{what}: {inner}") } else { format!("{path}: {inner}") }
+    })?;
+    de.end().map_err(|e| format!("{what}: {e}"))?;
+    Ok(value)
+}
+
+impl TourFile {
+    /// Reads a tour file: strict (unknown keys are errors) and bounded.
+    /// The scenarios are read when the tour is checked.
+    pub fn from_json(text: &str) -> Result<TourFile, String> {
+        // The format's version first, so that a future format gets a clear message.
+        let head: Value = serde_json::from_str(text.strip_prefix('\u{feff}').unwrap_or(text)).map_err(|e| {
+            if text.len() > MAX_TOUR_BYTES {
+                format!("tour: {} bytes is larger than the limit of {} bytes", thousands(text.len() as u64), thousands(MAX_TOUR_BYTES as u64))
+            } else {
+                format!("tour is not valid JSON: {e}")
+            }
+        })?;
+        match head.get("highwater_tour") {
+            None => return Err("highwater_tour: missing (a tour file starts with \"highwater_tour\": 1)".into()),
+            Some(v) if v.as_u64() != Some(TOUR_FORMAT_VERSION as u64) => {
+                return Err(format!("highwater_tour: {} is not supported (this reader knows version 1)", quoted(&v.to_string())))
+            }
+            _ => {}
+        }
+        let tour: TourFile = read_json(text, "tour")?;
+        tour.validate_shape()?;
+        Ok(tour)
+    }
+
+    fn validate_shape(&self) -> Result<(), String> {
+        check_key("id", &self.id)?;
+        check_words("title", &self.title, true)?;
+        check_words("summary", &self.summary, false)?;
+        check_parts_shape(&self.parts)?;
+        for (p, part) in self.parts.iter().enumerate() {
+            for (s, stop) in part.stops.iter().enumerate() {
+                let here = format!("parts[{p}].stops[{s}]");
+                check_words(&format!("{here}.caption"), &stop.caption, true)?;
+                check_words(&format!("{here}.task"), &stop.task, stop.does)?;
+                if !stop.does && !stop.task.is_empty() {
+                    return Err(format!("{here}.task: only a \"do\" stop has a task"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every fact of every stop against the model, and every step happens.
+    pub fn check(&self) -> TourCheck {
+        check_parts(&self.parts)
+    }
+
+    /// The languages the file has words in: the title's, in the file's order
+    /// of preference (the first given is the default).
+    pub fn languages(&self) -> Vec<&str> {
+        self.title.keys().map(String::as_str).collect()
+    }
+}
+
+impl BuiltInTour {
+    pub fn from_json(text: &str) -> Result<BuiltInTour, String> {
+        let tour: BuiltInTour = read_json(text, "tour")?;
+        check_key("id", &tour.id)?;
+        check_parts_shape(&tour.parts)?;
+        Ok(tour)
+    }
+
+    pub fn check(&self) -> TourCheck {
+        check_parts(&self.parts)
+    }
+}
+
+/// Lower-kebab-case, as tour ids and stop keys are.
+pub fn is_kebab(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= MAX_KEY_CHARS
+        && !key.starts_with('-')
+        && !key.ends_with('-')
+        && !key.contains("--")
+        && key.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+fn check_key(field: &str, key: &str) -> Result<(), String> {
+    if is_kebab(key) {
+        Ok(())
+    } else {
+        Err(format!("{field}: {} is not lower-kebab-case (a-z, 0-9 and single dashes, at most {MAX_KEY_CHARS} characters)", quoted(key)))
+    }
+}
+
+/// A BCP 47 language tag's shape: letters, digits and dashes (`en`, `zh-Hans`, `pt-BR`).
+fn is_language_tag(tag: &str) -> bool {
+    !tag.is_empty()
+        && tag.len() <= MAX_LANGUAGE_TAG_CHARS
+        && tag.split('-').all(|part| !part.is_empty() && part.len() <= 8 && part.chars().all(|c| c.is_ascii_alphanumeric()))
+}
+
+fn check_words(field: &str, words: &Words, required: bool) -> Result<(), String> {
+    if required && words.is_empty() {
+        return Err(format!("{field}: missing (one entry per language tag, like {{\"en\": \"…\"}})"));
+    }
+    if words.len() > MAX_TOUR_LANGUAGES {
+        return Err(format!("{field}: {} languages is more than the limit of {MAX_TOUR_LANGUAGES}", words.len()));
+    }
+    for (tag, text) in words {
+        if !is_language_tag(tag) {
+            return Err(format!("{field}: {} is not a language tag (like \"en\" or \"zh-Hans\")", quoted(tag)));
+        }
+        let n = text.chars().count();
+        if text.trim().is_empty() {
+            return Err(format!("{field}.{tag}: empty"));
+        }
+        if n > MAX_TOUR_TEXT_CHARS {
+            return Err(format!("{field}.{tag}: {} characters is longer than the limit of {}", thousands(n as u64), thousands(MAX_TOUR_TEXT_CHARS as u64)));
+        }
+    }
+    Ok(())
+}
+
+fn check_parts_shape(parts: &[TourPart]) -> Result<(), String> {
+    if parts.is_empty() {
+        return Err("parts: a tour has at least one part".into());
+    }
+    if parts.len() > MAX_TOUR_PARTS {
+        return Err(format!("parts: {} parts is more than the limit of {MAX_TOUR_PARTS}", parts.len()));
+    }
+    let stops: usize = parts.iter().map(|p| p.stops.len()).sum();
+    if stops > MAX_TOUR_STOPS {
+        return Err(format!("parts: {stops} stops is more than the limit of {MAX_TOUR_STOPS}"));
+    }
+    Ok(())
+}
+
+/// The state at the timeline's position as the page sees it (the same value
+/// `highwater run --json` prints and the wasm build hands to the page).
+pub fn state_value(timeline: &Timeline) -> Value {
+    serde_json::to_value(StateView::of(timeline.current(), LogWindow::ALL)).expect("the state serializes")
+}
+
+/// The serde `type` tags of the events of step `at` (none at position 0).
+pub fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
+    timeline
+        .step_events(at)
+        .iter()
+        .map(|e| serde_json::to_value(e).ok().and_then(|v| v["type"].as_str().map(str::to_string)).unwrap_or_else(|| "?".into()))
+        .collect()
+}
+
+/// Checks every part: the scenario reads and runs, every step happens, the
+/// stops' keys are unique and kebab-case, stops come in order within the
+/// part, a "do" stop has a step to do, and every fact holds.
+pub fn check_parts(parts: &[TourPart]) -> TourCheck {
+    let mut check = TourCheck::default();
+    let mut keys = BTreeSet::new();
+    let file = |message: String| Finding { stop: String::new(), part: None, at: None, fact: None, expected: None, actual: None, message };
+    for (p, part) in parts.iter().enumerate() {
+        let scenario = match Scenario::from_value(part.scenario.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                check.findings.push(file(format!("parts[{p}].scenario: {e}")));
+                continue;
+            }
+        };
+        let mut timeline = match Timeline::new(&scenario) {
+            Ok(t) => t,
+            Err(e) => {
+                check.findings.push(file(format!("parts[{p}].scenario does not run: {e}")));
+                continue;
+            }
+        };
+        let len = scenario.steps.len();
+        if timeline.len() != len {
+            let why = timeline.stopped().unwrap_or_default();
+            check.findings.push(file(format!("parts[{p}]: the run stopped after {} of {len} steps: {why}", timeline.len())));
+        }
+        // A tour teaches with steps that happen: a rejected step would leave
+        // the learner pressing a button that does nothing.
+        for step in 1..=timeline.len() {
+            if event_types(&timeline, step).iter().any(|t| t == "step_rejected") {
+                check.findings.push(file(format!("parts[{p}]: step {step} ({}) is rejected by the model", scenario.steps[step - 1].to_json())));
+            }
+        }
+        if part.stops.is_empty() {
+            check.findings.push(file(format!("parts[{p}]: no stops")));
+        }
+        let mut last_at: Option<usize> = None;
+        for stop in &part.stops {
+            let finding = |message: String| Finding { stop: stop.key.clone(), part: Some(p), at: Some(stop.at), fact: None, expected: None, actual: None, message };
+            if !is_kebab(&stop.key) {
+                check.findings.push(finding(format!("the key {} is not lower-kebab-case", quoted(&stop.key))));
+            }
+            if !keys.insert(stop.key.clone()) {
+                check.findings.push(finding("the key is used twice in this tour".into()));
+            }
+            if stop.at > timeline.len() {
+                check.findings.push(finding(format!("at {} is past the last step ({})", stop.at, timeline.len())));
+                continue;
+            }
+            if let Some(prev) = last_at.filter(|&prev| stop.at <= prev) {
+                check.findings.push(finding(format!("at {} does not come after the previous stop's {prev}", stop.at)));
+            }
+            last_at = Some(stop.at);
+            if stop.does && stop.at == 0 {
+                check.findings.push(finding("a \"do\" stop needs a step to do (at 0 there is none)".into()));
+            }
+            timeline.seek(stop.at).expect("a position within the timeline");
+            let state = state_value(&timeline);
+            let events = event_types(&timeline, stop.at);
+            for mut f in check_facts(&stop.facts, &state, &events) {
+                (f.stop, f.part, f.at) = (stop.key.clone(), Some(p), Some(stop.at));
+                check.findings.push(f);
+            }
+            if let Some(path) = &stop.predict {
+                match lookup(path, &state) {
+                    Ok(answer) => {
+                        let choices = choices(path, &answer, &state);
+                        check.predictions.push(Prediction { stop: stop.key.clone(), path: path.clone(), answer, choices });
+                    }
+                    Err(e) => check.findings.push(finding(format!("predict {}: {e}", quoted(path)))),
+                }
+            }
+        }
+    }
+    check
+}
+
+fn broker<'a>(state: &'a Value, id: &str) -> Option<&'a Value> {
+    let id: u64 = id.parse().ok()?;
+    state["brokers"].as_array()?.iter().find(|b| b["id"].as_u64() == Some(id))
+}
+
+/// The broker facts a tour may state, as the state view names them.
+pub const BROKER_FACTS: [&str; 12] = [
+    "log_end_offset",
+    "high_watermark",
+    "checkpointed_high_watermark",
+    "leader_epoch",
+    "role",
+    "alive",
+    "in_isr",
+    "in_elr",
+    "fenced",
+    "log",
+    "log_epochs",
+    "epoch_cache",
+];
+/// The partition's facts.
+pub const PARTITION_FACTS: [&str; 5] = ["leader", "leader_epoch", "isr", "elr", "high_watermark"];
+
+/// The value at a path of the facts' vocabulary (docs/tours.md):
+/// `high_watermark`, `isr`, `brokers.2.high_watermark`, `leader_view.3`,
+/// `produce.m2` (the result of the write with value m2), `consumed`…
+pub fn lookup(path: &str, state: &Value) -> Result<Value, String> {
+    let (head, rest) = path.split_once('.').map_or((path, None), |(h, r)| (h, Some(r)));
+    let partition = &state["partition"];
+    match (head, rest) {
+        (fact, None) if PARTITION_FACTS.contains(&fact) => Ok(partition[fact].clone()),
+        ("time_ms", None) => Ok(state["time_ms"].clone()),
+        ("consumed", None) => {
+            Ok(Value::Array(state["consumer"]["read"].as_array().into_iter().flatten().map(|c| c["value"].clone()).collect()))
+        }
+        ("brokers", Some(rest)) => {
+            let (id, field) = rest.split_once('.').ok_or_else(|| format!("{} names no broker fact (like brokers.2.high_watermark)", quoted(path)))?;
+            let b = broker(state, id).ok_or_else(|| format!("there is no broker {}", quoted(id)))?;
+            Ok(match field {
+                "log" => Value::Array(b["log"].as_array().into_iter().flatten().map(|r| r["value"].clone()).collect()),
+                "log_epochs" => Value::Array(b["log"].as_array().into_iter().flatten().map(|r| r["epoch"].clone()).collect()),
+                "epoch_cache" => Value::Array(
+                    b["leader_epoch_cache"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|e| Value::Array(vec![e["epoch"].clone(), e["start_offset"].clone()]))
+                        .collect(),
+                ),
+                f if BROKER_FACTS.contains(&f) => b[f].clone(),
+                _ => return Err(format!("{}: unknown broker fact (one of {})", quoted(field), BROKER_FACTS.join(", "))),
+            })
+        }
+        ("leader_view", Some(follower)) => {
+            let leader = partition["leader"].as_u64().map(|l| l.to_string());
+            let leader_broker = leader.as_deref().and_then(|l| broker(state, l)).ok_or("the partition has no leader")?;
+            let remote = leader_broker["remote"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|r| r["id"].as_u64().map(|i| i.to_string()).as_deref() == Some(follower))
+                .ok_or_else(|| format!("the leader keeps no LEO for broker {}", quoted(follower)))?;
+            Ok(remote["log_end_offset"].clone())
+        }
+        ("produce" | "produce_error", Some(value)) => {
+            let field = if head == "produce" { "result" } else { "last_error" };
+            let found: Vec<&Value> =
+                state["producer"].as_array().into_iter().flatten().filter(|r| r["value"].as_str() == Some(value)).collect();
+            match found.as_slice() {
+                [one] => Ok(one[field].clone()),
+                [] => Err(format!("no produce request has the value {}", quoted(value))),
+                _ => Err(format!("{} produce requests have the value {}; use distinct values", found.len(), quoted(value))),
+            }
+        }
+        _ => Err("unknown fact".to_string()),
+    }
+}
+
+/// Checks facts against the state at one position and the types of the
+/// events of the step that led there: one finding per fact that does not
+/// hold, or that the vocabulary does not know. The facts are an object as a
+/// tour writes them: `{"leader": 1, "brokers": {"2": {"high_watermark": 1}},
+/// "produce": {"m1": "acked"}, "violations": [...], "events": [...]}`.
+pub fn check_facts(facts: &Map<String, Value>, state: &Value, events: &[String]) -> Vec<Finding> {
+    let mut out = vec![];
+    let mut wrong = |fact: String, expected: &Value, actual: Value| {
+        let message = format!("fact `{fact}`: expected {expected}, actual {actual}");
+        out.push(Finding { stop: String::new(), part: None, at: None, fact: Some(fact), expected: Some(expected.clone()), actual: Some(actual), message });
+    };
+    let mut unknown = vec![];
+    for (key, expected) in facts {
+        let nested = |expected: &Value, what: &str| -> Result<Vec<(String, Value)>, String> {
+            let map = expected.as_object().ok_or_else(|| format!("fact `{key}`: expected an object keyed by {what}, found {expected}"))?;
+            Ok(map.iter().map(|(k, v)| (format!("{key}.{k}"), v.clone())).collect())
+        };
+        let paths: Result<Vec<(String, Value)>, String> = match key.as_str() {
+            "brokers" => nested(expected, "broker id").and_then(|ids| {
+                let mut paths = vec![];
+                for (id_path, broker_facts) in ids {
+                    let map = broker_facts.as_object().ok_or_else(|| format!("fact `{id_path}`: expected an object of facts, found {broker_facts}"))?;
+                    paths.extend(map.iter().map(|(f, v)| (format!("{id_path}.{f}"), v.clone())));
+                }
+                Ok(paths)
+            }),
+            "leader_view" => nested(expected, "follower id"),
+            "produce" | "produce_error" => nested(expected, "record value"),
+            "violations" => {
+                let actual: BTreeSet<&str> = state["violations"].as_array().into_iter().flatten().filter_map(|v| v["kind"].as_str()).collect();
+                match expected.as_array() {
+                    Some(want) => {
+                        let want: BTreeSet<&str> = want.iter().filter_map(Value::as_str).collect();
+                        if want != actual {
+                            let actual_value = Value::Array(actual.iter().map(|k| Value::from(*k)).collect());
+                            wrong(key.clone(), expected, actual_value);
+                        }
+                    }
+                    None => unknown.push(format!("fact `violations`: expected an array of kinds, found {expected}")),
+                }
+                continue;
+            }
+            "events" => {
+                match expected.as_array() {
+                    Some(want) => {
+                        for w in want {
+                            let w = w.as_str().unwrap_or("?");
+                            if !events.iter().any(|e| e == w) {
+                                unknown.push(format!("fact `events`: expected a {w:?} event at this step, the step caused {events:?}"));
+                            }
+                        }
+                    }
+                    None => unknown.push(format!("fact `events`: expected an array of event types, found {expected}")),
+                }
+                continue;
+            }
+            _ => Ok(vec![(key.clone(), expected.clone())]),
+        };
+        match paths {
+            Ok(paths) => {
+                for (path, want) in paths {
+                    match lookup(&path, state) {
+                        Ok(actual) if actual == want => {}
+                        Ok(actual) => wrong(path, &want, actual),
+                        Err(e) => unknown.push(format!("fact `{path}`: {e}")),
+                    }
+                }
+            }
+            Err(e) => unknown.push(e),
+        }
+    }
+    out.extend(unknown.into_iter().map(|message| Finding { stop: String::new(), part: None, at: None, fact: None, expected: None, actual: None, message }));
+    out
+}
+
+/// What a prediction stop offers: the model's value and two or three others
+/// that a learner could believe, drawn from nearby values of the same kind
+/// in the same state (never written by the author, so the answer is always
+/// the model's). In ascending order, the answer among them.
+pub fn choices(path: &str, answer: &Value, state: &Value) -> Vec<Value> {
+    let mut others: Vec<Value> = match answer {
+        // A leader: another broker, or none.
+        Value::Null | Value::Number(_) if path == "leader" || path.ends_with(".leader") => {
+            broker_ids(state).into_iter().map(Value::from).chain([Value::Null]).collect()
+        }
+        Value::Number(n) if n.as_u64().is_some() => {
+            let v = n.as_u64().unwrap_or(0);
+            // Offsets the learner sees on the board (LEOs and HWs), then neighbours.
+            let mut seen: Vec<u64> = vec![];
+            for b in state["brokers"].as_array().into_iter().flatten() {
+                for f in ["log_end_offset", "high_watermark"] {
+                    seen.extend(b[f].as_u64());
+                }
+            }
+            seen.extend(state["partition"]["high_watermark"].as_u64());
+            seen.extend([v + 1, v.saturating_sub(1), v + 2]);
+            seen.sort_by_key(|&x| (x.abs_diff(v), x));
+            seen.dedup();
+            let mut near: Vec<u64> = seen.into_iter().filter(|&x| x != v).collect();
+            near.dedup();
+            near.into_iter().take(3).map(Value::from).collect()
+        }
+        Value::Bool(b) => vec![Value::Bool(!b)],
+        Value::Array(members) if members.iter().all(Value::is_u64) => {
+            // A set of brokers: one fewer, one more.
+            let ids = broker_ids(state);
+            let have: Vec<u64> = members.iter().filter_map(Value::as_u64).collect();
+            let mut sets = vec![];
+            for &m in &have {
+                sets.push(have.iter().copied().filter(|&x| x != m).collect::<Vec<u64>>());
+            }
+            for &id in &ids {
+                if !have.contains(&id) {
+                    let mut more = have.clone();
+                    more.push(id);
+                    more.sort();
+                    sets.push(more);
+                }
+            }
+            sets.into_iter().take(3).map(|s| Value::Array(s.into_iter().map(Value::from).collect())).collect()
+        }
+        Value::String(s) if path.starts_with("produce.") => {
+            ["acked", "pending", "NOT_ENOUGH_REPLICAS", "NOT_LEADER_OR_FOLLOWER"].iter().filter(|r| *r != s).take(3).map(|r| Value::from(*r)).collect()
+        }
+        Value::String(s) if path.ends_with(".role") => {
+            ["leader", "follower", "down"].iter().filter(|r| *r != s).map(|r| Value::from(*r)).collect()
+        }
+        _ => vec![],
+    };
+    others.retain(|o| o != answer);
+    others.truncate(3);
+    let mut all = vec![answer.clone()];
+    all.extend(others);
+    all.sort_by(order);
+    all.dedup();
+    all
+}
+
+fn broker_ids(state: &Value) -> Vec<u64> {
+    state["brokers"].as_array().into_iter().flatten().filter_map(|b| b["id"].as_u64()).collect()
+}
+
+/// Numbers ascending, null last, then strings and arrays by their text.
+fn order(a: &Value, b: &Value) -> std::cmp::Ordering {
+    match (a.as_u64(), b.as_u64()) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        _ => (a.is_null(), a.to_string()).cmp(&(b.is_null(), b.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lesson(facts: &str, predict: &str) -> String {
+        format!(
+            r#"{{"highwater_tour": 1, "id": "my-lesson", "title": {{"en": "Why acks=1 can lose a write"}},
+            "parts": [{{"scenario": {{"version": 1, "config": {{"brokers": 2}}, "steps": [{{"produce": {{"value": "m1", "acks": "1"}}}}, {{"fetch": 2}}, {{"fetch": 2}}]}},
+              "stops": [
+                {{"key": "intro", "at": 0, "caption": {{"en": "Two brokers."}}, "facts": {{"leader": 1}}}},
+                {{"key": "write", "at": 1, "do": true, "task": {{"en": "Produce m1."}}, "caption": {{"en": "m1 is on the leader."}}, "facts": {facts}}},
+                {{"key": "guess", "at": 3, "predict": "{predict}", "caption": {{"en": "Two rounds."}}}}
+              ]}}]}}"#
+        )
+    }
+
+    #[test]
+    fn a_true_lesson_has_no_findings_and_its_prediction_is_the_models() {
+        let tour = TourFile::from_json(&lesson(r#"{"brokers": {"1": {"log_end_offset": 1, "high_watermark": 0}}, "produce": {"m1": "acked"}}"#, "brokers.2.high_watermark")).unwrap();
+        let check = tour.check();
+        assert_eq!(check.findings, vec![], "{:?}", check.findings);
+        let p = &check.predictions[0];
+        assert_eq!((p.stop.as_str(), &p.answer), ("guess", &Value::from(1)));
+        assert!(p.choices.len() >= 3 && p.choices.contains(&p.answer), "{:?}", p.choices);
+    }
+
+    #[test]
+    fn a_wrong_fact_names_the_stop_the_fact_and_both_values() {
+        let tour = TourFile::from_json(&lesson(r#"{"brokers": {"1": {"high_watermark": 1}}}"#, "high_watermark")).unwrap();
+        let check = tour.check();
+        assert_eq!(check.findings.len(), 1, "{:?}", check.findings);
+        let f = &check.findings[0];
+        assert_eq!((f.stop.as_str(), f.fact.as_deref(), f.expected.clone(), f.actual.clone()), ("write", Some("brokers.1.high_watermark"), Some(Value::from(1)), Some(Value::from(0))));
+        assert_eq!(f.to_string(), "stop \"write\" (part 1, at 1): fact `brokers.1.high_watermark`: expected 1, actual 0");
+    }
+
+    #[test]
+    fn the_reader_is_strict_and_bounded() {
+        let bad = lesson("{}", "leader").replace("\"caption\": {\"en\": \"Two brokers.\"}", "\"caption\": {\"en\": \"Two brokers.\"}, \"colour\": 1");
+        assert!(TourFile::from_json(&bad).unwrap_err().contains("unknown field `colour`"));
+        let long_key = format!("\"{}\": 1, \"highwater_tour\"", "k".repeat(100_000));
+        let err = TourFile::from_json(&lesson("{}", "leader").replacen("\"highwater_tour\"", &long_key, 1)).unwrap_err();
+        assert!(err.len() < 300 && err.contains("(100,000 characters)"), "{} characters: {}", err.len(), err.chars().take(300).collect::<String>());
+        assert!(TourFile::from_json(r#"{"id": "x"}"#).unwrap_err().starts_with("highwater_tour: missing"));
+        assert!(TourFile::from_json(&lesson("{}", "leader").replace("\"highwater_tour\": 1", "\"highwater_tour\": 2")).unwrap_err().contains("not supported"));
+        let no_task = lesson("{}", "leader").replace("\"task\": {\"en\": \"Produce m1.\"}, ", "");
+        assert!(TourFile::from_json(&no_task).unwrap_err().contains("task: missing"));
+        let bad_tag = lesson("{}", "leader").replace("\"title\": {\"en\"", "\"title\": {\"e n\"");
+        assert!(TourFile::from_json(&bad_tag).unwrap_err().contains("not a language tag"));
+        let huge = " ".repeat(MAX_TOUR_BYTES + 1);
+        assert!(TourFile::from_json(&huge).unwrap_err().contains("larger than the limit"));
+    }
+
+    #[test]
+    fn an_unknown_fact_or_prediction_path_is_a_finding() {
+        let tour = TourFile::from_json(&lesson(r#"{"brokers": {"1": {"colour": 1}}, "lag": 2}"#, "brokers.9.high_watermark")).unwrap();
+        let messages: Vec<String> = tour.check().findings.iter().map(|f| f.message.clone()).collect();
+        assert_eq!(messages.len(), 3, "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("unknown broker fact")));
+        assert!(messages.iter().any(|m| m.contains("fact `lag`: unknown fact")));
+        assert!(messages.iter().any(|m| m.contains("there is no broker \"9\"")));
+    }
+
+    #[test]
+    fn choices_are_near_the_answer_and_of_its_kind() {
+        let state = serde_json::json!({
+            "partition": {"leader": 1, "isr": [1, 2], "high_watermark": 2},
+            "brokers": [{"id": 1, "log_end_offset": 3, "high_watermark": 2}, {"id": 2, "log_end_offset": 3, "high_watermark": 2}, {"id": 3, "log_end_offset": 1, "high_watermark": 1}]
+        });
+        assert_eq!(choices("high_watermark", &Value::from(2), &state), [1, 2, 3, 4].map(Value::from).to_vec());
+        assert_eq!(choices("leader", &Value::from(1), &state), vec![Value::from(1), Value::from(2), Value::from(3), Value::Null]);
+        let isr = choices("isr", &serde_json::json!([1, 2]), &state);
+        assert!(isr.contains(&serde_json::json!([1, 2])) && isr.contains(&serde_json::json!([1, 2, 3])) && isr.len() == 4, "{isr:?}");
+        assert_eq!(choices("produce.m1", &Value::from("acked"), &state).len(), 4);
+        assert_eq!(choices("brokers.1.in_isr", &Value::Bool(true), &state), vec![Value::Bool(false), Value::Bool(true)]);
+    }
+}

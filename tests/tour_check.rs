@@ -1,0 +1,98 @@
+//! `highwater tour check`, as a docs site's CI runs it: exit 0 when every
+//! fact of every stop holds, 1 naming each wrong fact (stop, fact, expected,
+//! actual), 2 for a file it cannot read. The sample lesson is
+//! examples/tours/acks-1-loss.json.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn lesson() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/tours/acks-1-loss.json")
+}
+
+fn check(path: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_highwater")).args(["tour", "check"]).arg(path).output().expect("the binary runs")
+}
+
+fn with_text(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("highwater-tour-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn the_sample_lesson_holds() {
+    let out = check(&lesson());
+    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "acks-1-loss: every fact holds (2 predictions)\n");
+}
+
+#[test]
+fn a_wrong_fact_is_named_with_its_stop_and_both_values() {
+    let text = std::fs::read_to_string(lesson()).unwrap();
+    // The author believes the leader's HW is already 1 right after m1 is written.
+    let wrong = text.replacen(r#""log_end_offset": 1, "high_watermark": 0"#, r#""log_end_offset": 1, "high_watermark": 1"#, 1);
+    assert_ne!(wrong, text);
+    let out = check(&with_text("wrong.json", &wrong));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "acks-1-loss: stop \"write-m1\" (part 1, at 1): fact `brokers.1.high_watermark`: expected 1, actual 0\n"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 finding"));
+}
+
+#[test]
+fn a_step_the_model_rejects_is_a_finding() {
+    let text = std::fs::read_to_string(lesson()).unwrap();
+    // Broker 1 leads at the start: a leader does not fetch.
+    let wrong = text.replacen(r#"{ "fetch": 2 }, { "fetch": 3 }"#, r#"{ "fetch": 1 }, { "fetch": 3 }"#, 1);
+    let out = check(&with_text("rejected.json", &wrong));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("step 2 ({\"fetch\":1}) is rejected by the model"), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn an_unreadable_file_exits_2_with_a_short_message() {
+    for (name, text) in [
+        ("not-json.json", "{ this is not json"),
+        ("no-version.json", r#"{"id": "x", "title": {"en": "x"}, "parts": []}"#),
+        ("unknown-key.json", &std::fs::read_to_string(lesson()).unwrap().replacen("\"summary\"", "\"sumary\"", 1)),
+    ] {
+        let out = check(&with_text(name, text));
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("highwater: ") && err.lines().count() == 1 && err.len() < 400, "{name}: {err}");
+    }
+    let out = check(Path::new("/nonexistent/tour.json"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_built_in_tours_check_as_well() {
+    let out = check(&Path::new(env!("CARGO_MANIFEST_DIR")).join("www/tours/leo-and-hw.json"));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// The JSON Schema in the package (www/tour.schema.json) names exactly the
+/// fields the reader accepts and the facts the check knows, so an editor
+/// that validates with it and `tour check` never disagree on a name.
+#[test]
+fn the_schema_names_what_the_reader_reads() {
+    use highwater::view::tour::{BROKER_FACTS, PARTITION_FACTS};
+    use std::collections::BTreeSet;
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("www/tour.schema.json")).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let keys = |v: &serde_json::Value| -> BTreeSet<String> { v["properties"].as_object().unwrap().keys().cloned().collect() };
+    let set = |names: &[&str]| -> BTreeSet<String> { names.iter().map(|s| s.to_string()).collect() };
+    assert_eq!(keys(&schema), set(&["highwater_tour", "id", "title", "summary", "parts"]));
+    let stop = &schema["properties"]["parts"]["items"]["properties"]["stops"]["items"];
+    assert_eq!(keys(stop), set(&["key", "at", "do", "facts", "predict", "caption", "task"]));
+    let mut facts: Vec<&str> = PARTITION_FACTS.to_vec();
+    facts.extend(["time_ms", "brokers", "leader_view", "produce", "produce_error", "consumed", "violations", "events"]);
+    assert_eq!(keys(&stop["properties"]["facts"]), set(&facts));
+    assert_eq!(keys(&stop["properties"]["facts"]["properties"]["brokers"]["additionalProperties"]), set(&BROKER_FACTS));
+}
