@@ -186,6 +186,9 @@ pub enum Event {
     /// Since 3.7: the HW would move but the ISR is below `min.insync.replicas` (KAFKA-15583).
     HighWatermarkHeld { broker: BrokerId, high_watermark: u64, isr_size: u32, min_insync_replicas: u32 },
     Truncated { broker: BrokerId, from: u64, to: u64, truncation: Truncation },
+    /// A truncation at the log end dropped an epoch entry that holds no
+    /// record (`UnifiedLog.truncateTo`, KAFKA-10706).
+    EpochCacheTrimmed { broker: BrokerId, epoch: u32, start_offset: u64 },
     IsrShrunk { leader: Option<BrokerId>, removed: Vec<BrokerId>, isr: Vec<BrokerId>, by_controller: bool },
     IsrExpanded { leader: BrokerId, added: BrokerId, isr: Vec<BrokerId> },
     IsrChangeFailed { leader: BrokerId, proposed: Vec<BrokerId>, reason: &'static str },
@@ -323,6 +326,10 @@ impl fmt::Display for Event {
                 "broker {broker} holds HW at {high_watermark}: ISR size {isr_size} < min.insync.replicas {min_insync_replicas} (KAFKA-15583)"
             ),
             Truncated { broker, from, to, truncation } => write!(f, "broker {broker} truncated its log {from} -> {to}: {truncation}"),
+            EpochCacheTrimmed { broker, epoch, start_offset } => write!(
+                f,
+                "broker {broker} dropped epoch {epoch} from its epoch cache: it starts at the log end {start_offset} and holds no record (KAFKA-10706)"
+            ),
             IsrShrunk { leader, removed, isr, by_controller } => {
                 if *by_controller {
                     write!(f, "controller shrank the ISR to {} (removed fenced {})", list(isr), list(removed))

@@ -165,11 +165,21 @@ impl Simulation {
         self.truncate(f, to, truncation);
     }
 
-    /// Truncates a log (if `to` is below its end) and keeps HW <= LEO.
+    /// Truncates a log (if `to` is below its end) and keeps HW <= LEO. A
+    /// target at or past the log end leaves the records, and from 2.7
+    /// (Kafka 2.6.1 / 2.7.0, KAFKA-10706, `UnifiedLog.truncateTo`) still
+    /// drops an epoch entry at the log end that holds no record: without
+    /// that, a follower that led an epoch without writing in it keeps
+    /// sending that epoch as its last fetched epoch and is answered the same
+    /// DivergingEpoch for ever.
     pub(crate) fn truncate(&mut self, b: BrokerId, to: u64, truncation: Truncation) {
+        let trim = self.rules.has(Rule::TruncateToLogEndTrimsEpochCache);
         let broker = self.broker_mut(b);
         let from = broker.log_end_offset();
         if to >= from {
+            if let Some(entry) = trim.then(|| broker.log.trim_epochs_at_end()).flatten() {
+                self.emit(Event::EpochCacheTrimmed { broker: b, epoch: entry.epoch, start_offset: entry.start_offset });
+            }
             return;
         }
         broker.log.truncate_to(to);

@@ -163,6 +163,9 @@ pub enum Rule {
     /// Divergence is detected inside the fetch (DivergingEpoch); no separate
     /// OffsetsForLeaderEpoch round.
     DivergingEpochInFetch,
+    /// A truncation whose target is at or past the log end still drops an
+    /// epoch entry that starts at the log end (a leader's epoch with no record).
+    TruncateToLogEndTrimsEpochCache,
     /// A follower does not take the HW of a DivergingEpoch response: it
     /// truncates first.
     NoHighWatermarkFromDivergingResponse,
@@ -289,6 +292,15 @@ pub const RULES: &[RuleSource] = &[
         code: "Partition.fetchRecords (DivergingEpoch), AbstractFetcherThread.truncateOnFetchResponse",
         kafka_version: "2.7 / 2.8",
         summary: "the leader answers a diverging fetch with DivergingEpoch; no separate truncation round",
+    },
+    RuleSource {
+        rule: Rule::TruncateToLogEndTrimsEpochCache,
+        since: V2_7,
+        until: None,
+        source: "KAFKA-10706",
+        code: "UnifiedLog.truncateTo (Log.truncateTo before 3.0): leaderEpochCache.truncateFromEnd(logEndOffset)",
+        kafka_version: "2.6.1 / 2.7.0",
+        summary: "a truncation at or past the log end still drops an epoch entry with no record at the log end",
     },
     RuleSource {
         rule: Rule::NoHighWatermarkFromDivergingResponse,
