@@ -224,7 +224,14 @@ fn random_timed_runs_pair_every_message() {
         // paired, and may be on the wire unseen by the replay.
         let unknown_copies = timeline.all_events().iter().any(|e| matches!((&e.event, e.repeated), (Event::Sent { .. }, Some(r)) if r.more > 1 && r.until_ms > e.time_ms));
         runs_with_unknown_copies += unknown_copies as u32;
-        let discarded: u64 = timeline.all_events().iter().map(|e| if let Event::FetchTimedOut { discarded, .. } = e.event { discarded } else { 0 }).sum();
+        let discarded: u64 = timeline
+            .all_events()
+            .iter()
+            .map(|e| match e.event {
+                Event::FetchTimedOut { discarded, .. } | Event::FetcherRemoved { discarded, .. } => discarded,
+                _ => 0,
+            })
+            .sum();
         let replay_discarded = replay.arrows.iter().filter(|a| a.fate == Fate::Discarded).count() as u64;
         if unknown_copies {
             assert!(replay_discarded <= discarded, "run {run}: {text}");

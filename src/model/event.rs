@@ -178,6 +178,11 @@ pub enum Event {
     /// The fetcher gave up on a request after `request.timeout.ms` and closed
     /// the connection, discarding `discarded` messages still in flight on it.
     FetchTimedOut { follower: BrokerId, leader: BrokerId, discarded: u64 },
+    /// The follower stopped following `leader` while a fetch was out: the
+    /// idle fetcher thread was shut down and closed its connection
+    /// (`AbstractFetcherManager.shutdownIdleFetcherThreads`), discarding
+    /// `discarded` messages still in flight on it.
+    FetcherRemoved { follower: BrokerId, leader: BrokerId, discarded: u64 },
     /// The leader holds a fetch that found nothing new (`DelayedFetch`).
     FetchHeld { leader: BrokerId, follower: BrokerId, fetch_offset: u64, until_ms: u64 },
     RemoteLogEndOffsetUpdated { leader: BrokerId, follower: BrokerId, from: Option<u64>, to: u64 },
@@ -307,6 +312,14 @@ impl fmt::Display for Event {
                     n => write!(f, " ({n} messages in flight discarded)")?,
                 }
                 write!(f, ", will retry")
+            }
+            FetcherRemoved { follower, leader, discarded } => {
+                write!(f, "broker {follower} stops fetching from broker {leader}: its fetcher thread shut down and closed the connection")?;
+                match discarded {
+                    0 => Ok(()),
+                    1 => write!(f, " (1 message in flight discarded)"),
+                    n => write!(f, " ({n} messages in flight discarded)"),
+                }
             }
             FetchHeld { leader, follower, fetch_offset, until_ms } => write!(
                 f,

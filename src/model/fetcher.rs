@@ -191,6 +191,34 @@ impl Simulation {
         }
     }
 
+    /// The follower `f` stops fetching from `leader` (it follows another
+    /// leader, leads, or the partition went offline). Kafka's fetcher thread
+    /// for that leader is then idle and is shut down, closing its connection
+    /// (`AbstractFetcherManager.shutdownIdleFetcherThreads`,
+    /// `ReplicaFetcherThread.initiateShutdown`): a fetch still out, its
+    /// answer, or the fetch the leader holds, is gone. So a follower never
+    /// has a second fetch out while the first is on the wire, and no stale
+    /// answer can reset the state of the next request.
+    pub(crate) fn remove_fetcher(&mut self, f: BrokerId, leader: BrokerId) {
+        self.broker_mut(f).fetcher.in_flight_since_ms = None;
+        let between = |m: &Message| (m.from() == f && m.to() == leader) || (m.from() == leader && m.to() == f);
+        let on_wire = self.network.in_flight.iter().any(|(_, m)| between(m));
+        let held = self.broker(leader).delayed_fetches.iter().any(|d| d.request.follower == f);
+        if !on_wire && !held {
+            return;
+        }
+        let discarded = if on_wire { self.network.make_mut().close_connection(f, leader) as u64 } else { 0 };
+        self.broker_mut(leader).delayed_fetches.retain(|d| d.request.follower != f);
+        self.emit(Event::FetcherRemoved { follower: f, leader, discarded });
+    }
+
+    /// True while something of `f`'s fetch exchange with `leader` is still
+    /// under way: a request or answer on the wire, or a fetch the leader holds.
+    pub(crate) fn exchange_under_way(&self, f: BrokerId, leader: BrokerId) -> bool {
+        self.network.in_flight.iter().any(|(_, m)| (m.from() == f && m.to() == leader) || (m.from() == leader && m.to() == f))
+            || self.broker(leader).delayed_fetches.iter().any(|d| d.request.follower == f)
+    }
+
     /// A `fetch` step: one whole round, request and response, atomically
     /// (reference §10). From 0.11 to 2.1 the round after becoming a follower
     /// is an OffsetsForLeaderEpoch round.
@@ -207,11 +235,17 @@ impl Simulation {
             Some(l) if l == f => return Err(format!("broker {f} is the leader; only followers fetch")),
             Some(_) => {}
         }
+        // The round is atomic and apart from the timed fetcher's request, if
+        // one is out: its answer still ends that request, not this one.
+        let in_flight = self.broker(f).fetcher.in_flight_since_ms;
         let request = self.next_request(f, 0);
         self.emit(Event::sent(&request, 0));
         if let Some(response) = self.deliver(request) {
             self.emit(Event::sent(&response, 0));
             self.deliver(response);
+        }
+        if in_flight.is_some() && self.broker(f).following().is_some() {
+            self.broker_mut(f).fetcher.in_flight_since_ms = in_flight;
         }
         Ok(())
     }

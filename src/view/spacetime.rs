@@ -9,8 +9,9 @@
 //! `t` with latency `l` arrives at `t + l`; arrivals are handled in order
 //! of (arrival time, send order) while the clock runs (`advance_ms`); a
 //! message that cannot arrive is dropped at its arrival with a `dropped`
-//! event; a fetch that times out closes its connection and discards what is
-//! still on it (`fetch_timed_out`, with the count). A `fetch` step is one
+//! event; a fetch that times out, or a fetcher removed when its follower
+//! stops following that leader, closes its connection and discards what is
+//! still on it (`fetch_timed_out`, `fetcher_removed`, with the count). A `fetch` step is one
 //! whole round: its request and response arrive at once. The tests check
 //! this replay against the network's own messages in flight after every
 //! step of every scenario and of random timed runs with faults.
@@ -436,7 +437,7 @@ impl Replay {
                         r.finish(w, Some(At { step, time_ms: k.0 }), Fate::Dropped, Some(*reason));
                     }
                 }
-                Event::FetchTimedOut { follower, leader, discarded } => {
+                Event::FetchTimedOut { follower, leader, discarded } | Event::FetcherRemoved { follower, leader, discarded } => {
                     // `close_connection`: what is still on the wire between
                     // the two, either way; the last sent are the ones left.
                     let between = |w: &Wire| (w.from == *follower && w.to == *leader) || (w.from == *leader && w.to == *follower);

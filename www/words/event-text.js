@@ -370,6 +370,11 @@ const SPECIAL = {
     p.discarded = e.discarded === 0 ? '' : t(`${key}.${e.discarded === 1 ? 'discarded_one' : 'discarded_many'}`, p);
     return t(`${key}.line`, p);
   },
+  fetcher_removed(e, p, t) {
+    const key = `${K}fetcher_removed`;
+    p.discarded = e.discarded === 0 ? '' : t(`${key}.${e.discarded === 1 ? 'discarded_one' : 'discarded_many'}`, p);
+    return t(`${key}.line`, p);
+  },
   remote_log_end_offset_updated(e, p, t) {
     return t(`${K}remote_log_end_offset_updated.${e.from == null ? 'unknown' : 'known'}`, p);
   },
