@@ -374,7 +374,7 @@ impl Simulation {
     }
 
     /// `ReplicaManager.makeFollowers`. 0.10 truncates to the own HW here;
-    /// 0.11 to 2.1 must first ask OffsetsForLeaderEpoch; 2.7+ learns of any
+    /// 0.11 to 2.1 must first ask OffsetsForLeaderEpoch; 2.8+ learns of any
     /// divergence from its next fetch. Before 2.1 `Partition.makeFollower`
     /// does nothing more when only the epoch changed; since 2.1 (KIP-320) a
     /// new epoch also sends the follower through truncation.

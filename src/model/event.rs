@@ -26,7 +26,7 @@ pub enum Truncation {
     /// 2.0 to 2.1: the OffsetsForLeaderEpoch answer names the leader's epoch;
     /// the follower compares it with its own (KIP-279).
     EpochEndOffset { epoch: u32, end_offset: u64, follower_end_offset: u64 },
-    /// 2.7+: DivergingEpoch in the fetch response
+    /// 2.8+: DivergingEpoch in the fetch response
     /// (`AbstractFetcherThread.truncateOnFetchResponse`, KIP-279 semantics).
     DivergingEpoch { epoch: u32, end_offset: u64, follower_end_offset: u64 },
     /// Fetch offset beyond the leader's log end (`OFFSET_OUT_OF_RANGE`).

@@ -12,7 +12,8 @@ impl Simulation {
     /// The follower's next request: after becoming a follower, an
     /// OffsetsForLeaderEpoch round first (0.11 to 2.1, KIP-101); a Fetch
     /// otherwise. Since 2.1 requests carry the current leader epoch
-    /// (KIP-320); since 2.7 a fetch carries the last fetched epoch (Fetch v12).
+    /// (KIP-320); since 2.8 a fetch carries the last fetched epoch (Fetch v12, with
+    /// inter.broker.protocol >= 2.7).
     pub(crate) fn next_request(&mut self, f: BrokerId, max_wait_ms: u64) -> Message {
         let rules = self.rules;
         let fencing = rules.has(Rule::LeaderEpochFencing);
@@ -166,8 +167,8 @@ impl Simulation {
     }
 
     /// Truncates a log (if `to` is below its end) and keeps HW <= LEO. A
-    /// target at or past the log end leaves the records, and from 2.7
-    /// (Kafka 2.6.1 / 2.7.0, KAFKA-10706, `UnifiedLog.truncateTo`) still
+    /// target at or past the log end leaves the records, and from the 2.8
+    /// preset (Kafka 2.6.1 / 2.7.0, KAFKA-10706, `UnifiedLog.truncateTo`) still
     /// drops an epoch entry at the log end that holds no record: without
     /// that, a follower that led an epoch without writing in it keeps
     /// sending that epoch as its last fetched epoch and is answered the same

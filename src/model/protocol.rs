@@ -51,7 +51,7 @@ pub struct Fetch {
     pub fetch_offset: u64,
     /// KIP-320 `CurrentLeaderEpoch` (2.1+).
     pub current_leader_epoch: Option<u32>,
-    /// Fetch v12 `LastFetchedEpoch` (2.7+).
+    /// Fetch v12 `LastFetchedEpoch` (2.8+; the version is 2.7's, KIP-595).
     pub last_fetched_epoch: Option<u32>,
     /// `MaxWaitMs`: how long the leader may hold the fetch when it has
     /// nothing new (`replica.fetch.wait.max.ms`; 0 for a manual round).
