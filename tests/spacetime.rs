@@ -271,3 +271,16 @@ fn random_timed_runs_pair_every_message() {
     assert!(unpaired * 100 < compared, "{unpaired} unpaired copies in {compared} steps");
     assert!(runs_with_unknown_copies * 10 < runs, "{runs_with_unknown_copies} of {runs} runs have copies at unknown times");
 }
+
+/// A produce the client retries is not marked as given up: in
+/// `timed-failover` the leader's crash breaks m2's connection
+/// (NETWORK_EXCEPTION), the client retries on the new leader and m2 is
+/// acknowledged; the mark says it retries, and no "gives up" mark appears.
+#[test]
+fn a_retried_produce_is_marked_as_retried_not_as_given_up() {
+    use highwater::model::protocol::Errors;
+    let timeline = Timeline::new(&common::load("timed-failover")).unwrap();
+    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+    assert!(d.marks.iter().any(|m| m.mark == MarkKind::ProduceRetried { error: Some(Errors::NetworkException) }), "{:?}", d.marks);
+    assert!(!d.marks.iter().any(|m| matches!(m.mark, MarkKind::ProduceFailed { .. })), "{:?}", d.marks);
+}

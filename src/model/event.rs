@@ -20,9 +20,10 @@ pub enum Truncation {
     HighWatermark { high_watermark: u64 },
     /// 0.11 to 1.1: the leader's OffsetsForLeaderEpoch answer (KIP-101).
     LeaderEpoch { requested_epoch: u32, end_offset: u64 },
-    /// 0.11+: the leader knows no epoch at or below the follower's; fall
+    /// 0.11+: the leader has no end offset for the follower's epoch (it is
+    /// newer than every epoch the leader knows, or, in 0.11, older); fall
     /// back to the own HW (KIP-101, UNDEFINED_EPOCH_OFFSET).
-    UndefinedEpochOffset { high_watermark: u64 },
+    UndefinedEpochOffset { requested_epoch: u32, high_watermark: u64 },
     /// 2.0 to 2.1: the OffsetsForLeaderEpoch answer names the leader's epoch;
     /// the follower compares it with its own (KIP-279).
     EpochEndOffset { epoch: u32, end_offset: u64, follower_end_offset: u64 },
@@ -44,9 +45,10 @@ impl fmt::Display for Truncation {
             Truncation::LeaderEpoch { requested_epoch, end_offset } => {
                 write!(f, "leader says epoch {requested_epoch} ends at {end_offset} (KIP-101 OffsetsForLeaderEpoch)")
             }
-            Truncation::UndefinedEpochOffset { high_watermark } => {
-                write!(f, "leader knows no epoch this old; truncated to HW {high_watermark} (KIP-101 fallback)")
-            }
+            Truncation::UndefinedEpochOffset { requested_epoch, high_watermark } => write!(
+                f,
+                "leader has no end offset for epoch {requested_epoch} (UNDEFINED_EPOCH_OFFSET: older or newer than every epoch it knows); truncated to HW {high_watermark} (KIP-101 fallback)"
+            ),
             Truncation::EpochEndOffset { epoch, end_offset, follower_end_offset } => write!(
                 f,
                 "leader says epoch {epoch} ends at {end_offset}, here at {follower_end_offset} (KIP-279 OffsetsForLeaderEpoch)"
@@ -262,7 +264,7 @@ impl fmt::Display for Event {
             ProduceRequest { request, to, value, acks, attempt } => {
                 match to {
                     Some(b) => write!(f, "producer -> broker {b}: Produce #{request} {} {acks}", quoted(value))?,
-                    None => write!(f, "producer: Produce #{request} {} {acks} finds no leader", quoted(value))?,
+                    None => write!(f, "producer: Produce #{request} {} {acks} waits in the client: no leader in its metadata (LEADER_NOT_AVAILABLE)", quoted(value))?,
                 }
                 if *attempt > 1 {
                     write!(f, " (attempt {attempt})")?;

@@ -159,7 +159,7 @@ impl Simulation {
             (Some(end_offset), None) => (end_offset, Truncation::LeaderEpoch { requested_epoch: resp.requested_epoch, end_offset }, true),
             (None, _) => {
                 let hw = self.broker(f).high_watermark;
-                (hw, Truncation::UndefinedEpochOffset { high_watermark: hw }, true)
+                (hw, Truncation::UndefinedEpochOffset { requested_epoch: resp.requested_epoch, high_watermark: hw }, true)
             }
         };
         self.broker_mut(f).fetcher.needs_epoch_truncation = !complete;

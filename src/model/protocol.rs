@@ -19,6 +19,10 @@ pub enum Errors {
     FencedLeaderEpoch,
     UnknownLeaderEpoch,
     OffsetOutOfRange,
+    /// What the producer's metadata says of a partition with no leader: it
+    /// sends nothing and the record waits in the client (`Sender`,
+    /// `RecordAccumulator.ready`); not the answer of any broker.
+    LeaderNotAvailable,
 }
 
 impl Errors {
@@ -32,6 +36,7 @@ impl Errors {
             Errors::FencedLeaderEpoch => "FENCED_LEADER_EPOCH",
             Errors::UnknownLeaderEpoch => "UNKNOWN_LEADER_EPOCH",
             Errors::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
+            Errors::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
         }
     }
 }

@@ -136,7 +136,11 @@ pub enum MarkKind {
     LinkCut { to: BrokerId },
     LinkHealed { to: BrokerId },
     Consumed { from: u64, to: u64 },
+    /// The application is told the record failed (the client's last word).
     ProduceFailed { error: Option<Errors> },
+    /// A retriable error the client noticed itself (a broken connection, a
+    /// timeout): it retries, so this is not the record's result.
+    ProduceRetried { error: Option<Errors> },
     /// A safety check failed (`invariants.rs`); `protocol_violation` is
     /// false for what Kafka's contract allows (an acks=1 loss).
     Violation { violation: ViolationKind, protocol_violation: bool },
@@ -493,7 +497,7 @@ impl Replay {
                     produce_to[i] = Some(*b);
                     r.instant(("Produce", PRODUCER, Lane::Broker(*b)), at, order, Fate::Delivered, None);
                 }
-                Event::ProduceResponse { request, result, expired, .. } => {
+                Event::ProduceResponse { request, result, expired, retry_in_ms, .. } => {
                     let error = match result {
                         ProduceResult::Error(e) => Some(*e),
                         _ => None,
@@ -506,6 +510,7 @@ impl Replay {
                         (Some(b), _) if !from_client => {
                             r.instant(("ProduceResponse", Lane::Broker(b), PRODUCER), at, order, Fate::Delivered, error)
                         }
+                        _ if retry_in_ms.is_some() => r.mark(PRODUCER, at, order, MarkKind::ProduceRetried { error }),
                         _ => r.mark(PRODUCER, at, order, MarkKind::ProduceFailed { error }),
                     }
                 }
