@@ -98,7 +98,7 @@ struct ExploreArgs {
     /// Brokers (default 3).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=7))]
     brokers: Option<u32>,
-    /// Kafka version preset: 0.10, 0.11, 2.0, 2.1, 2.7, 3.5, 3.7 (default), 4.1 (aliases legacy, kip101, modern).
+    /// Kafka version preset: 0.10, 0.11, 2.0, 2.1, 2.8, 3.5, 3.7 (default), 4.1 (aliases legacy, kip101, 2.7 = 2.8, modern).
     #[arg(long, value_parser = parse_protocol)]
     protocol: Option<Protocol>,
     /// min.insync.replicas (default 1).

@@ -86,3 +86,134 @@ fn the_seed_drives_timed_mode() {
     assert_ne!(a, b);
     assert_eq!(b, common::run(&s).trace());
 }
+
+/// No follower is answered the same DivergingEpoch twice in a row without
+/// progress: after a DivergingEpoch answer, the follower's next Fetch to the
+/// same leader differs (a lower fetch offset or another last fetched epoch).
+/// Before KAFKA-10706 (`UnifiedLog.truncateTo`,
+/// `UnifiedLogTest.testTruncateToEndOffsetClearsEpochCache`) a follower that
+/// had led an epoch without writing in it kept that empty epoch and looped.
+/// Random manual-mode sequences (leader moves without writes between,
+/// crashes, restarts, clock) under every version preset; the check is
+/// vacuous where fetches carry no last fetched epoch.
+#[test]
+fn no_follower_is_answered_the_same_diverging_epoch_twice() {
+    use highwater::base::rng::Rng;
+    use highwater::model::event::Event;
+    use highwater::model::protocol::Message;
+    use highwater::model::step::{Crash, Produce};
+    use highwater::{Scenario, Simulation, Step};
+    use std::collections::BTreeMap;
+
+    let mut diverging_answers = 0;
+    for p in Protocol::ALL {
+        for seed in 0..300u64 {
+            let mut rng = Rng::new(seed * 31 + 7);
+            let brokers = 2 + rng.below(2) as u32;
+            let config = Config { brokers, ..Config::for_protocol(p) };
+            let mut sim = Simulation::new(config.clone());
+            let mut steps = vec![];
+            // The last Fetch per follower: (leader, offset, last fetched epoch, current epoch),
+            // and whether it was answered DivergingEpoch.
+            let mut last: BTreeMap<u32, ((u32, u64, Option<u32>, Option<u32>), bool)> = BTreeMap::new();
+            for i in 0..40 {
+                let b = 1 + rng.below(brokers as u64) as u32;
+                let step = match rng.below(10) {
+                    0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::One, to: None }),
+                    2..=4 => Step::Fetch(b),
+                    5 | 6 => Step::Elect(if rng.below(3) == 0 { None } else { Some(b) }),
+                    7 => Step::Crash(Crash { broker: b, lose_unflushed: rng.below(2) }),
+                    8 => Step::Restart(b),
+                    _ => Step::AdvanceMs([1_000, 10_000, 20_000][rng.below(3) as usize]),
+                };
+                steps.push(step.clone());
+                for e in sim.apply(&step) {
+                    match &e.event {
+                        Event::Sent { message: Message::Fetch(f), .. } => {
+                            let key = (f.leader, f.fetch_offset, f.last_fetched_epoch, f.current_leader_epoch);
+                            if let Some((previous, true)) = last.get(&f.follower) {
+                                if *previous == key {
+                                    let mut s = Scenario::new(config.clone());
+                                    s.steps = steps.clone();
+                                    panic!("{p}: broker {} fetches {key:?} again after a DivergingEpoch answer:\n{}", f.follower, s.to_json_pretty());
+                                }
+                            }
+                            last.insert(f.follower, (key, false));
+                        }
+                        Event::Sent { message: Message::FetchResponse(r), .. } if r.diverging_epoch.is_some() => {
+                            if let Some(entry) = last.get_mut(&r.follower) {
+                                entry.1 = true;
+                                diverging_answers += 1;
+                            }
+                        }
+                        Event::Dropped { to, kind: "FetchResponse", .. } => {
+                            if let Some(entry) = last.get_mut(to) {
+                                entry.1 = false;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    assert!(diverging_answers > 100, "the walks reached DivergingEpoch only {diverging_answers} times");
+}
+
+/// One fetch in flight per follower (`AbstractFetcherThread`: a fetcher
+/// thread sends its next request only once the last is answered, and the
+/// thread of a leader no longer followed is shut down with its connection,
+/// `AbstractFetcherManager.shutdownIdleFetcherThreads`). Random timed runs
+/// with slow links, epoch bumps on the same leader (ISR shrinks of a paused
+/// or crashed follower), leader moves, cuts and heals, under every version
+/// preset; checked every few milliseconds: a follower's request, its answer,
+/// or the fetch its leader holds, never two at once.
+#[test]
+fn a_follower_never_has_two_fetches_in_flight() {
+    use highwater::base::rng::Rng;
+    use highwater::model::protocol::Message;
+    use highwater::model::step::{Crash, Delay, Heal, Produce};
+    use highwater::{Scenario, Simulation, Step};
+
+    let mut epochs_seen = 0;
+    for p in Protocol::ALL {
+        for seed in 0..40u64 {
+            let mut rng = Rng::new(seed * 131 + 5);
+            let config = Config { brokers: 3, auto_fetch: true, seed, replica_lag_time_max_ms: 2_000, ..Config::for_protocol(p) };
+            let mut sim = Simulation::new(config.clone());
+            let mut steps = vec![];
+            for i in 0..160 {
+                let b = 1 + rng.below(3) as u32;
+                let step = match rng.below(24) {
+                    0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::All, to: None }),
+                    2 => Step::Elect(Some(b)),
+                    3 => Step::Delay(Delay { broker: b, ms: rng.below(400) }),
+                    4 => Step::Pause(b),
+                    5 => Step::Resume(b),
+                    6 => Step::Crash(Crash { broker: b, lose_unflushed: 0 }),
+                    7 => Step::Restart(b),
+                    8 => Step::Cut([b, 1 + rng.below(3) as u32]),
+                    9 => Step::Heal(Heal::All),
+                    _ => Step::AdvanceMs(1 + rng.below(60)),
+                };
+                steps.push(step.clone());
+                sim.apply(&step);
+                epochs_seen = epochs_seen.max(sim.controller.leader_epoch);
+                for f in 1..=3u32 {
+                    let on_wire = sim.network.in_flight.iter().filter(|(_, m)| match m {
+                        Message::Fetch(_) | Message::OffsetsForLeaderEpoch(_) => m.from() == f,
+                        _ => m.to() == f,
+                    });
+                    let held = sim.brokers.iter().flat_map(|l| l.delayed_fetches.iter()).filter(|d| d.request.follower == f).count();
+                    let exchanges = on_wire.count() + held;
+                    if exchanges > 1 {
+                        let mut s = Scenario::new(config.clone());
+                        s.steps = steps.clone();
+                        panic!("{p}: broker {f} has {exchanges} fetches in flight after step {}:\n{}", steps.len(), s.to_json_pretty());
+                    }
+                }
+            }
+        }
+    }
+    assert!(epochs_seen >= 5, "the runs changed epochs only {epochs_seen} times");
+}

@@ -111,7 +111,7 @@ fn unclean_election_loses_data_and_clean_stays_offline() {
     assert_eq!(offline.sim.controller.isr[..], [1], "the ISR is never emptied");
     let last = offline.sim.producer.requests.last().unwrap();
     assert_eq!(highwater::view::state::result_name(last.status), "retrying", "the client waits for a leader");
-    assert_eq!(last.last_error, Some(highwater::model::protocol::Errors::NotLeaderOrFollower));
+    assert_eq!(last.last_error, Some(highwater::model::protocol::Errors::LeaderNotAvailable), "the metadata's, not a broker's answer");
     assert_eq!(last.attempts, 0, "no broker was reached");
 }
 
@@ -240,11 +240,19 @@ fn impossible_steps_are_rejected_and_the_run_goes_on() {
     assert_eq!(sim.step, 7);
 }
 
-/// Produce with no leader gets NOT_LEADER_OR_FOLLOWER, not a crash.
+/// Produce with no leader is not a crash and not an answer: the client's
+/// metadata names no leader (LEADER_NOT_AVAILABLE), it sends nothing, and
+/// the record waits; after `delivery.timeout.ms` it fails (Kafka's
+/// TimeoutException, REQUEST_TIMED_OUT here) naming that last error.
 #[test]
 fn produce_without_leader_is_an_error_result() {
     let r = run(&load("offline-without-unclean"));
-    assert!(r.trace().contains("NOT_LEADER_OR_FOLLOWER"));
+    assert!(r.trace().contains("waits in the client: no leader in its metadata (LEADER_NOT_AVAILABLE)"));
+    assert!(!r.trace().contains("NOT_LEADER_OR_FOLLOWER"), "no broker answered");
+    let mut s = load("offline-without-unclean");
+    s.steps.push(highwater::Step::AdvanceMs(120_000));
+    let r = run(&s);
+    assert!(r.trace().contains("REQUEST_TIMED_OUT (delivery.timeout.ms ran out in the client; last error LEADER_NOT_AVAILABLE)"), "{}", r.trace());
 }
 
 /// A write acknowledged while the partition is offline (by a stale leader the

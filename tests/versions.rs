@@ -93,13 +93,13 @@ fn a_retry_duplicates_only_without_idempotence() {
         let log: Vec<String> = leader.log.iter_from(0).map(|r| r.value.to_string()).collect();
         (log, highwater::view::state::result_name(r.sim.producer.requests[0].status))
     };
-    assert_eq!(values(Protocol::V2_7, false), (vec!["m1".to_string(), "m1".to_string()], "acked"), "2.7: duplicated");
+    assert_eq!(values(Protocol::V2_8, false), (vec!["m1".to_string(), "m1".to_string()], "acked"), "2.8: duplicated");
     assert_eq!(values(Protocol::V3_7, true), (vec!["m1".to_string()], "acked"), "3.7: written once");
-    assert!(!Config::for_protocol(Protocol::V2_7).enable_idempotence);
+    assert!(!Config::for_protocol(Protocol::V2_8).enable_idempotence);
     assert!(Config::for_protocol(Protocol::V3_5).enable_idempotence);
 }
 
-/// Finding 4: On DivergingEpoch, 2.7 takes the response's HW before truncating;
+/// Finding 4: On DivergingEpoch, 2.8 takes the response's HW before truncating;
 /// since 3.5 (KAFKA-14704) the follower truncates first and leaves the HW.
 #[test]
 fn diverging_response_high_watermark_by_version() {
@@ -112,7 +112,7 @@ fn diverging_response_high_watermark_by_version() {
     let hw_from_response = |events: &[Event]| {
         events.iter().any(|e| matches!(e, Event::HighWatermarkChanged { cause: highwater::model::event::HighWatermarkCause::FetchResponse { .. }, .. }))
     };
-    assert!(hw_from_response(&step(Protocol::V2_7)), "2.7 applies the HW of a diverging response");
+    assert!(hw_from_response(&step(Protocol::V2_8)), "2.8 applies the HW of a diverging response");
     assert!(!hw_from_response(&step(Protocol::V3_5)), "3.5 does not");
     assert!(!hw_from_response(&step(Protocol::V3_7)));
 }
@@ -144,7 +144,7 @@ fn each_preset_has_its_versions_defaults() {
     assert_eq!(d(Protocol::V0_10), (true, 6_000, 10_000, 0));
     assert_eq!(d(Protocol::V0_11), (false, 6_000, 10_000, 0));
     assert_eq!(d(Protocol::V2_1), (false, 6_000, 10_000, i32::MAX as u32));
-    assert_eq!(d(Protocol::V2_7), (false, 18_000, 30_000, i32::MAX as u32));
+    assert_eq!(d(Protocol::V2_8), (false, 18_000, 30_000, i32::MAX as u32));
     assert_eq!(d(Protocol::V3_5), (false, 9_000, 30_000, i32::MAX as u32));
     for (alias, preset) in Protocol::ALIASES {
         let a = Scenario::from_json(&format!(r#"{{"version":1,"config":{{"protocol":"{alias}"}}}}"#)).unwrap();
@@ -163,13 +163,13 @@ fn each_preset_has_its_versions_defaults() {
 }
 
 /// Finding 7: The leader epoch moves on an ISR shrink where the version did: the
-/// ZooKeeper controller when it drops a dead replica (0.10 - 2.7), KRaft
+/// ZooKeeper controller when it drops a dead replica (0.10 - 2.8), KRaft
 /// before metadata 3.6 on every shrink (3.5), never since (3.7).
 #[test]
 fn leader_epoch_bumps_on_isr_shrink_by_version() {
     let s = load("isr-shrink-and-expand"); // a leader-side shrink
     let bumps = |p: Protocol| count(&run(&with_protocol(s.clone(), p)), |e| matches!(e, Event::LeaderEpochBumped { .. }));
-    assert_eq!(bumps(Protocol::V2_7), 0, "ZooKeeper era: a leader's own shrink keeps the epoch");
+    assert_eq!(bumps(Protocol::V2_8), 0, "ZooKeeper era: a leader's own shrink keeps the epoch");
     assert_eq!(bumps(Protocol::V3_5), 1, "KRaft before 3.6: every shrink bumps it");
     assert_eq!(bumps(Protocol::V3_7), 0);
     let dead_follower = |p: Protocol| {
@@ -179,7 +179,7 @@ fn leader_epoch_bumps_on_isr_shrink_by_version() {
         (r.sim.controller.leader_epoch, r.sim.broker(1).leader_epoch, r.sim.broker(2).leader_epoch)
     };
     assert_eq!(dead_follower(Protocol::V0_10), (1, 1, 1), "0.10: the controller's shrink bumps, every live broker learns it");
-    assert_eq!(dead_follower(Protocol::V2_7), (1, 1, 1));
+    assert_eq!(dead_follower(Protocol::V2_8), (1, 1, 1));
     assert_eq!(dead_follower(Protocol::V3_5), (1, 1, 1));
     assert_eq!(dead_follower(Protocol::V3_7), (0, 0, 0));
 }
@@ -269,4 +269,18 @@ fn the_client_gives_up_after_request_timeout_before_2_1_and_delivery_timeout_fro
     };
     assert_eq!(expired_at(Protocol::V2_0), Some((29_900, "request.timeout.ms")));
     assert_eq!(expired_at(Protocol::V2_1), Some((119_900, "delivery.timeout.ms")));
+}
+
+/// The 2.8 preset was named 2.7 (it always had KAFKA-10554's truncation on
+/// a DivergingEpoch answer, first in Kafka 2.8.0): a file or a link that
+/// says "2.7" loads as 2.8 and is written back as "2.8".
+#[test]
+fn the_old_name_2_7_reads_as_the_2_8_preset() {
+    let text = r#"{"version": 1, "config": {"brokers": 2, "protocol": "2.7"}, "steps": [{"produce": {"value": "m1"}}]}"#;
+    let s = Scenario::from_json(text).unwrap();
+    assert_eq!(s.config.protocol, Protocol::V2_8);
+    assert!(s.to_json_pretty().contains(r#""protocol": "2.8""#));
+    let linked = highwater::link::decode(&highwater::link::encode(&s)).unwrap();
+    assert_eq!(linked.config.protocol, Protocol::V2_8);
+    assert_eq!(Config::for_protocol(Protocol::parse("2.7").unwrap()), Config::for_protocol(Protocol::V2_8));
 }

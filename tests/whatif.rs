@@ -156,7 +156,7 @@ fn kip101_loses_the_acked_write_under_0_10_only() {
     }
 }
 
-/// 2.7's ZooKeeper session timeout is 18 s (KIP-537): the scenarios' 9 s
+/// 2.8's ZooKeeper session timeout is 18 s (KIP-537): the scenarios' 9 s
 /// after the crash are too short for the controller to notice, so nothing
 /// fails over and nothing is lost or offline in that version.
 #[test]
@@ -167,19 +167,19 @@ fn unclean_election_loses_the_acked_write_only_when_on() {
             assert!(c.spec.unclean_leader_election, "{:?}", c.spec);
         }
     }
-    for p in Protocol::ALL.into_iter().filter(|&p| p != Protocol::V2_7) {
+    for p in Protocol::ALL.into_iter().filter(|&p| p != Protocol::V2_8) {
         let on = cell(&g, p, Acks::All, 1, true);
         assert_eq!((on.outcome, on.step), (Outcome::AckedWriteLost, Some(9)), "{p}");
         let off = cell(&g, p, Acks::All, 1, false);
         assert_eq!((off.outcome, off.step), (Outcome::Offline, Some(9)), "{p}");
     }
-    assert_eq!(cell(&g, Protocol::V2_7, Acks::All, 1, true).outcome, Outcome::Safe);
+    assert_eq!(cell(&g, Protocol::V2_8, Acks::All, 1, true).outcome, Outcome::Safe);
 }
 
 #[test]
 fn offline_without_unclean() {
     let g = grid_of("offline-without-unclean");
-    for c in g.iter().filter(|c| !c.spec.unclean_leader_election && c.spec.protocol != Protocol::V2_7) {
+    for c in g.iter().filter(|c| !c.spec.unclean_leader_election && c.spec.protocol != Protocol::V2_8) {
         assert_eq!((c.outcome, c.step), (Outcome::Offline, Some(9)), "{:?}", c.spec);
     }
 }
@@ -194,11 +194,11 @@ fn not_enough_replicas_where_min_isr_exceeds_the_live_isr() {
             assert_eq!(c.outcome, Outcome::Safe, "{:?}", c.spec);
             continue;
         }
-        // 2.7's 18 s session outlives the 9 s advance: the write is appended
+        // 2.8's 18 s session outlives the 9 s advance: the write is appended
         // with the followers still in the ISR, and refused in step 6 when
         // the sessions expire and the ISR shrinks to the leader
         // (NOT_ENOUGH_REPLICAS_AFTER_APPEND, then NOT_ENOUGH_REPLICAS).
-        let step = if c.spec.protocol == Protocol::V2_7 { 6 } else { 4 };
+        let step = if c.spec.protocol == Protocol::V2_8 { 6 } else { 4 };
         assert_eq!((c.outcome, c.step), (Outcome::NotEnoughReplicas, Some(step)), "{:?}", c.spec);
     }
 }
@@ -282,7 +282,7 @@ fn the_json_shape() {
         order.push((c["protocol"].as_str().unwrap(), c["acks"].as_str().unwrap(), c["min_insync_replicas"].as_u64().unwrap(), c["unclean_leader_election"].as_bool().unwrap()));
     }
     let mut expected = vec![];
-    for p in ["0.10", "0.11", "2.0", "2.1", "2.7", "3.5", "3.7", "4.1"] {
+    for p in ["0.10", "0.11", "2.0", "2.1", "2.8", "3.5", "3.7", "4.1"] {
         for acks in ["1", "all"] {
             for min_isr in 1..=3 {
                 for unclean in [false, true] {

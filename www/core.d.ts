@@ -5,8 +5,8 @@
 import type * as Wasm from './pkg/highwater.js';
 
 export type BrokerId = number;
-/** A Kafka version preset; on input the old names are aliases ("legacy" = "0.10", "kip101" = "0.11", "modern" = "3.7"). */
-export type Protocol = '0.10' | '0.11' | '2.0' | '2.1' | '2.7' | '3.5' | '3.7' | '4.1';
+/** A Kafka version preset; on input the old names are aliases ("legacy" = "0.10", "kip101" = "0.11", "2.7" = "2.8", "modern" = "3.7"). */
+export type Protocol = '0.10' | '0.11' | '2.0' | '2.1' | '2.8' | '3.5' | '3.7' | '4.1';
 export type ProtocolInput = Protocol | 'legacy' | 'kip101' | 'modern';
 export type Acks = '0' | '1' | 'all';
 

@@ -67,7 +67,7 @@ impl Simulation {
                 Some(_) => {}
                 None => {
                     // 3.0+: an UNDEFINED answer resets by policy.
-                    if !self.reset_position(l, "the leader knows no epoch this old") {
+                    if !self.reset_position(l, "the leader knows no epoch as new as the position's (UNDEFINED_EPOCH_OFFSET)") {
                         return;
                     }
                 }

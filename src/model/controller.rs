@@ -359,6 +359,9 @@ impl Simulation {
         let already = self.broker(b).is_leader() && self.broker(b).leader == Some(b);
         let (epoch, isr, now) = (self.controller.leader_epoch, self.controller.isr, self.now_ms);
         let record_epoch_now = self.rules.has(Rule::EpochCachedOnBecomingLeader);
+        if let Some(old) = self.broker(b).following() {
+            self.remove_fetcher(b, old);
+        }
         let broker = self.broker_mut(b);
         if already {
             broker.continue_leading(epoch, isr, now, record_epoch_now);
@@ -371,7 +374,7 @@ impl Simulation {
     }
 
     /// `ReplicaManager.makeFollowers`. 0.10 truncates to the own HW here;
-    /// 0.11 to 2.1 must first ask OffsetsForLeaderEpoch; 2.7+ learns of any
+    /// 0.11 to 2.1 must first ask OffsetsForLeaderEpoch; 2.8+ learns of any
     /// divergence from its next fetch. Before 2.1 `Partition.makeFollower`
     /// does nothing more when only the epoch changed; since 2.1 (KIP-320) a
     /// new epoch also sends the follower through truncation.
@@ -385,6 +388,13 @@ impl Simulation {
             // DelayedProduce completes with NOT_LEADER_OR_FOLLOWER when leadership is lost.
             self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
         }
+        // A fetch still out to the same leader stays the one in flight (its
+        // fetcher thread waits for the answer and drops it as stale); a fetch
+        // to another leader goes with that leader's fetcher thread.
+        let fetching_from = self.broker(b).following();
+        if let Some(old) = fetching_from.filter(|&old| Some(old) != leader) {
+            self.remove_fetcher(b, old);
+        }
         let rules = self.rules;
         let now = self.now_ms;
         let broker = self.broker_mut(b);
@@ -393,8 +403,10 @@ impl Simulation {
         broker.isr.clear();
         broker.pending_isr = None;
         broker.delayed_fetches.clear();
-        broker.fetcher.in_flight_since_ms = None;
-        broker.fetcher.next_fetch_ms = now;
+        if broker.fetcher.in_flight_since_ms.is_none() || fetching_from != leader {
+            broker.fetcher.in_flight_since_ms = None;
+            broker.fetcher.next_fetch_ms = now;
+        }
         let truncate = leader.is_some() && (leader_changed || rules.has(Rule::LeaderEpochFencing));
         if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch && truncate {
             broker.fetcher.needs_epoch_truncation = true;

@@ -20,13 +20,14 @@ pub enum Truncation {
     HighWatermark { high_watermark: u64 },
     /// 0.11 to 1.1: the leader's OffsetsForLeaderEpoch answer (KIP-101).
     LeaderEpoch { requested_epoch: u32, end_offset: u64 },
-    /// 0.11+: the leader knows no epoch at or below the follower's; fall
+    /// 0.11+: the leader has no end offset for the follower's epoch (it is
+    /// newer than every epoch the leader knows, or, in 0.11, older); fall
     /// back to the own HW (KIP-101, UNDEFINED_EPOCH_OFFSET).
-    UndefinedEpochOffset { high_watermark: u64 },
+    UndefinedEpochOffset { requested_epoch: u32, high_watermark: u64 },
     /// 2.0 to 2.1: the OffsetsForLeaderEpoch answer names the leader's epoch;
     /// the follower compares it with its own (KIP-279).
     EpochEndOffset { epoch: u32, end_offset: u64, follower_end_offset: u64 },
-    /// 2.7+: DivergingEpoch in the fetch response
+    /// 2.8+: DivergingEpoch in the fetch response
     /// (`AbstractFetcherThread.truncateOnFetchResponse`, KIP-279 semantics).
     DivergingEpoch { epoch: u32, end_offset: u64, follower_end_offset: u64 },
     /// Fetch offset beyond the leader's log end (`OFFSET_OUT_OF_RANGE`).
@@ -44,9 +45,10 @@ impl fmt::Display for Truncation {
             Truncation::LeaderEpoch { requested_epoch, end_offset } => {
                 write!(f, "leader says epoch {requested_epoch} ends at {end_offset} (KIP-101 OffsetsForLeaderEpoch)")
             }
-            Truncation::UndefinedEpochOffset { high_watermark } => {
-                write!(f, "leader knows no epoch this old; truncated to HW {high_watermark} (KIP-101 fallback)")
-            }
+            Truncation::UndefinedEpochOffset { requested_epoch, high_watermark } => write!(
+                f,
+                "leader has no end offset for epoch {requested_epoch} (UNDEFINED_EPOCH_OFFSET: older or newer than every epoch it knows); truncated to HW {high_watermark} (KIP-101 fallback)"
+            ),
             Truncation::EpochEndOffset { epoch, end_offset, follower_end_offset } => write!(
                 f,
                 "leader says epoch {epoch} ends at {end_offset}, here at {follower_end_offset} (KIP-279 OffsetsForLeaderEpoch)"
@@ -178,6 +180,11 @@ pub enum Event {
     /// The fetcher gave up on a request after `request.timeout.ms` and closed
     /// the connection, discarding `discarded` messages still in flight on it.
     FetchTimedOut { follower: BrokerId, leader: BrokerId, discarded: u64 },
+    /// The follower stopped following `leader` while a fetch was out: the
+    /// idle fetcher thread was shut down and closed its connection
+    /// (`AbstractFetcherManager.shutdownIdleFetcherThreads`), discarding
+    /// `discarded` messages still in flight on it.
+    FetcherRemoved { follower: BrokerId, leader: BrokerId, discarded: u64 },
     /// The leader holds a fetch that found nothing new (`DelayedFetch`).
     FetchHeld { leader: BrokerId, follower: BrokerId, fetch_offset: u64, until_ms: u64 },
     RemoteLogEndOffsetUpdated { leader: BrokerId, follower: BrokerId, from: Option<u64>, to: u64 },
@@ -186,6 +193,9 @@ pub enum Event {
     /// Since 3.7: the HW would move but the ISR is below `min.insync.replicas` (KAFKA-15583).
     HighWatermarkHeld { broker: BrokerId, high_watermark: u64, isr_size: u32, min_insync_replicas: u32 },
     Truncated { broker: BrokerId, from: u64, to: u64, truncation: Truncation },
+    /// A truncation at the log end dropped an epoch entry that holds no
+    /// record (`UnifiedLog.truncateTo`, KAFKA-10706).
+    EpochCacheTrimmed { broker: BrokerId, epoch: u32, start_offset: u64 },
     IsrShrunk { leader: Option<BrokerId>, removed: Vec<BrokerId>, isr: Vec<BrokerId>, by_controller: bool },
     IsrExpanded { leader: BrokerId, added: BrokerId, isr: Vec<BrokerId> },
     IsrChangeFailed { leader: BrokerId, proposed: Vec<BrokerId>, reason: &'static str },
@@ -254,7 +264,7 @@ impl fmt::Display for Event {
             ProduceRequest { request, to, value, acks, attempt } => {
                 match to {
                     Some(b) => write!(f, "producer -> broker {b}: Produce #{request} {} {acks}", quoted(value))?,
-                    None => write!(f, "producer: Produce #{request} {} {acks} finds no leader", quoted(value))?,
+                    None => write!(f, "producer: Produce #{request} {} {acks} waits in the client: no leader in its metadata (LEADER_NOT_AVAILABLE)", quoted(value))?,
                 }
                 if *attempt > 1 {
                     write!(f, " (attempt {attempt})")?;
@@ -305,6 +315,14 @@ impl fmt::Display for Event {
                 }
                 write!(f, ", will retry")
             }
+            FetcherRemoved { follower, leader, discarded } => {
+                write!(f, "broker {follower} stops fetching from broker {leader}: its fetcher thread shut down and closed the connection")?;
+                match discarded {
+                    0 => Ok(()),
+                    1 => write!(f, " (1 message in flight discarded)"),
+                    n => write!(f, " ({n} messages in flight discarded)"),
+                }
+            }
             FetchHeld { leader, follower, fetch_offset, until_ms } => write!(
                 f,
                 "broker {leader} holds broker {follower}'s fetch: nothing past offset {fetch_offset} yet; answers when a record arrives or at {until_ms} ms (replica.fetch.wait.max.ms)"
@@ -323,6 +341,10 @@ impl fmt::Display for Event {
                 "broker {broker} holds HW at {high_watermark}: ISR size {isr_size} < min.insync.replicas {min_insync_replicas} (KAFKA-15583)"
             ),
             Truncated { broker, from, to, truncation } => write!(f, "broker {broker} truncated its log {from} -> {to}: {truncation}"),
+            EpochCacheTrimmed { broker, epoch, start_offset } => write!(
+                f,
+                "broker {broker} dropped epoch {epoch} from its epoch cache: it starts at the log end {start_offset} and holds no record (KAFKA-10706)"
+            ),
             IsrShrunk { leader, removed, isr, by_controller } => {
                 if *by_controller {
                     write!(f, "controller shrank the ISR to {} (removed fenced {})", list(isr), list(removed))

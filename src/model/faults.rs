@@ -110,9 +110,19 @@ impl Simulation {
                 self.emit(Event::LinkHealed { from: x, to: y });
             }
         }
-        // Reconnected fetchers stop waiting for answers that were lost.
-        for b in self.brokers.iter_mut().filter(|b| touches(b.id) || b.leader.is_some_and(touches)) {
-            b.fetcher.in_flight_since_ms = None;
+        // Reconnected fetchers stop waiting for answers that were lost; one
+        // whose request or answer is still on the wire (or held by the
+        // leader) keeps waiting for it: one fetch in flight per leader.
+        let reconnected: Vec<(BrokerId, BrokerId)> = self
+            .brokers
+            .iter()
+            .filter(|b| touches(b.id) || b.leader.is_some_and(touches))
+            .filter_map(|b| b.following().map(|l| (b.id, l)))
+            .collect();
+        for (f, leader) in reconnected {
+            if !self.exchange_under_way(f, leader) {
+                self.broker_mut(f).fetcher.in_flight_since_ms = None;
+            }
         }
         for b in isolated {
             self.network.make_mut().isolated[(b - 1) as usize] = false;

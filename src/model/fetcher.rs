@@ -12,7 +12,8 @@ impl Simulation {
     /// The follower's next request: after becoming a follower, an
     /// OffsetsForLeaderEpoch round first (0.11 to 2.1, KIP-101); a Fetch
     /// otherwise. Since 2.1 requests carry the current leader epoch
-    /// (KIP-320); since 2.7 a fetch carries the last fetched epoch (Fetch v12).
+    /// (KIP-320); since 2.8 a fetch carries the last fetched epoch (Fetch v12, with
+    /// inter.broker.protocol >= 2.7).
     pub(crate) fn next_request(&mut self, f: BrokerId, max_wait_ms: u64) -> Message {
         let rules = self.rules;
         let fencing = rules.has(Rule::LeaderEpochFencing);
@@ -158,18 +159,28 @@ impl Simulation {
             (Some(end_offset), None) => (end_offset, Truncation::LeaderEpoch { requested_epoch: resp.requested_epoch, end_offset }, true),
             (None, _) => {
                 let hw = self.broker(f).high_watermark;
-                (hw, Truncation::UndefinedEpochOffset { high_watermark: hw }, true)
+                (hw, Truncation::UndefinedEpochOffset { requested_epoch: resp.requested_epoch, high_watermark: hw }, true)
             }
         };
         self.broker_mut(f).fetcher.needs_epoch_truncation = !complete;
         self.truncate(f, to, truncation);
     }
 
-    /// Truncates a log (if `to` is below its end) and keeps HW <= LEO.
+    /// Truncates a log (if `to` is below its end) and keeps HW <= LEO. A
+    /// target at or past the log end leaves the records, and from the 2.8
+    /// preset (Kafka 2.6.1 / 2.7.0, KAFKA-10706, `UnifiedLog.truncateTo`) still
+    /// drops an epoch entry at the log end that holds no record: without
+    /// that, a follower that led an epoch without writing in it keeps
+    /// sending that epoch as its last fetched epoch and is answered the same
+    /// DivergingEpoch for ever.
     pub(crate) fn truncate(&mut self, b: BrokerId, to: u64, truncation: Truncation) {
+        let trim = self.rules.has(Rule::TruncateToLogEndTrimsEpochCache);
         let broker = self.broker_mut(b);
         let from = broker.log_end_offset();
         if to >= from {
+            if let Some(entry) = trim.then(|| broker.log.trim_epochs_at_end()).flatten() {
+                self.emit(Event::EpochCacheTrimmed { broker: b, epoch: entry.epoch, start_offset: entry.start_offset });
+            }
             return;
         }
         broker.log.truncate_to(to);
@@ -179,6 +190,34 @@ impl Simulation {
         if hw_from > to {
             self.emit(Event::HighWatermarkChanged { broker: b, from: hw_from, to, cause: HighWatermarkCause::Truncation });
         }
+    }
+
+    /// The follower `f` stops fetching from `leader` (it follows another
+    /// leader, leads, or the partition went offline). Kafka's fetcher thread
+    /// for that leader is then idle and is shut down, closing its connection
+    /// (`AbstractFetcherManager.shutdownIdleFetcherThreads`,
+    /// `ReplicaFetcherThread.initiateShutdown`): a fetch still out, its
+    /// answer, or the fetch the leader holds, is gone. So a follower never
+    /// has a second fetch out while the first is on the wire, and no stale
+    /// answer can reset the state of the next request.
+    pub(crate) fn remove_fetcher(&mut self, f: BrokerId, leader: BrokerId) {
+        self.broker_mut(f).fetcher.in_flight_since_ms = None;
+        let between = |m: &Message| (m.from() == f && m.to() == leader) || (m.from() == leader && m.to() == f);
+        let on_wire = self.network.in_flight.iter().any(|(_, m)| between(m));
+        let held = self.broker(leader).delayed_fetches.iter().any(|d| d.request.follower == f);
+        if !on_wire && !held {
+            return;
+        }
+        let discarded = if on_wire { self.network.make_mut().close_connection(f, leader) as u64 } else { 0 };
+        self.broker_mut(leader).delayed_fetches.retain(|d| d.request.follower != f);
+        self.emit(Event::FetcherRemoved { follower: f, leader, discarded });
+    }
+
+    /// True while something of `f`'s fetch exchange with `leader` is still
+    /// under way: a request or answer on the wire, or a fetch the leader holds.
+    pub(crate) fn exchange_under_way(&self, f: BrokerId, leader: BrokerId) -> bool {
+        self.network.in_flight.iter().any(|(_, m)| (m.from() == f && m.to() == leader) || (m.from() == leader && m.to() == f))
+            || self.broker(leader).delayed_fetches.iter().any(|d| d.request.follower == f)
     }
 
     /// A `fetch` step: one whole round, request and response, atomically
@@ -197,11 +236,17 @@ impl Simulation {
             Some(l) if l == f => return Err(format!("broker {f} is the leader; only followers fetch")),
             Some(_) => {}
         }
+        // The round is atomic and apart from the timed fetcher's request, if
+        // one is out: its answer still ends that request, not this one.
+        let in_flight = self.broker(f).fetcher.in_flight_since_ms;
         let request = self.next_request(f, 0);
         self.emit(Event::sent(&request, 0));
         if let Some(response) = self.deliver(request) {
             self.emit(Event::sent(&response, 0));
             self.deliver(response);
+        }
+        if in_flight.is_some() && self.broker(f).following().is_some() {
+            self.broker_mut(f).fetcher.in_flight_since_ms = in_flight;
         }
         Ok(())
     }

@@ -117,6 +117,7 @@ impl Checker {
             | Event::Dropped { .. }
             | Event::ResponseIgnored { .. }
             | Event::FetchTimedOut { .. }
+            | Event::FetcherRemoved { .. }
             | Event::FetchHeld { .. }
             | Event::RemoteLogEndOffsetUpdated { .. }
             | Event::HighWatermarkHeld { .. }

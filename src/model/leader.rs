@@ -186,7 +186,7 @@ impl Simulation {
             resp.error = error;
             return Some(resp);
         }
-        // Divergence check inside the fetch (2.7+; Fetch v12, KIP-595's
+        // Divergence check inside the fetch (2.8+; Fetch v12, KIP-595's
         // DivergingEpoch with KIP-279 semantics): no state changes.
         if let (true, Some(last)) = (diverging_in_fetch, req.last_fetched_epoch) {
             match leader.log.end_offset_for_epoch(last) {

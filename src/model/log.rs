@@ -135,7 +135,24 @@ impl Log {
         self.epochs.assign(epoch, leo);
     }
 
-    /// Removes every record at or above `offset` and the epochs that start there.
+    /// Drops the epoch entry that starts at the log end, if any: a leader
+    /// that recorded its epoch and wrote nothing in it leaves one
+    /// (`UnifiedLog.truncateTo` trims the cache even when the target is at or
+    /// past the log end, KAFKA-10706). `assign` keeps start offsets strictly
+    /// increasing, so at most one entry starts there. Returns it.
+    pub fn trim_epochs_at_end(&mut self) -> Option<EpochEntry> {
+        let leo = self.log_end_offset();
+        let last = *self.epochs.entries.last()?;
+        (last.start_offset >= leo).then(|| {
+            self.epochs.truncate_from_end(leo);
+            last
+        })
+    }
+
+    /// Removes every record at or above `offset` and the epochs that start
+    /// there. A target at or past the log end changes nothing here; the
+    /// engine decides, by version, whether that still trims the epoch cache
+    /// (`trim_epochs_at_end`).
     pub fn truncate_to(&mut self, offset: u64) {
         if offset >= self.log_end_offset() {
             return;
@@ -220,7 +237,24 @@ mod tests {
         assert_eq!(log.read(255, 10).iter().map(|r| r.id).collect::<Vec<_>>(), vec![255, 256, 5000]);
         log.truncate_to(0);
         assert_eq!(log.log_end_offset(), 0);
+        assert_eq!(log.trim_epochs_at_end(), None, "an empty cache has nothing to trim");
         assert_eq!(log.last_epoch(), None);
+    }
+
+    /// `UnifiedLogTest.testTruncateToEndOffsetClearsEpochCache`: an epoch
+    /// assigned at the log end with no record of it goes, and the entries
+    /// with records stay.
+    #[test]
+    fn trimming_at_the_log_end_drops_only_an_empty_epoch() {
+        let mut log = Log::default();
+        log.append(rec(0, 19));
+        log.append(rec(1, 19));
+        assert_eq!(log.trim_epochs_at_end(), None, "epoch 19 holds records");
+        log.assign_epoch(20);
+        assert_eq!(log.last_epoch(), Some(20));
+        assert_eq!(log.trim_epochs_at_end(), Some(EpochEntry { epoch: 20, start_offset: 2 }));
+        assert_eq!(log.epochs().entries(), &[EpochEntry { epoch: 19, start_offset: 0 }]);
+        assert_eq!(log.log_end_offset(), 2);
     }
 
     #[test]

@@ -283,10 +283,13 @@ impl Simulation {
         }
     }
 
-    /// Why the client cannot reach `to`: no leader known, or the broker is down.
+    /// Why the client cannot reach `to`: no leader known (the metadata's
+    /// LEADER_NOT_AVAILABLE: nothing is sent, and the record fails only when
+    /// its time in the client runs out, a TimeoutException in Kafka), or the
+    /// broker is down.
     fn unreachable(&self, to: Option<BrokerId>) -> Option<Errors> {
         match to.map(|b| self.broker(b)) {
-            None => Some(Errors::NotLeaderOrFollower),
+            None => Some(Errors::LeaderNotAvailable),
             Some(b) if !b.alive => Some(Errors::NetworkException),
             Some(_) => None,
         }
@@ -347,6 +350,8 @@ impl Simulation {
         let (acks, attempts) = (r.acks, r.attempts);
         if retries_left && in_time {
             match retry {
+                // No leader: no request went out, so no answer is traced.
+                Retry::Next if error == Errors::LeaderNotAvailable => self.producer.retry_at(id, next_ms, error),
                 Retry::Next => {
                     self.producer.retry_at(id, next_ms, error);
                     let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));

@@ -19,6 +19,10 @@ pub enum Errors {
     FencedLeaderEpoch,
     UnknownLeaderEpoch,
     OffsetOutOfRange,
+    /// What the producer's metadata says of a partition with no leader: it
+    /// sends nothing and the record waits in the client (`Sender`,
+    /// `RecordAccumulator.ready`); not the answer of any broker.
+    LeaderNotAvailable,
 }
 
 impl Errors {
@@ -32,6 +36,7 @@ impl Errors {
             Errors::FencedLeaderEpoch => "FENCED_LEADER_EPOCH",
             Errors::UnknownLeaderEpoch => "UNKNOWN_LEADER_EPOCH",
             Errors::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
+            Errors::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
         }
     }
 }
@@ -51,7 +56,7 @@ pub struct Fetch {
     pub fetch_offset: u64,
     /// KIP-320 `CurrentLeaderEpoch` (2.1+).
     pub current_leader_epoch: Option<u32>,
-    /// Fetch v12 `LastFetchedEpoch` (2.7+).
+    /// Fetch v12 `LastFetchedEpoch` (2.8+; the version is 2.7's, KIP-595).
     pub last_fetched_epoch: Option<u32>,
     /// `MaxWaitMs`: how long the leader may hold the fetch when it has
     /// nothing new (`replica.fetch.wait.max.ms`; 0 for a manual round).

@@ -17,7 +17,7 @@ pub enum Protocol {
     V0_11,
     V2_0,
     V2_1,
-    V2_7,
+    V2_8,
     V3_5,
     V3_7,
     V4_1,
@@ -29,16 +29,19 @@ impl Protocol {
         Protocol::V0_11,
         Protocol::V2_0,
         Protocol::V2_1,
-        Protocol::V2_7,
+        Protocol::V2_8,
         Protocol::V3_5,
         Protocol::V3_7,
         Protocol::V4_1,
     ];
 
-    /// The names of the first three presets, kept as exact aliases so that
-    /// older files and links read as before.
-    pub const ALIASES: [(&'static str, Protocol); 3] =
-        [("legacy", Protocol::V0_10), ("kip101", Protocol::V0_11), ("modern", Protocol::V3_7)];
+    /// Older names, kept as exact aliases so that older files and links read
+    /// as before: the names of the first three presets, and `"2.7"`, the
+    /// name the 2.8 preset had. That preset was always Kafka 2.8's rules:
+    /// truncation on a DivergingEpoch fetch answer is first in 2.8.0
+    /// (KAFKA-10554); 2.7.0's fetcher still asks OffsetsForLeaderEpoch.
+    pub const ALIASES: [(&'static str, Protocol); 4] =
+        [("legacy", Protocol::V0_10), ("kip101", Protocol::V0_11), ("2.7", Protocol::V2_8), ("modern", Protocol::V3_7)];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -46,7 +49,7 @@ impl Protocol {
             Protocol::V0_11 => "0.11",
             Protocol::V2_0 => "2.0",
             Protocol::V2_1 => "2.1",
-            Protocol::V2_7 => "2.7",
+            Protocol::V2_8 => "2.8",
             Protocol::V3_5 => "3.5",
             Protocol::V3_7 => "3.7",
             Protocol::V4_1 => "4.1",
@@ -59,6 +62,12 @@ impl Protocol {
             .into_iter()
             .find(|p| p.name() == name)
             .or_else(|| Protocol::ALIASES.iter().find(|(alias, _)| *alias == name).map(|&(_, p)| p))
+    }
+
+    /// A preset name or an alias that is a version number (`"2.7"`), not
+    /// one of the old generation names: what a fork link's `protocol=` reads.
+    pub fn parse_version(name: &str) -> Option<Protocol> {
+        Protocol::parse(name).filter(|_| name.starts_with(|c: char| c.is_ascii_digit()))
     }
 
     /// Every accepted name, for error messages and help.
@@ -81,11 +90,11 @@ impl Protocol {
             // raised it to 18000); KRaft's `broker.session.timeout.ms` 9000.
             broker_session_timeout_ms: match self {
                 _ if !zookeeper => 9_000,
-                Protocol::V2_7 => 18_000,
+                Protocol::V2_8 => 18_000,
                 _ => 6_000,
             },
             // `replica.lag.time.max.ms`: 10000 until 2.5, then 30000 (KIP-537).
-            replica_lag_time_max_ms: if self >= Protocol::V2_7 { 30_000 } else { 10_000 },
+            replica_lag_time_max_ms: if self >= Protocol::V2_8 { 30_000 } else { 10_000 },
             // `unclean.leader.election.enable`: true until 0.11 (KIP-106).
             unclean_leader_election: self == Protocol::V0_10,
             // `enable.idempotence`: true since 3.0 (KIP-679; in effect from 3.0.1).
@@ -163,6 +172,9 @@ pub enum Rule {
     /// Divergence is detected inside the fetch (DivergingEpoch); no separate
     /// OffsetsForLeaderEpoch round.
     DivergingEpochInFetch,
+    /// A truncation whose target is at or past the log end still drops an
+    /// epoch entry that starts at the log end (a leader's epoch with no record).
+    TruncateToLogEndTrimsEpochCache,
     /// A follower does not take the HW of a DivergingEpoch response: it
     /// truncates first.
     NoHighWatermarkFromDivergingResponse,
@@ -230,7 +242,7 @@ pub const RULES: &[RuleSource] = &[
     RuleSource {
         rule: Rule::OffsetsForLeaderEpoch,
         since: V0_11,
-        until: Some(V2_7),
+        until: Some(V2_8),
         source: "KIP-101",
         code: "ReplicaFetcherThread.maybeTruncate, LeaderEpochFileCache.endOffsetFor",
         kafka_version: "0.11",
@@ -283,12 +295,21 @@ pub const RULES: &[RuleSource] = &[
     },
     RuleSource {
         rule: Rule::DivergingEpochInFetch,
-        since: V2_7,
+        since: V2_8,
         until: None,
-        source: "KIP-595 (Fetch v12), KAFKA-10554",
+        source: "KIP-595 (Fetch v12, 2.7), KAFKA-10554 (2.8)",
         code: "Partition.fetchRecords (DivergingEpoch), AbstractFetcherThread.truncateOnFetchResponse",
-        kafka_version: "2.7 / 2.8",
+        kafka_version: "2.8 (with inter.broker.protocol.version >= 2.7)",
         summary: "the leader answers a diverging fetch with DivergingEpoch; no separate truncation round",
+    },
+    RuleSource {
+        rule: Rule::TruncateToLogEndTrimsEpochCache,
+        since: V2_8,
+        until: None,
+        source: "KAFKA-10706",
+        code: "UnifiedLog.truncateTo (Log.truncateTo before 3.0): leaderEpochCache.truncateFromEnd(logEndOffset)",
+        kafka_version: "2.6.1 / 2.7.0 (in this table from the 2.8 preset, the first after 2.1)",
+        summary: "a truncation at or past the log end still drops an epoch entry with no record at the log end",
     },
     RuleSource {
         rule: Rule::NoHighWatermarkFromDivergingResponse,
@@ -312,9 +333,9 @@ pub const RULES: &[RuleSource] = &[
         rule: Rule::EpochBumpOnEveryIsrShrink,
         since: V3_5,
         until: Some(V3_7),
-        source: "KAFKA-15021",
+        source: "KIP-631 (KRaft controller); turned off by KAFKA-15021",
         code: "PartitionChangeBuilder.triggerLeaderEpochBumpIfNeeded",
-        kafka_version: "3.3 (removed in metadata 3.6)",
+        kafka_version: "3.0 (KRaft; off from metadata.version 3.6, KAFKA-15021)",
         summary: "every ISR shrink bumps the leader epoch",
     },
     RuleSource {
@@ -337,7 +358,7 @@ pub const RULES: &[RuleSource] = &[
     },
     RuleSource {
         rule: Rule::ConsumerTruncationDetection,
-        since: V2_7,
+        since: V2_8,
         until: None,
         source: "KIP-320 (client side)",
         code: "SubscriptionState.maybeCompleteValidation",
@@ -458,6 +479,10 @@ mod tests {
         assert_eq!(Protocol::parse("legacy"), Some(V0_10));
         assert_eq!(Protocol::parse("kip101"), Some(V0_11));
         assert_eq!(Protocol::parse("modern"), Some(V3_7));
+        assert_eq!(Protocol::parse("2.7"), Some(V2_8), "the 2.8 preset's old name");
+        assert_eq!(Protocol::parse_version("2.7"), Some(V2_8));
+        assert_eq!(Protocol::parse_version("legacy"), None);
+        assert_eq!(V2_8.name(), "2.8");
         assert_eq!(Protocol::parse("3.6"), None);
     }
 
@@ -479,7 +504,7 @@ mod tests {
         assert_eq!(t(V0_10), HighWatermark);
         assert_eq!(t(V0_11), OffsetsForLeaderEpoch);
         assert_eq!(t(V2_1), OffsetsForLeaderEpoch);
-        assert_eq!(t(V2_7), DivergingEpochInFetch);
+        assert_eq!(t(V2_8), DivergingEpochInFetch);
         assert!(!V0_10.rules().has(Rule::OffsetsForLeaderEpoch));
         assert!(V3_5.rules().has(Rule::EpochBumpOnEveryIsrShrink) && !V3_7.rules().has(Rule::EpochBumpOnEveryIsrShrink));
         assert!(V4_1.rules().has(Rule::EligibleLeaderReplicas) && !V3_7.rules().has(Rule::EligibleLeaderReplicas));

@@ -24,7 +24,7 @@
 //!         | "replica_lag_time_max_ms=" int      replica_lag_time_max_ms=30000
 //!         | "enable_idempotence=" bool          enable_idempotence=true
 //!         | "step@" n "=" step                  step@7=crash:2
-//! preset  = 0.10 | 0.11 | 2.0 | 2.1 | 2.7 | 3.5 | 3.7 | 4.1
+//! preset  = 0.10 | 0.11 | 2.0 | 2.1 | 2.8 | 3.5 | 3.7 | 4.1   ("2.7" reads as 2.8)
 //! acks    = 0 | 1 | all
 //! n       = the step's number, 1-based (the page's "step n")
 //! step    = produce:VALUE:ACKS[:TO] | fetch:B | advance_ms:MS
@@ -320,7 +320,7 @@ impl Change {
             return Ok(Change::Step { step, with: parse_step(&format!("step@{step}"), value)? });
         }
         Ok(match name {
-            "protocol" => match Protocol::ALL.into_iter().find(|p| p.name() == value) {
+            "protocol" => match Protocol::parse_version(value) {
                 Some(protocol) => Change::Protocol { protocol },
                 None => {
                     let names: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();

@@ -9,8 +9,9 @@
 //! `t` with latency `l` arrives at `t + l`; arrivals are handled in order
 //! of (arrival time, send order) while the clock runs (`advance_ms`); a
 //! message that cannot arrive is dropped at its arrival with a `dropped`
-//! event; a fetch that times out closes its connection and discards what is
-//! still on it (`fetch_timed_out`, with the count). A `fetch` step is one
+//! event; a fetch that times out, or a fetcher removed when its follower
+//! stops following that leader, closes its connection and discards what is
+//! still on it (`fetch_timed_out`, `fetcher_removed`, with the count). A `fetch` step is one
 //! whole round: its request and response arrive at once. The tests check
 //! this replay against the network's own messages in flight after every
 //! step of every scenario and of random timed runs with faults.
@@ -135,7 +136,11 @@ pub enum MarkKind {
     LinkCut { to: BrokerId },
     LinkHealed { to: BrokerId },
     Consumed { from: u64, to: u64 },
+    /// The application is told the record failed (the client's last word).
     ProduceFailed { error: Option<Errors> },
+    /// A retriable error the client noticed itself (a broken connection, a
+    /// timeout): it retries, so this is not the record's result.
+    ProduceRetried { error: Option<Errors> },
     /// A safety check failed (`invariants.rs`); `protocol_violation` is
     /// false for what Kafka's contract allows (an acks=1 loss).
     Violation { violation: ViolationKind, protocol_violation: bool },
@@ -436,7 +441,7 @@ impl Replay {
                         r.finish(w, Some(At { step, time_ms: k.0 }), Fate::Dropped, Some(*reason));
                     }
                 }
-                Event::FetchTimedOut { follower, leader, discarded } => {
+                Event::FetchTimedOut { follower, leader, discarded } | Event::FetcherRemoved { follower, leader, discarded } => {
                     // `close_connection`: what is still on the wire between
                     // the two, either way; the last sent are the ones left.
                     let between = |w: &Wire| (w.from == *follower && w.to == *leader) || (w.from == *leader && w.to == *follower);
@@ -492,7 +497,7 @@ impl Replay {
                     produce_to[i] = Some(*b);
                     r.instant(("Produce", PRODUCER, Lane::Broker(*b)), at, order, Fate::Delivered, None);
                 }
-                Event::ProduceResponse { request, result, expired, .. } => {
+                Event::ProduceResponse { request, result, expired, retry_in_ms, .. } => {
                     let error = match result {
                         ProduceResult::Error(e) => Some(*e),
                         _ => None,
@@ -505,6 +510,7 @@ impl Replay {
                         (Some(b), _) if !from_client => {
                             r.instant(("ProduceResponse", Lane::Broker(b), PRODUCER), at, order, Fate::Delivered, error)
                         }
+                        _ if retry_in_ms.is_some() => r.mark(PRODUCER, at, order, MarkKind::ProduceRetried { error }),
                         _ => r.mark(PRODUCER, at, order, MarkKind::ProduceFailed { error }),
                     }
                 }

@@ -27,7 +27,7 @@ test('the KIP-101 scenario under 0.10: the banner names the lost record; under e
   assert.equal(await page.locator('#position').textContent(), '17 / 19');
   assert.match(await page.locator('#caption').textContent(), /Broker 3 was elected leader in epoch 2 from the ISR/);
   // The same steps under every later version: no violation, and m2 is read at the end.
-  for (const version of ['0.11', '2.0', '2.1', '2.7', '3.5', '3.7', '4.1']) {
+  for (const version of ['0.11', '2.0', '2.1', '2.8', '3.5', '3.7', '4.1']) {
     await loadFromGallery(page, KIP101, version);
     assert.equal(await page.locator('#banner .banner').count(), 0, version);
     assert.equal(await page.locator('[data-testid="version"]').textContent(), `Kafka ${version}`);
@@ -60,7 +60,7 @@ test('a comparison under another version takes that version\'s defaults for the 
   // The file sets the lag time (30 s) and nothing else of the kind.
   assert.equal(entry.scenario.config.replica_lag_time_max_ms, 30000);
   assert.equal(entry.scenario.config.broker_session_timeout_ms, undefined);
-  const expected = { '0.10': [6000, true], '2.7': [18000, false], '4.1': [9000, false] };
+  const expected = { '0.10': [6000, true], '2.8': [18000, false], '4.1': [9000, false] };
   for (const [version, [session, unclean]] of Object.entries(expected)) {
     await loadFromGallery(page, KIP101, version);
     await page.click('#btn-settings');
@@ -101,7 +101,7 @@ test('every built-in scenario (and version variant): the page trace equals the C
   // Five comparisons, each under all eight version presets.
   const compares = entries.filter((e) => e.variants);
   assert.deepEqual(compares.map((e) => e.id).sort(), ['eligible-leader-replicas', 'hw-frozen-under-min-isr', 'kip101-divergence-after-power-loss', 'kip101-loss-after-restart', 'kip279-fast-leader-change']);
-  for (const e of compares) assert.deepEqual(e.variants.map((v) => v.protocol), ['0.10', '0.11', '2.0', '2.1', '2.7', '3.5', '3.7', '4.1'], e.id);
+  for (const e of compares) assert.deepEqual(e.variants.map((v) => v.protocol), ['0.10', '0.11', '2.0', '2.1', '2.8', '3.5', '3.7', '4.1'], e.id);
   assert.equal(compared, entries.length + 5 * 8, `${compared} traces compared`);
   assert.deepEqual(page.errors, []);
 });
@@ -112,7 +112,7 @@ test('under 0.10 records are drawn without a leader epoch (message format v2 cam
   assert.equal(await page.locator('.cell-epoch').count(), 0);
   assert.match(await page.locator('[data-testid="no-record-epochs"]').textContent(), /no leader epoch before Kafka 0\.11/);
   assert.equal(await page.locator('#producer .record-row', { hasText: /e\d/ }).count(), 0);
-  for (const version of ['0.11', '2.0', '2.1', '2.7', '3.5', '3.7', '4.1']) {
+  for (const version of ['0.11', '2.0', '2.1', '2.8', '3.5', '3.7', '4.1']) {
     await loadFromGallery(page, KIP101, version);
     assert.ok(await page.locator('.cell-epoch').count() > 0, version);
     assert.equal(await page.locator('[data-testid="no-record-epochs"]').count(), 0, version);

@@ -115,7 +115,7 @@ test('settings: switching the version takes its defaults for settings left at th
   const field = (name) => form.locator(`[name="${name}"]`);
   await page.click('#btn-settings');
   // The picker offers the eight presets, the run's one chosen.
-  assert.deepEqual(await field('protocol').locator('option').evaluateAll((os) => os.map((o) => o.value)), ['0.10', '0.11', '2.0', '2.1', '2.7', '3.5', '3.7', '4.1']);
+  assert.deepEqual(await field('protocol').locator('option').evaluateAll((os) => os.map((o) => o.value)), ['0.10', '0.11', '2.0', '2.1', '2.8', '3.5', '3.7', '4.1']);
   assert.equal(await field('protocol').inputValue(), '3.7');
   assert.equal(await field('unclean_leader_election').isChecked(), false);
   assert.equal(await field('broker_session_timeout_ms').inputValue(), '9000');

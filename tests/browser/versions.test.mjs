@@ -50,10 +50,10 @@ test('the version picker labels each preset with what changed at it, from the co
   assert.match(await notes.textContent(), /What changed from 3\.7/);
   assert.match(await notes.textContent(), /KIP-966/);
   assert.ok((await notes.textContent()).toLowerCase().includes(rule('eligible_leader_replicas').summary.toLowerCase()));
-  await page.locator('#settings-form [name="protocol"]').selectOption('2.7');
+  await page.locator('#settings-form [name="protocol"]').selectOption('2.8');
   const text = await notes.textContent();
-  for (const id of version('2.7').retired) assert.match(text, new RegExp(`retired.*${rule(id).source}`, 's'));
-  // Defaults that moved from 2.1 to 2.7 are named with both values.
+  for (const id of version('2.8').retired) assert.match(text, new RegExp(`retired.*${rule(id).source}`, 's'));
+  // Defaults that moved from 2.1 to 2.8 are named with both values.
   assert.match(text, /broker session timeout: 6 s → 18 s/);
   assert.match(text, /replica\.lag\.time\.max\.ms: 10 s → 30 s/);
   assert.deepEqual(page.errors, []);
@@ -108,7 +108,7 @@ test('rules in force: the version label opens them; KIP-966 is listed under 4.1 
   assert.deepEqual([...page.errors, ...elr.errors], []);
 });
 
-test('the rules dialog shows the run\'s own value beside a default it overrides', async () => {
+test('the rules dialog shows the run\'s own value beside a default it overrides (a link naming 2.7, the 2.8 preset\'s old name)', async () => {
   const page = await openPage(env, { hash: `#s=${link({ version: 1, config: { protocol: '2.7', broker_session_timeout_ms: 4000 }, steps: [] })}` });
   await page.locator('#caption [data-testid="version"]').click();
   assert.equal(await page.locator('#dlg-rules [data-default="broker_session_timeout_ms"]').textContent(), '18 s (this run: 4 s)');

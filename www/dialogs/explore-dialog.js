@@ -27,9 +27,13 @@ export function wireExplore(pg) {
     if (!Number.isInteger(depth) || depth < 1 || depth > 64) return finished(t('explore.bad_depth'), true);
     const cap = core().limits.max_explorer_states;
     if (!Number.isInteger(maxStates) || maxStates < 1000 || maxStates > cap) return finished(t('explore.bad_max_states', { cap }), true);
+    const unclean = form.elements.unclean.checked;
     const options = {
-      // The search chooses every fetch itself: it runs in manual mode.
-      config: { ...pg.config, auto_fetch: false },
+      // The search chooses every fetch itself: it runs in manual mode. An
+      // unclean election loses data by design, so the search keeps it off
+      // unless asked (as `highwater explore` does without --unclean), even
+      // under 0.10, whose default has it on.
+      config: { ...pg.config, auto_fetch: false, unclean_leader_election: unclean },
       acks: form.elements.acks.value,
       power_loss: form.elements.power_loss.checked,
       network_faults: form.elements.network_faults.checked,
@@ -69,7 +73,8 @@ export function wireExplore(pg) {
           $('dlg-explore').close();
           pg.notify('warn', t('explore.found_notice', { what: violationHeadline(result.violation), count: pg.sim.length() }), pg.undoAction());
         } else {
-          finished(t(result.complete ? 'explore.nothing_complete' : 'explore.nothing_capped', { depth: result.depth, count: result.states }));
+          const found = t(result.complete ? 'explore.nothing_complete' : 'explore.nothing_capped', { depth: result.depth, count: result.states });
+          finished(`${found} ${suggestions(form, unclean)}`);
         }
       },
       error: (message) => { pg.enter(); finished(t('explore.failed', { message }), true); },
@@ -77,9 +82,24 @@ export function wireExplore(pg) {
     return undefined;
   }
 
+  /** What to try after a search that found nothing: the options not yet used. */
+  function suggestions(form, unclean) {
+    const tries = [t('explore.try_deeper')];
+    if (!form.elements.power_loss.checked) tries.push(t('explore.try_power_loss'));
+    if (!form.elements.network_faults.checked) tries.push(t('explore.try_network_faults'));
+    if (!unclean) tries.push(t('explore.try_unclean'));
+    tries.push(t('explore.try_version'));
+    return t('explore.try', { list: tries.join(t('explore.try_gap')) });
+  }
+
   $('btn-explore').addEventListener('click', () => {
     const c = pg.config;
-    $('explore-settings').textContent = t(c.auto_fetch ? 'explore.settings_timed' : 'explore.settings', { count: c.brokers, version: VERSION_TEXT.name(c.protocol), min: c.min_insync_replicas, unclean: c.unclean_leader_election ? t('common.on') : t('common.off') });
+    // Checked only when the run itself turned unclean election on against
+    // its version's default: that is the user asking for it.
+    const version = core().versions.versions.find((v) => v.name === c.protocol);
+    const asked = c.unclean_leader_election && version && !version.defaults.unclean_leader_election;
+    $('explore-form').elements.unclean.checked = Boolean(asked);
+    $('explore-settings').textContent = t(c.auto_fetch ? 'explore.settings_timed' : 'explore.settings', { count: c.brokers, version: VERSION_TEXT.name(c.protocol), min: c.min_insync_replicas });
     if (!runner.running) {
       $('explore-result').hidden = true;
       $('explore-progress').hidden = true;

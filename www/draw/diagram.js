@@ -60,6 +60,7 @@ const MARK_STYLE = {
   link_healed: { colour: '#117a52', shape: 'dot' },
   consumed: { colour: '#117a52', shape: 'dot' },
   produce_failed: { colour: '#c0392b', shape: 'dot' },
+  produce_retried: { colour: '#b7950b', shape: 'dot' },
   violation: { colour: '#c0392b', shape: 'square' },
 };
 
@@ -93,6 +94,8 @@ export function markLabel(m) {
       return m.to > m.from ? t('diagram.mark.consumed', { from: m.from, to: m.to - 1 }) : t('diagram.mark.consumed_nothing');
     case 'produce_failed':
       return m.error ? t('diagram.mark.produce_failed', { error: m.error }) : t('diagram.mark.produce_expired');
+    case 'produce_retried':
+      return t('diagram.mark.produce_retried', { error: m.error ?? '' });
     case 'violation':
       return t(`violation.kind.${m.violation}`);
     default:

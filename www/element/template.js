@@ -301,6 +301,7 @@ export const MARKUP = `
         </label>
         <label class="check"><input type="checkbox" name="power_loss"> <span data-i18n="explore.power_loss">allow power loss (lose unflushed records)</span></label>
         <label class="check"><input type="checkbox" name="network_faults"> <span data-i18n="explore.network_faults">allow network faults (cuts and heals)</span></label>
+        <label class="check"><input type="checkbox" name="unclean"> <span data-i18n="explore.unclean">allow unclean leader election (it loses data by design; off unless checked, even under 0.10, whose default is on)</span></label>
       </div>
       <div id="explore-progress" class="explore-progress" hidden>
         <progress id="explore-bar" max="1" value="0" aria-label="Search progress" data-i18n-attr="aria-label:explore.progress_label"></progress>

@@ -312,7 +312,7 @@ export function truncationWhy(tr) {
     case 'leader_epoch':
       return t('truncation.leader_epoch', { epoch: tr.requested_epoch, end: tr.end_offset });
     case 'undefined_epoch_offset':
-      return t('truncation.undefined_epoch_offset', { hw: tr.high_watermark });
+      return t('truncation.undefined_epoch_offset', { epoch: tr.requested_epoch, hw: tr.high_watermark });
     case 'epoch_end_offset':
       return t('truncation.epoch_end_offset', { epoch: tr.epoch, end: tr.end_offset, here: tr.follower_end_offset });
     case 'diverging_epoch':

@@ -80,7 +80,7 @@ export const PHRASES = {
   'phrase.consume_no_leader': 'NOT_LEADER_OR_FOLLOWER: the partition has no leader',
   'phrase.consume_leader_down': 'NETWORK_EXCEPTION: leader broker {broker} is down',
   'phrase.consume_out_of_range': 'OFFSET_OUT_OF_RANGE: {why} and auto.offset.reset is none',
-  'phrase.epoch_too_old': 'the leader knows no epoch this old',
+  'phrase.epoch_too_old': "the leader knows no epoch as new as the position's (UNDEFINED_EPOCH_OFFSET)",
   'phrase.position_past_end': "position {position} is past the leader's log end {log_end_offset}",
   'phrase.run_stopped': 'the run has stopped: {what} (limit {limit_name})',
   'phrase.no_such_broker': '{field}: broker {broker} does not exist (brokers are 1..={brokers})',
@@ -208,7 +208,7 @@ export const PHRASES = {
   'phrase.link_invalid': 'link: {what}',
   'truncation.high_watermark': 'truncated to HW {high_watermark} (pre-KIP-101 rule: truncate to own HW on becoming follower)',
   'truncation.leader_epoch': 'leader says epoch {requested_epoch} ends at {end_offset} (KIP-101 OffsetsForLeaderEpoch)',
-  'truncation.undefined_epoch_offset': 'leader knows no epoch this old; truncated to HW {high_watermark} (KIP-101 fallback)',
+  'truncation.undefined_epoch_offset': 'leader has no end offset for epoch {requested_epoch} (UNDEFINED_EPOCH_OFFSET: older or newer than every epoch it knows); truncated to HW {high_watermark} (KIP-101 fallback)',
   'truncation.epoch_end_offset': 'leader says epoch {epoch} ends at {end_offset}, here at {follower_end_offset} (KIP-279 OffsetsForLeaderEpoch)',
   'truncation.diverging_epoch': 'diverging epoch {epoch} ends at {end_offset} on the leader, at {follower_end_offset} here (KIP-279 DivergingEpoch)',
   'truncation.offset_out_of_range': "fetch offset beyond the leader's log end {leader_log_end_offset} (OFFSET_OUT_OF_RANGE)",
@@ -367,6 +367,11 @@ const SPECIAL = {
   },
   fetch_timed_out(e, p, t) {
     const key = `${K}fetch_timed_out`;
+    p.discarded = e.discarded === 0 ? '' : t(`${key}.${e.discarded === 1 ? 'discarded_one' : 'discarded_many'}`, p);
+    return t(`${key}.line`, p);
+  },
+  fetcher_removed(e, p, t) {
+    const key = `${K}fetcher_removed`;
     p.discarded = e.discarded === 0 ? '' : t(`${key}.${e.discarded === 1 ? 'discarded_one' : 'discarded_many'}`, p);
     return t(`${key}.line`, p);
   },

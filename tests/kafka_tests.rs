@@ -1,0 +1,312 @@
+//! Kafka's own unit and integration tests, as Highwater scenarios: one test
+//! per Kafka test method modelled, named after it, under the version preset
+//! whose rules that test checks, asserting what Kafka's test asserts; and,
+//! where a neighbouring preset lacks the rule, that it differs there (so the
+//! scenario tests something). Each names the Kafka class and method it
+//! follows; the scenarios are this model's, not Kafka's fixtures.
+
+mod common;
+
+use common::{run, Run};
+use highwater::model::event::{ElectionKind, Event, ProduceResult, Truncation};
+use highwater::model::protocol::{Errors, Message};
+use highwater::{Protocol, Scenario};
+
+/// A scenario from its config fields and steps, as JSON text.
+fn scenario(protocol: Protocol, config: &str, steps: &str) -> Scenario {
+    let comma = if config.is_empty() { "" } else { ", " };
+    let text = format!(r#"{{"version": 1, "config": {{"protocol": "{protocol}"{comma}{config}}}, "steps": [{steps}]}}"#);
+    Scenario::from_json(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+fn count(r: &Run, pred: impl Fn(&Event) -> bool) -> usize {
+    r.events.iter().filter(|e| pred(&e.event)).count()
+}
+
+fn epochs(r: &Run, broker: u32) -> Vec<u32> {
+    r.sim.broker(broker).log.epochs().entries().iter().map(|e| e.epoch).collect()
+}
+
+fn values(r: &Run, broker: u32) -> Vec<String> {
+    r.sim.broker(broker).log.records().map(|rec| rec.value.to_string()).collect()
+}
+
+fn diverging_answers(r: &Run) -> usize {
+    count(r, |e| matches!(e, Event::Sent { message: Message::FetchResponse(resp), .. } if resp.diverging_epoch.is_some()))
+}
+
+// ----- log ------------------------------------------------------------------
+
+/// `UnifiedLogTest.testTruncateToEndOffsetClearsEpochCache` (KAFKA-10706):
+/// a broker that became leader assigned its epoch at the log end without a
+/// record; truncating to the log end (the follower's DivergingEpoch
+/// truncation lands exactly there) removes that entry and keeps the older
+/// one, with the log end unchanged. Under 2.1 (before the fix) the empty
+/// epoch stays after the truncation round.
+#[test]
+fn unified_log_test_truncate_to_end_offset_clears_epoch_cache() {
+    // m0 replicated; broker 2 leads epoch 1 and writes nothing; broker 1
+    // leads epoch 2 and writes m1; then broker 2's first fetch round.
+    let steps = r#"{"produce": {"value": "m0", "acks": "all"}}, {"fetch": 2}, {"fetch": 2},
+                   {"elect": 2}, {"elect": 1}, {"produce": {"value": "m1", "acks": "all"}}, {"fetch": 2}"#;
+    for p in [Protocol::V2_8, Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, r#""brokers": 2"#, steps));
+        assert_eq!(epochs(&r, 2), vec![0], "{p}: the empty epoch 1 is gone, epoch 0 stays");
+        assert_eq!(r.sim.broker(2).log_end_offset(), 1, "{p}: the log end is unchanged");
+        assert_eq!(count(&r, |e| matches!(e, Event::EpochCacheTrimmed { broker: 2, epoch: 1, start_offset: 1 })), 1, "{p}");
+        // And the follower then catches up instead of looping.
+        let more = r#"{"fetch": 2}, {"fetch": 2}"#;
+        let r = run(&scenario(p, r#""brokers": 2"#, &format!("{steps}, {more}")));
+        assert_eq!(values(&r, 2), ["m0", "m1"], "{p}");
+        assert_eq!(diverging_answers(&r), 1, "{p}: one DivergingEpoch, not one per fetch");
+        assert_eq!(r.sim.broker(1).high_watermark, 2, "{p}: broker 2 counts towards the HW again");
+    }
+    let old = run(&scenario(Protocol::V2_1, r#""brokers": 2"#, steps));
+    assert_eq!(epochs(&old, 2), vec![0, 1], "2.1: the truncation at the log end left the empty epoch");
+    assert_eq!(count(&old, |e| matches!(e, Event::EpochCacheTrimmed { .. })), 0);
+}
+
+// ----- partition: HW and ISR ---------------------------------------------------
+
+/// `PartitionTest.testHighWatermarkAdvanceShouldNotAdvanceWhenUnderMinISR`
+/// (KAFKA-15583, 3.7): min.insync.replicas 3, ISR of two; a follower fetching
+/// to the log end does not move the HW while the ISR is below the minimum,
+/// and it moves to the log end once the third replica is back in the ISR.
+/// Under 3.5 the HW advances at once.
+#[test]
+fn partition_test_high_watermark_advance_should_not_advance_when_under_min_isr() {
+    let config = r#""brokers": 3, "min_insync_replicas": 3"#;
+    // Broker 3 dies and leaves the ISR; m1 is written with acks=1; broker 2 fetches to the log end.
+    let steps = r#"{"crash": {"broker": 3}}, {"advance_ms": 9000}, {"produce": {"value": "m1", "acks": "1"}},
+                   {"fetch": 2}, {"fetch": 2}"#;
+    let r = run(&scenario(Protocol::V3_7, config, steps));
+    assert_eq!(r.sim.broker(1).isr.len(), 2);
+    assert_eq!(r.sim.broker(1).high_watermark, 0, "3.7: under min ISR the HW stays");
+    assert!(count(&r, |e| matches!(e, Event::HighWatermarkHeld { broker: 1, .. })) >= 1);
+    // The third replica returns, catches up and rejoins: the HW reaches the log end.
+    let back = r#"{"restart": 3}, {"advance_ms": 9000}, {"fetch": 3}, {"fetch": 3}"#;
+    let r = run(&scenario(Protocol::V3_7, config, &format!("{steps}, {back}")));
+    assert_eq!(r.sim.broker(1).isr.len(), 3);
+    assert_eq!(r.sim.broker(1).high_watermark, 1, "3.7: with the ISR at min ISR the HW is the log end");
+    let old = run(&scenario(Protocol::V3_5, config, steps));
+    assert_eq!(old.sim.broker(1).high_watermark, 1, "3.5: the HW advances under min ISR");
+}
+
+// ----- ISR expiration --------------------------------------------------------------
+
+/// `IsrExpirationTest.testIsrExpirationForStuckFollowers`: a follower that
+/// stops fetching is removed once it has not caught up for
+/// replica.lag.time.max.ms (the leader checks every lag/2).
+/// `IsrExpirationTest.testIsrExpirationForCaughtUpFollowers` (KAFKA-7152,
+/// 2.1): a follower at the leader's log end is never removed, however long
+/// since its last fetch; under 2.0 it is.
+#[test]
+fn isr_expiration_test_stuck_and_caught_up_followers() {
+    let config = r#""brokers": 3, "replica_lag_time_max_ms": 10000"#;
+    // Both followers fetch m1 to the log end; then only broker 2 keeps fetching
+    // while m2 is written: broker 3 is stuck behind.
+    let stuck = r#"{"produce": {"value": "m1", "acks": "1"}}, {"fetch": 2}, {"fetch": 3},
+                   {"produce": {"value": "m2", "acks": "1"}}, {"fetch": 2},
+                   {"advance_ms": 16000}, {"fetch": 2}"#;
+    for p in [Protocol::V2_0, Protocol::V2_1, Protocol::V3_7] {
+        let r = run(&scenario(p, config, stuck));
+        assert!(!r.sim.broker(1).isr.contains(&3), "{p}: the stuck follower is removed");
+        assert!(r.sim.broker(1).isr.contains(&2), "{p}: the fetching follower stays");
+    }
+    // Nothing more is written: both followers sit at the log end and never fetch again.
+    let caught_up = r#"{"produce": {"value": "m1", "acks": "1"}}, {"fetch": 2}, {"fetch": 3}, {"fetch": 2}, {"fetch": 3},
+                       {"advance_ms": 60000}"#;
+    for p in [Protocol::V2_1, Protocol::V3_7] {
+        let r = run(&scenario(p, config, caught_up));
+        assert_eq!(r.sim.broker(1).isr.len(), 3, "{p}: followers at the log end are never out of sync");
+    }
+    let old = run(&scenario(Protocol::V2_0, config, caught_up));
+    assert_eq!(old.sim.broker(1).isr.len(), 1, "2.0: only the time counts");
+}
+
+// ----- fetcher: truncation ------------------------------------------------------------
+
+/// `AbstractFetcherThreadTest.testDivergingEpochs` (truncate-on-fetch, 2.8,
+/// KAFKA-10554): the follower sends its last fetched epoch; the leader, whose
+/// log diverges after an older epoch, answers DivergingEpoch with that
+/// epoch's end; the follower truncates there, fetches the leader's records,
+/// and ends with the leader's log and last epoch. Under 2.1 the same logs
+/// are reconciled by an OffsetsForLeaderEpoch round, never by DivergingEpoch.
+#[test]
+fn abstract_fetcher_thread_test_diverging_epochs() {
+    // Broker 1 writes "a" (replicated) and "b" (not); broker 2 takes over and
+    // writes "d" in epoch 1; broker 1 follows.
+    let steps = r#"{"produce": {"value": "a", "acks": "all"}}, {"fetch": 2}, {"fetch": 2},
+                   {"produce": {"value": "b", "acks": "1"}},
+                   {"elect": 2}, {"produce": {"value": "d", "acks": "1"}},
+                   {"fetch": 1}, {"fetch": 1}"#;
+    for p in [Protocol::V2_8, Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, r#""brokers": 2"#, steps));
+        let first = r.events.iter().find_map(|e| match &e.event {
+            Event::Sent { message: Message::Fetch(f), .. } if f.follower == 1 => Some((f.fetch_offset, f.last_fetched_epoch)),
+            _ => None,
+        });
+        assert_eq!(first, Some((2, Some(0))), "{p}: the fetch carries the last fetched epoch");
+        assert_eq!(diverging_answers(&r), 1, "{p}");
+        assert!(r.events.iter().any(|e| matches!(e.event, Event::Truncated { broker: 1, from: 2, to: 1, truncation: Truncation::DivergingEpoch { epoch: 0, end_offset: 1, .. } })), "{p}");
+        assert_eq!(values(&r, 1), values(&r, 2), "{p}: the logs are reconciled");
+        assert_eq!(r.sim.broker(1).log.last_epoch(), Some(1), "{p}: last fetched epoch is the leader's");
+    }
+    let old = run(&scenario(Protocol::V2_1, r#""brokers": 2"#, steps));
+    assert_eq!(diverging_answers(&old), 0, "2.1: no DivergingEpoch");
+    assert!(old.events.iter().any(|e| matches!(e.event, Event::Sent { message: Message::OffsetsForLeaderEpoch(_), .. })));
+    assert_eq!(values(&old, 1), values(&old, 2));
+}
+
+/// `AbstractFetcherThreadTest.testTruncateOnFetchDoesNotProcessPartitionData`
+/// (KAFKA-14704, 3.5): a DivergingEpoch answer's partition data, the HW
+/// with it, is not processed before the truncation. Under 2.8 the follower
+/// first takes the leader's HW, above the point where its log diverges, and
+/// lowers it again when it truncates.
+#[test]
+fn abstract_fetcher_thread_test_truncate_on_fetch_does_not_process_partition_data() {
+    // "a" committed on all three; "b" on broker 1 only; broker 1 dies, broker 2
+    // leads and commits "c" with broker 3; broker 1 returns and fetches.
+    let steps = r#"{"produce": {"value": "a", "acks": "all"}}, {"fetch": 2}, {"fetch": 3}, {"fetch": 2}, {"fetch": 3},
+                   {"produce": {"value": "b", "acks": "1"}}, {"crash": {"broker": 1}}, {"advance_ms": 20000},
+                   {"produce": {"value": "c", "acks": "all"}}, {"fetch": 3}, {"fetch": 3},
+                   {"restart": 1}, {"fetch": 1}"#;
+    let hw_moves = |r: &Run| -> Vec<(u64, u64)> {
+        r.events
+            .iter()
+            .filter(|e| e.step == 13)
+            .filter_map(|e| match e.event {
+                Event::HighWatermarkChanged { broker: 1, from, to, .. } => Some((from, to)),
+                _ => None,
+            })
+            .collect()
+    };
+    let r = run(&scenario(Protocol::V3_5, r#""brokers": 3"#, steps));
+    assert_eq!(diverging_answers(&r), 1);
+    assert_eq!(r.sim.broker(2).high_watermark, 2);
+    assert_eq!(hw_moves(&r), [], "3.5: truncation first; the response's HW 2 is not taken");
+    let old = run(&scenario(Protocol::V2_8, r#""brokers": 3"#, steps));
+    assert_eq!(diverging_answers(&old), 1);
+    // Broker 1 restarted with the HW of its checkpoint, 0.
+    assert_eq!(hw_moves(&old), [(0, 2), (2, 1)], "2.8: HW 2 from the response, over the diverging b, then 1 by the truncation");
+}
+
+/// `ReplicaFetcherThreadTest.shouldTruncateToOffsetSpecifiedInEpochOffsetResponse`
+/// (KIP-101, 0.11 to 2.7 before truncate-on-fetch): a new follower asks
+/// OffsetsForLeaderEpoch for its latest epoch and truncates to the end
+/// offset the leader answers (no lower), then fetches. Under 0.10 it
+/// truncates to its own HW instead; under 2.8 no OffsetsForLeaderEpoch is
+/// sent (DivergingEpoch in the fetch).
+#[test]
+fn replica_fetcher_thread_test_should_truncate_to_offset_specified_in_epoch_offset_response() {
+    // "a" committed on both; "b" on broker 1 only; broker 1 dies, broker 2
+    // leads epoch 1 and writes "c"; broker 1 returns as a follower.
+    let steps = r#"{"produce": {"value": "a", "acks": "all"}}, {"fetch": 2}, {"fetch": 2},
+                   {"produce": {"value": "b", "acks": "1"}}, {"crash": {"broker": 1}}, {"advance_ms": 20000},
+                   {"produce": {"value": "c", "acks": "1"}}, {"restart": 1}, {"fetch": 1}, {"fetch": 1}"#;
+    for p in [Protocol::V0_11, Protocol::V2_0, Protocol::V2_1] {
+        let r = run(&scenario(p, r#""brokers": 2"#, steps));
+        let asked = r.events.iter().find_map(|e| match &e.event {
+            Event::Sent { message: Message::OffsetsForLeaderEpoch(o), .. } if o.follower == 1 => Some(o.leader_epoch),
+            _ => None,
+        });
+        assert_eq!(asked, Some(0), "{p}: the follower asks for its latest epoch");
+        let truncated = r.events.iter().find_map(|e| match e.event {
+            Event::Truncated { broker: 1, from, to, truncation: Truncation::LeaderEpoch { end_offset, .. } | Truncation::EpochEndOffset { end_offset, .. } } => {
+                Some((from, to, end_offset))
+            }
+            _ => None,
+        });
+        assert_eq!(truncated, Some((2, 1, 1)), "{p}: to the leader's end offset of epoch 0");
+        assert_eq!(values(&r, 1), ["a", "c"], "{p}");
+    }
+    let old = run(&scenario(Protocol::V0_10, r#""brokers": 2"#, steps));
+    assert!(
+        old.events.iter().any(|e| matches!(e.event, Event::Truncated { broker: 1, from: 2, to: 0, truncation: Truncation::HighWatermark { high_watermark: 0 } })),
+        "0.10: to its own (checkpointed) HW, below the committed a"
+    );
+    let new = run(&scenario(Protocol::V2_8, r#""brokers": 2"#, steps));
+    assert!(!new.events.iter().any(|e| matches!(e.event, Event::Sent { message: Message::OffsetsForLeaderEpoch(_), .. })), "2.8: none sent");
+    assert_eq!(values(&new, 1), ["a", "c"]);
+}
+
+// ----- controller ---------------------------------------------------------------------
+
+/// `PartitionChangeBuilderTest.testTriggerLeaderEpochBumpIfNeeded` (KRaft,
+/// 3.0; before metadata.version 3.6): a target ISR that drops a member bumps
+/// the leader epoch with the leader unchanged; one that only adds does not.
+/// From 3.6 (the 3.7 preset) a shrink keeps the epoch
+/// (`testIsrChangeDoesntBumpLeaderEpoch`).
+#[test]
+fn partition_change_builder_test_trigger_leader_epoch_bump_if_needed() {
+    let config = r#""brokers": 3"#;
+    // Follower 3 never fetches: the leader shrinks the ISR at 45 s; then it
+    // fetches twice and rejoins (an expansion).
+    let steps = r#"{"produce": {"value": "m1", "acks": "1"}}, {"fetch": 2}, {"advance_ms": 20000}, {"fetch": 2},
+                   {"advance_ms": 10000}, {"fetch": 2}, {"advance_ms": 15000}, {"fetch": 3}, {"fetch": 3}"#;
+    let r = run(&scenario(Protocol::V3_5, config, steps));
+    assert!(count(&r, |e| matches!(e, Event::IsrShrunk { removed, .. } if removed.as_slice() == [3])) == 1);
+    assert!(count(&r, |e| matches!(e, Event::IsrExpanded { added: 3, .. })) == 1);
+    assert_eq!(count(&r, |e| matches!(e, Event::LeaderEpochBumped { leader: 1, leader_epoch: 1 })), 1, "3.5: the shrink bumps, the expansion does not");
+    assert_eq!(r.sim.controller.leader_epoch, 1);
+    assert_eq!(r.sim.controller.leader, Some(1), "the leader is unchanged");
+    let new = run(&scenario(Protocol::V3_7, config, steps));
+    assert_eq!(new.sim.controller.leader_epoch, 0, "3.7 (metadata.version 3.6+): no bump");
+}
+
+/// `UncleanLeaderElectionTest.testUncleanLeaderElectionEnabled` /
+/// `testUncleanLeaderElectionDisabled`: with the only ISR member down, a
+/// replica outside the ISR is elected only when
+/// unclean.leader.election.enable is true, and the record only the old
+/// leader had is lost; otherwise the partition stays offline. The default
+/// was true until 0.11 (KIP-106).
+#[test]
+fn unclean_leader_election_test_enabled_and_disabled() {
+    // Follower 2 dies and leaves the ISR; leader 1 alone acknowledges m2; then
+    // leader 1 dies and broker 2 returns.
+    let steps = r#"{"produce": {"value": "m1", "acks": "all"}}, {"fetch": 2}, {"fetch": 2},
+                   {"crash": {"broker": 2}}, {"advance_ms": 20000}, {"produce": {"value": "m2", "acks": "all"}},
+                   {"crash": {"broker": 1}}, {"restart": 2}, {"advance_ms": 20000}"#;
+    for p in Protocol::ALL {
+        let enabled = run(&scenario(p, r#""brokers": 2, "unclean_leader_election": true"#, steps));
+        assert_eq!(enabled.sim.controller.leader, Some(2), "{p}: broker 2 elected");
+        assert_eq!(count(&enabled, |e| matches!(e, Event::LeaderElected { kind: ElectionKind::Unclean, .. })), 1, "{p}");
+        assert!(!values(&enabled, 2).contains(&"m2".to_string()), "{p}: m2 is lost");
+        let disabled = run(&scenario(p, r#""brokers": 2, "unclean_leader_election": false"#, steps));
+        assert_eq!(disabled.sim.controller.leader, None, "{p}: offline");
+        assert!(count(&disabled, |e| matches!(e, Event::PartitionOffline { .. })) >= 1);
+    }
+    let default = |p: Protocol| scenario(p, r#""brokers": 2"#, "").config.unclean_leader_election;
+    assert!(default(Protocol::V0_10) && !default(Protocol::V0_11), "KIP-106: the default turned off in 0.11");
+}
+
+// ----- producer ----------------------------------------------------------------------
+
+/// `ProducerFailureHandlingTest.testNotEnoughReplicasAfterBrokerShutdown`:
+/// min.insync.replicas 2 of 2; once a follower is shut down and out of the
+/// ISR, an acks=all send fails with NotEnoughReplicas (retriable: the client
+/// retries, and the application sees it fail), the record is not appended,
+/// while acks=1 still succeeds. The exception is the last error after the
+/// retries from 2.1 (KIP-91); before, the first answer.
+#[test]
+fn producer_failure_handling_test_not_enough_replicas_after_broker_shutdown() {
+    let config = r#""brokers": 2, "min_insync_replicas": 2"#;
+    let steps = r#"{"produce": {"value": "m1", "acks": "all"}}, {"fetch": 2}, {"fetch": 2},
+                   {"crash": {"broker": 2}}, {"advance_ms": 30000},
+                   {"produce": {"value": "refused", "acks": "all"}}, {"produce": {"value": "accepted", "acks": "1"}},
+                   {"advance_ms": 130000}"#;
+    for p in Protocol::ALL {
+        let r = run(&scenario(p, config, steps));
+        let requests = &r.sim.producer.requests;
+        assert_eq!(highwater::view::state::result_name(requests[0].status), "acked", "{p}");
+        assert_eq!(highwater::view::state::result_name(requests[2].status), "acked", "{p}: acks=1 still succeeds");
+        let refused = count(&r, |e| matches!(e, Event::ProduceResponse { request: 1, result: ProduceResult::Error(Errors::NotEnoughReplicas), .. }));
+        assert!(refused >= 1, "{p}: NOT_ENOUGH_REPLICAS");
+        assert!(!values(&r, 1).contains(&"refused".to_string()), "{p}: not appended");
+        let last_error = requests[1].last_error.map(|e| e.name());
+        assert_eq!(last_error, Some("NOT_ENOUGH_REPLICAS"), "{p}");
+        let final_result = highwater::view::state::result_name(requests[1].status);
+        let expected = if p >= Protocol::V2_1 { "REQUEST_TIMED_OUT" } else { "NOT_ENOUGH_REPLICAS" };
+        assert_eq!(final_result, expected, "{p}: after retries until delivery.timeout.ms (2.1+), else the first answer");
+    }
+}
