@@ -1,6 +1,7 @@
 //! `highwater`: run a scenario and print what happened.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use highwater::base::text::json_for_terminal;
 use highwater::model::config::limits::MAX_EXPLORER_STATES;
 use highwater::search::explore::{explore, Search, Stop, Strategy};
 use highwater::view::state::EventView;
@@ -264,7 +265,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         v["states_per_second"] = serde_json::json!(per_second);
         v["generated_per_second"] = serde_json::json!(rate(outcome.generated));
         v["link"] = serde_json::json!(outcome.scenario.as_ref().map(highwater::run::link::encode));
-        print_all(&(serde_json::to_string_pretty(&v).expect("json") + "\n"));
+        print_all(&json_for_terminal(&(serde_json::to_string_pretty(&v).expect("json") + "\n")));
         return status;
     }
     let what = if search.strategy == Strategy::Bfs { "distinct states" } else { "steps" };
@@ -283,7 +284,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
     match (&outcome.violation, &outcome.scenario) {
         (Some(v), Some(s)) => {
             text += &format!("FOUND {}: {}\n", v.kind.name(), v.detail);
-            text += &format!("scenario ({} steps):\n{}\n", s.steps.len(), s.to_json_pretty());
+            text += &format!("scenario ({} steps):\n{}\n", s.steps.len(), json_for_terminal(&s.to_json_pretty()));
             text += &format!("link: {}\n", highwater::run::link::encode(s));
         }
         _ => text += &format!("no violation up to depth {}\n", outcome.depth),
@@ -336,8 +337,10 @@ fn print_all(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
+/// Exit status 2 with the message on stderr: one line, bounded, its
+/// invisible characters escaped (`text::one_line`), whatever text it quotes.
 fn fail(message: String) -> ExitCode {
-    eprintln!("highwater: {message}");
+    eprintln!("highwater: {}", highwater::base::text::one_line(&message));
     ExitCode::from(2)
 }
 
@@ -393,7 +396,8 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
             for e in sim.apply_in_place(step) {
                 if json {
                     out.write_all(if first { b"\n    " } else { b",\n    " })?;
-                    serde_json::to_writer(&mut out, &EventView::of(e))?;
+                    let line = serde_json::to_string(&EventView::of(e)).expect("an event serializes");
+                    out.write_all(json_for_terminal(&line).as_bytes())?;
                     first = false;
                 } else {
                     writeln!(out, "{e}")?;
@@ -407,7 +411,7 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
             // The final state's fields follow the events in the same object.
             let state = serde_json::to_string_pretty(&StateView::of(&sim, LogWindow::ALL)).expect("state serializes");
             let fields = state.trim_start_matches('{').trim_start();
-            write!(out, "\n  ],\n  {fields}\n")?;
+            write!(out, "\n  ],\n  {}\n", json_for_terminal(fields))?;
         }
         out.flush()
     })();
