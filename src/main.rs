@@ -151,16 +151,29 @@ fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, specs.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<Option<Cell>> = vec![None; specs.len()];
+    let (stop_reports, stopped) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
+        // Progress on stderr, only for a person watching: a grid of 224
+        // cells, each a whole run under the budgets, can take a while.
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let (done, total, started) = (&done, specs.len(), Instant::now());
+            scope.spawn(move || {
+                while stopped.recv_timeout(PROGRESS_EVERY) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    eprintln!("whatif: {} of {total} cells in {:.1} s", done.load(Ordering::Relaxed), started.elapsed().as_secs_f64());
+                }
+            });
+        }
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut done = vec![];
+                    let mut ran = vec![];
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(spec) = specs.get(i) else { break done };
-                        done.push((i, run_cell(&scenario, spec)));
+                        let Some(spec) = specs.get(i) else { break ran };
+                        ran.push((i, run_cell(&scenario, spec)));
+                        done.fetch_add(1, Ordering::Relaxed);
                     }
                 })
             })
@@ -170,6 +183,7 @@ fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
                 results[i] = Some(cell);
             }
         }
+        drop(stop_reports);
     });
     let grid = Grid { cells: results.into_iter().map(|c| c.expect("every cell ran")).collect() };
     if json {
