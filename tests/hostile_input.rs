@@ -186,6 +186,20 @@ fn the_command_line_prints_a_hostile_scenario_error_as_one_short_escaped_line() 
             assert!(!stderr.trim_end().chars().any(text::is_invisible), "{}", text::one_line(&stderr));
         }
     }
+    // Standard input is read the same way.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_highwater"))
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let text = long_key_over_many_values(512 * 1024, "top");
+    let mut stdin = child.stdin.take().unwrap();
+    std::thread::spawn(move || std::io::Write::write_all(&mut stdin, text.as_bytes()));
+    let out = within(60, move || child.wait_with_output().unwrap());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("highwater: standard input: kkkk") && stderr.len() < 800 && stderr.lines().count() == 1, "{stderr}");
     let file = temp_file("clear.json", &serde_json::json!({"version": 1, "steps": ["\u{1B}[2J"]}).to_string());
     let out = highwater(&["run"], &file);
     assert_eq!(String::from_utf8(out.stderr).unwrap(), format!("highwater: {}: steps[0]: unknown step \"\\u{{1B}}[2J\"\n", file.display()));
