@@ -128,7 +128,17 @@ struct ExploreArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap quotes a refused argument as given, and its plain rendering
+            // drops what parses as an ANSI sequence: the same arguments with
+            // their invisible characters escaped give a message that shows them.
+            let shown = std::env::args_os().map(|a| highwater::base::text::escaped(&a.to_string_lossy()));
+            let e = Cli::try_parse_from(shown).err().filter(|shown| shown.kind() == e.kind()).unwrap_or(e);
+            return clap_error(e);
+        }
+    };
     match cli.command {
         Command::Run { json, fork, file } => run(&file, json, fork.as_deref()),
         Command::Explore(args) => explore_command(args),
@@ -343,6 +353,22 @@ fn on_ctrl_c() -> Arc<AtomicBool> {
         }
     });
     flag
+}
+
+/// clap's own message (usage errors, `--help`, `--version`) with its exit
+/// status (2 for a usage error): clap quotes a refused argument as given, so
+/// each line goes through `text::one_line`, which escapes what a terminal
+/// would act on and bounds its length.
+fn clap_error(e: clap::Error) -> ExitCode {
+    let text = e.render().to_string();
+    let lines: Vec<String> = text.lines().map(highwater::base::text::one_line).collect();
+    let text = lines.join("\n") + "\n";
+    if e.use_stderr() {
+        eprint!("{text}");
+    } else {
+        print_all(&text);
+    }
+    ExitCode::from(e.exit_code().clamp(0, 255) as u8)
 }
 
 /// Writes to stdout, ignoring a closed pipe (`| head`).

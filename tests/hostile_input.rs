@@ -225,3 +225,21 @@ fn the_command_line_trace_escapes_record_values_and_names() {
     let state: serde_json::Value = serde_json::from_slice(&out.stdout).expect("still JSON");
     assert_eq!(state["brokers"][0]["log"][0]["value"], "v\u{202E}\u{1B}[2J\u{0}", "the same value, escaped as JSON");
 }
+
+#[test]
+fn the_command_line_escapes_a_hostile_argument_in_its_usage_errors() {
+    for args in [&["whatif", "--threads", "\u{1B}[2J\u{202E}", "x.json"][..], &["explore", "--protocol", "\u{1B}]0;pwned\u{7}"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_highwater")).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "a usage error exits 2 as before");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(r"'\u{1B}"), "{stderr}");
+        assert!(!stderr.chars().any(|c| text::is_invisible(c) && c != '\n'), "{}", text::one_line(&stderr));
+    }
+    let long = "9".repeat(100_000);
+    let out = Command::new(env!("CARGO_BIN_EXE_highwater")).args(["whatif", "--threads", &long, "x.json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stderr.len() < 4_000, "{} bytes", out.stderr.len());
+    let help = Command::new(env!("CARGO_BIN_EXE_highwater")).arg("--help").output().unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8(help.stdout).unwrap().contains("Usage: highwater"));
+}

@@ -15,7 +15,7 @@ pub struct Throughput {
 }
 
 /// Records a timed run may be asked for (`benchTimedRun` checks it): the
-/// native benchmark's million, about 15 s in wasm; without the budgets a run
+/// native benchmark's million, 5 to 8 s in Node's wasm; without the budgets a run
 /// has, this is the bound on its work.
 pub const MAX_RECORDS: u64 = 1_000_000;
 
