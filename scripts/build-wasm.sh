@@ -40,6 +40,20 @@ else
   exit 1
 fi
 
+# The files carry no path of the machine that built them: panic locations
+# name the dependencies' sources under $CARGO_HOME/registry (or git), std's
+# under the sysroot, and the crate's under its directory; each is rewritten
+# to a fixed prefix, so the build is the same wherever it runs
+# (tests/browser/wasm-builds.test.mjs checks the shipped files for paths).
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+sysroot=$(cd "$CRATE_DIR" && rustc --print sysroot)
+remap=""
+for pair in "$cargo_home/registry/src=/cargo/registry/src" "$cargo_home/git/checkouts=/cargo/git" "$sysroot=/rust/sysroot" "$CRATE_DIR=/highwater"; do
+  case $pair in *" "*) echo "build-wasm: a space in ${pair%%=*}; --remap-path-prefix cannot take it in RUSTFLAGS" >&2; exit 1;; esac
+  remap+=" --remap-path-prefix=$pair"
+done
+export RUSTFLAGS="${RUSTFLAGS:-}$remap"
+
 # build OUT_DIR TARGET_DIR OPT_LEVEL
 build() {
   echo "build-wasm: $toolchain $(rustc -V | cut -d' ' -f1-2), wasm-pack $(wasm-pack -V | cut -d' ' -f2), opt-level $3 -> $1"

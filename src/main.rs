@@ -1,6 +1,7 @@
 //! `highwater`: run a scenario and print what happened.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use highwater::base::text::json_for_terminal;
 use highwater::model::config::limits::MAX_EXPLORER_STATES;
 use highwater::search::explore::{explore, Search, Stop, Strategy};
 use highwater::view::state::EventView;
@@ -145,7 +146,17 @@ struct ExploreArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap quotes a refused argument as given, and its plain rendering
+            // drops what parses as an ANSI sequence: the same arguments with
+            // their invisible characters escaped give a message that shows them.
+            let shown = std::env::args_os().map(|a| highwater::base::text::escaped(&a.to_string_lossy()));
+            let e = Cli::try_parse_from(shown).err().filter(|shown| shown.kind() == e.kind()).unwrap_or(e);
+            return clap_error(e);
+        }
+    };
     match cli.command {
         Command::Run { json, fork, file } => run(&file, json, fork.as_deref()),
         Command::Explore(args) => explore_command(args),
@@ -169,16 +180,29 @@ fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, specs.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<Option<Cell>> = vec![None; specs.len()];
+    let (stop_reports, stopped) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
+        // Progress on stderr, only for a person watching: a grid of 224
+        // cells, each a whole run under the budgets, can take a while.
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let (done, total, started) = (&done, specs.len(), Instant::now());
+            scope.spawn(move || {
+                while stopped.recv_timeout(PROGRESS_EVERY) == Err(mpsc::RecvTimeoutError::Timeout) {
+                    eprintln!("whatif: {} of {total} cells in {:.1} s", done.load(Ordering::Relaxed), started.elapsed().as_secs_f64());
+                }
+            });
+        }
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let mut done = vec![];
+                    let mut ran = vec![];
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(spec) = specs.get(i) else { break done };
-                        done.push((i, run_cell(&scenario, spec)));
+                        let Some(spec) = specs.get(i) else { break ran };
+                        ran.push((i, run_cell(&scenario, spec)));
+                        done.fetch_add(1, Ordering::Relaxed);
                     }
                 })
             })
@@ -188,6 +212,7 @@ fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
                 results[i] = Some(cell);
             }
         }
+        drop(stop_reports);
     });
     let grid = Grid { cells: results.into_iter().map(|c| c.expect("every cell ran")).collect() };
     if json {
@@ -283,7 +308,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         v["states_per_second"] = serde_json::json!(per_second);
         v["generated_per_second"] = serde_json::json!(rate(outcome.generated));
         v["link"] = serde_json::json!(outcome.scenario.as_ref().map(highwater::run::link::encode));
-        print_all(&(serde_json::to_string_pretty(&v).expect("json") + "\n"));
+        print_all(&json_for_terminal(&(serde_json::to_string_pretty(&v).expect("json") + "\n")));
         return status;
     }
     let what = if search.strategy == Strategy::Bfs { "distinct states" } else { "steps" };
@@ -302,7 +327,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
     match (&outcome.violation, &outcome.scenario) {
         (Some(v), Some(s)) => {
             text += &format!("FOUND {}: {}\n", v.kind.name(), v.detail);
-            text += &format!("scenario ({} steps):\n{}\n", s.steps.len(), s.to_json_pretty());
+            text += &format!("scenario ({} steps):\n{}\n", s.steps.len(), json_for_terminal(&s.to_json_pretty()));
             text += &format!("link: {}\n", highwater::run::link::encode(s));
         }
         _ => text += &format!("no violation up to depth {}\n", outcome.depth),
@@ -349,14 +374,32 @@ fn on_ctrl_c() -> Arc<AtomicBool> {
     flag
 }
 
+/// clap's own message (usage errors, `--help`, `--version`) with its exit
+/// status (2 for a usage error): clap quotes a refused argument as given, so
+/// each line goes through `text::one_line`, which escapes what a terminal
+/// would act on and bounds its length.
+fn clap_error(e: clap::Error) -> ExitCode {
+    let text = e.render().to_string();
+    let lines: Vec<String> = text.lines().map(highwater::base::text::one_line).collect();
+    let text = lines.join("\n") + "\n";
+    if e.use_stderr() {
+        eprint!("{text}");
+    } else {
+        print_all(&text);
+    }
+    ExitCode::from(e.exit_code().clamp(0, 255) as u8)
+}
+
 /// Writes to stdout, ignoring a closed pipe (`| head`).
 fn print_all(text: &str) {
     use std::io::Write;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
+/// Exit status 2 with the message on stderr: one line, bounded, its
+/// invisible characters escaped (`text::one_line`), whatever text it quotes.
 fn fail(message: String) -> ExitCode {
-    eprintln!("highwater: {message}");
+    eprintln!("highwater: {}", highwater::base::text::one_line(&message));
     ExitCode::from(2)
 }
 
@@ -449,7 +492,8 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
             for e in sim.apply_in_place(step) {
                 if json {
                     out.write_all(if first { b"\n    " } else { b",\n    " })?;
-                    serde_json::to_writer(&mut out, &EventView::of(e))?;
+                    let line = serde_json::to_string(&EventView::of(e)).expect("an event serializes");
+                    out.write_all(json_for_terminal(&line).as_bytes())?;
                     first = false;
                 } else {
                     writeln!(out, "{e}")?;
@@ -463,7 +507,7 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
             // The final state's fields follow the events in the same object.
             let state = serde_json::to_string_pretty(&StateView::of(&sim, LogWindow::ALL)).expect("state serializes");
             let fields = state.trim_start_matches('{').trim_start();
-            write!(out, "\n  ],\n  {fields}\n")?;
+            write!(out, "\n  ],\n  {}\n", json_for_terminal(fields))?;
         }
         out.flush()
     })();

@@ -90,3 +90,14 @@ fn retries_refused_every_millisecond_stop_at_the_work_budget() {
     }
     assert_eq!(outcome("retry-rescan-fuzzed.link"), Outcome::Finished);
 }
+
+#[test]
+fn hostile_text_is_refused_with_a_short_escaped_message() {
+    for (name, expected) in [
+        ("hostile-long-key-over-values.link", "unknown field \"kkkk"),
+        ("hostile-unknown-field-100k.link", "(100,011 characters)"),
+    ] {
+        let Outcome::Refused(e) = outcome(name) else { panic!("{name} was not refused") };
+        assert!(e.contains(expected) && e.len() < 700, "{name}: {e}");
+    }
+}

@@ -335,3 +335,30 @@ fn the_output_does_not_depend_on_the_threads() {
         assert_eq!(lib, cli_grid(name, &["--threads", "3"]));
     }
 }
+
+/// A cell is a whole run: it stops at the same step, for the same budget and
+/// with the same words as the timeline that loads its scenario (`highwater
+/// run`, the page), under the default budgets and under lowered ones.
+#[test]
+fn every_cell_runs_under_the_budgets_of_a_single_run() {
+    use highwater::model::config::Budgets;
+    use highwater::search::whatif::{run_cell_with, run_outcome};
+    use highwater::Timeline;
+    let text = r#"{"version":1,"config":{"brokers":2,"auto_fetch":true},"steps":[
+        {"produce":{"value":"a"}},{"advance_ms":10000},{"advance_ms":10000},{"advance_ms":10000},{"advance_ms":10000}]}"#;
+    let s = Scenario::from_json(text).unwrap();
+    let one_step = Timeline::new(&Scenario { steps: s.steps[..2].to_vec(), ..s.clone() }).unwrap().events().len() as u64;
+    for budgets in [Budgets::default(), Budgets { events_per_run: one_step * 2, ..Budgets::default() }] {
+        let mut stops = 0;
+        for spec in cells(&s) {
+            let timeline = Timeline::with_budgets(&scenario_for(&s, &spec), budgets).unwrap();
+            let cell = run_cell_with(&s, &spec, budgets);
+            assert_eq!(cell.stopped, timeline.stopped(), "{spec:?} under {budgets:?}");
+            stops += cell.stopped.is_some() as u32;
+        }
+        assert_eq!(stops > 0, budgets != Budgets::default(), "the lowered budget stops runs, the default does not");
+        if budgets == Budgets::default() {
+            assert_eq!(run_outcome(&s).stopped, None);
+        }
+    }
+}

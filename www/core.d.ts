@@ -125,7 +125,9 @@ export interface State {
   stopped: string | null;
 }
 
-/** One run: a scenario and its timeline, with time travel. Free it when done. */
+/** One run: a scenario and its timeline, with time travel. Free it when done.
+ *  Arguments are checked (docs/js-api.md, "Arguments"): a wrong type throws a TypeError,
+ *  a number that is not whole or out of range (`seek(2 ** 32)`, `seek(NaN)`) a RangeError. */
 export interface Simulation {
   apply(step: Step | string, last?: number): Event[];
   state(logFrom?: number, logCount?: number): State;
@@ -154,7 +156,7 @@ export interface Simulation {
 export interface SimulationConstructor {
   /** Throws with the field and the problem on an invalid scenario. */
   fromScenario(scenario: Scenario | string): Simulation;
-  /** Throws on a corrupt, truncated or oversized link. */
+  /** Throws on a corrupt, truncated or oversized link; a TypeError when `text` is not a string. */
   fromLink(text: string): Simulation;
 }
 

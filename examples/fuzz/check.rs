@@ -228,6 +228,10 @@ fn pass(input: &Input, limit: Option<Duration>) -> Result<Pass, Failure> {
     let scenario = match clock.op("parse", || input.parse())? {
         Ok(s) => s,
         Err(e) => {
+            // An error quotes the user's text in excerpts, its invisible characters escaped.
+            if e.chars().count() > 1_200 || e.chars().any(highwater::base::text::is_invisible) {
+                return Err(Failure::Inconsistent(format!("an error message of {} characters or with an invisible character: {}", e.chars().count(), highwater::base::text::one_line(&e))));
+            }
             e.hash(&mut h);
             let load = started.elapsed();
             return Ok(Pass { outcome: Outcome::Refused(e), slowest: clock.slowest, load, digest: h.finish(), steps: 0, steps_run: 0, events: 0, features: vec![] });

@@ -446,7 +446,7 @@ pub fn mutate(rng: &mut Rng, parent: &Input, other: &Input) -> Input {
 /// size limit, or the largest step list.
 pub fn bomb(rng: &mut Rng) -> Input {
     let limit = limits::MAX_SCENARIO_BYTES;
-    let text = match rng.random_range(0..4) {
+    let text = match rng.random_range(0..6) {
         0 => " ".repeat(limit + rng.random_range(1..=1_000)),
         1 => {
             let body = r#"{"version":1,"steps":[]}"#;
@@ -457,7 +457,55 @@ pub fn bomb(rng: &mut Rng) -> Input {
             let n = limits::MAX_STEPS + rng.random_range(0..2);
             format!(r#"{{"version":1,"config":{{"auto_fetch":true,"brokers":7}},"steps":[{}]}}"#, vec![step; n].join(","))
         }
-        _ => format!("[{}]", "[".repeat(rng.random_range(100..=100_000))),
+        3 => format!("[{}]", "[".repeat(rng.random_range(100..=100_000))),
+        // A long key, then many values below it: a reader that copies the
+        // path for every value does quadratic work (a 1 MiB file once took
+        // 100 s). The key sits at the top, in config or in a step.
+        4 => {
+            let chars = rng.random_range(1_000..=limit / 2);
+            let key = hostile_text(rng, chars);
+            let key = serde_json::to_string(&key).unwrap();
+            let left = limit.saturating_sub(key.len() + 64) / 3;
+            let array = format!("[{}]", vec!["[]"; rng.random_range(left / 2..=left.max(1))].join(","));
+            match rng.random_range(0..3) {
+                0 => format!(r#"{{"version":1,{key}:{array}}}"#),
+                1 => format!(r#"{{"version":1,"config":{{{key}:{array}}}}}"#),
+                _ => format!(r#"{{"version":1,"steps":[{{{key}:{array}}}]}}"#),
+            }
+        }
+        // Long text where an error quotes it: an unknown field, acks, a
+        // protocol, a step name, a duplicate key.
+        _ => {
+            let chars = rng.random_range(100..=limit / 4);
+            let t = serde_json::to_string(&hostile_text(rng, chars)).unwrap();
+            match rng.random_range(0..5) {
+                0 => format!(r#"{{"version":1,"config":{{{t}:1}}}}"#),
+                1 => format!(r#"{{"version":1,"steps":[{{"produce":{{"value":"x","acks":{t}}}}}]}}"#),
+                2 => format!(r#"{{"version":1,"config":{{"protocol":{t}}}}}"#),
+                3 => format!(r#"{{"version":1,"steps":[{t}]}}"#),
+                _ => format!(r#"{{"version":1,"config":{{{t}:1,{t}:2}}}}"#),
+            }
+        }
     };
     Input { kind: Kind::Link, text: pack(&text, 9) }
+}
+
+/// `chars` characters of text an error message might quote: letters, with
+/// now and then a bidi override, a terminal escape (a title, a screen
+/// clear), a NUL or a newline.
+pub fn hostile_text(rng: &mut Rng, chars: usize) -> String {
+    const HOSTILE: [&str; 6] = ["\u{202E}", "\u{1B}]0;pwned\u{7}", "\u{1B}[2J", "\u{0}", "\n", "\u{2066}"];
+    let mut out = String::with_capacity(chars);
+    let mut n = 0;
+    while n < chars {
+        if rng.random_range(0..1_000) == 0 {
+            let h = HOSTILE[rng.random_range(0..HOSTILE.len())];
+            out.push_str(h);
+            n += h.chars().count();
+        } else {
+            out.push('k');
+            n += 1;
+        }
+    }
+    out
 }

@@ -2,6 +2,7 @@
 //! calls, plain objects out, and every error turned into a JS `Error` here.
 //! No protocol logic lives on this side or in JavaScript.
 
+use crate::base::text;
 use crate::model::config::{limits, Config};
 use crate::search::explore::{self, Search, Strategy};
 use crate::run::link;
@@ -36,8 +37,8 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     js_sys::JSON::parse(&text).map_err(|_| JsError::new("JSON.parse failed"))
 }
 
-fn events_to_js(events: &[crate::model::event::Traced], last: Option<u32>) -> Result<JsValue, JsError> {
-    let from = last.map_or(0, |n| events.len().saturating_sub(n as usize));
+fn events_to_js(events: &[crate::model::event::Traced], last: Option<usize>) -> Result<JsValue, JsError> {
+    let from = last.map_or(0, |n| events.len().saturating_sub(n));
     to_js(&events[from..].iter().map(EventView::of).collect::<Vec<_>>())
 }
 
@@ -52,15 +53,100 @@ fn trace_text(events: &[crate::model::event::Traced]) -> String {
     text
 }
 
-/// Text as is; anything else through `JSON.stringify`.
-fn json_text(value: &JsValue, what: &str) -> Result<String, JsError> {
-    if let Some(s) = value.as_string() {
-        return Ok(s);
+/// Arguments are checked here, before they reach the core: wasm-bindgen
+/// alone reads a number given for a string as the string's address (a trap),
+/// wraps 2^32 + 5 to 5 and NaN to 0. A value of the wrong type is a
+/// `TypeError`, a number that is not whole or out of range a `RangeError`,
+/// each naming the function and the argument.
+mod args {
+    use super::*;
+
+    /// What a JS value is, for a message: `null`, `a number`, `an object`…
+    fn kind(value: &JsValue) -> String {
+        if value.is_null() {
+            return "null".into();
+        }
+        if value.is_array() {
+            return "an array".into();
+        }
+        match value.js_typeof().as_string().as_deref() {
+            Some("undefined") => "undefined".into(),
+            Some("object") => "an object".into(),
+            Some(t) => format!("a {t}"),
+            None => "a value".into(),
+        }
     }
-    js_sys::JSON::stringify(value)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| JsError::new(&format!("{what}: expected an object or JSON text")))
+
+    pub fn type_error(what: &str, expected: &str, got: &JsValue) -> JsValue {
+        js_sys::TypeError::new(&format!("{what}: expected {expected}, got {}", kind(got))).into()
+    }
+
+    pub fn range_error(message: &str) -> JsValue {
+        js_sys::RangeError::new(message).into()
+    }
+
+    /// A JS string of at most `max_units` UTF-16 units, checked before it is
+    /// copied into the core's memory (its UTF-8 bytes are at least as many).
+    pub fn text(value: &JsValue, what: &str, max_units: usize) -> Result<String, JsValue> {
+        let Some(js) = value.dyn_ref::<js_sys::JsString>() else { return Err(type_error(what, "a string", value)) };
+        if js.length() as usize > max_units {
+            return Err(range_error(&format!("{what}: {} characters is longer than the limit of {max_units}", js.length())));
+        }
+        Ok(js.as_string().unwrap_or_default())
+    }
+
+    /// A whole number in `0..=max` (a JS number: at most 2^53 - 1 is exact).
+    pub fn whole(value: &JsValue, what: &str, max: u64) -> Result<u64, JsValue> {
+        let Some(n) = value.as_f64() else { return Err(type_error(what, "a number", value)) };
+        if !(n.is_finite() && n.fract() == 0.0 && n >= 0.0 && n <= max as f64) {
+            let n = if n.is_nan() { "NaN".into() } else if n.is_infinite() { format!("{}Infinity", if n < 0.0 { "-" } else { "" }) } else { n.to_string() };
+            return Err(range_error(&format!("{what}: {n} is not a whole number in 0..={max}")));
+        }
+        Ok(n as u64)
+    }
+
+    /// `whole`, or `None` for undefined or null (an argument left out).
+    pub fn optional_whole(value: &JsValue, what: &str, max: u64) -> Result<Option<u64>, JsValue> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(None);
+        }
+        whole(value, what, max).map(Some)
+    }
+
+    /// An index or a count: whole, at most 2^53 - 1 (beyond, a JS number is
+    /// not exact), then as a `usize` (on wasm32, one past `u32::MAX` reads
+    /// as "more than there are", which every caller clamps).
+    pub fn index(value: &JsValue, what: &str) -> Result<usize, JsValue> {
+        whole(value, what, MAX_SAFE_INTEGER).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    pub fn optional_index(value: &JsValue, what: &str) -> Result<Option<usize>, JsValue> {
+        Ok(optional_whole(value, what, MAX_SAFE_INTEGER)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+    }
+
+    pub fn flag(value: &JsValue, what: &str) -> Result<bool, JsValue> {
+        value.as_bool().ok_or_else(|| type_error(what, "true or false", value))
+    }
+
+    pub fn function<'a>(value: &'a JsValue, what: &str) -> Result<&'a js_sys::Function, JsValue> {
+        value.dyn_ref::<js_sys::Function>().ok_or_else(|| type_error(what, "a function", value))
+    }
+
+    /// `Number.MAX_SAFE_INTEGER`.
+    pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+}
+
+/// Text as is (at most `MAX_SCENARIO_BYTES` characters); an object through
+/// `JSON.stringify`; anything else a `TypeError`.
+fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    if value.is_string() {
+        return args::text(value, what, limits::MAX_SCENARIO_BYTES);
+    }
+    if !value.is_object() || value.is_function() {
+        return Err(args::type_error(what, "an object or JSON text", value));
+    }
+    let text = js_sys::JSON::stringify(value).map_err(|_| js_sys::TypeError::new(&format!("{what}: cannot be written as JSON (a cycle, or a BigInt)")))?;
+    args::text(&text.into(), what, limits::MAX_SCENARIO_BYTES)
 }
 
 #[wasm_bindgen]
@@ -72,17 +158,19 @@ pub struct Simulation {
 impl Simulation {
     /// A scenario as an object or JSON text; throws with the field and the problem.
     #[wasm_bindgen(js_name = fromScenario)]
-    pub fn from_scenario(scenario: JsValue) -> Result<Simulation, JsError> {
-        let text = json_text(&scenario, "scenario")?;
+    pub fn from_scenario(#[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue) -> Result<Simulation, JsValue> {
+        let text = json_text(&scenario, "fromScenario: scenario")?;
         let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-        Self::run(&scenario)
+        Ok(Self::run(&scenario)?)
     }
 
     /// A share link's scenario text; throws on a corrupt, truncated or oversized link.
     #[wasm_bindgen(js_name = fromLink)]
-    pub fn from_link(text: &str) -> Result<Simulation, JsError> {
-        let scenario = link::decode(text).map_err(|e| JsError::new(&e.0))?;
-        Self::run(&scenario)
+    pub fn from_link(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Simulation, JsValue> {
+        // Longer text is refused by `decode` with its length; this bound only keeps it out of memory.
+        let text = args::text(&text, "fromLink: text", 4 * limits::MAX_LINK_CHARS)?;
+        let scenario = link::decode(&text).map_err(|e| JsError::new(&e.0))?;
+        Ok(Self::run(&scenario)?)
     }
 
     fn run(scenario: &Scenario) -> Result<Simulation, JsError> {
@@ -93,21 +181,30 @@ impl Simulation {
     /// the events it caused (with `last`, only the last `last` of them: a
     /// step of a long timed run can cause hundreds of thousands). Throws if
     /// the step is malformed or over a limit.
-    pub fn apply(&mut self, step: JsValue, last: Option<u32>) -> Result<JsValue, JsError> {
-        let text = json_text(&step, "step")?;
+    pub fn apply(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "object | string")] step: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] last: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let last = args::optional_index(&last, "apply: last")?;
+        let text = json_text(&step, "apply: step")?;
         let step: Step = from_json_text(&text, "step")?;
         let events = self.timeline.apply(step).map_err(|e| JsError::new(&e))?;
-        events_to_js(events, last)
+        Ok(events_to_js(events, last)?)
     }
 
     /// The state at the current position, shaped like `highwater run --json`
     /// without `events`. With `logFrom`/`logCount`, only that window of each log.
-    pub fn state(&self, log_from: Option<u32>, log_count: Option<u32>) -> Result<JsValue, JsError> {
+    pub fn state(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] log_from: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] log_count: JsValue,
+    ) -> Result<JsValue, JsValue> {
         let window = LogWindow {
-            start: log_from.unwrap_or(0) as u64,
-            max_records: log_count.map(|c| c as usize).unwrap_or(usize::MAX),
+            start: args::optional_whole(&log_from, "state: logFrom", args::MAX_SAFE_INTEGER)?.unwrap_or(0),
+            max_records: args::optional_index(&log_count, "state: logCount")?.unwrap_or(usize::MAX),
         };
-        to_js(&StateView::of(self.timeline.current(), window))
+        Ok(to_js(&StateView::of(self.timeline.current(), window))?)
     }
 
     /// Trace lines up to the current position, as the command line prints them.
@@ -139,34 +236,46 @@ impl Simulation {
 
     /// Events up to the current position, from index `from` on.
     #[wasm_bindgen(js_name = eventsSince)]
-    pub fn events_since(&self, from: usize) -> Result<JsValue, JsError> {
+    pub fn events_since(&self, #[wasm_bindgen(unchecked_param_type = "number")] from: JsValue) -> Result<JsValue, JsValue> {
+        let from = args::index(&from, "eventsSince: index")?;
         let events = self.timeline.events();
         let from = from.min(events.len());
-        to_js(&events[from..].iter().map(EventView::of).collect::<Vec<_>>())
+        Ok(to_js(&events[from..].iter().map(EventView::of).collect::<Vec<_>>())?)
     }
 
     /// Events `from..to` of the whole timeline (trace line indices, whatever
     /// the position), for the page's event log in a language other than the
     /// trace's English.
     #[wasm_bindgen(js_name = eventsIn)]
-    pub fn events_in(&self, from: usize, to: usize) -> Result<JsValue, JsError> {
+    pub fn events_in(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] from: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] to: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (from, to) = (args::index(&from, "eventsIn: from")?, args::index(&to, "eventsIn: to")?);
         let events = self.timeline.all_events();
         let to = to.min(events.len());
         let from = from.min(to);
-        to_js(&events[from..to].iter().map(EventView::of).collect::<Vec<_>>())
+        Ok(to_js(&events[from..to].iter().map(EventView::of).collect::<Vec<_>>())?)
     }
 
     /// The events of one step (1-based), whatever the position; with
     /// `last`, only the last `last` of them.
     #[wasm_bindgen(js_name = stepEvents)]
-    pub fn step_events(&self, step: usize, last: Option<u32>) -> Result<JsValue, JsError> {
-        events_to_js(self.timeline.step_events(step), last)
+    pub fn step_events(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] step: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] last: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let step = args::index(&step, "stepEvents: step")?;
+        let last = args::optional_index(&last, "stepEvents: last")?;
+        Ok(events_to_js(self.timeline.step_events(step), last)?)
     }
 
     /// The trace lines of one step (1-based) as one text, a line per event.
     #[wasm_bindgen(js_name = stepText)]
-    pub fn step_text(&self, step: usize) -> String {
-        trace_text(self.timeline.step_events(step))
+    pub fn step_text(&self, #[wasm_bindgen(unchecked_param_type = "number")] step: JsValue) -> Result<String, JsValue> {
+        Ok(trace_text(self.timeline.step_events(args::index(&step, "stepText: step")?)))
     }
 
     /// What Kafka's tools would show at the current position: the
@@ -175,9 +284,11 @@ impl Simulation {
         to_js(&crate::view::operator::OperatorView::of_timeline(&self.timeline))
     }
 
-    /// Time travel: the state after `position` steps.
-    pub fn seek(&mut self, position: usize) -> Result<(), JsError> {
-        self.timeline.seek(position).map_err(|e| JsError::new(&e))
+    /// Time travel: the state after `position` steps (a whole number in
+    /// `0..=length()`; a `RangeError` otherwise).
+    pub fn seek(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] position: JsValue) -> Result<(), JsValue> {
+        let position = args::whole(&position, "seek: position", self.timeline.len() as u64)?;
+        self.timeline.seek(position as usize).map_err(|e| JsError::new(&e).into())
     }
 
     /// Steps applied up to the current position.
@@ -208,9 +319,17 @@ impl Simulation {
     /// (`spacetime.rs`). It does not depend on the position but for
     /// `position`: after a seek, draw the same data with another current step.
     #[wasm_bindgen(js_name = spaceTime)]
-    pub fn space_time(&self, from: u32, to: u32, max_arrows: Option<u32>) -> Result<JsValue, JsError> {
-        let max = max_arrows.map_or(crate::view::spacetime::MAX_ARROWS, |m| (m as usize).min(crate::view::spacetime::MAX_ARROWS_LIMIT));
-        to_js(&crate::view::spacetime::SpaceTime::of(&self.timeline, from as u64, to as u64, max))
+    pub fn space_time(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] from: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] to: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] max_arrows: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let from = args::whole(&from, "spaceTime: from", args::MAX_SAFE_INTEGER)?;
+        let to = args::whole(&to, "spaceTime: to", args::MAX_SAFE_INTEGER)?;
+        let max_arrows = args::optional_index(&max_arrows, "spaceTime: maxArrows")?;
+        let max = max_arrows.map_or(crate::view::spacetime::MAX_ARROWS, |m| m.min(crate::view::spacetime::MAX_ARROWS_LIMIT));
+        Ok(to_js(&crate::view::spacetime::SpaceTime::of(&self.timeline, from, to, max))?)
     }
 }
 
@@ -249,12 +368,22 @@ pub fn versions() -> Result<JsValue, JsError> {
 /// The same settings under another version preset: settings left at the old
 /// version's defaults take the new version's (`Config::with_protocol`).
 #[wasm_bindgen(js_name = withProtocol)]
-pub fn with_protocol(config: JsValue, protocol: &str) -> Result<JsValue, JsError> {
-    let text = json_text(&config, "config")?;
+pub fn with_protocol(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] config: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] protocol: JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = json_text(&config, "withProtocol: config")?;
     let config: Config = from_json_text(&text, "config")?;
-    let protocol = crate::model::config::Protocol::parse(protocol)
-        .ok_or_else(|| JsError::new(&format!("protocol: unknown version preset {protocol:?}; expected {}", crate::model::config::Protocol::accepted_names())))?;
-    to_js(&config.with_protocol(protocol))
+    let protocol = protocol_arg(&protocol, "withProtocol: protocol")?;
+    Ok(to_js(&config.with_protocol(protocol))?)
+}
+
+/// A version preset's name (or alias) given to a function.
+fn protocol_arg(value: &JsValue, what: &str) -> Result<crate::model::config::Protocol, JsValue> {
+    let name = args::text(value, what, 1_000)?;
+    crate::model::config::Protocol::parse(&name).ok_or_else(|| {
+        JsError::new(&format!("protocol: unknown version preset {}; expected {}", text::quoted(&name), crate::model::config::Protocol::accepted_names())).into()
+    })
 }
 
 #[derive(serde::Deserialize)]
@@ -309,13 +438,17 @@ extern "C" {
 /// worker throttles what it posts by wall time); returning false stops the
 /// search. `max_states` is at most `limits::MAX_EXPLORER_STATES`.
 #[wasm_bindgen]
-pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue, JsError> {
-    let text = json_text(&options, "options")?;
+pub fn explore(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "(states: number, depth: number) => boolean | void")] progress: JsValue,
+) -> Result<JsValue, JsValue> {
+    let progress = args::function(&progress, "explore: progress")?;
+    let text = json_text(&options, "explore: options")?;
     let o: ExploreOptions = from_json_text(&text, "options")?;
     let strategy = match o.strategy.as_str() {
         "bfs" => Strategy::Bfs,
         "random" => Strategy::Random,
-        other => return Err(JsError::new(&format!("options.strategy: {other:?} is not bfs or random"))),
+        other => return Err(JsError::new(&format!("options.strategy: {} is not bfs or random", text::quoted(other))).into()),
     };
     let search = Search {
         acks: o.acks,
@@ -336,7 +469,7 @@ pub fn explore(options: JsValue, progress: &js_sys::Function) -> Result<JsValue,
     let outcome =
         explore::explore(&search, &mut |states, depth| progress.report(&JsValue::NULL, states as f64, depth as f64).ok().flatten() != Some(false));
     let link = outcome.scenario.as_ref().map(link::encode);
-    to_js(&Explored { outcome: &outcome, link })
+    Ok(to_js(&Explored { outcome: &outcome, link })?)
 }
 
 /// The explorer's outcome with the share link of its scenario.
@@ -357,16 +490,21 @@ struct Grid {
 /// The engine benchmark's workload (`highwater::bench::timed_produce_run`),
 /// for comparing wasm with native on the same code.
 #[wasm_bindgen(js_name = benchTimedRun)]
-pub fn bench_timed_run(records: u32) -> Result<JsValue, JsError> {
-    to_js(&crate::boundary::bench::timed_produce_run(records as u64, &mut |_| {}))
+pub fn bench_timed_run(#[wasm_bindgen(unchecked_param_type = "number")] records: JsValue) -> Result<JsValue, JsValue> {
+    let records = args::whole(&records, "benchTimedRun: records", crate::boundary::bench::MAX_RECORDS)?;
+    Ok(to_js(&crate::boundary::bench::timed_produce_run(records, &mut |_| {}))?)
 }
 
 /// The outcome grid (`highwater whatif`), meant for a Web Worker: every cell
 /// run in turn, `progress(done, total)` after each; returning false stops it
 /// with the cells so far (`complete: false`).
 #[wasm_bindgen]
-pub fn whatif(scenario: JsValue, progress: &js_sys::Function) -> Result<JsValue, JsError> {
-    let text = json_text(&scenario, "scenario")?;
+pub fn whatif(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "(done: number, total: number) => boolean | void")] progress: JsValue,
+) -> Result<JsValue, JsValue> {
+    let progress = args::function(&progress, "whatif: progress")?;
+    let text = json_text(&scenario, "whatif: scenario")?;
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
     scenario.validate().map_err(|e| JsError::new(&e.0))?;
     let specs = crate::search::whatif::cells(&scenario);
@@ -380,21 +518,29 @@ pub fn whatif(scenario: JsValue, progress: &js_sys::Function) -> Result<JsValue,
         }
     }
     let complete = cells.len() == total;
-    to_js(&Grid { cells, complete })
+    Ok(to_js(&Grid { cells, complete })?)
 }
 
 /// The scenario one cell of the grid runs: the version switched as the
 /// settings switch it, min ISR and unclean election set, the acks on every
 /// produce step.
 #[wasm_bindgen(js_name = whatifScenario)]
-pub fn whatif_scenario(scenario: JsValue, protocol: &str, acks: &str, min_insync_replicas: u32, unclean_leader_election: bool) -> Result<JsValue, JsError> {
-    let text = json_text(&scenario, "scenario")?;
+pub fn whatif_scenario(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] protocol: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "'1' | 'all'")] acks: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] min_insync_replicas: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "boolean")] unclean_leader_election: JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = json_text(&scenario, "whatifScenario: scenario")?;
+    let protocol = protocol_arg(&protocol, "whatifScenario: protocol")?;
+    let acks = args::text(&acks, "whatifScenario: acks", 1_000)?;
+    let min_insync_replicas = args::whole(&min_insync_replicas, "whatifScenario: minInsyncReplicas", limits::MAX_BROKERS as u64)? as u32;
+    let unclean_leader_election = args::flag(&unclean_leader_election, "whatifScenario: uncleanLeaderElection")?;
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-    let protocol = crate::model::config::Protocol::parse(protocol)
-        .ok_or_else(|| JsError::new(&format!("protocol: unknown version preset {protocol:?}; expected {}", crate::model::config::Protocol::accepted_names())))?;
     let acks: Acks = from_json_value(serde_json::json!(acks), "acks")?;
     let spec = crate::search::whatif::CellSpec { protocol, acks, min_insync_replicas, unclean_leader_election };
-    to_js(&crate::search::whatif::scenario_for(&scenario, &spec))
+    Ok(to_js(&crate::search::whatif::scenario_for(&scenario, &spec))?)
 }
 
 /// A fork of a scenario: `{ scenario, change }`, the scenario with the one
@@ -404,12 +550,16 @@ pub fn whatif_scenario(scenario: JsValue, protocol: &str, acks: &str, min_insync
 /// on a change the scenario cannot take (a step out of range, acks on a
 /// step that is not a produce, a value out of bounds).
 #[wasm_bindgen(js_name = forkScenario)]
-pub fn fork_scenario(scenario: JsValue, change_text: &str) -> Result<JsValue, JsError> {
-    let text = json_text(&scenario, "scenario")?;
+pub fn fork_scenario(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] change_text: JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = json_text(&scenario, "forkScenario: scenario")?;
+    let change_text = args::text(&change_text, "forkScenario: changeText", limits::MAX_LINK_CHARS)?;
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-    let change = crate::view::fork::Change::parse(change_text).map_err(|e| JsError::new(&e.0))?;
+    let change = crate::view::fork::Change::parse(&change_text).map_err(|e| JsError::new(&e.0))?;
     let forked = crate::view::fork::fork(&scenario, &change).map_err(|e| JsError::new(&e.to_string()))?;
-    to_js(&Forked { scenario: &forked, change: change.summary(&scenario) })
+    Ok(to_js(&Forked { scenario: &forked, change: change.summary(&scenario) })?)
 }
 
 /// `forkScenario`'s answer (a struct, not `json!`: building a JSON value
@@ -422,15 +572,16 @@ struct Forked<'a> {
 
 /// A change's text read into its typed form (`{ change: "acks", step: 5, acks: "all" }`); throws naming what is wrong.
 #[wasm_bindgen(js_name = parseChange)]
-pub fn parse_change(text: &str) -> Result<JsValue, JsError> {
-    to_js(&crate::view::fork::Change::parse(text).map_err(|e| JsError::new(&e.0))?)
+pub fn parse_change(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<JsValue, JsValue> {
+    let text = args::text(&text, "parseChange: text", limits::MAX_LINK_CHARS)?;
+    Ok(to_js(&crate::view::fork::Change::parse(&text).map_err(|e| JsError::new(&e.0))?)?)
 }
 
 /// A change's typed form (as `parseChange` returns it) written as text for a link.
 #[wasm_bindgen(js_name = changeText)]
-pub fn change_text(change: JsValue) -> Result<String, JsError> {
-    let text = json_text(&change, "change")?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("change: {e}")))?;
+pub fn change_text(#[wasm_bindgen(unchecked_param_type = "object")] change: JsValue) -> Result<String, JsValue> {
+    let text = json_text(&change, "changeText: change")?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| JsError::new(&format!("change: {}", text::one_line(&e.to_string()))))?;
     let change = crate::view::fork::Change::from_json(&value).map_err(|e| JsError::new(&e.0))?;
     Ok(change.to_string())
 }
@@ -438,10 +589,10 @@ pub fn change_text(change: JsValue) -> Result<String, JsError> {
 /// What a whole run of a scenario came to, as a what-if cell says it:
 /// `{ outcome, step, stopped? }`.
 #[wasm_bindgen(js_name = runOutcome)]
-pub fn run_outcome(scenario: JsValue) -> Result<JsValue, JsError> {
-    let text = json_text(&scenario, "scenario")?;
+pub fn run_outcome(#[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue) -> Result<JsValue, JsValue> {
+    let text = json_text(&scenario, "runOutcome: scenario")?;
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-    to_js(&crate::search::whatif::run_outcome(&scenario))
+    Ok(to_js(&crate::search::whatif::run_outcome(&scenario))?)
 }
 
 #[wasm_bindgen]
@@ -461,13 +612,12 @@ impl Simulation {
 /// A value of the page's JSON text: read as a scenario's parts are (one
 /// deserializer for each type in the file, and the error names the field).
 fn from_json_text<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T, JsError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| JsError::new(&format!("{what}: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| JsError::new(&format!("{what}: {}", text::one_line(&e.to_string()))))?;
     from_json_value(value, what)
 }
 
+/// serde's failure, its path and the user's text in it bounded and escaped
+/// as the scenario reader's are (`scenario::path_error`).
 fn from_json_value<T: serde::de::DeserializeOwned>(value: serde_json::Value, what: &str) -> Result<T, JsError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        JsError::new(&if path == "." { format!("{what}: {}", e.inner()) } else { format!("{what}.{path}: {}", e.inner()) })
-    })
+    serde_path_to_error::deserialize(value).map_err(|e| JsError::new(&crate::run::scenario::path_error(&e, what)))
 }

@@ -1,6 +1,7 @@
 //! The scenario format, version 1: a configuration and a list of steps.
 //! A public contract, documented in `docs/scenario-format.md`.
 
+use crate::base::text;
 use crate::model::config::{limits, Config};
 pub use crate::model::step::{Acks, Crash, Delay, Heal, Produce, Step};
 use serde::de::{self, Deserializer, Visitor};
@@ -43,25 +44,53 @@ fn bare_steps(raw: &mut serde_json::Value) -> Result<(), ScenarioError> {
             "delay" => r#"{"delay": {"broker": 3, "ms": 400}}"#,
             "cut" | "partition" => r#"a pair of brokers, like {"cut": [1, 2]}"#,
             "heal" => r#"{"heal": "all"}, {"heal": 1} or {"heal": [1, 2]}"#,
-            _ => return Err(ScenarioError(format!("steps[{i}]: unknown step {name:?}"))),
+            _ => return Err(ScenarioError(format!("steps[{i}]: unknown step {}", text::quoted(name)))),
         };
         return Err(ScenarioError(format!("steps[{i}]: {name:?} needs its argument: {example}")));
     }
     Ok(())
 }
 
+/// A place in a scenario's JSON as segments, formatted only when an error
+/// names it: building a path string for every value would copy a long key
+/// once per element of the array below it.
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// `config.brokers`, `steps[3].produce`: each key cut to an excerpt
+/// (`text::excerpt`), its invisible characters escaped.
+fn path_text(path: &[Segment]) -> String {
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Key(key) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&text::excerpt(key));
+            }
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
 /// JSON allows an object to repeat a key (and serde keeps the last one);
-/// a scenario does not: the error names the key and where it is.
+/// a scenario does not: the error names the key and where it is. The walk
+/// keeps one path, pushing and popping a segment per value: linear in the
+/// text whatever its shape.
 fn reject_duplicate_keys(text: &str) -> Result<(), ScenarioError> {
     use serde::de::{DeserializeSeed, MapAccess, SeqAccess};
-    struct Walk(String);
-    impl<'de> DeserializeSeed<'de> for Walk {
+    struct Walk<'a>(&'a mut Vec<Segment>);
+    impl<'de> DeserializeSeed<'de> for Walk<'_> {
         type Value = ();
         fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
             d.deserialize_any(self)
         }
     }
-    impl<'de> Visitor<'de> for Walk {
+    impl<'de> Visitor<'de> for Walk<'_> {
         type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("JSON")
@@ -73,35 +102,134 @@ fn reject_duplicate_keys(text: &str) -> Result<(), ScenarioError> {
         fn visit_str<E>(self, _: &str) -> Result<(), E> { Ok(()) }
         fn visit_unit<E>(self) -> Result<(), E> { Ok(()) }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let path = self.0;
             let mut i = 0;
-            while seq.next_element_seed(Walk(format!("{}[{i}]", self.0)))?.is_some() {
+            loop {
+                path.push(Segment::Index(i));
+                let more = seq.next_element_seed(Walk(&mut *path))?.is_some();
+                path.pop();
+                if !more {
+                    return Ok(());
+                }
                 i += 1;
             }
-            Ok(())
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let path = self.0;
             // serde_json's own map type: its code is in the file already.
             let mut seen = serde_json::Map::new();
             while let Some(key) = map.next_key::<String>()? {
-                let path = if self.0.is_empty() { key.clone() } else { format!("{}.{key}", self.0) };
-                if seen.insert(key, serde_json::Value::Null).is_some() {
-                    return Err(de::Error::custom(format!("{path}: the key appears twice")));
+                if seen.contains_key(&key) {
+                    path.push(Segment::Key(key));
+                    return Err(de::Error::custom(format!("{}: the key appears twice", path_text(path))));
                 }
-                map.next_value_seed(Walk(path))?;
+                seen.insert(key.clone(), serde_json::Value::Null);
+                path.push(Segment::Key(key));
+                map.next_value_seed(Walk(&mut *path))?;
+                path.pop();
             }
             Ok(())
         }
     }
     let mut d = serde_json::Deserializer::from_str(text);
-    match Walk(String::new()).deserialize(&mut d) {
+    let mut path = vec![];
+    match Walk(&mut path).deserialize(&mut d) {
         Ok(()) => Ok(()),
         // Syntax errors are reported by the parse that follows, with their position.
         Err(e) if e.is_syntax() || e.is_eof() => Ok(()),
         Err(e) => {
             let message = e.to_string();
-            let message = message.split(" at line").next().unwrap_or(&message).to_string();
+            let message = message.rsplit_once(" at line").map_or(&*message, |m| m.0).to_string();
             Err(ScenarioError(message))
         }
+    }
+}
+
+/// serde's message about a value, with the user's text in it quoted as
+/// every message quotes it (`text::quoted`): serde writes an unknown field
+/// or variant whole between backticks, and a string whole in Rust's
+/// escaping (`string "…"`), however long.
+pub fn serde_message(message: &str) -> String {
+    for (head, tails) in [
+        ("unknown field `", ["`, expected ", "`, there are no fields"]),
+        ("unknown variant `", ["`, expected ", "`, there are no variants"]),
+    ] {
+        let Some(rest) = message.strip_prefix(head) else { continue };
+        // The expected names are this crate's: the last match ends the user's text.
+        if let Some((at, tail)) = tails.iter().filter_map(|t| rest.rfind(t).map(|at| (at, t))).max_by_key(|m| m.0) {
+            let what = &head[..head.len() - 2];
+            let expected = &rest[at + tail.len()..];
+            let tail = &tail[1..];
+            return text::one_line(&format!("{what} {}{}{expected}", text::quoted(&rest[..at]), tail.replace('`', "")));
+        }
+    }
+    // `invalid type: string "…", expected …` and `invalid value: string "…", …`.
+    if let Some(at) = message.find("string \"") {
+        let body = &message[at + "string \"".len()..];
+        if let Some((text, len)) = unescape_debug(body) {
+            return text::one_line(&format!("{}string {}{}", &message[..at], text::quoted(&text), &body[len..]));
+        }
+    }
+    text::one_line(message)
+}
+
+/// The string Rust's `{:?}` wrote at the start of `body` (after its opening
+/// quote): the text and the bytes up to and including the closing quote.
+fn unescape_debug(body: &str) -> Option<(String, usize)> {
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, i + 1)),
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                'r' => out.push('\r'),
+                't' => out.push('\t'),
+                '0' => out.push('\0'),
+                'u' => {
+                    let mut hex = String::new();
+                    for (_, h) in chars.by_ref() {
+                        match h {
+                            '{' => {}
+                            '}' => break,
+                            h => hex.push(h),
+                        }
+                    }
+                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// The path serde_path_to_error found, formatted as `path_text` does.
+fn serde_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment as S;
+    let mut segments = vec![];
+    for s in path.iter() {
+        segments.push(match s {
+            S::Seq { index } => Segment::Index(*index),
+            S::Map { key } => Segment::Key(key.clone()),
+            S::Enum { variant } => Segment::Key(variant.clone()),
+            S::Unknown => Segment::Key("?".into()),
+        });
+    }
+    path_text(&segments)
+}
+
+/// A serde_path_to_error failure as `what.path: message`, bounded and escaped
+/// (`serde_message`); `what` alone when the path is the top.
+pub fn path_error(e: &serde_path_to_error::Error<serde_json::Error>, what: &str) -> String {
+    let path = serde_path(e.path());
+    let message = serde_message(&e.inner().to_string());
+    match (what.is_empty(), path.is_empty()) {
+        (true, true) => format!("scenario: {message}"),
+        (true, false) => format!("{path}: {message}"),
+        (false, true) => format!("{what}: {message}"),
+        (false, false) => format!("{what}.{path}: {message}"),
     }
 }
 
@@ -135,7 +263,7 @@ impl Scenario {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         reject_duplicate_keys(text)?;
         // Check the version first so that a future format gets a clear message.
-        let raw: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario is not valid JSON: {e}")))?;
+        let raw: serde_json::Value = serde_json::from_str(text).map_err(|e| ScenarioError(format!("scenario is not valid JSON: {}", text::one_line(&e.to_string()))))?;
         Self::from_value(raw)
     }
 
@@ -146,16 +274,12 @@ impl Scenario {
         match raw.get("version") {
             None => return Err(ScenarioError("version: missing (this reader knows version 1)".into())),
             Some(v) if v.as_u64() != Some(FORMAT_VERSION as u64) => {
-                return Err(ScenarioError(format!("version: {v} is not supported (this reader knows version 1)")))
+                return Err(ScenarioError(format!("version: {} is not supported (this reader knows version 1)", text::excerpt(&v.to_string()))))
             }
             _ => {}
         }
         bare_steps(&mut raw)?;
-        let scenario: Scenario = serde_path_to_error::deserialize(raw).map_err(|e| {
-            let path = e.path().to_string();
-            let path = if path == "." { "scenario".to_string() } else { path };
-            ScenarioError(format!("{path}: {}", e.inner()))
-        })?;
+        let scenario: Scenario = serde_path_to_error::deserialize(raw).map_err(|e| ScenarioError(path_error(&e, "")))?;
         scenario.validate()?;
         Ok(scenario)
     }
@@ -226,13 +350,13 @@ mod tests {
         assert_eq!(err(r#"{"steps":[]}"#), "version: missing (this reader knows version 1)");
         assert_eq!(err(r#"{"version":2}"#), "version: 2 is not supported (this reader knows version 1)");
         assert!(err(r#"{"version":1,"config":{"brokers":9}}"#).starts_with("config.brokers: 9 is out of range"));
-        assert!(err(r#"{"version":1,"config":{"brokerz":3}}"#).starts_with("config.brokerz: unknown field `brokerz`"));
+        assert!(err(r#"{"version":1,"config":{"brokerz":3}}"#).starts_with("config.brokerz: unknown field \"brokerz\", expected one of `brokers`"));
         let e = err(r#"{"version":1,"steps":[{"fetch":2},{"produce":{"value":"x","acks":"2"}}]}"#);
         assert!(e.starts_with("steps[1].produce.acks: invalid value"), "{e}");
         let e = err(r#"{"version":1,"steps":[{"fetch":5}]}"#);
         assert_eq!(e, "steps[0].fetch: broker 5 does not exist (brokers are 1..=3)");
         let e = err(r#"{"version":1,"steps":[{"jump":1}]}"#);
-        assert!(e.starts_with("steps[0]: unknown variant `jump`"), "{e}");
+        assert!(e.starts_with("steps[0]: unknown variant \"jump\", expected one of `produce`"), "{e}");
         assert!(err("{").starts_with("scenario is not valid JSON"));
         assert!(err("[]").starts_with("scenario: expected a JSON object"));
     }

@@ -7,7 +7,7 @@
 //! Pure and single-threaded (it builds for wasm): a caller that wants the
 //! cells in parallel takes `cells` and runs `run_cell` on each.
 
-use crate::model::config::Protocol;
+use crate::model::config::{Budgets, Protocol};
 use crate::model::event::{Event, ProduceResult};
 use crate::model::violation::ViolationKind;
 use crate::model::producer::Status;
@@ -131,10 +131,17 @@ pub fn scenario_for(scenario: &Scenario, spec: &CellSpec) -> Scenario {
     s
 }
 
-/// Runs one cell to the scenario's end (or to a budget stop). The scenario
-/// must be valid (`Scenario::validate`; `whatif` checks it).
+/// Runs one cell to the scenario's end (or to a budget stop), under the
+/// budgets of a single run (`Budgets::default()`, as `Timeline::new` and
+/// `highwater run` use). The scenario must be valid (`Scenario::validate`;
+/// `whatif` checks it).
 pub fn run_cell(scenario: &Scenario, spec: &CellSpec) -> Cell {
-    let run = run_outcome(&scenario_for(scenario, spec));
+    run_cell_with(scenario, spec, Budgets::default())
+}
+
+/// `run_cell` under the given budgets (tests lower them to reach one).
+pub fn run_cell_with(scenario: &Scenario, spec: &CellSpec, budgets: Budgets) -> Cell {
+    let run = run_outcome_with(&scenario_for(scenario, spec), budgets);
     Cell { spec: *spec, outcome: run.outcome, step: run.step, stopped: run.stopped }
 }
 
@@ -153,7 +160,13 @@ pub struct RunOutcome {
 /// Runs a (valid) scenario to its end, or to a budget stop, and reduces it
 /// to its most severe outcome.
 pub fn run_outcome(s: &Scenario) -> RunOutcome {
+    run_outcome_with(s, Budgets::default())
+}
+
+/// `run_outcome` under the given budgets.
+pub fn run_outcome_with(s: &Scenario, budgets: Budgets) -> RunOutcome {
     let mut sim = Simulation::new(s.config.clone());
+    sim.accounting.budgets = budgets;
     // For `offline`: the steps after which the controller had a leader.
     let mut led_after = 0;
     // For `not_enough_replicas`: each request's first refusal, by step.

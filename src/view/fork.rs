@@ -267,9 +267,9 @@ fn err<T>(message: String) -> Result<T, ChangeTextError> {
 fn int<T: std::str::FromStr + ToString>(what: &str, text: &str) -> Result<T, ChangeTextError> {
     match text.parse::<T>() {
         Ok(n) if n.to_string() == text => Ok(n),
-        Ok(n) => err(format!("{what}: {text:?} is written {:?}", n.to_string())),
+        Ok(n) => err(format!("{what}: {} is written {:?}", quoted(text), n.to_string())),
         Err(_) if text.is_empty() => err(format!("{what}: missing (a whole number)")),
-        Err(_) => err(format!("{what}: {text:?} is not a whole number in range")),
+        Err(_) => err(format!("{what}: {} is not a whole number in range", quoted(text))),
     }
 }
 
@@ -277,7 +277,7 @@ fn boolean(what: &str, text: &str) -> Result<bool, ChangeTextError> {
     match text {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => err(format!("{what}: {text:?} is not true or false")),
+        _ => err(format!("{what}: {} is not true or false", quoted(text))),
     }
 }
 
@@ -286,7 +286,7 @@ fn acks(what: &str, text: &str) -> Result<Acks, ChangeTextError> {
         "0" => Ok(Acks::Zero),
         "1" => Ok(Acks::One),
         "all" => Ok(Acks::All),
-        _ => err(format!("{what}: {text:?} is not 0, 1 or all")),
+        _ => err(format!("{what}: {} is not 0, 1 or all", quoted(text))),
     }
 }
 
@@ -309,7 +309,7 @@ impl Change {
             return err(format!("change: {} characters is longer than the limit of {MAX_CHANGE_CHARS}", text.len()));
         }
         let Some((name, value)) = text.split_once('=') else {
-            return err(format!("change: {:?} has no \"=\"; expected setting=value, like min_insync_replicas=2", excerpt(text)));
+            return err(format!("change: {} has no \"=\"; expected setting=value, like min_insync_replicas=2", quoted(text)));
         };
         if let Some(n) = name.strip_prefix("acks@") {
             let step = step_number("acks@N", n)?;
@@ -324,7 +324,7 @@ impl Change {
                 Some(protocol) => Change::Protocol { protocol },
                 None => {
                     let names: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
-                    return err(format!("protocol: {:?} is not a version preset; expected one of {}", excerpt(value), names.join(", ")));
+                    return err(format!("protocol: {} is not a version preset; expected one of {}", quoted(value), names.join(", ")));
                 }
             },
             "acks" => Change::AcksAll { acks: acks("acks", value)? },
@@ -332,7 +332,7 @@ impl Change {
             "unclean_leader_election" => Change::UncleanLeaderElection { value: boolean(name, value)? },
             "replica_lag_time_max_ms" => Change::ReplicaLagTimeMaxMs { value: int(name, value)? },
             "enable_idempotence" => Change::EnableIdempotence { value: boolean(name, value)? },
-            _ => return err(format!("change: unknown setting {:?}; expected {SETTINGS}", excerpt(name))),
+            _ => return err(format!("change: unknown setting {}; expected {SETTINGS}", quoted(name))),
         })
     }
 }
@@ -352,7 +352,7 @@ impl Change {
             "acks" => &["change", "step", "acks"],
             "step" => &["change", "step", "with"],
             "min_insync_replicas" | "unclean_leader_election" | "replica_lag_time_max_ms" | "enable_idempotence" => &["change", "value"],
-            _ => return err(format!("change: unknown change {:?}", excerpt(kind))),
+            _ => return err(format!("change: unknown change {}", quoted(kind))),
         };
         if let Some(extra) = fields.keys().find(|k| !expected.contains(&k.as_str())) {
             return err(format!("change.{}: unknown field for the {kind} change (fields: {})", excerpt(extra), expected.join(", ")));
@@ -371,7 +371,7 @@ impl Change {
                 let json = serde_json::to_string(field("with")?).expect("a JSON value serializes");
                 let value: serde_json::Value = serde_json::from_str(&json).map_err(|e| ChangeTextError(format!("change.with: {e}")))?;
                 // Read as a scenario's steps are (one deserializer per type in the wasm file).
-                let with: Step = serde_path_to_error::deserialize(value).map_err(|e| ChangeTextError(format!("change.with: {}", e.inner())))?;
+                let with: Step = serde_path_to_error::deserialize(value).map_err(|e| ChangeTextError(crate::run::scenario::path_error(&e, "change.with")))?;
                 Change::Step { step: step()?, with }
             }
             "min_insync_replicas" => Change::MinInsyncReplicas { value: small("value")? },
@@ -382,14 +382,7 @@ impl Change {
     }
 }
 
-/// The start of a long text, for messages.
-fn excerpt(text: &str) -> String {
-    let mut s: String = text.chars().take(40).collect();
-    if s.len() < text.len() {
-        s.push('…');
-    }
-    s
-}
+use crate::base::text::{excerpt, quoted};
 
 fn unreserved(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
@@ -483,12 +476,12 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
         "" => return err(format!("{what}: missing the step, like fetch:2 or produce:m1:all")),
         _ => {
             return err(format!(
-                "{what}: unknown step {:?}; expected produce, fetch, advance_ms, crash, restart, elect, delay, cut, partition, isolate, heal, consume, pause or resume",
-                excerpt(name)
+                "{what}: unknown step {}; expected produce, fetch, advance_ms, crash, restart, elect, delay, cut, partition, isolate, heal, consume, pause or resume",
+                quoted(name)
             ))
         }
     };
-    let bad = || ChangeTextError(format!("{what}: {:?} does not fit {forms}", excerpt(text)));
+    let bad = || ChangeTextError(format!("{what}: {} does not fit {forms}", quoted(text)));
     let broker = |i: usize| -> Result<BrokerId, ChangeTextError> { int(&format!("{what}.{name}"), args[i]) };
     let step = match (name, args.len()) {
         ("produce", 2 | 3) => Step::Produce(Produce {

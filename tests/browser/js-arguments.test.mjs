@@ -1,0 +1,136 @@
+// The JS API checks its arguments at the boundary (src/boundary/wasm.rs,
+// `args`): a value of the wrong type is a TypeError, a number that is not
+// whole or out of range a RangeError, each naming the function. No argument
+// reaches a trap (`fromLink(123)` once read 123 as a string's address) or a
+// panic (`benchTimedRun(1e9)`), and the same instance keeps working after
+// every refusal. Runs both packages in Node (scripts/build-wasm.sh builds them).
+
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, ensureBuilt } from './harness.mjs';
+
+const cores = {};
+const SCENARIO = { version: 1, steps: [{ produce: { value: 'm1', acks: 'all' } }, { fetch: 2 }, { fetch: 3 }] };
+
+before(async () => {
+  ensureBuilt();
+  for (const dir of ['pkg', 'pkg-fast']) {
+    const core = await import(`${join(ROOT, 'www', dir, 'highwater.js')}?arguments=${dir}`);
+    core.initSync({ module: readFileSync(join(ROOT, 'www', dir, 'highwater_bg.wasm')) });
+    cores[dir] = core;
+  }
+});
+
+/** `f()` throws `type` with a message naming `name`; then the core still runs a scenario and no panic is recorded. */
+function refused(core, type, name, f) {
+  assert.throws(f, (e) => {
+    assert.equal(e.constructor.name, type.name, `${name}: ${e.constructor.name}: ${e.message}`);
+    assert.ok(e.message.startsWith(name), `${name}: ${e.message}`);
+    assert.ok(e.message.length < 800, e.message);
+    return true;
+  });
+  assert.equal(core.lastPanic(), undefined, `${name}: no panic`);
+  const sim = core.Simulation.fromScenario(SCENARIO);
+  assert.equal(sim.state().brokers.length, 3);
+  sim.free();
+}
+
+for (const dir of ['pkg', 'pkg-fast']) {
+  test(`${dir}: a link or a change that is not a string is a TypeError, not a trap`, () => {
+    const core = cores[dir];
+    for (const bad of [123, {}, null, undefined, [], true, () => 'v1.x', Symbol('x'), 12n]) {
+      refused(core, TypeError, 'fromLink: text', () => core.Simulation.fromLink(bad));
+      refused(core, TypeError, 'parseChange: text', () => core.parseChange(bad));
+      refused(core, TypeError, 'forkScenario: changeText', () => core.forkScenario(SCENARIO, bad));
+      refused(core, TypeError, 'withProtocol: protocol', () => core.withProtocol({}, bad));
+      refused(core, TypeError, 'whatifScenario: protocol', () => core.whatifScenario(SCENARIO, bad, 'all', 1, false));
+    }
+    const link = core.Simulation.fromScenario(SCENARIO).toLink();
+    assert.equal(core.Simulation.fromLink(link).length(), 3, 'a good link still loads');
+  });
+
+  test(`${dir}: a scenario, step or options that is neither an object nor JSON text is a TypeError`, () => {
+    const core = cores[dir];
+    for (const bad of [123, null, undefined, true, () => ({})]) {
+      refused(core, TypeError, 'fromScenario: scenario', () => core.Simulation.fromScenario(bad));
+      refused(core, TypeError, 'runOutcome: scenario', () => core.runOutcome(bad));
+      refused(core, TypeError, 'whatif: scenario', () => core.whatif(bad, () => true));
+      refused(core, TypeError, 'explore: options', () => core.explore(bad, () => true));
+      refused(core, TypeError, 'changeText: change', () => core.changeText(bad));
+      const sim = core.Simulation.fromScenario(SCENARIO);
+      refused(core, TypeError, 'apply: step', () => sim.apply(bad));
+      sim.free();
+    }
+    const cyclic = { version: 1 };
+    cyclic.self = cyclic;
+    refused(core, TypeError, 'fromScenario: scenario', () => core.Simulation.fromScenario(cyclic));
+    refused(core, TypeError, 'whatif: progress', () => core.whatif(SCENARIO, 'not a function'));
+    refused(core, TypeError, 'explore: progress', () => core.explore({ config: {} }, null));
+    refused(core, TypeError, 'whatifScenario: uncleanLeaderElection', () => core.whatifScenario(SCENARIO, '3.7', 'all', 1, 'yes'));
+  });
+
+  test(`${dir}: positions and counts are whole numbers in range, not wrapped`, () => {
+    const core = cores[dir];
+    const sim = core.Simulation.fromScenario(SCENARIO);
+    for (const bad of [2 ** 32 + 5, 2 ** 53, NaN, -1, 1.5, Infinity, 4]) {
+      refused(core, RangeError, 'seek: position', () => sim.seek(bad));
+      assert.equal(sim.position(), 3, `seek(${bad}) left the position alone`);
+    }
+    for (const bad of [-1, NaN, 0.5, 2 ** 53, -Infinity]) {
+      refused(core, RangeError, 'eventsSince: index', () => sim.eventsSince(bad));
+      refused(core, RangeError, 'eventsIn: from', () => sim.eventsIn(bad, 2));
+      refused(core, RangeError, 'eventsIn: to', () => sim.eventsIn(0, bad));
+      refused(core, RangeError, 'stepEvents: step', () => sim.stepEvents(bad));
+      refused(core, RangeError, 'stepEvents: last', () => sim.stepEvents(1, bad));
+      refused(core, RangeError, 'stepText: step', () => sim.stepText(bad));
+      refused(core, RangeError, 'state: logFrom', () => sim.state(bad));
+      refused(core, RangeError, 'state: logCount', () => sim.state(0, bad));
+      refused(core, RangeError, 'spaceTime: from', () => sim.spaceTime(bad, 3));
+      refused(core, RangeError, 'spaceTime: maxArrows', () => sim.spaceTime(1, 3, bad));
+      refused(core, RangeError, 'apply: last', () => sim.apply({ fetch: 2 }, bad));
+    }
+    for (const bad of ['1', null, {}]) {
+      refused(core, TypeError, 'seek: position', () => sim.seek(bad));
+      refused(core, TypeError, 'eventsSince: index', () => sim.eventsSince(bad));
+    }
+    let message = '';
+    try { sim.seek(2 ** 32 + 5); } catch (e) { message = e.message; }
+    assert.equal(message, 'seek: position: 4294967301 is not a whole number in 0..=3');
+    // Good arguments still work, and optional ones may be left out.
+    sim.seek(1);
+    assert.equal(sim.position(), 1);
+    assert.equal(sim.eventsSince(0).length, sim.stepEvents(1).length);
+    assert.ok(sim.state(undefined, undefined).brokers.length === 3);
+    assert.ok(sim.spaceTime(1, 3).arrows.length > 0);
+    assert.ok(sim.apply({ fetch: 2 }, undefined).length > 0);
+    sim.free();
+    refused(core, RangeError, 'whatifScenario: minInsyncReplicas', () => core.whatifScenario(SCENARIO, '3.7', 'all', 2 ** 32 + 1, false));
+  });
+
+  test(`${dir}: benchTimedRun is bounded like every run`, () => {
+    const core = cores[dir];
+    for (const bad of [1e9, 1_000_001, -1, NaN, 2 ** 32 + 5]) refused(core, RangeError, 'benchTimedRun: records', () => core.benchTimedRun(bad));
+    refused(core, TypeError, 'benchTimedRun: records', () => core.benchTimedRun('10'));
+    assert.equal(core.benchTimedRun(10).records, 10);
+  });
+
+  test(`${dir}: an error quoting hostile text is short and escaped`, () => {
+    const core = cores[dir];
+    const long = 'a'.repeat(100_000);
+    for (const f of [
+      () => core.Simulation.fromScenario({ version: 1, config: { [long]: 1 } }),
+      () => core.Simulation.fromScenario({ version: 1, steps: [{ produce: { value: 'x', acks: long } }] }),
+      () => core.withProtocol({}, long),
+      () => core.Simulation.fromScenario({ version: 1, steps: [`x\u202e\u001b]0;pwned\u0007\u0000`] }),
+      () => core.parseChange(`${long}=1`),
+    ]) {
+      assert.throws(f, (e) => {
+        assert.ok(e.message.length < 800, `${e.message.length}: ${e.message.slice(0, 200)}`);
+        assert.doesNotMatch(e.message, /[\u0000-\u001f\u202e]/);
+        return true;
+      });
+    }
+  });
+}
