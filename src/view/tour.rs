@@ -9,9 +9,9 @@
 //! does not bear out: `highwater tour check FILE`, the page when a tour
 //! loads, and `tests/tours.rs`.
 
-use crate::base::text::thousands;
+use crate::base::text::{quoted, thousands};
 use crate::model::config::limits;
-use crate::run::scenario::Scenario;
+use crate::run::scenario::{path_error, Scenario};
 use crate::run::timeline::Timeline;
 use crate::view::state::{LogWindow, StateView};
 use serde::de::DeserializeOwned;
@@ -134,36 +134,13 @@ pub struct Prediction {
     pub choices: Vec<Value>,
 }
 
-/// A short, printable excerpt of a user's text, with its length when cut.
-fn quoted(text: &str) -> String {
-    const MAX: usize = 60;
-    let n = text.chars().count();
-    let cut: String = text.chars().take(MAX).flat_map(char::escape_debug).collect();
-    if n > MAX {
-        format!("\"{cut}…\" ({} characters)", thousands(n as u64))
-    } else {
-        format!("\"{cut}\"")
-    }
-}
-
 fn read_json<T: DeserializeOwned>(text: &str, what: &str) -> Result<T, String> {
     if text.len() > MAX_TOUR_BYTES {
         return Err(format!("{what}: {} bytes is larger than the limit of {} bytes", thousands(text.len() as u64), thousands(MAX_TOUR_BYTES as u64)));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        // A path names the keys it went through, which may be long.
-        let path = if path.chars().count() > 80 { format!("{}…", path.chars().take(79).collect::<String>()) } else { path };
-        let inner = e.into_inner().to_string();
-        // serde's message quotes the unknown field or variant: keep an excerpt of it.
-        let inner = match (inner.find('`'), inner[inner.find('`').map_or(0, |i| i + 1)..].find('`')) {
-            (Some(a), Some(len)) if len > 60 => format!("{}{}{}", &inner[..a], quoted(&inner[a + 1..a + 1 + len]), &inner[a + 1 + len + 1..]),
-            _ => inner,
-        };
-        if path == "." { format!("{what}: {inner}") } else { format!("{path}: {inner}") }
-    })?;
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| path_error(&e, what))?;
     de.end().map_err(|e| format!("{what}: {e}"))?;
     Ok(value)
 }
@@ -658,7 +635,8 @@ mod tests {
     #[test]
     fn the_reader_is_strict_and_bounded() {
         let bad = lesson("{}", "leader").replace("\"caption\": {\"en\": \"Two brokers.\"}", "\"caption\": {\"en\": \"Two brokers.\"}, \"colour\": 1");
-        assert!(TourFile::from_json(&bad).unwrap_err().contains("unknown field `colour`"));
+        let err = TourFile::from_json(&bad).unwrap_err();
+        assert!(err.starts_with("tour.parts[0].stops[0].colour: unknown field \"colour\""), "{err}");
         let long_key = format!("\"{}\": 1, \"highwater_tour\"", "k".repeat(100_000));
         let err = TourFile::from_json(&lesson("{}", "leader").replacen("\"highwater_tour\"", &long_key, 1)).unwrap_err();
         assert!(err.len() < 300 && err.contains("(100,000 characters)"), "{} characters: {}", err.len(), err.chars().take(300).collect::<String>());
