@@ -81,7 +81,7 @@ fn path_text(path: &[Segment]) -> String {
 /// a scenario does not: the error names the key and where it is. The walk
 /// keeps one path, pushing and popping a segment per value: linear in the
 /// text whatever its shape.
-fn reject_duplicate_keys(text: &str) -> Result<(), ScenarioError> {
+pub fn reject_duplicate_keys(text: &str) -> Result<(), ScenarioError> {
     use serde::de::{DeserializeSeed, MapAccess, SeqAccess};
     struct Walk<'a>(&'a mut Vec<Segment>);
     impl<'de> DeserializeSeed<'de> for Walk<'_> {

@@ -11,9 +11,9 @@
 
 use crate::base::text::{quoted, thousands};
 use crate::model::config::limits;
-use crate::run::scenario::{path_error, Scenario};
+use crate::run::scenario::{path_error, reject_duplicate_keys, Scenario};
 use crate::run::timeline::Timeline;
-use crate::view::state::{LogWindow, StateView};
+use crate::view::state::{EventView, LogWindow, StateView};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -134,37 +134,37 @@ pub struct Prediction {
     pub choices: Vec<Value>,
 }
 
-fn read_json<T: DeserializeOwned>(text: &str, what: &str) -> Result<T, String> {
+/// A tour's text as JSON: bounded, and strict as a scenario file is (no
+/// key twice in an object). Tours are read from this value, as scenarios
+/// are (`Scenario::from_value`), so that the page's core holds each type's
+/// reader once.
+fn json_value(text: &str) -> Result<Value, String> {
     if text.len() > MAX_TOUR_BYTES {
-        return Err(format!("{what}: {} bytes is larger than the limit of {} bytes", thousands(text.len() as u64), thousands(MAX_TOUR_BYTES as u64)));
+        return Err(format!("tour: {} bytes is larger than the limit of {} bytes", thousands(text.len() as u64), thousands(MAX_TOUR_BYTES as u64)));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| path_error(&e, what))?;
-    de.end().map_err(|e| format!("{what}: {e}"))?;
-    Ok(value)
+    reject_duplicate_keys(text).map_err(|e| e.0.replacen("scenario", "tour", 1))?;
+    serde_json::from_str(text).map_err(|e| format!("tour is not valid JSON: {e}"))
+}
+
+fn read_value<T: DeserializeOwned>(value: Value) -> Result<T, String> {
+    serde_path_to_error::deserialize(value).map_err(|e| path_error(&e, "tour"))
 }
 
 impl TourFile {
     /// Reads a tour file: strict (unknown keys are errors) and bounded.
     /// The scenarios are read when the tour is checked.
     pub fn from_json(text: &str) -> Result<TourFile, String> {
+        let value = json_value(text)?;
         // The format's version first, so that a future format gets a clear message.
-        let head: Value = serde_json::from_str(text.strip_prefix('\u{feff}').unwrap_or(text)).map_err(|e| {
-            if text.len() > MAX_TOUR_BYTES {
-                format!("tour: {} bytes is larger than the limit of {} bytes", thousands(text.len() as u64), thousands(MAX_TOUR_BYTES as u64))
-            } else {
-                format!("tour is not valid JSON: {e}")
-            }
-        })?;
-        match head.get("highwater_tour") {
+        match value.get("highwater_tour") {
             None => return Err("highwater_tour: missing (a tour file starts with \"highwater_tour\": 1)".into()),
             Some(v) if v.as_u64() != Some(TOUR_FORMAT_VERSION as u64) => {
                 return Err(format!("highwater_tour: {} is not supported (this reader knows version 1)", quoted(&v.to_string())))
             }
             _ => {}
         }
-        let tour: TourFile = read_json(text, "tour")?;
+        let tour: TourFile = read_value(value)?;
         tour.validate_shape()?;
         Ok(tour)
     }
@@ -201,7 +201,7 @@ impl TourFile {
 
 impl BuiltInTour {
     pub fn from_json(text: &str) -> Result<BuiltInTour, String> {
-        let tour: BuiltInTour = read_json(text, "tour")?;
+        let tour: BuiltInTour = read_value(json_value(text)?)?;
         check_key("id", &tour.id)?;
         check_parts_shape(&tour.parts)?;
         Ok(tour)
@@ -275,8 +275,13 @@ fn check_parts_shape(parts: &[TourPart]) -> Result<(), String> {
 
 /// The state at the timeline's position as the page sees it (the same value
 /// `highwater run --json` prints and the wasm build hands to the page).
+///
+/// Through the JSON text, not `serde_json::to_value`: the page's core writes
+/// every view as text already, and a second serializer would add a copy of
+/// each type's writer to the wasm file (about 40 KB gzipped).
 pub fn state_value(timeline: &Timeline) -> Value {
-    serde_json::to_value(StateView::of(timeline.current(), LogWindow::ALL)).expect("the state serializes")
+    let text = serde_json::to_string(&StateView::of(timeline.current(), LogWindow::ALL)).expect("the state serializes");
+    serde_json::from_str(&text).expect("the state reads back")
 }
 
 /// The serde `type` tags of the events of step `at` (none at position 0).
@@ -284,7 +289,11 @@ pub fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
     timeline
         .step_events(at)
         .iter()
-        .map(|e| serde_json::to_value(e).ok().and_then(|v| v["type"].as_str().map(str::to_string)).unwrap_or_else(|| "?".into()))
+        .map(|e| {
+            // As the page's core writes an event (`EventView`): one writer for events in the wasm file.
+            let v: Option<Value> = serde_json::to_string(&EventView::of(e)).ok().and_then(|t| serde_json::from_str(&t).ok());
+            v.and_then(|v| v["type"].as_str().map(str::to_string)).unwrap_or_else(|| "?".into())
+        })
         .collect()
 }
 
@@ -646,6 +655,9 @@ mod tests {
         assert!(TourFile::from_json(&no_task).unwrap_err().contains("task: missing"));
         let bad_tag = lesson("{}", "leader").replace("\"title\": {\"en\"", "\"title\": {\"e n\"");
         assert!(TourFile::from_json(&bad_tag).unwrap_err().contains("not a language tag"));
+        let twice = lesson("{}", "leader").replacen("\"id\": \"my-lesson\"", "\"id\": \"my-lesson\", \"id\": \"other\"", 1);
+        let err = TourFile::from_json(&twice).unwrap_err();
+        assert!(err.contains("the key appears twice") || err.contains("twice"), "{err}");
         let huge = " ".repeat(MAX_TOUR_BYTES + 1);
         assert!(TourFile::from_json(&huge).unwrap_err().contains("larger than the limit"));
     }
