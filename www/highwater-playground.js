@@ -20,7 +20,7 @@
 import { ensureCore } from './core.js';
 import { setLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage } from './words/i18n.js';
 import { h, patch } from './draw/dom.js';
-import { MARKUP } from './element/template.js';
+import { markupFragment } from './element/template.js';
 import { Playground } from './element/playground.js';
 import { wireControls } from './element/controls.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
@@ -70,12 +70,10 @@ HOST.replaceSync(`:host { all: initial; display: block; position: relative; }
 
 let template = null;
 
+/** The markup, built once (without an HTML parser: see template.js) and cloned for each playground. */
 function markup() {
-  if (!template) {
-    template = document.createElement('template');
-    template.innerHTML = MARKUP; // ours and static: no user text is ever parsed
-  }
-  return template.content.cloneNode(true);
+  if (!template) template = markupFragment();
+  return template.cloneNode(true);
 }
 
 const SIZES = { full: 'full', compact: 'compact', none: 'bare' };

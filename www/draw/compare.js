@@ -115,7 +115,7 @@ function annotate(v, at, ctx = {}) {
       const [kind, broker, offset] = key.split(':');
       if (kind !== 'absent' || broker !== String(inner.broker)) continue;
       if (Number(offset) < (ctx.windowStart || 0) || Number(offset) >= (ctx.windowStart || 0) + ctx.windowCount) continue;
-      children.push(h('div', { class: 'cell fork-absent diff', key: `absent${offset}`, style: `--o:${Number(offset) - (ctx.windowStart || 0)}`, 'data-diff': ids.join(' '), title: t('compare.absent_title', { offset }) },
+      children.push(h('div', { class: 'cell fork-absent diff', key: `absent${offset}`, style: { '--o': Number(offset) - (ctx.windowStart || 0) }, 'data-diff': ids.join(' '), title: t('compare.absent_title', { offset }) },
         h('span', { class: 'cell-offset' }, offset), h('span', { class: 'cell-value' }, '∅'), mark(ids)));
     }
   }

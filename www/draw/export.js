@@ -136,10 +136,13 @@ export function momentSvg(view, t = translate) {
 
 /** SVG text as a PNG Blob, `scale` times its size, drawn through a canvas. */
 export async function svgToPng(svg, scale = 2) {
-  const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
-  const root = doc.documentElement;
-  const width = Math.ceil(Number.parseFloat(root.getAttribute('width')) * scale);
-  const height = Math.ceil(Number.parseFloat(root.getAttribute('height')) * scale);
+  // The size from the root's own attributes (svgText writes them), read
+  // without parsing the document: a parsed document's <style> would be
+  // reported to a page whose CSP says `style-src 'self'`.
+  const open = /<svg\b[^>]*>/.exec(svg);
+  const attribute = (name) => (open ? Number.parseFloat((new RegExp(`\\s${name}="([^"]*)"`).exec(open[0]) || [])[1]) : Number.NaN);
+  const width = Math.ceil(attribute('width') * scale);
+  const height = Math.ceil(attribute('height') * scale);
   if (!(width > 0 && height > 0)) throw new Error('svgToPng: the SVG has no width and height');
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
   try {

@@ -144,7 +144,7 @@ export function renderCluster(state, view) {
   const stepEvents = view.stepEvents || [];
   const flagged = violationCells(state.violations || []);
   const gaps = violationGaps(state.violations || []);
-  return h('div', { class: `cluster${view.dense ? ' dense' : ''}`, style: `--count:${count}` },
+  return h('div', { class: `cluster${view.dense ? ' dense' : ''}`, style: { '--count': count } },
     h('div', { class: 'controller-strip' },
       h('span', { class: 'controller-label' }, t('cluster.controller')),
       has(p.leader)
@@ -203,7 +203,7 @@ function ruler(start, count, maxLeo, dense) {
   const every = dense ? 20 : shown > 40 ? 10 : shown > 20 ? 5 : 1;
   const ticks = [];
   for (let o = start; o < start + count && o <= maxLeo; o++) {
-    if (o % every === 0) ticks.push(h('span', { class: 'tick', key: o, style: `--o:${o - start}` }, String(o)));
+    if (o % every === 0) ticks.push(h('span', { class: 'tick', key: o, style: { '--o': o - start } }, String(o)));
   }
   return ticks;
 }
@@ -345,7 +345,7 @@ function cells(b, start, count, flagged, missing, recordEpochs) {
   // A record a violation says this broker should have but does not: drawn as a crossed-out slot.
   const gaps = (missing.get(b.id) || []).filter((m) => !held.has(m.offset) && m.offset >= start && m.offset < start + count);
   return h('div', { class: 'cells' },
-    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: `--o:${m.offset - start}`, title: t('cell.missing', { value: m.value === null ? t('violation.a_record') : `“${m.value}”`, offset: m.offset, kind: m.kind }) },
+    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: { '--o': m.offset - start }, title: t('cell.missing', { value: m.value === null ? t('violation.a_record') : `“${m.value}”`, offset: m.offset, kind: m.kind }) },
       h('span', { class: 'cell-offset' }, String(m.offset)),
       h('span', { class: 'cell-value' }, m.value ?? '?'),
     )),
@@ -356,7 +356,7 @@ function cells(b, start, count, flagged, missing, recordEpochs) {
       const title = recordEpochs
         ? t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: r.value })
         : t(committed ? 'cell.title_committed_no_epoch' : 'cell.title_uncommitted_no_epoch', { offset: r.offset, value: r.value });
-      return h('div', { class: cls.join(' '), key: r.offset, style: `--o:${r.offset - start}`, title },
+      return h('div', { class: cls.join(' '), key: r.offset, style: { '--o': r.offset - start }, title },
         h('span', { class: 'cell-offset' }, String(r.offset)),
         h('span', { class: 'cell-value' }, r.value),
         recordEpochs ? h('span', { class: 'cell-epoch' }, `e${r.epoch}`) : null,
@@ -374,7 +374,7 @@ function markers(b, start, count) {
     const label = at.edge === 'left' ? `◂ ${text}` : at.edge === 'right' ? `${text} ▸` : text;
     // Labels near an edge of the window turn inwards.
     const edge = at.edge === 'right' || (at.edge === null && at.o > count - 3) ? ' edge-right' : at.edge === 'left' || (at.edge === null && at.o < 1) ? ' edge-left' : '';
-    return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: `--o:${at.o}`, title, 'data-marker': kind },
+    return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: { '--o': at.o }, title, 'data-marker': kind },
       h('span', { class: 'marker-label' }, label));
   };
   out.push(marker('hw', b.high_watermark, `HW ${b.high_watermark}`, t('glossary.hw.short')));
@@ -399,7 +399,7 @@ function markers(b, start, count) {
     }
     for (const [offset, ids] of byOffset) {
       const at = place(offset);
-      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: `--o:${at.o}`, title: t('marker.remote', { brokers: ids.join(', '), count: ids.length, offset }), 'data-remote-marker': ids.join(',') },
+      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: { '--o': at.o }, title: t('marker.remote', { brokers: ids.join(', '), count: ids.length, offset }), 'data-remote-marker': ids.join(',') },
         h('span', { class: 'marker-label' }, `▴ ${ids.join(',')}`)));
     }
   }
