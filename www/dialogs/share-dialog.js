@@ -5,6 +5,7 @@ import { t } from '../words/i18n.js';
 import { embedSnippet, elementSnippet } from '../element/share.js';
 import { runUrl } from '../element/links.js';
 import { fileName, download } from '../draw/export.js';
+import { visible } from '../words/user-text.js';
 
 const TRACE_SHOWN_LINES = 10_000; // the dialog shows the first and last half of a longer trace
 
@@ -38,7 +39,7 @@ export function wireShare(pg) {
 
   $('btn-embed').addEventListener('click', () => {
     const src = runUrl(pg, { embed: true });
-    const title = `Highwater: ${pg.name || t('page.embed_title')}`;
+    const title = `Highwater: ${pg.name ? visible(pg.name) : t('page.embed_title')}`;
     const link = pg.guarded(t('notice.could_not_link'), () => pg.sim.toLink());
     $('embed-code').value = embedSnippet(src, title);
     $('embed-element').value = link.ok ? elementSnippet({ scenario: link.value, step: pg.sim.position(), lang: pg.lang, fork: pg.forkView ? pg.forkView.text : null }) : '';

@@ -18,6 +18,7 @@ import { renderOperator } from '../draw/operator.js';
 import { stepKey } from './tour.js';
 import { Player, PLAY_TICK_MS } from './player.js';
 import { refreshStaticControls, updateProducePlaceholder } from './controls.js';
+import { visible } from '../words/user-text.js';
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
@@ -471,12 +472,12 @@ export class Playground {
     }));
   }
 
-  /** The scenario's name and description in the page's language (a user's own as written). */
+  /** The scenario's name and description in the page's language (a user's own as written, its unseen characters written out). */
   scenarioTitle() {
     const entry = galleryEntryNamed(this.gallery, this.name);
     const tour = this.tour;
-    const name = tour ? t(`tours.${tour.id}.title`) : entry ? galleryText(entry, 'name') : this.name;
-    const description = tour ? '' : entry ? galleryText(entry, 'description') : this.description;
+    const name = tour ? t(`tours.${tour.id}.title`) : entry ? galleryText(entry, 'name') : visible(this.name);
+    const description = tour ? '' : entry ? galleryText(entry, 'description') : visible(this.description);
     return { name, description };
   }
 
