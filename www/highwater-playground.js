@@ -66,7 +66,7 @@ function styleSheets() {
 const HOST = new CSSStyleSheet();
 HOST.replaceSync(`:host { all: initial; display: block; position: relative; }
 :host([hidden]) { display: none; }
-.hw-waiting { min-height: 240px; display: grid; place-items: center; font: 14px system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; }`);
+.hw-waiting { all: initial; min-height: 240px; display: grid; place-items: center; font: 14px system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; }`);
 
 let template = null;
 
@@ -116,6 +116,7 @@ export class HighwaterPlayground extends HTMLElement {
     if (!this.shadowRoot.childElementCount) {
       const wait = document.createElement('div');
       wait.className = 'hw-waiting';
+      wait.dir = 'ltr';
       wait.textContent = '…';
       this.shadowRoot.append(wait);
     }
