@@ -39,8 +39,6 @@ import { excerpt } from './words/user-text.js';
 import { phrase } from './words/event-text.js';
 import { t } from './words/i18n.js';
 
-// For the browser tests: keys a playground asked for that no locale table has.
-globalThis.highwaterMissingKeys = missingKeys;
 
 /** The style sheets, fetched once and shared by every playground's shadow root. */
 const STYLE_FILES = ['element/style.css', 'draw/compare.css', 'draw/diagram.css'];
@@ -101,6 +99,11 @@ export class HighwaterPlayground extends HTMLElement {
     return this.pg;
   }
 
+  /** Locale keys this page's playgrounds asked for that no table has (the locale checks of the tests). */
+  missingKeys() {
+    return missingKeys();
+  }
+
   /** The position shown, and the run's length. */
   get position() {
     return this.pg && this.pg.sim ? this.pg.sim.position() : null;
@@ -156,15 +159,7 @@ export class HighwaterPlayground extends HTMLElement {
     const pg = this.pg;
     this.pg = null;
     for (const off of this.unwire.splice(0)) off();
-    if (pg) {
-      if (pg.forkView) pg.forkView.closeRun();
-      try {
-        if (pg.sim) pg.sim.free();
-      } catch {
-        // a run of a core instance that is gone
-      }
-      pg.sim = null;
-    }
+    if (pg) pg.close();
     delete this.dataset.ready;
     this.shadowRoot.replaceChildren();
   }
@@ -177,7 +172,7 @@ export class HighwaterPlayground extends HTMLElement {
     if (name === 'lang') {
       pg.setLanguage(chooseLanguage(value, navigator.languages || [navigator.language])).catch((err) => pg.notify('error', t('notice.language_failed', { message: err.message })));
     } else if (name === 'scenario' || name === 'tour') {
-      this.loadFromAttributes();
+      this.loadFromAttributes().catch((err) => this.failed(err));
     } else if (name === 'fork') {
       if (value) pg.forkView.open(value);
       else pg.forkView.close();
@@ -220,8 +215,19 @@ export class HighwaterPlayground extends HTMLElement {
   }
 
   start(keep = null) {
-    if (!this.starting) this.starting = this.build(keep).finally(() => { this.starting = null; });
+    if (!this.starting) this.starting = this.build(keep).catch((err) => this.failed(err)).finally(() => { this.starting = null; });
     return this.starting;
+  }
+
+  /** A failure of its own loading: said inside the element, never thrown into the host page (nothing, once removed). */
+  failed(err) {
+    const pg = this.pg;
+    if (!this.isConnected || (pg && pg.closed)) return;
+    const message = err && err.message ? err.message : String(err);
+    if (pg) {
+      pg.enter();
+      pg.notify('error', t('notice.could_not_start', { message }));
+    }
   }
 
   async build(keep) {
@@ -281,6 +287,7 @@ export class HighwaterPlayground extends HTMLElement {
     } else {
       await this.loadFromAttributes();
     }
+    if (pg.closed) return; // removed while it loaded
     if (this.hasAttribute('autoplay') && pg.sim && pg.sim.position() < pg.sim.length()) pg.player.play();
   }
 
@@ -314,6 +321,7 @@ export class HighwaterPlayground extends HTMLElement {
     if (tour) {
       if (!pg.sim) pg.loadScenario(pg.defaultScenario());
       if (await pg.tours.start(tour, step ?? 1)) return;
+      if (pg.closed) return;
     } else if (pg.tour) {
       pg.tours.close();
     }
@@ -324,6 +332,7 @@ export class HighwaterPlayground extends HTMLElement {
         pg.loadLink(scenario, { at: step ?? 0 });
       } else {
         const entry = galleryEntry(await loadGallery(), scenario);
+        if (pg.closed) return; // removed while the gallery loaded
         pg.enter();
         if (!entry) throw new Error(t('embed.unknown_scenario', { id: excerpt(scenario, 40) }));
         pg.gallery = await loadGallery();
@@ -334,6 +343,7 @@ export class HighwaterPlayground extends HTMLElement {
       const fork = this.getAttribute('fork');
       if (fork) pg.forkView.open(fork);
     } catch (err) {
+      if (pg.closed) return;
       pg.enter();
       pg.notify('error', t('notice.bad_link', { message: phrase(err.message, t) }));
       if (!pg.sim) pg.loadScenario(pg.defaultScenario());

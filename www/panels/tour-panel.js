@@ -35,6 +35,7 @@ export class Tours {
       pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
       return false;
     }
+    if (pg.closed) return false; // removed while the tour loaded
     pg.enter();
     const before = pg.sim ? pg.currentScenario() : null;
     const position = pg.sim ? pg.sim.position() : 0;
@@ -84,6 +85,7 @@ export class Tours {
     pg.$('dlg-tours').showModal();
     try {
       const ids = await tourIds();
+      if (pg.closed) return;
       pg.enter();
       patch(pg.$('tour-list'), h('ul', { class: 'gallery-list' }, ids.map((id, i) => h('li', { class: 'gallery-card', key: id, 'data-id': id },
         h('h3', null, `${i + 1}. ${t(`tours.${id}.title`)}`),
@@ -91,6 +93,7 @@ export class Tours {
         h('div', { class: 'gallery-actions' },
           h('button', { type: 'button', class: 'primary', 'data-start-tour': id }, t('tour.start')))))));
     } catch (err) {
+      if (pg.closed) return;
       patch(pg.$('tour-list'), h('p', { class: 'error' }, t('tour.list_failed', { message: err.message })));
     }
   }
