@@ -18,7 +18,7 @@
 // bar carries its run, tour and language.
 
 import { ensureCore } from './core.js';
-import { setLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage } from './words/i18n.js';
+import { setLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
 import { h, patch } from './draw/dom.js';
 import { markupFragment } from './element/template.js';
 import { Playground } from './element/playground.js';
@@ -76,10 +76,21 @@ function markup() {
 
 const SIZES = { full: 'full', compact: 'compact', none: 'bare' };
 
-/** A whole number of at most six digits from an attribute, or null. */
+/** A whole number from an attribute (past the run's end is still a number: it is said so, and the end shown), or null. */
 function stepNumber(raw) {
-  return raw !== null && /^\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : null;
+  return raw !== null && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null;
 }
+
+/**
+ * The one message shown when even the locale tables could not be loaded (the
+ * core and the locales failed together, as offline): English, built in. Every
+ * other word comes from the tables; this is what reaches a reader with none.
+ */
+const BUILT_IN = {
+  'page.core_failed': 'The simulation core could not be loaded',
+  'page.core_failed_detail': '{message}. Build it with “make build” and reload.',
+};
+const words = (key, params) => (has(key) ? t(key, params) : fill(BUILT_IN[key], params));
 
 export class HighwaterPlayground extends HTMLElement {
   static observedAttributes = ['scenario', 'step', 'tour', 'fork', 'lang', 'height', 'controls', 'autoplay'];
@@ -192,11 +203,17 @@ export class HighwaterPlayground extends HTMLElement {
     }
   }
 
+  /** The `height` attribute as the element's height; removed (or not a length), the height it had before it was given one. */
   applyHeight() {
     const height = this.getAttribute('height');
     if (height && CSS.supports('height', height)) {
       this.style.height = height;
       this.style.overflow = 'auto';
+      this.sizedByAttribute = true;
+    } else if (this.sizedByAttribute) {
+      this.style.removeProperty('height');
+      this.style.removeProperty('overflow');
+      this.sizedByAttribute = false;
     }
   }
 
@@ -255,8 +272,8 @@ export class HighwaterPlayground extends HTMLElement {
     translateTree(root);
     if (page) document.documentElement.lang = lang;
     if (coreError) {
-      root.getElementById('scenario-name').textContent = t('page.core_failed');
-      root.getElementById('scenario-description').textContent = t('page.core_failed_detail', { message: coreError.message });
+      root.getElementById('scenario-name').textContent = words('page.core_failed');
+      root.getElementById('scenario-description').textContent = words('page.core_failed_detail', { message: coreError.message });
       root.getElementById('app').setAttribute('aria-busy', 'false');
       this.dataset.ready = 'error';
       if (page) document.body.dataset.ready = 'error';
@@ -303,7 +320,7 @@ export class HighwaterPlayground extends HTMLElement {
     const params = new URLSearchParams(location.search);
     if (params.has('tour')) {
       const raw = params.get('step');
-      const step = raw !== null && /^\d{1,4}$/.test(raw) ? Number(raw) : 1;
+      const step = raw !== null && /^\d{1,15}$/.test(raw) ? Number(raw) : 1;
       if (raw !== null && String(step) !== raw) pg.notify('warn', t('tour.bad_step', { step: excerpt(raw, 20) }));
       await pg.tours.start(params.get('tour'), step);
     }
@@ -316,10 +333,11 @@ export class HighwaterPlayground extends HTMLElement {
     const tour = this.getAttribute('tour');
     const rawStep = this.getAttribute('step');
     const step = stepNumber(rawStep);
-    if (rawStep !== null && step === null) pg.notify('warn', t('notice.bad_at', { at: excerpt(rawStep, 20) }));
+    if (rawStep !== null && step === null && !tour) pg.notify('warn', t('notice.bad_at', { at: excerpt(rawStep, 20) }));
     pg.player.stop();
     if (tour) {
       if (!pg.sim) pg.loadScenario(pg.defaultScenario());
+      if (rawStep !== null && step === null) pg.notify('warn', t('tour.bad_step', { step: excerpt(rawStep, 20) }));
       if (await pg.tours.start(tour, step ?? 1)) return;
       if (pg.closed) return;
     } else if (pg.tour) {
@@ -345,7 +363,8 @@ export class HighwaterPlayground extends HTMLElement {
     } catch (err) {
       if (pg.closed) return;
       pg.enter();
-      pg.notify('error', t('notice.bad_link', { message: phrase(err.message, t) }));
+      // A new scenario attribute that cannot be opened leaves the run shown before; the first one gives a fresh playground.
+      pg.notify('error', t(pg.sim ? 'notice.bad_link_kept' : 'notice.bad_link', { message: phrase(err.message, t) }));
       if (!pg.sim) pg.loadScenario(pg.defaultScenario());
     }
   }

@@ -42,7 +42,11 @@ export class Tours {
     try {
       pg.tour = new TourPlayer(data, this.api, pg.$('tour'));
       pg.$('root').classList.add('touring');
-      pg.tour.go(Math.max(0, (Number.isInteger(step) ? step : 1) - 1));
+      const stop = Number.isInteger(step) ? step : 1;
+      const count = pg.tour.stops.length;
+      // Past the last stop: the last, and said so.
+      if (stop > count) pg.notify('warn', t('tour.step_too_far', { step: stop, count }));
+      pg.tour.go(Math.max(0, Math.min(stop, count) - 1));
     } catch (err) {
       this.close();
       if (isCrash(err)) { pg.recover(err); return false; }
