@@ -40,14 +40,18 @@ import { phrase } from './words/event-text.js';
 import { t } from './words/i18n.js';
 
 
-/** The style sheets, fetched once and shared by every playground's shadow root. */
-const STYLE_FILES = ['element/style.css', 'draw/compare.css', 'draw/diagram.css'];
+/** The style sheets, fetched once and shared by every playground's shadow root
+ *  (written out as URLs, so the packager, which follows `new URL(…)`, packs each). */
+const STYLE_FILES = [
+  new URL('./element/style.css', import.meta.url),
+  new URL('./draw/compare.css', import.meta.url),
+  new URL('./draw/diagram.css', import.meta.url),
+];
 let sheets = null;
 
 function styleSheets() {
   if (!sheets) {
-    sheets = Promise.all(STYLE_FILES.map(async (file) => {
-      const url = new URL(`./${file}`, import.meta.url);
+    sheets = Promise.all(STYLE_FILES.map(async (url) => {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
       const sheet = new CSSStyleSheet();
