@@ -10,6 +10,8 @@ import { setup, loadCore, ROOT, RESULTS } from './harness.mjs';
 
 /** What docs/embedding.md says the element needs. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob:";
+/** The policy the issue was reported under: everything but the PNG export works. */
+const WITHOUT_BLOB = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const TRUSTED_TYPES = `${STRICT_CSP}; require-trusted-types-for 'script'; trusted-types highwater`;
 
 let env;
@@ -95,6 +97,26 @@ test('a strict CSP and Trusted Types draw the same figure as no policy, with no 
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
+});
+
+test('without img-src blob: the figure is the same and the PNG export says the policy refused it', async () => {
+  const attributes = `scenario="${link}" step="12" controls="full"`;
+  const plain = await hostPage(null, attributes);
+  const expected = await plain.evaluate(figure);
+  await plain.context().close();
+  const page = await hostPage(WITHOUT_BLOB, attributes);
+  assert.deepEqual(await page.evaluate(figure), expected);
+  assert.deepEqual(await page.evaluate(() => window.__violations), [], 'no violation before an export');
+  const inside = page.locator('#a');
+  await inside.locator('#export-menu summary').click();
+  await inside.locator('#export-menu button[data-export="moment_png"]').click();
+  const note = inside.locator('#notices .notice-error');
+  await note.waitFor();
+  assert.match(await note.textContent(), /This moment \(PNG\): this page's Content-Security-Policy does not allow images from blob: URLs \(img-src blob:\)/);
+  const svg = await exportFile(page, 'moment_svg');
+  assert.match(svg.toString('utf8'), /^<\?xml/, 'the SVG export works');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test('the page itself (index.html and ?embed) runs under the strict CSP with no violation', async () => {

@@ -158,10 +158,22 @@ export async function svgToPng(svg, scale = 2) {
   const height = Math.ceil(attribute('height') * scale);
   if (!(width > 0 && height > 0)) throw new Error('svgToPng: the SVG has no width and height');
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  // A page whose Content-Security-Policy has no `img-src blob:` refuses the
+  // image: said as that, not as an image that "cannot be decoded".
+  let refused = false;
+  const onViolation = (e) => { if (e.blockedURI === 'blob' || String(e.blockedURI).startsWith('blob:')) refused = true; };
+  document.addEventListener('securitypolicyviolation', onViolation);
   try {
     const image = new Image();
     image.src = url;
-    await image.decode();
+    try {
+      await image.decode();
+    } catch (err) {
+      // The violation event is queued as a task: let it arrive before deciding.
+      await new Promise((r) => setTimeout(r, 0));
+      if (refused) throw new Error(translate('export.png_refused'));
+      throw err;
+    }
     const canvas = document.createElement('canvas');
     canvas.width = width;
     canvas.height = height;
@@ -171,6 +183,7 @@ export async function svgToPng(svg, scale = 2) {
     context.drawImage(image, 0, 0, width, height);
     return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('svgToPng: the canvas made no PNG'))), 'image/png'));
   } finally {
+    document.removeEventListener('securitypolicyviolation', onViolation);
     URL.revokeObjectURL(url);
   }
 }
