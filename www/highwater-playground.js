@@ -188,6 +188,8 @@ export class HighwaterPlayground extends HTMLElement {
       pg.setLanguage(chooseLanguage(value, navigator.languages || [navigator.language])).catch((err) => pg.notify('error', t('notice.language_failed', { message: err.message })));
     } else if (name === 'scenario' || name === 'tour') {
       this.loadFromAttributes().catch((err) => this.failed(err));
+    } else if (!pg.sim) {
+      // Its first run is still loading: nothing to move yet (autoplay is read once it has loaded).
     } else if (name === 'fork') {
       if (value) pg.forkView.open(value);
       else pg.forkView.close();

@@ -58,6 +58,28 @@ test('an element removed at any moment of its loading or autoplay throws nothing
   await page.context().close();
 });
 
+test('attributes changed while an element loads throw nothing into the host page', async () => {
+  const page = await hostPage();
+  for (const delay of [0, 5, 20, 80, 300]) {
+    await page.evaluate(async (delay) => {
+      const el = document.createElement('highwater-playground');
+      el.setAttribute('scenario', 'kip101-loss-after-restart');
+      el.setAttribute('height', '150px'); // all in view, so all load
+      document.getElementById('m').append(el);
+      await new Promise((r) => setTimeout(r, delay));
+      el.setAttribute('step', '4');
+      el.setAttribute('autoplay', '');
+      el.setAttribute('fork', 'acks@8=1');
+      el.setAttribute('controls', 'full');
+    }, delay);
+  }
+  await page.waitForFunction(() => [...document.querySelectorAll('highwater-playground')].every((el) => el.dataset.ready));
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(await page.evaluate(() => window.__leaks), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the module adds no global to the host page', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();

@@ -38,7 +38,7 @@ export class Player {
    */
   play(until = undefined) {
     const pg = this.pg;
-    if (this.playing || !pg.sim.length()) return;
+    if (this.playing || pg.closed || !pg.sim || !pg.sim.length()) return;
     this.stopClock();
     if (pg.sim.position() >= pg.sim.length() && !pg.tour) pg.seek(0);
     this.playUntil = until !== undefined ? until : pg.tour ? pg.tour.playLimit() : null;
