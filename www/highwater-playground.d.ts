@@ -48,6 +48,8 @@ export interface HighwaterPlaygroundElement extends HTMLElement {
   /** The step shown, and the run's length (null until it has loaded). */
   readonly position: number | null;
   readonly length: number | null;
+  /** Locale keys the page's playgrounds asked for that no locale table has (for tests of translations). */
+  missingKeys(): string[];
   addEventListener<K extends keyof HighwaterPlaygroundEventMap>(type: K, listener: (this: HighwaterPlaygroundElement, ev: HighwaterPlaygroundEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
   removeEventListener<K extends keyof HighwaterPlaygroundEventMap>(type: K, listener: (this: HighwaterPlaygroundElement, ev: HighwaterPlaygroundEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;

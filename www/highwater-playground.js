@@ -18,9 +18,9 @@
 // bar carries its run, tour and language.
 
 import { ensureCore } from './core.js';
-import { setLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage } from './words/i18n.js';
+import { setLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
 import { h, patch } from './draw/dom.js';
-import { MARKUP } from './element/template.js';
+import { markupFragment } from './element/template.js';
 import { Playground } from './element/playground.js';
 import { wireControls } from './element/controls.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
@@ -39,17 +39,19 @@ import { excerpt } from './words/user-text.js';
 import { phrase } from './words/event-text.js';
 import { t } from './words/i18n.js';
 
-// For the browser tests: keys a playground asked for that no locale table has.
-globalThis.highwaterMissingKeys = missingKeys;
 
-/** The style sheets, fetched once and shared by every playground's shadow root. */
-const STYLE_FILES = ['./element/style.css', './draw/compare.css', './draw/diagram.css'];
+/** The style sheets, fetched once and shared by every playground's shadow root
+ *  (written out as URLs, so the packager, which follows `new URL(…)`, packs each). */
+const STYLE_FILES = [
+  new URL('./element/style.css', import.meta.url),
+  new URL('./draw/compare.css', import.meta.url),
+  new URL('./draw/diagram.css', import.meta.url),
+];
 let sheets = null;
 
 function styleSheets() {
   if (!sheets) {
-    sheets = Promise.all(STYLE_FILES.map(async (file) => {
-      const url = new URL(file, import.meta.url);
+    sheets = Promise.all(STYLE_FILES.map(async (url) => {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
       const sheet = new CSSStyleSheet();
@@ -66,24 +68,33 @@ function styleSheets() {
 const HOST = new CSSStyleSheet();
 HOST.replaceSync(`:host { all: initial; display: block; position: relative; }
 :host([hidden]) { display: none; }
-.hw-waiting { min-height: 240px; display: grid; place-items: center; font: 14px system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; }`);
+.hw-waiting { all: initial; min-height: 240px; display: grid; place-items: center; font: 14px system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; }`);
 
 let template = null;
 
+/** The markup, built once (without an HTML parser: see template.js) and cloned for each playground. */
 function markup() {
-  if (!template) {
-    template = document.createElement('template');
-    template.innerHTML = MARKUP; // ours and static: no user text is ever parsed
-  }
-  return template.content.cloneNode(true);
+  if (!template) template = markupFragment();
+  return template.cloneNode(true);
 }
 
 const SIZES = { full: 'full', compact: 'compact', none: 'bare' };
 
-/** A whole number of at most six digits from an attribute, or null. */
+/** A whole number from an attribute (past the run's end is still a number: it is said so, and the end shown), or null. */
 function stepNumber(raw) {
-  return raw !== null && /^\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : null;
+  return raw !== null && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null;
 }
+
+/**
+ * The one message shown when even the locale tables could not be loaded (the
+ * core and the locales failed together, as offline): English, built in. Every
+ * other word comes from the tables; this is what reaches a reader with none.
+ */
+const BUILT_IN = {
+  'page.core_failed': 'The simulation core could not be loaded',
+  'page.core_failed_detail': '{message}. Build it with “make build” and reload.',
+};
+const words = (key, params) => (has(key) ? t(key, params) : fill(BUILT_IN[key], params));
 
 export class HighwaterPlayground extends HTMLElement {
   static observedAttributes = ['scenario', 'step', 'tour', 'fork', 'lang', 'height', 'controls', 'autoplay'];
@@ -103,6 +114,11 @@ export class HighwaterPlayground extends HTMLElement {
     return this.pg;
   }
 
+  /** Locale keys this page's playgrounds asked for that no table has (the locale checks of the tests). */
+  missingKeys() {
+    return missingKeys();
+  }
+
   /** The position shown, and the run's length. */
   get position() {
     return this.pg && this.pg.sim ? this.pg.sim.position() : null;
@@ -118,6 +134,7 @@ export class HighwaterPlayground extends HTMLElement {
     if (!this.shadowRoot.childElementCount) {
       const wait = document.createElement('div');
       wait.className = 'hw-waiting';
+      wait.dir = 'ltr';
       wait.textContent = '…';
       this.shadowRoot.append(wait);
     }
@@ -157,15 +174,7 @@ export class HighwaterPlayground extends HTMLElement {
     const pg = this.pg;
     this.pg = null;
     for (const off of this.unwire.splice(0)) off();
-    if (pg) {
-      if (pg.forkView) pg.forkView.closeRun();
-      try {
-        if (pg.sim) pg.sim.free();
-      } catch {
-        // a run of a core instance that is gone
-      }
-      pg.sim = null;
-    }
+    if (pg) pg.close();
     delete this.dataset.ready;
     this.shadowRoot.replaceChildren();
   }
@@ -178,7 +187,9 @@ export class HighwaterPlayground extends HTMLElement {
     if (name === 'lang') {
       pg.setLanguage(chooseLanguage(value, navigator.languages || [navigator.language])).catch((err) => pg.notify('error', t('notice.language_failed', { message: err.message })));
     } else if (name === 'scenario' || name === 'tour') {
-      this.loadFromAttributes();
+      this.loadFromAttributes().catch((err) => this.failed(err));
+    } else if (!pg.sim) {
+      // Its first run is still loading: nothing to move yet (autoplay is read once it has loaded).
     } else if (name === 'fork') {
       if (value) pg.forkView.open(value);
       else pg.forkView.close();
@@ -198,11 +209,17 @@ export class HighwaterPlayground extends HTMLElement {
     }
   }
 
+  /** The `height` attribute as the element's height; removed (or not a length), the height it had before it was given one. */
   applyHeight() {
     const height = this.getAttribute('height');
     if (height && CSS.supports('height', height)) {
       this.style.height = height;
       this.style.overflow = 'auto';
+      this.sizedByAttribute = true;
+    } else if (this.sizedByAttribute) {
+      this.style.removeProperty('height');
+      this.style.removeProperty('overflow');
+      this.sizedByAttribute = false;
     }
   }
 
@@ -221,8 +238,19 @@ export class HighwaterPlayground extends HTMLElement {
   }
 
   start(keep = null) {
-    if (!this.starting) this.starting = this.build(keep).finally(() => { this.starting = null; });
+    if (!this.starting) this.starting = this.build(keep).catch((err) => this.failed(err)).finally(() => { this.starting = null; });
     return this.starting;
+  }
+
+  /** A failure of its own loading: said inside the element, never thrown into the host page (nothing, once removed). */
+  failed(err) {
+    const pg = this.pg;
+    if (!this.isConnected || (pg && pg.closed)) return;
+    const message = err && err.message ? err.message : String(err);
+    if (pg) {
+      pg.enter();
+      pg.notify('error', t('notice.could_not_start', { message }));
+    }
   }
 
   async build(keep) {
@@ -250,8 +278,8 @@ export class HighwaterPlayground extends HTMLElement {
     translateTree(root);
     if (page) document.documentElement.lang = lang;
     if (coreError) {
-      root.getElementById('scenario-name').textContent = t('page.core_failed');
-      root.getElementById('scenario-description').textContent = t('page.core_failed_detail', { message: coreError.message });
+      root.getElementById('scenario-name').textContent = words('page.core_failed');
+      root.getElementById('scenario-description').textContent = words('page.core_failed_detail', { message: coreError.message });
       root.getElementById('app').setAttribute('aria-busy', 'false');
       this.dataset.ready = 'error';
       if (page) document.body.dataset.ready = 'error';
@@ -282,6 +310,7 @@ export class HighwaterPlayground extends HTMLElement {
     } else {
       await this.loadFromAttributes();
     }
+    if (pg.closed) return; // removed while it loaded
     if (this.hasAttribute('autoplay') && pg.sim && pg.sim.position() < pg.sim.length()) pg.player.play();
   }
 
@@ -297,7 +326,7 @@ export class HighwaterPlayground extends HTMLElement {
     const params = new URLSearchParams(location.search);
     if (params.has('tour')) {
       const raw = params.get('step');
-      const step = raw !== null && /^\d{1,4}$/.test(raw) ? Number(raw) : 1;
+      const step = raw !== null && /^\d{1,15}$/.test(raw) ? Number(raw) : 1;
       if (raw !== null && String(step) !== raw) pg.notify('warn', t('tour.bad_step', { step: excerpt(raw, 20) }));
       await pg.tours.start(params.get('tour'), step);
     }
@@ -310,11 +339,13 @@ export class HighwaterPlayground extends HTMLElement {
     const tour = this.getAttribute('tour');
     const rawStep = this.getAttribute('step');
     const step = stepNumber(rawStep);
-    if (rawStep !== null && step === null) pg.notify('warn', t('notice.bad_at', { at: excerpt(rawStep, 20) }));
+    if (rawStep !== null && step === null && !tour) pg.notify('warn', t('notice.bad_at', { at: excerpt(rawStep, 20) }));
     pg.player.stop();
     if (tour) {
       if (!pg.sim) pg.loadScenario(pg.defaultScenario());
+      if (rawStep !== null && step === null) pg.notify('warn', t('tour.bad_step', { step: excerpt(rawStep, 20) }));
       if (await pg.tours.start(tour, step ?? 1)) return;
+      if (pg.closed) return;
     } else if (pg.tour) {
       pg.tours.close();
     }
@@ -325,6 +356,7 @@ export class HighwaterPlayground extends HTMLElement {
         pg.loadLink(scenario, { at: step ?? 0 });
       } else {
         const entry = galleryEntry(await loadGallery(), scenario);
+        if (pg.closed) return; // removed while the gallery loaded
         pg.enter();
         if (!entry) throw new Error(t('embed.unknown_scenario', { id: excerpt(scenario, 40) }));
         pg.gallery = await loadGallery();
@@ -335,8 +367,10 @@ export class HighwaterPlayground extends HTMLElement {
       const fork = this.getAttribute('fork');
       if (fork) pg.forkView.open(fork);
     } catch (err) {
+      if (pg.closed) return;
       pg.enter();
-      pg.notify('error', t('notice.bad_link', { message: phrase(err.message, t) }));
+      // A new scenario attribute that cannot be opened leaves the run shown before; the first one gives a fresh playground.
+      pg.notify('error', t(pg.sim ? 'notice.bad_link_kept' : 'notice.bad_link', { message: phrase(err.message, t) }));
       if (!pg.sim) pg.loadScenario(pg.defaultScenario());
     }
   }

@@ -49,7 +49,7 @@ test('scenario, step and lang attributes: the gallery scenario at that step, in 
   assert.equal(await page.evaluate(() => location.hash), '', 'the host page keeps its address');
   assert.equal(await page.evaluate(() => Boolean(document.getElementById('a').shadowRoot.getElementById('cluster'))), true);
   assert.equal(await page.evaluate(() => document.getElementById('cluster')), null, 'nothing of it outside its shadow root');
-  assert.deepEqual(await page.evaluate(() => globalThis.highwaterMissingKeys()), []);
+  assert.deepEqual(await page.evaluate(() => document.querySelector('highwater-playground').missingKeys()), []);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

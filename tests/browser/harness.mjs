@@ -156,7 +156,7 @@ export async function loadFromGallery(page, name, protocol, { end = true } = {})
 
 /** Locale keys the page asked for that no table has. */
 export async function missingKeys(page) {
-  return page.evaluate(() => globalThis.highwaterMissingKeys());
+  return page.evaluate(() => document.querySelector('highwater-playground').missingKeys());
 }
 
 export async function produce(page, value, acks = 'all') {

@@ -48,7 +48,8 @@ test('each folder of www/ imports only the folders below it', () => {
 });
 
 test('www/ holds only the public files at its top; every module is in a folder that says what it is', () => {
+  // The element module, the JS API, and the full page's own script and style (index.html's).
   const top = fs.readdirSync(WWW).filter((f) => /\.(js|css)$/.test(f)).sort();
-  assert.deepEqual(top, ['core.js', 'highwater-playground.js']);
+  assert.deepEqual(top, ['core.js', 'highwater-playground.js', 'index.css', 'index.js']);
   for (const folder of Object.keys(MAY_USE)) assert.ok(fs.existsSync(path.join(WWW, folder, 'README.md')), `www/${folder}/README.md missing`);
 });

@@ -81,7 +81,7 @@ for (const lang of ['en', 'zh-Hans']) {
       }
     }
     // Some state with a problem was shown: the values are not all zero.
-    assert.deepEqual(await page.evaluate(() => globalThis.highwaterMissingKeys()), []);
+    assert.deepEqual(await page.evaluate(() => document.querySelector('highwater-playground').missingKeys()), []);
     assert.deepEqual(page.errors, []);
   });
 }

@@ -3,8 +3,9 @@
 
 import { t } from '../words/i18n.js';
 import { embedSnippet, elementSnippet } from '../element/share.js';
-import { runUrl } from '../element/links.js';
+import { runUrl, notifyTooLong } from '../element/links.js';
 import { fileName, download } from '../draw/export.js';
+import { visible } from '../words/user-text.js';
 
 const TRACE_SHOWN_LINES = 10_000; // the dialog shows the first and last half of a longer trace
 
@@ -33,12 +34,22 @@ export function wireShare(pg) {
 
   $('btn-copy-link').addEventListener('click', () => {
     if (pg.address) pg.address.writeHash();
-    copyText(pg, runUrl(pg), t('notice.link_copied'));
+    const url = runUrl(pg);
+    // A link its reader would refuse is not copied: the scenario file is offered instead.
+    if (url === null) {
+      notifyTooLong(pg, pg.sim.toLink(), 'notice.link_too_long');
+      return;
+    }
+    copyText(pg, url, t('notice.link_copied'));
   });
 
   $('btn-embed').addEventListener('click', () => {
     const src = runUrl(pg, { embed: true });
-    const title = `Highwater: ${pg.name || t('page.embed_title')}`;
+    if (src === null) {
+      notifyTooLong(pg, pg.sim.toLink(), 'notice.link_too_long');
+      return;
+    }
+    const title = `Highwater: ${pg.name ? visible(pg.name) : t('page.embed_title')}`;
     const link = pg.guarded(t('notice.could_not_link'), () => pg.sim.toLink());
     $('embed-code').value = embedSnippet(src, title);
     $('embed-element').value = link.ok ? elementSnippet({ scenario: link.value, step: pg.sim.position(), lang: pg.lang, fork: pg.forkView ? pg.forkView.text : null }) : '';
@@ -61,7 +72,7 @@ export function wireShare(pg) {
   // A playground embedded in another page points its "Open in Highwater" at the full page when it is used.
   if (!pg.address) {
     const open = $('open-full');
-    const update = () => { open.href = runUrl(pg); };
+    const update = () => { open.href = runUrl(pg) ?? new URL('../index.html', import.meta.url).href; };
     open.addEventListener('pointerdown', update);
     open.addEventListener('focus', update);
     open.addEventListener('click', update);

@@ -15,6 +15,7 @@ import { t } from '../words/i18n.js';
 import { renderCluster, renderProducer } from './render.js';
 import { describeStep, formatMs, violationHeadline, resultLabel, roleText, braces } from '../words/describe.js';
 import { TONE } from './whatif.js';
+import { excerpt } from '../words/user-text.js';
 
 const has = (v) => v !== null && v !== undefined;
 const SIDES = ['left', 'right'];
@@ -115,7 +116,7 @@ function annotate(v, at, ctx = {}) {
       const [kind, broker, offset] = key.split(':');
       if (kind !== 'absent' || broker !== String(inner.broker)) continue;
       if (Number(offset) < (ctx.windowStart || 0) || Number(offset) >= (ctx.windowStart || 0) + ctx.windowCount) continue;
-      children.push(h('div', { class: 'cell fork-absent diff', key: `absent${offset}`, style: `--o:${Number(offset) - (ctx.windowStart || 0)}`, 'data-diff': ids.join(' '), title: t('compare.absent_title', { offset }) },
+      children.push(h('div', { class: 'cell fork-absent diff', key: `absent${offset}`, style: { '--o': Number(offset) - (ctx.windowStart || 0) }, 'data-diff': ids.join(' '), title: t('compare.absent_title', { offset }) },
         h('span', { class: 'cell-offset' }, offset), h('span', { class: 'cell-value' }, '∅'), mark(ids)));
     }
   }
@@ -191,7 +192,7 @@ function runColumn(which, side, at, view) {
 
 const value = (x) => (has(x) ? String(x) : t('compare.none'));
 const broker = (b) => (has(b) ? t('cluster.broker', { broker: b }) : t('compare.offline'));
-const quoted = (v) => t('common.quote', { value: v });
+const quoted = (v) => t('common.quote', { value: has(v) ? excerpt(v, 40) : v });
 
 /** One difference in words (locale keys `compare.diff.*`): original → fork. */
 export function differenceText(d) {
@@ -321,7 +322,7 @@ export function forkChoices(scenario, position, presets = []) {
 
 /** A choice's label (locale keys `fork.choice.*`). */
 export function choiceLabel(choice) {
-  if (choice.kind === 'acks') return t('fork.choice.acks', { step: choice.step, value: t('common.quote', { value: choice.value }) });
+  if (choice.kind === 'acks') return t('fork.choice.acks', { step: choice.step, value: t('common.quote', { value: excerpt(choice.value, 40) }) });
   if (choice.kind === 'step') return t('fork.choice.step', { step: choice.step, what: describeStep(choice.current) });
   return t(`fork.choice.${choice.kind}`);
 }

@@ -2,14 +2,17 @@
 // line with it. Render functions stay pure (they return descriptions); the
 // patcher reuses elements, so focus, open menus and typed input survive a
 // redraw. Text goes in through text nodes and attributes through
-// setAttribute: nothing here ever parses HTML.
+// setAttribute: nothing here ever parses HTML. Custom properties (a record's
+// offset, `--o`) go in through the CSSOM, never a `style` attribute, which a
+// strict Content-Security-Policy (`style-src 'self'`) refuses.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
- * h('div', { class: 'x', key: 3, 'aria-label': 'y' }, child, [children], 'text')
+ * h('div', { class: 'x', key: 3, 'aria-label': 'y', style: { '--o': 4 } }, child, [children], 'text')
  * Attribute values of null, undefined or false leave the attribute out; true
  * sets it empty. `key` keeps an element paired with the same item across redraws.
+ * `style` is an object of CSS properties, set with style.setProperty.
  */
 export function h(tag, attrs, ...children) {
   const flat = [];
@@ -85,12 +88,27 @@ function update(node, v, inSvg) {
   const prev = node.__attrs || {};
   const next = {};
   for (const [name, value] of Object.entries(v.attrs)) {
-    if (name === 'key' || value === null || value === undefined || value === false) continue;
+    if (name === 'key' || name === 'style' || value === null || value === undefined || value === false) continue;
     next[name] = value === true ? '' : String(value);
   }
   for (const name of Object.keys(prev)) if (!(name in next)) node.removeAttribute(name);
   for (const [name, value] of Object.entries(next)) if (prev[name] !== value) node.setAttribute(name, value);
   node.__attrs = next;
+  setStyle(node, v.attrs.style);
   const svg = inSvg || v.tag === 'svg';
   patchChildren(node, v.children, svg && v.tag !== 'foreignObject');
+}
+
+/** Brings an element's CSSOM properties in line with a `style` object (no attribute is parsed). */
+function setStyle(node, style) {
+  const prev = node.__style || null;
+  if (!style && !prev) return;
+  const next = {};
+  if (style) {
+    if (typeof style !== 'object') throw new TypeError('dom.js: style must be an object of properties');
+    for (const [name, value] of Object.entries(style)) if (value !== null && value !== undefined && value !== false) next[name] = String(value);
+  }
+  if (prev) for (const name of Object.keys(prev)) if (!(name in next)) node.style.removeProperty(name);
+  for (const [name, value] of Object.entries(next)) if (!prev || prev[name] !== value) node.style.setProperty(name, value);
+  node.__style = next;
 }

@@ -8,6 +8,7 @@
 import { h, patch } from './dom.js';
 import { t as translate } from '../words/i18n.js';
 import { renderDiagram, DIAGRAM_FONT } from './diagram.js';
+import { visible, xmlSafe } from '../words/user-text.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -30,17 +31,29 @@ export function fileName(name, extension) {
   return `highwater${slug ? `-${slug}` : ''}.${extension}`;
 }
 
-/** A vnode tree (an <svg> root) as standalone SVG text, with the fonts in an embedded style. */
+/** A vnode (and what it holds) with every text and attribute value as XML can carry it (xmlSafe). */
+function xmlTree(v) {
+  if ('text' in v) return { text: xmlSafe(v.text) };
+  const attrs = {};
+  for (const [name, value] of Object.entries(v.attrs)) attrs[name] = typeof value === 'string' ? xmlSafe(value) : value;
+  return { ...v, attrs, children: v.children.map(xmlTree) };
+}
+
+/**
+ * A vnode tree (an <svg> root) as standalone SVG text, with the fonts in an
+ * embedded style. No character XML forbids (U+0000, U+001B…) gets in: a
+ * record's value with one would make the file unreadable, and its PNG too.
+ */
 export function svgText(root, { title } = {}) {
   const svg = document.createElementNS(SVG_NS, 'svg');
   for (const [name, value] of Object.entries(root.attrs)) {
     if (name === 'key' || value === null || value === undefined || value === false) continue;
     if (name === 'xmlns') continue; // the namespace itself, set by createElementNS
-    svg.setAttribute(name, value === true ? '' : String(value));
+    svg.setAttribute(name, value === true ? '' : xmlSafe(value));
   }
   const extra = [h('style', null, `svg{font-family:${DIAGRAM_FONT}}text{white-space:pre}`)];
-  if (title) extra.unshift(h('title', null, title));
-  patch(svg, [...extra, ...root.children]);
+  if (title) extra.unshift(h('title', null, visible(title)));
+  patch(svg, [...extra, ...root.children].map(xmlTree));
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}\n`;
 }
 
@@ -49,9 +62,9 @@ export function diagramSvg(data, { width = 960, current = data.position, title }
   return svgText(renderDiagram(data, { width, current }), { title });
 }
 
-/** Text cut to `max` characters (with an ellipsis), for a record's box. */
+/** A user's text cut to `max` characters (with an ellipsis), its unseen characters written out, for a record's box. */
 function clip(text, max) {
-  const chars = [...String(text)];
+  const chars = [...visible(text)];
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
 }
 
@@ -110,7 +123,7 @@ export function momentVnode(view, t = translate) {
           h('rect', { x: x(r.offset), y: y + 20, width: cell - 4, height: 36, rx: 4, fill: colour, 'fill-opacity': committed ? 0.9 : 0.3, stroke: colour, 'stroke-width': 1.5, 'stroke-dasharray': committed ? null : '4 3' }),
           h('text', { class: 'mo-value', x: x(r.offset) + cell / 2 - 2, y: y + 36, 'font-size': 12, 'font-weight': 600, fill: '#1d2430', 'text-anchor': 'middle', 'font-family': 'ui-monospace, Menlo, Consolas, "Noto Sans Mono CJK SC", monospace' }, clip(r.value, 7)),
           h('text', { x: x(r.offset) + cell / 2 - 2, y: y + 51, 'font-size': 9.5, fill: '#1d2430', 'text-anchor': 'middle' }, t('export.moment.epoch', { epoch: r.epoch })),
-          h('title', null, `${r.offset}: ${r.value}`),
+          h('title', null, `${r.offset}: ${visible(r.value)}`),
         );
       }),
       // HW and LEO: lines at the boundary before that offset.
@@ -136,16 +149,31 @@ export function momentSvg(view, t = translate) {
 
 /** SVG text as a PNG Blob, `scale` times its size, drawn through a canvas. */
 export async function svgToPng(svg, scale = 2) {
-  const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
-  const root = doc.documentElement;
-  const width = Math.ceil(Number.parseFloat(root.getAttribute('width')) * scale);
-  const height = Math.ceil(Number.parseFloat(root.getAttribute('height')) * scale);
+  // The size from the root's own attributes (svgText writes them), read
+  // without parsing the document: a parsed document's <style> would be
+  // reported to a page whose CSP says `style-src 'self'`.
+  const open = /<svg\b[^>]*>/.exec(svg);
+  const attribute = (name) => (open ? Number.parseFloat((new RegExp(`\\s${name}="([^"]*)"`).exec(open[0]) || [])[1]) : Number.NaN);
+  const width = Math.ceil(attribute('width') * scale);
+  const height = Math.ceil(attribute('height') * scale);
   if (!(width > 0 && height > 0)) throw new Error('svgToPng: the SVG has no width and height');
   const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  // A page whose Content-Security-Policy has no `img-src blob:` refuses the
+  // image: said as that, not as an image that "cannot be decoded".
+  let refused = false;
+  const onViolation = (e) => { if (e.blockedURI === 'blob' || String(e.blockedURI).startsWith('blob:')) refused = true; };
+  document.addEventListener('securitypolicyviolation', onViolation);
   try {
     const image = new Image();
     image.src = url;
-    await image.decode();
+    try {
+      await image.decode();
+    } catch (err) {
+      // The violation event is queued as a task: let it arrive before deciding.
+      await new Promise((r) => setTimeout(r, 0));
+      if (refused) throw new Error(translate('export.png_refused'));
+      throw err;
+    }
     const canvas = document.createElement('canvas');
     canvas.width = width;
     canvas.height = height;
@@ -155,6 +183,7 @@ export async function svgToPng(svg, scale = 2) {
     context.drawImage(image, 0, 0, width, height);
     return await new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('svgToPng: the canvas made no PNG'))), 'image/png'));
   } finally {
+    document.removeEventListener('securitypolicyviolation', onViolation);
     URL.revokeObjectURL(url);
   }
 }

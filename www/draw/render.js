@@ -6,6 +6,7 @@ import { h } from './dom.js';
 import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
 import { t, num, language } from '../words/i18n.js';
 import { eventText, messageText } from '../words/event-text.js';
+import { visible } from '../words/user-text.js';
 
 export const EPOCH_COLOURS = 8;
 const LIST_LIMIT = 100; // rows of the producer and consumer lists drawn at most
@@ -144,7 +145,7 @@ export function renderCluster(state, view) {
   const stepEvents = view.stepEvents || [];
   const flagged = violationCells(state.violations || []);
   const gaps = violationGaps(state.violations || []);
-  return h('div', { class: `cluster${view.dense ? ' dense' : ''}`, style: `--count:${count}` },
+  return h('div', { class: `cluster${view.dense ? ' dense' : ''}`, style: { '--count': count } },
     h('div', { class: 'controller-strip' },
       h('span', { class: 'controller-label' }, t('cluster.controller')),
       has(p.leader)
@@ -203,7 +204,7 @@ function ruler(start, count, maxLeo, dense) {
   const every = dense ? 20 : shown > 40 ? 10 : shown > 20 ? 5 : 1;
   const ticks = [];
   for (let o = start; o < start + count && o <= maxLeo; o++) {
-    if (o % every === 0) ticks.push(h('span', { class: 'tick', key: o, style: `--o:${o - start}` }, String(o)));
+    if (o % every === 0) ticks.push(h('span', { class: 'tick', key: o, style: { '--o': o - start } }, String(o)));
   }
   return ticks;
 }
@@ -345,20 +346,20 @@ function cells(b, start, count, flagged, missing, recordEpochs) {
   // A record a violation says this broker should have but does not: drawn as a crossed-out slot.
   const gaps = (missing.get(b.id) || []).filter((m) => !held.has(m.offset) && m.offset >= start && m.offset < start + count);
   return h('div', { class: 'cells' },
-    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: `--o:${m.offset - start}`, title: t('cell.missing', { value: m.value === null ? t('violation.a_record') : `“${m.value}”`, offset: m.offset, kind: m.kind }) },
+    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: { '--o': m.offset - start }, title: t('cell.missing', { value: m.value === null ? t('violation.a_record') : `“${visible(m.value)}”`, offset: m.offset, kind: m.kind }) },
       h('span', { class: 'cell-offset' }, String(m.offset)),
-      h('span', { class: 'cell-value' }, m.value ?? '?'),
+      h('bdi', { class: 'cell-value' }, m.value === null || m.value === undefined ? '?' : visible(m.value)),
     )),
     b.log.filter((r) => r.offset < start + count).map((r) => {
       const committed = r.offset < hw;
       const cls = ['cell', recordEpochs ? `epoch-${r.epoch % EPOCH_COLOURS}` : 'epoch-none', committed ? 'committed' : 'uncommitted'];
       if (flagged.has(`${b.id}:${r.offset}`)) cls.push('flagged');
       const title = recordEpochs
-        ? t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: r.value })
-        : t(committed ? 'cell.title_committed_no_epoch' : 'cell.title_uncommitted_no_epoch', { offset: r.offset, value: r.value });
-      return h('div', { class: cls.join(' '), key: r.offset, style: `--o:${r.offset - start}`, title },
+        ? t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: visible(r.value) })
+        : t(committed ? 'cell.title_committed_no_epoch' : 'cell.title_uncommitted_no_epoch', { offset: r.offset, value: visible(r.value) });
+      return h('div', { class: cls.join(' '), key: r.offset, style: { '--o': r.offset - start }, title },
         h('span', { class: 'cell-offset' }, String(r.offset)),
-        h('span', { class: 'cell-value' }, r.value),
+        h('bdi', { class: 'cell-value' }, visible(r.value)),
         recordEpochs ? h('span', { class: 'cell-epoch' }, `e${r.epoch}`) : null,
       );
     }),
@@ -374,7 +375,7 @@ function markers(b, start, count) {
     const label = at.edge === 'left' ? `◂ ${text}` : at.edge === 'right' ? `${text} ▸` : text;
     // Labels near an edge of the window turn inwards.
     const edge = at.edge === 'right' || (at.edge === null && at.o > count - 3) ? ' edge-right' : at.edge === 'left' || (at.edge === null && at.o < 1) ? ' edge-left' : '';
-    return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: `--o:${at.o}`, title, 'data-marker': kind },
+    return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: { '--o': at.o }, title, 'data-marker': kind },
       h('span', { class: 'marker-label' }, label));
   };
   out.push(marker('hw', b.high_watermark, `HW ${b.high_watermark}`, t('glossary.hw.short')));
@@ -399,7 +400,7 @@ function markers(b, start, count) {
     }
     for (const [offset, ids] of byOffset) {
       const at = place(offset);
-      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: `--o:${at.o}`, title: t('marker.remote', { brokers: ids.join(', '), count: ids.length, offset }), 'data-remote-marker': ids.join(',') },
+      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: { '--o': at.o }, title: t('marker.remote', { brokers: ids.join(', '), count: ids.length, offset }), 'data-remote-marker': ids.join(',') },
         h('span', { class: 'marker-label' }, `▴ ${ids.join(',')}`)));
     }
   }
@@ -419,10 +420,10 @@ export function renderProducer(state, view = {}) {
         const result = r.result;
         const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
         return h('li', { key: all.length - shown.length + i, class: 'record-row' },
-          h('span', { class: 'rec-value' }, r.value),
+          h('bdi', { class: 'rec-value' }, visible(r.value)),
           h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
           has(r.offset) ? h('span', { class: 'muted small' }, view.recordEpochs === false ? ` @${r.offset}` : ` @${r.offset} e${r.epoch}`) : null,
-          r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? t('producer.last_error', { error: r.last_error }) : null }, ` · ${t('producer.attempts', { count: r.attempts })}`) : null,
+          r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? t('producer.last_error', { error: visible(r.last_error) }) : null }, ` · ${t('producer.attempts', { count: r.attempts })}`) : null,
           h('span', { class: `tag ${cls}`, title: resultHelp(result), 'data-result': result }, resultLabel(result)),
         );
       }),
@@ -448,7 +449,7 @@ export function renderConsumer(state, view) {
         ? t(hw - first === 1 ? 'consumer.readable_one' : 'consumer.readable', { broker: leader.id, first, last: hw - 1, hw })
         : t('consumer.nothing_new', { broker: leader.id, position: first, hw })));
     if (readable.length) {
-      parts.push(h('div', { class: 'chips' }, readable.slice(0, 40).map((r) => h('span', { class: `chip ${view && view.recordEpochs === false ? 'epoch-none' : `epoch-${r.epoch % EPOCH_COLOURS}`}`, key: r.offset, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, r.value)),
+      parts.push(h('div', { class: 'chips' }, readable.slice(0, 40).map((r) => h('span', { class: `chip ${view && view.recordEpochs === false ? 'epoch-none' : `epoch-${r.epoch % EPOCH_COLOURS}`}`, key: r.offset, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, h('bdi', null, visible(r.value)))),
         readable.length > 40 ? h('span', { class: 'muted' }, ` +${readable.length - 40}`) : null));
     } else if (hw > first && view && hw > view.windowStart + view.windowCount) {
       parts.push(h('p', { class: 'muted small' }, t('consumer.scroll')));
@@ -458,7 +459,7 @@ export function renderConsumer(state, view) {
   const shown = read.slice(-LIST_LIMIT);
   parts.push(h('p', { class: 'consumer-pos' }, t('consumer.position', { position: consumer.position, count: read.length })));
   if (shown.length) {
-    parts.push(h('div', { class: 'chips read' }, shown.map((r, i) => h('span', { class: 'chip', key: i, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, r.value))));
+    parts.push(h('div', { class: 'chips read' }, shown.map((r, i) => h('span', { class: 'chip', key: i, title: t('cell.offset', { offset: r.offset }) }, `${r.offset}: `, h('bdi', null, visible(r.value))))));
   }
   return parts;
 }

@@ -5,10 +5,30 @@
 // page leaves that page's address alone; its links point at the full page
 // beside the module.
 
-import { isCrash } from '../core.js';
-import { t } from '../words/i18n.js';
+import { isCrash, core } from '../core.js';
+import { t, num } from '../words/i18n.js';
+import { scenarioFile, fileName, download } from '../draw/export.js';
 import { parseFragment, buildFragment, pageUrl } from './share.js';
 import { phrase } from '../words/event-text.js';
+
+/**
+ * Would the core's reader open this link text? It refuses one longer than
+ * `limits.max_link_chars` (src/model/config.rs, MAX_LINK_CHARS): 300 produces
+ * of 1,000-character values make a link about 300,000 characters long.
+ */
+export function linkOpens(link) {
+  return link.length <= core().limits.max_link_chars;
+}
+
+/** Says that the run is too long for a link, and offers the scenario as a file instead. */
+export function notifyTooLong(pg, link, key) {
+  return pg.notify('error', t(key, { length: num(link.length), max: num(core().limits.max_link_chars) }), {
+    action: {
+      label: t('notice.download_scenario'),
+      run: () => download(fileName(pg.name, 'json'), new Blob([scenarioFile(pg.sim)], { type: 'application/json' })),
+    },
+  });
+}
 
 /** The page's address bar, for the playground that is the page. */
 export class PageAddress {
@@ -16,11 +36,15 @@ export class PageAddress {
     this.pg = pg;
     this.lastHash = '';
     this.timer = 0;
+    this.tooLong = false; // the run is too long for a link: the address bar does not carry it (said once)
   }
 
+  /** The fragment for the run, or null when its link is longer than the reader opens. */
   fragment() {
     const fork = this.pg.forkView ? this.pg.forkView.text : null;
-    return buildFragment(this.pg.sim.toLink(), this.pg.sim.position(), fork);
+    const link = this.pg.sim.toLink();
+    if (!linkOpens(link)) return { tooLong: link };
+    return buildFragment(link, this.pg.sim.position(), fork);
   }
 
   /** Keeps the fragment current: at once, or at most every 400 ms while playing. */
@@ -44,6 +68,16 @@ export class PageAddress {
     if (!pg.sim) return;
     const r = pg.guarded(t('notice.could_not_link'), () => this.fragment());
     if (!r.ok) return;
+    if (typeof r.value !== 'string') {
+      // Never an address a reload cannot open: the run leaves the address bar, and the page says so once.
+      this.lastHash = '';
+      if (location.hash) history.replaceState(null, '', `${location.pathname}${location.search}`);
+      pg.$('open-full').href = pageUrl(location, '');
+      if (!this.tooLong) notifyTooLong(pg, r.value.tooLong, 'notice.address_too_long');
+      this.tooLong = true;
+      return;
+    }
+    this.tooLong = false;
     this.lastHash = r.value;
     if (location.hash !== r.value) history.replaceState(null, '', r.value);
     pg.$('open-full').href = pageUrl(location, r.value);
@@ -114,12 +148,14 @@ export class PageAddress {
 /**
  * The full page's address for this run: the page's own (keeping its language
  * and tour), or for a playground embedded elsewhere the index.html beside this
- * module, with the playground's language and tour.
+ * module, with the playground's language and tour. Null when the run's link
+ * is longer than the reader opens (linkOpens).
  */
 export function runUrl(pg, { embed = false } = {}) {
   const fork = pg.forkView ? pg.forkView.text : null;
-  const fragment = pg.guarded(t('notice.could_not_link'), () => buildFragment(pg.sim.toLink(), pg.sim.position(), fork));
-  const hash = fragment.ok ? fragment.value : '';
+  const link = pg.guarded(t('notice.could_not_link'), () => pg.sim.toLink());
+  if (link.ok && !linkOpens(link.value)) return null;
+  const hash = link.ok ? buildFragment(link.value, pg.sim.position(), fork) : '';
   if (pg.address) return pageUrl(location, hash, { embed });
   const url = new URL('../index.html', import.meta.url);
   const parts = embed ? ['embed'] : [];

@@ -38,7 +38,7 @@ export class Player {
    */
   play(until = undefined) {
     const pg = this.pg;
-    if (this.playing || !pg.sim.length()) return;
+    if (this.playing || pg.closed || !pg.sim || !pg.sim.length()) return;
     this.stopClock();
     if (pg.sim.position() >= pg.sim.length() && !pg.tour) pg.seek(0);
     this.playUntil = until !== undefined ? until : pg.tour ? pg.tour.playLimit() : null;
@@ -56,9 +56,11 @@ export class Player {
           break;
         }
         await (pg.animation || Promise.resolve());
+        // Stopped meanwhile (or the element removed, its run freed): nothing more to do.
+        if (!this.playing || token !== this.playToken || pg.closed) return;
         if (pg.sim.position() < pg.sim.length()) await sleep(Math.max(150, 500 / this.speed()));
       }
-      if (token === this.playToken) this.stop();
+      if (token === this.playToken && !pg.closed) this.stop();
     })();
   }
 
@@ -92,7 +94,7 @@ export class Player {
     const token = ++this.clockToken;
     this.updateButtons();
     (async () => {
-      while (this.clockRunning && token === this.clockToken) {
+      while (this.clockRunning && token === this.clockToken && !pg.closed) {
         const violations = pg.violationCount || 0;
         this.tickingClock = true;
         const ok = pg.apply({ advance_ms: this.advanceIncrementMs() });
@@ -104,7 +106,7 @@ export class Player {
         }
         await Promise.all([pg.animation, sleep(PLAY_TICK_MS)]);
       }
-      if (token === this.clockToken) this.stopClock();
+      if (token === this.clockToken && !pg.closed) this.stopClock();
     })();
   }
 

@@ -18,6 +18,7 @@ import { renderOperator } from '../draw/operator.js';
 import { stepKey } from './tour.js';
 import { Player, PLAY_TICK_MS } from './player.js';
 import { refreshStaticControls, updateProducePlaceholder } from './controls.js';
+import { visible } from '../words/user-text.js';
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
@@ -64,7 +65,27 @@ export class Playground {
     this.diagram = null; // the space-time diagram's panel (diagram-panel.js)
     this.timelineVersion = 0; // changes whenever the timeline does (a new run, a step applied)
     this.lastReported = '';
+    this.closed = false; // the element was removed: its run is freed and nothing is drawn any more
     this.player = new Player(this);
+  }
+
+  /**
+   * The element was removed: stops what runs and frees the run. Whatever was
+   * still on its way (a tour, the gallery, a step of autoplay) finds the
+   * playground closed and does nothing, so nothing reaches the host page.
+   */
+  close() {
+    this.closed = true;
+    this.player.stop();
+    this.player.stopClock();
+    if (this.address) clearTimeout(this.address.timer);
+    if (this.forkView) this.forkView.closeRun();
+    try {
+      if (this.sim) this.sim.free();
+    } catch {
+      // a run of a core instance that is gone
+    }
+    this.sim = null;
   }
 
   /** An element of this playground by id. */
@@ -82,6 +103,7 @@ export class Playground {
   }
 
   notify(kind, text, options) {
+    if (this.closed) return null;
     return showNotice(this.$('notices'), kind, text, options);
   }
 
@@ -120,7 +142,7 @@ export class Playground {
 
   /** After a panic: a fresh core instance, and the run rebuilt from its steps. */
   async recover(err) {
-    if (this.recovering) return;
+    if (this.recovering || this.closed) return;
     this.recovering = true;
     this.player.stop();
     const message = panicMessage() || (err && err.message) || String(err);
@@ -128,7 +150,7 @@ export class Playground {
     try {
       // Another playground on the page may have loaded the fresh instance already.
       if (core().generation === this.generation) await loadCore();
-      this.rebuild();
+      if (!this.closed) this.rebuild();
     } catch (fatal) {
       this.notify('error', t('notice.restart_failed', { message: fatal.message }));
     } finally {
@@ -190,6 +212,7 @@ export class Playground {
 
   /** Adopts a new Simulation (or frees it if it cannot be adopted), then draws. */
   load(make, opts) {
+    if (this.closed) return;
     const sim = make(core().Simulation);
     try {
       this.adopt(sim, opts);
@@ -362,7 +385,7 @@ export class Playground {
 
   /** Redraws from the core's state; a failure of the core while drawing is recovered from. */
   draw(opts = {}) {
-    if (!this.sim) return;
+    if (!this.sim || this.closed) return;
     this.enter();
     if (this.generation !== core().generation) {
       // The core was restarted (after a panic in another playground): this run lived in the old instance.
@@ -471,16 +494,17 @@ export class Playground {
     }));
   }
 
-  /** The scenario's name and description in the page's language (a user's own as written). */
+  /** The scenario's name and description in the page's language (a user's own as written, its unseen characters written out). */
   scenarioTitle() {
     const entry = galleryEntryNamed(this.gallery, this.name);
     const tour = this.tour;
-    const name = tour ? t(`tours.${tour.id}.title`) : entry ? galleryText(entry, 'name') : this.name;
-    const description = tour ? '' : entry ? galleryText(entry, 'description') : this.description;
+    const name = tour ? t(`tours.${tour.id}.title`) : entry ? galleryText(entry, 'name') : visible(this.name);
+    const description = tour ? '' : entry ? galleryText(entry, 'description') : visible(this.description);
     return { name, description };
   }
 
   drawHead() {
+    if (this.closed) return;
     const $ = (id) => this.$(id);
     const { name, description } = this.scenarioTitle();
     $('scenario-name').textContent = name || t('page.your_run');

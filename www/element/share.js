@@ -25,7 +25,7 @@ export function parseFragment(hash) {
     if (key === 's') out.link = value;
     else if (key === 'fork') out.fork = raw;
     else if (key === 'at') {
-      if (/^\d{1,6}$/.test(value)) out.at = Number(value);
+      if (/^\d{1,15}$/.test(value)) out.at = Number(value);
       else out.badAt = value.slice(0, 40);
     }
   }

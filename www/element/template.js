@@ -1,13 +1,16 @@
 // The playground's markup: the same for the full page, the compact embed and
 // the bare figure (the `controls` attribute hides what a size does not show).
 // Static text written here; every word is replaced from the locale tables
-// (data-i18n) before it is shown. It is parsed once into a <template>.
+// (data-i18n) before it is shown. It is built once into a fragment by
+// `markupFragment` below, element by element (createElement, setAttribute):
+// no HTML parser is involved, so a page under Trusted Types
+// (`require-trusted-types-for 'script'`) builds it as any other.
 
 export const MARKUP = `
-<div class="hw" id="root" part="root">
+<div class="hw" id="root" part="root" dir="ltr">
   <header class="topbar">
     <div class="brand">
-      <svg class="logo" viewBox="0 0 32 32" aria-hidden="true"><rect x="3" y="6" width="6" height="20" rx="1.5"/><rect x="13" y="6" width="6" height="20" rx="1.5"/><rect x="23" y="6" width="6" height="20" rx="1.5" class="logo-tail"/><path d="M1 17 H31" class="logo-line"/></svg>
+      <svg class="logo" viewBox="0 0 32 32" width="30" height="30" aria-hidden="true"><rect x="3" y="6" width="6" height="20" rx="1.5"/><rect x="13" y="6" width="6" height="20" rx="1.5"/><rect x="23" y="6" width="6" height="20" rx="1.5" class="logo-tail"/><path d="M1 17 H31" class="logo-line"/></svg>
       <div>
         <h1>Highwater</h1>
         <p class="tagline" data-i18n="page.tagline">Kafka partition replication, step by step</p>
@@ -399,3 +402,43 @@ export const MARKUP = `
   </div>
 </div>
 `;
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const VOID = new Set(['input', 'br', 'hr', 'img', 'meta', 'link', 'source', 'wbr', 'col', 'area']);
+const TOKEN = /<\/([a-zA-Z][\w-]*)\s*>|<([a-zA-Z][\w-]*)((?:\s+[^\s=/>]+(?:="[^"]*")?)*)\s*(\/?)>|([^<]+)/g;
+const ATTR = /([^\s=/>]+)(?:="([^"]*)")?/g;
+
+/**
+ * MARKUP as a DocumentFragment. It reads only the shapes MARKUP is written
+ * in (elements, double-quoted attributes, text; no entities, no comments) and
+ * throws on anything else, so a slip in MARKUP fails loudly in every test.
+ */
+export function markupFragment(doc = document) {
+  const fragment = doc.createDocumentFragment();
+  const open = [fragment];
+  let at = 0;
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(MARKUP); m; m = TOKEN.exec(MARKUP)) {
+    if (m.index !== at) throw new Error(`template: cannot read the markup at ${at}`);
+    at = TOKEN.lastIndex;
+    const parent = open[open.length - 1];
+    const [, closing, tag, attrs, selfClosing, text] = m;
+    if (text !== undefined) {
+      if (text.includes('&')) throw new Error('template: no entities in the markup');
+      // Whitespace between elements is kept, as the parser would: inline buttons and labels are spaced by it.
+      parent.append(doc.createTextNode(text));
+    } else if (closing) {
+      if (open.length < 2 || open[open.length - 1].localName !== closing) throw new Error(`template: </${closing}> closes nothing`);
+      open.pop();
+    } else {
+      const svg = tag === 'svg' || (parent.namespaceURI === SVG_NS && parent.localName !== 'foreignObject');
+      const el = svg ? doc.createElementNS(SVG_NS, tag) : doc.createElement(tag);
+      ATTR.lastIndex = 0;
+      for (let a = ATTR.exec(attrs); a; a = ATTR.exec(attrs)) el.setAttribute(a[1], a[2] ?? '');
+      parent.append(el);
+      if (!selfClosing && !VOID.has(tag)) open.push(el);
+    }
+  }
+  if (at !== MARKUP.length || open.length !== 1) throw new Error('template: the markup is not closed');
+  return fragment;
+}

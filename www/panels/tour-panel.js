@@ -35,13 +35,18 @@ export class Tours {
       pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
       return false;
     }
+    if (pg.closed) return false; // removed while the tour loaded
     pg.enter();
     const before = pg.sim ? pg.currentScenario() : null;
     const position = pg.sim ? pg.sim.position() : 0;
     try {
       pg.tour = new TourPlayer(data, this.api, pg.$('tour'));
       pg.$('root').classList.add('touring');
-      pg.tour.go(Math.max(0, (Number.isInteger(step) ? step : 1) - 1));
+      const stop = Number.isInteger(step) ? step : 1;
+      const count = pg.tour.stops.length;
+      // Past the last stop: the last, and said so.
+      if (stop > count) pg.notify('warn', t('tour.step_too_far', { step: stop, count }));
+      pg.tour.go(Math.max(0, Math.min(stop, count) - 1));
     } catch (err) {
       this.close();
       if (isCrash(err)) { pg.recover(err); return false; }
@@ -84,6 +89,7 @@ export class Tours {
     pg.$('dlg-tours').showModal();
     try {
       const ids = await tourIds();
+      if (pg.closed) return;
       pg.enter();
       patch(pg.$('tour-list'), h('ul', { class: 'gallery-list' }, ids.map((id, i) => h('li', { class: 'gallery-card', key: id, 'data-id': id },
         h('h3', null, `${i + 1}. ${t(`tours.${id}.title`)}`),
@@ -91,6 +97,7 @@ export class Tours {
         h('div', { class: 'gallery-actions' },
           h('button', { type: 'button', class: 'primary', 'data-start-tour': id }, t('tour.start')))))));
     } catch (err) {
+      if (pg.closed) return;
       patch(pg.$('tour-list'), h('p', { class: 'error' }, t('tour.list_failed', { message: err.message })));
     }
   }

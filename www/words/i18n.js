@@ -156,14 +156,21 @@ export function fill(text, params) {
 
 /**
  * Static markup: an element with data-i18n="key" gets the key's text, and
- * data-i18n-attr="aria-label:key; title:key" sets those attributes.
+ * data-i18n-attr="aria-label:key; title:key" sets those attributes. A key no
+ * table has (no table loaded at all, offline) leaves the markup's English as
+ * it is written, rather than the key; it is still counted as missing.
  */
 export function translateTree(root) {
-  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n]')) {
+    const text = t(el.dataset.i18n);
+    if (text !== el.dataset.i18n) el.textContent = text;
+  }
   for (const el of root.querySelectorAll('[data-i18n-attr]')) {
     for (const pair of el.dataset.i18nAttr.split(';')) {
       const [attr, key] = pair.split(':').map((s) => s.trim());
-      if (attr && key) el.setAttribute(attr, t(key));
+      if (!attr || !key) continue;
+      const text = t(key);
+      if (text !== key) el.setAttribute(attr, text);
     }
   }
 }

@@ -2,6 +2,26 @@
 // data" in explore-worker.js, the what-if grid in whatif-worker.js) and
 // cancels it by terminating the worker: the page never waits for it.
 
+const OWN = new URL('./', import.meta.url).href;
+let policy = null;
+
+/**
+ * The worker's URL as Trusted Types want it (a page with
+ * `require-trusted-types-for 'script'` refuses a plain string): a policy
+ * named `highwater` that passes only this folder's own modules. Without
+ * Trusted Types, the URL as it is.
+ */
+function scriptUrl(url) {
+  if (typeof trustedTypes === 'undefined') return url;
+  policy ??= trustedTypes.createPolicy('highwater', {
+    createScriptURL: (u) => {
+      if (!u.startsWith(OWN)) throw new TypeError(`highwater: ${u} is not one of its workers`);
+      return u;
+    },
+  });
+  return policy.createScriptURL(String(url));
+}
+
 export class WorkerRunner {
   constructor(workerUrl) {
     this.workerUrl = workerUrl;
@@ -15,7 +35,13 @@ export class WorkerRunner {
   /** handlers: { progress(message), done(result), error(message) }; the worker posts { type, … }. */
   start(options, handlers) {
     this.cancel();
-    const worker = new Worker(this.workerUrl, { type: 'module' });
+    let worker;
+    try {
+      worker = new Worker(scriptUrl(this.workerUrl), { type: 'module' });
+    } catch (err) {
+      handlers.error(err && err.message ? err.message : String(err));
+      return;
+    }
     this.worker = worker;
     const finish = () => {
       if (this.worker === worker) this.worker = null;
