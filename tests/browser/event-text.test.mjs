@@ -354,6 +354,10 @@ const REFUSED = [
   '{"version":"\\ud800"}',
   '{"version":"\\u12"}',
   '{"version":1,"name":"a\u0001"}',
+  // User text the core quotes as an excerpt with its length (text::quoted).
+  JSON.stringify({ version: 1, ['k'.repeat(500)]: 1 }),
+  JSON.stringify({ version: 1, config: { protocol: 'x'.repeat(300) } }),
+  JSON.stringify({ version: 1, steps: [{ ['z'.repeat(100)]: 1 }] }),
 ];
 
 /** English words of the core's sentences that a translation leaves nowhere (names, values and JSON aside). */

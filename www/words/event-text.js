@@ -222,9 +222,12 @@ export const PHRASES = {
 
 // What a placeholder of a phrase can match: a quoted value, a broker list,
 // free text (itself perhaps a phrase), or one word.
-const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
+// A user's text is quoted as a short excerpt; when cut, its length follows
+// (`"aaaa…" (100,000 characters)`, the core's `text::quoted`).
+const QUOTED = '"(?:[^"\\\\]|\\\\.)*"(?: \\([0-9,]+ characters\\))?';
+const QUOTE_LENGTH = / \(([0-9,]+) characters\)$/;
 const CAPTURE = {
-  value: QUOTED, other: QUOTED,
+  value: QUOTED, other: QUOTED, field: `(?:${QUOTED}|\\S+?)`,
   isr: '\\[[^\\]]*\\]', elr: '\\[[^\\]]*\\]',
   why: '.+?', what: '.+?', now: '.+?', truncation: '.+?',
   unexpected: '.+?', expected: '.+?', list: '.+?', aliases: '.+?',
@@ -256,7 +259,10 @@ const HAN_SPACE_HAN = /(\p{Script=Han}) +(?=\p{Script=Han})/gu;
 
 function renderMatch(key, groups, t) {
   const params = {};
-  for (const [name, v] of Object.entries(groups)) params[name] = CAPTURE[name] === '.+?' ? phrase(v, t) : v;
+  for (const [name, v] of Object.entries(groups)) {
+    if (CAPTURE[name] === '.+?') params[name] = phrase(v, t);
+    else params[name] = v?.replace(QUOTE_LENGTH, (_, length) => t(`${K}quote_length`, { length })) ?? v;
+  }
   // serde's lists of names or values: `a`, `b` (", " in English, "、" in Chinese).
   for (const name of ['list', 'aliases']) if (params[name] != null) params[name] = params[name].replace(/, (?=[`"])/g, t(`${K}list_gap`));
   return t(K + key, params).replace(HAN_SPACE_HAN, '$1');
