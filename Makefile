@@ -12,7 +12,7 @@ SEED ?=
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
 	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
-	@echo "make build   the wasm packages only (www/pkg, www/pkg-fast for the workers)"
+	@echo "make build   the wasm packages (www/pkg, www/pkg-fast for the workers), the gallery and the bundle (www/bundle)"
 	@echo "make bench   $(BENCH)"
 	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome"
 	@echo "make fuzz    fuzz links, scenarios and the timeline for $(SECONDS) s (make fuzz SECONDS=600 SEED=N)"
@@ -26,18 +26,22 @@ setup:
 	@scripts/setup.sh all
 
 build:
-	@scripts/setup.sh wasm
+	@scripts/setup.sh wasm node
 	@scripts/build-wasm.sh
 	@node scripts/gallery.mjs
+	@node scripts/bundle.mjs
 
+# Serves www/ and bundles it again on every change of a source file.
 serve: build
-	@node scripts/serve.mjs --port $(PORT) --root www
+	@node scripts/bundle.mjs --watch & trap 'kill $$!' EXIT; node scripts/serve.mjs --port $(PORT) --root www
 
 # Installs first, then runs each part in order; the first failure stops it.
 test:
 	@scripts/setup.sh wasm browser docs
 	@$(MAKE) --no-print-directory test-native
 	@scripts/build-wasm.sh
+	@node scripts/gallery.mjs
+	@node scripts/bundle.mjs
 	@$(MAKE) --no-print-directory test-browser
 
 test-native:

@@ -22,12 +22,14 @@ import { parseArgs } from 'node:util';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const WWW = path.join(ROOT, 'www');
 export const NAME = 'highwater-playground';
-/** The element module: the package's main export (`import 'highwater-playground'`). */
+/** The element module's source (`import 'highwater-playground/source'`, for those who bundle themselves). */
 export const ELEMENT = 'highwater-playground.js';
+/** The element bundled (scripts/bundle.mjs): the package's main export (`import 'highwater-playground'`). */
+export const BUNDLE = 'bundle/highwater-playground.js';
 /** The JS API (`highwater-playground/core`). */
 export const CORE = 'core.js';
-/** Entry points, relative to www/: the element, the JS API, the page for `index.html?embed`, the tour file's JSON Schema. */
-export const ENTRIES = [ELEMENT, CORE, 'index.html', 'tour.schema.json'];
+/** Entry points, relative to www/: the element (bundled and its sources), the JS API, the page for `index.html?embed`, the tour file's JSON Schema. */
+export const ENTRIES = [BUNDLE, ELEMENT, CORE, 'index.html', 'tour.schema.json'];
 
 /** The crate's version, from the [package] table of Cargo.toml. */
 export function crateVersion(root = ROOT) {
@@ -114,8 +116,8 @@ export function collectFiles(dir, entries = ENTRIES) {
     if (files.has(rel)) return;
     files.add(rel);
     queue.push(rel);
-    // Types beside a module: x.js -> x.d.ts, x.wasm -> x.wasm.d.ts.
-    for (const d of [rel.replace(/\.m?js$/, '.d.ts'), `${rel}.d.ts`]) if (d !== rel && exists.has(d)) files.add(d);
+    // Types beside a module: x.js -> x.d.ts, x.wasm -> x.wasm.d.ts; a bundled module's source map.
+    for (const d of [rel.replace(/\.m?js$/, '.d.ts'), `${rel}.d.ts`, `${rel}.map`]) if (d !== rel && exists.has(d)) files.add(d);
   };
   const resolve = (from, spec) => {
     const rel = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
@@ -163,10 +165,11 @@ export function packageJson({ version, description, files }) {
     license: 'Apache-2.0',
     type: 'module',
     keywords: ['kafka', 'replication', 'high-watermark', 'web-component', 'custom-element', 'webassembly', 'playground'],
-    main: `./${ELEMENT}`,
+    main: `./${has(BUNDLE) ? BUNDLE : ELEMENT}`,
     types: './highwater-playground.d.ts',
     exports: {
-      '.': { types: './highwater-playground.d.ts', default: `./${ELEMENT}` },
+      '.': { types: './highwater-playground.d.ts', default: `./${has(BUNDLE) ? BUNDLE : ELEMENT}` },
+      './source': { types: './highwater-playground.d.ts', default: `./${ELEMENT}` },
       './core': { types: './core.d.ts', default: `./${CORE}` },
       './pkg/*': './pkg/*',
       ...(has('pkg-fast/highwater.js') ? { './pkg-fast/*': './pkg-fast/*' } : {}),
@@ -179,7 +182,7 @@ export function packageJson({ version, description, files }) {
     },
     files,
     // The element module defines <highwater-playground> when imported.
-    sideEffects: [`./${ELEMENT}`],
+    sideEffects: [`./${ELEMENT}`, `./${BUNDLE}`],
     engines: { node: '>=20' },
   };
 }
@@ -190,13 +193,15 @@ function run(cmd, args, opts = {}) {
   return r;
 }
 
-/** www/pkg and www/pkg-fast (built when missing: on a fresh machine setup.sh installs the wasm tools first) and www/gallery.json. */
+/** www/pkg and www/pkg-fast (built when missing: on a fresh machine setup.sh installs the wasm tools first), www/gallery.json and the bundle. */
 export function ensureBuilt() {
   if (['pkg', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(WWW, dir, 'highwater_bg.wasm')))) {
     run('bash', ['scripts/setup.sh', 'wasm']);
     run('bash', ['scripts/build-wasm.sh']);
   }
   run(process.execPath, ['scripts/gallery.mjs']);
+  if (!fs.existsSync(path.join(ROOT, 'node_modules', 'esbuild'))) run('bash', ['scripts/setup.sh', 'node']);
+  run(process.execPath, ['scripts/bundle.mjs']);
 }
 
 /** Builds the tarball; resolves with { tarball, files, missingEntries }. */

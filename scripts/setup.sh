@@ -3,7 +3,8 @@
 # checks each thing first and prints one line for it.
 #
 #   scripts/setup.sh wasm      wasm32 std, wasm-bindgen-cli, wasm-pack
-#   scripts/setup.sh browser   Chromium + chromedriver + CJK fonts (apt), playwright-core (npm)
+#   scripts/setup.sh node      the npm packages of package-lock.json (esbuild, playwright-core)
+#   scripts/setup.sh browser   Chromium + chromedriver + CJK fonts (apt), and the npm packages
 #   scripts/setup.sh docs      the sample documentation site's npm packages (site/: VitePress)
 #   scripts/setup.sh [all]     all of these
 #
@@ -162,7 +163,11 @@ setup_browser() {
   else
     apt_install "${debs[@]}"
   fi
+  setup_node
+}
 
+# The project's npm packages (package-lock.json): the bundler, playwright-core.
+setup_node() {
   if ! command -v npm >/dev/null; then apt_install nodejs npm; fi
   # npm ci only when package-lock.json changed since the last install.
   local t=$SECONDS
@@ -194,9 +199,10 @@ setup_docs() {
 for what in "$@"; do
   case $what in
     wasm) setup_wasm_std; setup_wasm_tools ;;
+    node) setup_node ;;
     browser) setup_browser ;;
     docs) setup_docs ;;
     all) setup_wasm_std; setup_wasm_tools; setup_browser; setup_docs ;;
-    *) die "unknown part '$what' (wasm, browser, docs, all)" ;;
+    *) die "unknown part '$what' (wasm, node, browser, docs, all)" ;;
   esac
 done

@@ -3,48 +3,61 @@
 // again, and wasm-bindgen's init() keeps the instance it made first, so a new
 // copy of the JavaScript glue is imported under another URL.
 
-let compiled = null; // Promise<WebAssembly.Module>, compiled once
-let generation = 0;
-let current = null;
-let first = null; // the first load, shared by every playground on the page
+import * as firstGlue from './pkg/highwater.js';
+
+// One core for the page, however this module is reached: the element's
+// bundle holds a copy of it, and a page may import this file (the JS API)
+// too; both copies keep their state here.
+const shared = (globalThis[Symbol.for('highwater.core')] ??= {
+  compiled: null, // Promise<WebAssembly.Module>, compiled once
+  generation: 0,
+  current: null,
+  first: null, // the first load, shared by every playground on the page
+});
 
 /** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation }. */
 export function core() {
-  if (!current) throw new Error('the simulation core is not loaded yet');
-  return current;
+  if (!shared.current) throw new Error('the simulation core is not loaded yet');
+  return shared.current;
 }
 
-/** The core, loaded once for the page: every playground shares the instance. */
+/** The core, loaded once for the page: every playground shares the instance. Call it early: the download starts at once. */
 export function ensureCore() {
-  if (current) return Promise.resolve(current);
-  if (!first) {
-    first = loadCore();
-    first.catch(() => { first = null; });
+  if (shared.current) return Promise.resolve(shared.current);
+  if (!shared.first) {
+    shared.first = loadCore();
+    shared.first.catch(() => { shared.first = null; });
   }
-  return first;
+  return shared.first;
 }
 
+/**
+ * The wasm, compiled while it downloads (served as application/wasm); a host
+ * that serves it as another type gets the slower route, compiled once whole.
+ */
 function compile() {
-  if (!compiled) {
-    compiled = (async () => {
+  if (!shared.compiled) {
+    shared.compiled = (async () => {
       const url = new URL('./pkg/highwater_bg.wasm', import.meta.url);
       const response = await fetch(url);
       if (!response.ok) throw new Error(`could not load ${url.pathname} (${response.status})`);
+      const typed = /^application\/wasm\b/.test(response.headers.get('Content-Type') || '');
+      if (typed && WebAssembly.compileStreaming) return WebAssembly.compileStreaming(response);
       return WebAssembly.compile(await response.arrayBuffer());
     })();
-    compiled.catch(() => { compiled = null; });
+    shared.compiled.catch(() => { shared.compiled = null; });
   }
-  return compiled;
+  return shared.compiled;
 }
 
 /** Loads a fresh instance of the core (the first, or a new one after a panic). */
 export async function loadCore() {
   const module = await compile();
-  generation += 1;
-  const glue = generation === 1 ? './pkg/highwater.js' : `./pkg/highwater.js?instance=${generation}`;
-  const mod = await import(glue);
+  const generation = (shared.generation += 1);
+  // The first instance uses the glue imported with this module; a later one, a fresh copy under another URL.
+  const mod = generation === 1 ? firstGlue : await import(new URL(`./pkg/highwater.js?instance=${generation}`, import.meta.url).href);
   await mod.default({ module_or_path: module });
-  current = {
+  shared.current = {
     Simulation: mod.Simulation,
     explore: mod.explore,
     lastPanic: mod.lastPanic,
@@ -59,7 +72,8 @@ export async function loadCore() {
     runOutcome: mod.runOutcome,
     generation,
   };
-  return current;
+  if (generation === 1 && typeof performance !== 'undefined' && performance.mark) performance.mark('highwater:core-ready');
+  return shared.current;
 }
 
 /**
@@ -70,7 +84,7 @@ export function isCrash(err) {
   if (err instanceof WebAssembly.RuntimeError) return true;
   if (err && err.name === 'RuntimeError') return true;
   try {
-    return Boolean(current && current.lastPanic());
+    return Boolean(shared.current && shared.current.lastPanic());
   } catch {
     return true; // the instance cannot even answer
   }
@@ -79,7 +93,7 @@ export function isCrash(err) {
 /** The panic message of the current instance, if it recorded one. */
 export function panicMessage() {
   try {
-    return (current && current.lastPanic()) || null;
+    return (shared.current && shared.current.lastPanic()) || null;
   } catch {
     return null;
   }

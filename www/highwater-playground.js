@@ -18,50 +18,99 @@
 // bar carries its run, tour and language.
 
 import { ensureCore } from './core.js';
-import { setLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
+import { setLanguage, loadLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
 import { h, patch } from './draw/dom.js';
 import { markupFragment } from './element/template.js';
+import { styleSheet, adopt } from './element/sheets.js';
 import { Playground } from './element/playground.js';
 import { wireControls } from './element/controls.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
 import { wireGallery } from './dialogs/gallery-dialog.js';
-import { wireShare } from './dialogs/share-dialog.js';
-import { wireExplore } from './dialogs/explore-dialog.js';
-import { wireWhatif } from './dialogs/whatif-dialog.js';
 import { Tours } from './panels/tour-panel.js';
-import { ForkView } from './panels/fork-view.js';
-import { DiagramPanel } from './panels/diagram-panel.js';
 import { wireExport } from './panels/export-menu.js';
 import { PageAddress } from './element/links.js';
 import { loadGallery, galleryEntry } from './element/gallery.js';
 import { tourIds } from './element/tour.js';
+import { loadFrame, Snapshot } from './element/first-frame.js';
 import { excerpt } from './words/user-text.js';
 import { phrase } from './words/event-text.js';
 import { t } from './words/i18n.js';
 
 
-/** The style sheets, fetched once and shared by every playground's shadow root
- *  (written out as URLs, so the packager, which follows `new URL(…)`, packs each). */
-const STYLE_FILES = [
-  new URL('./element/style.css', import.meta.url),
-  new URL('./draw/compare.css', import.meta.url),
-  new URL('./draw/diagram.css', import.meta.url),
-];
-let sheets = null;
+/** The element's style sheet, shared by every playground's shadow root (the fork view's and the diagram's come with them: lazy.js). */
+const styleSheets = () => styleSheet(new URL('./element/style.css', import.meta.url)).then((sheet) => [sheet]);
 
-function styleSheets() {
-  if (!sheets) {
-    sheets = Promise.all(STYLE_FILES.map(async (url) => {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
-      const sheet = new CSSStyleSheet();
-      await sheet.replace(await response.text());
-      return sheet;
-    }));
-    sheets.catch(() => { sheets = null; });
+// The parts a first draw does without (the explorer, the outcome grid, the
+// fork view, the diagram, sharing and the exporters): each module is imported
+// when it is first used, once for the page, and wired into each playground
+// that uses it. The bundle (scripts/bundle.mjs) makes each a file of its own.
+const modules = new Map();
+function part(name, load) {
+  if (!modules.has(name)) {
+    const p = load();
+    p.catch(() => modules.delete(name));
+    modules.set(name, p);
   }
-  return sheets;
+  return modules.get(name);
 }
+const PARTS = {
+  explore: () => part('explore', () => import('./dialogs/explore-dialog.js')),
+  whatif: () => part('whatif', () => import('./dialogs/whatif-dialog.js')),
+  share: () => part('share', () => import('./dialogs/share-dialog.js')),
+  fork: () => part('fork', () => Promise.all([import('./panels/fork-view.js'), styleSheet(new URL('./draw/compare.css', import.meta.url))])),
+  diagram: () => part('diagram', () => Promise.all([import('./panels/diagram-panel.js'), styleSheet(new URL('./draw/diagram.css', import.meta.url))])),
+};
+
+/** A playground's own instance of a part, made once (`make` wires it). */
+function partOf(pg, name, make) {
+  pg.parts ??= new Map();
+  if (!pg.parts.has(name)) {
+    const p = PARTS[name]().then((loaded) => (pg.closed ? null : make(loaded)));
+    p.catch(() => pg.parts.delete(name));
+    pg.parts.set(name, p);
+  }
+  return pg.parts.get(name);
+}
+
+/**
+ * The first click on one of `ids` loads the part and wires it, then is given
+ * to it (clicked again); a part that cannot be loaded is a message.
+ */
+function wireOnFirstUse(pg, ids, ensure) {
+  const buttons = ids.map((id) => pg.$(id));
+  const first = async (e) => {
+    const button = e.currentTarget;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    try {
+      await ensure();
+    } catch (err) {
+      pg.enter();
+      pg.notify('error', t('notice.failed', { what: button.textContent.trim(), message: err && err.message ? err.message : String(err) }));
+      return;
+    }
+    for (const b of buttons) b.removeEventListener('click', first, true);
+    if (!pg.closed) button.click();
+  };
+  for (const b of buttons) b.addEventListener('click', first, true);
+}
+
+/** Loads the fork view into a playground (its style sheet too). */
+const forkView = (pg) => partOf(pg, 'fork', ([{ ForkView }, sheet]) => {
+  adopt(pg.root, sheet);
+  pg.forkView = new ForkView(pg);
+  pg.forkView.wire();
+  return pg.forkView;
+});
+
+/** Loads the space-time diagram's panel into a playground and draws it. */
+const diagram = (pg) => partOf(pg, 'diagram', ([{ DiagramPanel }, sheet]) => {
+  adopt(pg.root, sheet);
+  pg.diagram = new DiagramPanel(pg);
+  pg.diagram.wire();
+  if (pg.sim) pg.diagram.draw();
+  return pg.diagram;
+});
 
 /** What the host needs before the styles arrive: a box to be seen (and lazily loaded) in, and
  *  nothing inherited from the host page (its font, letter spacing, alignment…). */
@@ -131,6 +180,13 @@ export class HighwaterPlayground extends HTMLElement {
   connectedCallback() {
     this.applyHeight();
     if (this.pg || this.starting) return;
+    // What its first draw needs is asked for at once, even while it waits to be scrolled near.
+    ensureCore().catch(() => {});
+    styleSheets().catch(() => {});
+    loadLanguage(this.language()).catch(() => {});
+    const scenario = (this.getAttribute('scenario') || '').trim();
+    if (this.hasAttribute('sync-url') || (scenario && !/^v\d+\./.test(scenario))) loadGallery().catch(() => {});
+    if (this.size() === 'full' || this.hasAttribute('tour')) tourIds().catch(() => {});
     if (!this.shadowRoot.childElementCount) {
       const wait = document.createElement('div');
       wait.className = 'hw-waiting';
@@ -183,6 +239,8 @@ export class HighwaterPlayground extends HTMLElement {
     if (name === 'height') this.applyHeight();
     if (!this.pg || old === value) return;
     const pg = this.pg;
+    // On the first frame the run is not in the core yet: it is loaded from the attributes as they are then.
+    if (pg.onFrame && name !== 'lang') return;
     pg.enter();
     if (name === 'lang') {
       pg.setLanguage(chooseLanguage(value, navigator.languages || [navigator.language])).catch((err) => pg.notify('error', t('notice.language_failed', { message: err.message })));
@@ -191,8 +249,8 @@ export class HighwaterPlayground extends HTMLElement {
     } else if (!pg.sim) {
       // Its first run is still loading: nothing to move yet (autoplay is read once it has loaded).
     } else if (name === 'fork') {
-      if (value) pg.forkView.open(value);
-      else pg.forkView.close();
+      if (value) pg.openFork(value);
+      else if (pg.forkView) pg.forkView.close();
     } else if (name === 'step') {
       const at = stepNumber(value);
       if (at === null) return;
@@ -223,6 +281,12 @@ export class HighwaterPlayground extends HTMLElement {
     }
   }
 
+  /** The language it speaks: the page's `?lang=`, or its `lang` attribute, or the host page's, else the browser's. */
+  language() {
+    const requested = this.hasAttribute('sync-url') ? new URLSearchParams(location.search).get('lang') : this.getAttribute('lang') || document.documentElement.lang;
+    return chooseLanguage(requested, navigator.languages || [navigator.language]);
+  }
+
   size() {
     return SIZES[this.getAttribute('controls')] || (this.hasAttribute('sync-url') ? 'full' : 'compact');
   }
@@ -242,6 +306,16 @@ export class HighwaterPlayground extends HTMLElement {
     return this.starting;
   }
 
+  /** The core could not be loaded (nor a first frame drawn): said where the scenario's name would be. */
+  coreFailed(err) {
+    const root = this.shadowRoot;
+    root.getElementById('scenario-name').textContent = words('page.core_failed');
+    root.getElementById('scenario-description').textContent = words('page.core_failed_detail', { message: err.message });
+    root.getElementById('app').setAttribute('aria-busy', 'false');
+    this.dataset.ready = 'error';
+    if (this.hasAttribute('sync-url')) document.body.dataset.ready = 'error';
+  }
+
   /** A failure of its own loading: said inside the element, never thrown into the host page (nothing, once removed). */
   failed(err) {
     const pg = this.pg;
@@ -253,16 +327,40 @@ export class HighwaterPlayground extends HTMLElement {
     }
   }
 
+  /**
+   * The first frame that fits what it opens on (first-frame.js): a gallery
+   * scenario's, or the empty run's; none for a link, a tour or a fork.
+   */
+  firstFrame() {
+    let id = null;
+    let at = null;
+    if (this.hasAttribute('sync-url')) {
+      if (!location.hash && !new URLSearchParams(location.search).has('tour')) id = 'default';
+    } else if (!this.hasAttribute('tour') && !this.hasAttribute('fork')) {
+      const scenario = (this.getAttribute('scenario') || '').trim();
+      id = scenario || 'default';
+      at = stepNumber(this.getAttribute('step'));
+    }
+    if (!id) return Promise.resolve(null);
+    return loadFrame(id).then((frame) => (frame && (at === null || at <= frame.length) ? { frame, at: at ?? 0 } : null));
+  }
+
   async build(keep) {
     const page = this.hasAttribute('sync-url');
     const size = this.size();
-    const requested = page ? new URLSearchParams(location.search).get('lang') : this.getAttribute('lang') || document.documentElement.lang;
-    const preferred = navigator.languages || [navigator.language];
-    const [styles, coreError, lang] = await Promise.all([
+    const core = ensureCore().then(() => null, (err) => err);
+    let coreReady = false;
+    core.then(() => { coreReady = true; });
+    const [styles, lang, first] = await Promise.all([
       styleSheets().catch(() => []),
-      ensureCore().then(() => null, (err) => err),
-      setLanguage(chooseLanguage(requested, preferred)).catch(() => setLanguage('en').catch(() => 'en')),
+      setLanguage(this.language()).catch(() => setLanguage('en').catch(() => 'en')),
+      // The first frame, with what its head shows (the gallery's names, the first tour), unless the core is there first.
+      keep ? null : Promise.race([core.then(() => null), this.firstFrame().then((f) => f && Promise.all([
+        loadGallery().catch(() => null), size === 'full' ? tourIds().catch(() => []) : [],
+      ]).then(([gallery, tours]) => ({ ...f, gallery, tours })))]).catch(() => null),
     ]);
+    const frame = coreReady ? null : first;
+    const coreError = frame ? null : await core;
     // Another playground may have made its language current meanwhile.
     useLanguage(lang);
     // Removed while it loaded: nothing to lay out.
@@ -278,11 +376,7 @@ export class HighwaterPlayground extends HTMLElement {
     translateTree(root);
     if (page) document.documentElement.lang = lang;
     if (coreError) {
-      root.getElementById('scenario-name').textContent = words('page.core_failed');
-      root.getElementById('scenario-description').textContent = words('page.core_failed_detail', { message: coreError.message });
-      root.getElementById('app').setAttribute('aria-busy', 'false');
-      this.dataset.ready = 'error';
-      if (page) document.body.dataset.ready = 'error';
+      this.coreFailed(coreError);
       return;
     }
 
@@ -298,10 +392,32 @@ export class HighwaterPlayground extends HTMLElement {
 
     this.addEventListener('highwater-ready', () => {
       if (page) {
-        performance.mark('highwater:first-draw');
+        performance.mark('highwater:live');
         document.body.dataset.ready = 'true';
       }
     }, { once: true });
+
+    let release = null;
+    if (frame) {
+      // Drawn from the first frame, then again from the core once it is there: the same board.
+      pg.gallery = frame.gallery;
+      pg.firstTour = (frame.tours && frame.tours[0]) || null;
+      release = pg.holdUntilLive();
+      const snapshot = new Snapshot(frame.frame);
+      pg.adopt(snapshot, { at: frame.at });
+      pg.draw();
+      frame.moved = () => (snapshot.position() === frame.at ? null : snapshot.position());
+      const err = await core;
+      if (pg.closed) return;
+      pg.enter();
+      if (err) {
+        release();
+        pg.notify('error', words('page.core_failed_detail', { message: err.message }));
+        return;
+      }
+    }
+    // The full size shows the diagram: its panel comes once the board is drawn.
+    if (size === 'full') pg.loadDiagram().catch((err) => pg.notify('error', t('notice.failed', { what: t('diagram.title'), message: err.message })));
 
     if (keep) {
       pg.loadScenario(keep.scenario, { at: keep.at });
@@ -311,6 +427,12 @@ export class HighwaterPlayground extends HTMLElement {
       await this.loadFromAttributes();
     }
     if (pg.closed) return; // removed while it loaded
+    if (frame) {
+      // Where the reader moved on the frame (the keys work on it), the live board goes too; then the held clicks.
+      const moved = frame.moved();
+      if (moved !== null && pg.sim && moved !== pg.sim.position()) pg.seek(moved);
+      release();
+    }
     if (this.hasAttribute('autoplay') && pg.sim && pg.sim.position() < pg.sim.length()) pg.player.play();
   }
 
@@ -365,7 +487,7 @@ export class HighwaterPlayground extends HTMLElement {
       if (step !== null && step > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at: step, count: pg.sim.length() }));
       // A comparison: the run and its fork side by side (a change the core refuses is a message).
       const fork = this.getAttribute('fork');
-      if (fork) pg.forkView.open(fork);
+      if (fork) await pg.openFork(fork);
     } catch (err) {
       if (pg.closed) return;
       pg.enter();
@@ -388,16 +510,16 @@ export class HighwaterPlayground extends HTMLElement {
     wireSettings(pg);
     wireRules(pg);
     wireGallery(pg);
-    wireShare(pg);
-    wireExplore(pg);
-    wireWhatif(pg);
     pg.tours = new Tours(pg);
     pg.tours.wire();
-    pg.forkView = new ForkView(pg);
-    pg.forkView.wire();
-    pg.diagram = new DiagramPanel(pg);
-    pg.diagram.wire();
     wireExport(pg);
+    wireOnFirstUse(pg, ['btn-explore'], () => partOf(pg, 'explore', ({ wireExplore }) => wireExplore(pg)));
+    wireOnFirstUse(pg, ['btn-whatif'], () => partOf(pg, 'whatif', ({ wireWhatif }) => wireWhatif(pg)));
+    wireOnFirstUse(pg, ['btn-copy-link', 'btn-embed', 'btn-trace'], () => partOf(pg, 'share', ({ wireShare }) => wireShare(pg)));
+    wireOnFirstUse(pg, ['btn-fork'], () => forkView(pg));
+    // A comparison from an attribute or a link, and the diagram for an export: loaded when asked for.
+    pg.openFork = (text) => forkView(pg).then((view) => view && view.open(text), (err) => pg.notify('error', t('notice.could_not_start', { message: err.message })));
+    pg.loadDiagram = () => diagram(pg);
     root.querySelectorAll('dialog [data-close]').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
     $('btn-glossary').addEventListener('click', () => $('dlg-glossary').showModal());
 

@@ -29,7 +29,7 @@ async function drawCompare(page, changeText, position, scenarioText = KIP101) {
   await page.goto(`${url.origin}${url.pathname}${url.search}#s=${link}&at=${position}&fork=${changeText}`);
   await page.waitForFunction(([text, at]) => {
     const pg = document.querySelector('highwater-playground').playground;
-    return pg && pg.forkView.text === text && pg.sim.position() === Math.min(at, pg.sim.length())
+    return pg && pg.forkView && pg.forkView.text === text && pg.sim.position() === Math.min(at, pg.sim.length())
       && pg.root.querySelector('#compare [data-testid="fork-change"]');
   }, [changeText, position]);
   return page.evaluate(async () => {

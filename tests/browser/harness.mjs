@@ -18,7 +18,6 @@ function run(cmd, args) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status})`);
 }
 
-/** The wasm package (built if missing) and the gallery (always rewritten: it is cheap and must match the scenarios). */
 /** The core (the same wasm package the page loads), initialised in Node: the tests make their links with it. */
 export async function loadCore() {
   const core = await import(path.join(ROOT, 'www', 'pkg', 'highwater.js'));
@@ -26,10 +25,14 @@ export async function loadCore() {
   return core;
 }
 
+/** The wasm package (built if missing), the gallery (always rewritten: it is cheap and must match the scenarios) and the bundle. */
 export function ensureBuilt() {
   if (['pkg', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(ROOT, 'www', dir, 'highwater_bg.wasm')))) run('bash', ['scripts/build-wasm.sh']);
   const r = spawnSync(process.execPath, ['scripts/gallery.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scripts/gallery.mjs failed: ${r.stderr}`);
+  // The page loads the bundle: made again when a source module is newer.
+  const b = spawnSync(process.execPath, ['scripts/bundle.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`scripts/bundle.mjs failed: ${b.stderr}`);
 }
 
 /** The command-line binary (HIGHWATER_CLI, or target/release/highwater built if missing). */

@@ -96,7 +96,10 @@ test('package.json: name, version, license, types, exports and files point at pa
   assert.equal(pj.type, 'module');
   assert.equal(pj.types, './highwater-playground.d.ts');
   assert.ok(fs.existsSync(path.join(dir, pj.types)), `types ${pj.types} not packed`);
-  assert.deepEqual(pj.exports['.'], { types: './highwater-playground.d.ts', default: `./${ELEMENT}` });
+  // The element as one bundled module (scripts/bundle.mjs), its sources beside it for those who bundle themselves.
+  assert.deepEqual(pj.exports['.'], { types: './highwater-playground.d.ts', default: './bundle/highwater-playground.js' });
+  assert.equal(pj.main, './bundle/highwater-playground.js');
+  assert.deepEqual(pj.exports['./source'], { types: './highwater-playground.d.ts', default: `./${ELEMENT}` });
   assert.deepEqual(pj.exports['./core'], { types: './core.d.ts', default: './core.js' });
   assert.equal(pj.exports['./pkg/*'], './pkg/*');
   for (const [key, target] of Object.entries(pj.exports)) {

@@ -230,7 +230,13 @@ test('a step the core refuses is reported and the run is kept', async () => {
 
 test('a panic in the core: an error is shown and the page recovers the run', async () => {
   const context = await env.browser.newContext({ reducedMotion: 'reduce' });
-  // The first instance of the glue traps (as a Rust panic does) on one value.
+  // The page on the source modules (the bundle holds the glue, minified), and the first
+  // instance of the glue trapping (as a Rust panic does) on one value.
+  await context.route(/\/index\.js$/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace('./bundle/highwater-playground.js', './highwater-playground.js');
+    await route.fulfill({ response, body });
+  });
   await context.route(/\/pkg\/highwater\.js$/, async (route) => {
     const response = await route.fetch();
     let body = await response.text();

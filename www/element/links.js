@@ -93,7 +93,7 @@ export class PageAddress {
         if (badAt !== null) pg.notify('warn', t('notice.bad_at', { at: badAt }));
         if (at !== null && at > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at, count: pg.sim.length() }));
         // A comparison's link: the fork opens beside the run (a change the core refuses is a message).
-        if (fork && pg.forkView) pg.forkView.open(fork);
+        if (fork) pg.openFork(fork);
         return;
       } catch (err) {
         if (isCrash(err)) {

@@ -178,7 +178,43 @@ export class Playground {
   }
 
   defaultScenario() {
-    return { version: 1, config: { ...core().defaultConfig }, steps: [] };
+    return { version: 1, config: { ...this.facts().defaultConfig }, steps: [] };
+  }
+
+  /** What the core says of itself (its versions, limits, default config): the first frame's record of it until the core is there. */
+  facts() {
+    return this.sim && this.sim.snapshot ? this.sim.facts : core();
+  }
+
+  /** Is the run drawn from the first frame (first-frame.js), the core not there yet? */
+  get onFrame() {
+    return Boolean(this.sim && this.sim.snapshot);
+  }
+
+  /**
+   * While the board is the first frame's, a click on a control or a form's
+   * submit waits; once the run is in the core, `release()` gives each to it.
+   * Moving along the timeline (keys, the event log) works on the frame.
+   */
+  holdUntilLive() {
+    const held = [];
+    const hold = (e) => {
+      if (!this.onFrame) return;
+      const target = e.type === 'submit' ? e.target : e.target.closest && e.target.closest('button');
+      if (!target) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      if (!held.includes(target)) held.push(target);
+    };
+    for (const type of ['click', 'submit']) this.root.addEventListener(type, hold, true);
+    return () => {
+      for (const type of ['click', 'submit']) this.root.removeEventListener(type, hold, true);
+      for (const target of held) {
+        if (!target.isConnected || this.closed) continue;
+        if (target instanceof HTMLFormElement) target.requestSubmit();
+        else target.click();
+      }
+    };
   }
 
   /** Replaces the run (throws the core's error, leaving the current run as it was). */
@@ -195,7 +231,7 @@ export class Playground {
     if (position !== length) sim.seek(position);
     if (this.sim) this.sim.free();
     this.sim = sim;
-    this.generation = core().generation;
+    this.generation = sim.snapshot ? 0 : core().generation;
     this.name = scenario.name || '';
     this.description = scenario.description || '';
     this.config = scenario.config;
@@ -358,7 +394,7 @@ export class Playground {
    * whatever later rules replaced it with.
    */
   recordsCarryEpochs(protocol) {
-    const versions = core().versions.versions;
+    const versions = this.facts().versions.versions;
     const since = versions.findIndex((x) => x.introduced.includes('offsets_for_leader_epoch'));
     const at = versions.findIndex((x) => x.name === protocol);
     return since < 0 || at < 0 || at >= since;
@@ -387,7 +423,7 @@ export class Playground {
   draw(opts = {}) {
     if (!this.sim || this.closed) return;
     this.enter();
-    if (this.generation !== core().generation) {
+    if (!this.onFrame && this.generation !== core().generation) {
       // The core was restarted (after a panic in another playground): this run lived in the old instance.
       this.rebuild();
       return;
@@ -461,7 +497,7 @@ export class Playground {
     this.player.drawPlayer(view);
     this.drawLogWindow(maxLeo);
     this.drawEventLog();
-    if (this.address) this.address.scheduleHash();
+    if (this.address && !this.onFrame) this.address.scheduleHash();
     drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
     if (events && events.length && !reducedMotion.matches) {
       // While the clock runs, a tick's messages fit in about one tick; a recorded step gets its full time.
@@ -470,11 +506,18 @@ export class Playground {
     } else {
       this.animation = null;
     }
-    if (this.forkView) this.forkView.draw();
-    if (this.diagram) this.diagram.draw();
+    if (this.forkView && !this.onFrame) this.forkView.draw();
+    if (this.diagram && !this.onFrame) this.diagram.draw();
     if (tour) tour.positionChanged();
     this.report(view);
-    if (!this.firstDrawn) {
+    if (!this.drawnOnce) {
+      this.drawnOnce = true;
+      performance.mark('highwater:first-draw');
+    }
+    // Drawn from the first frame: `data-ready="frame"`; from the core (the controls work): "true".
+    if (this.onFrame) {
+      this.host.dataset.ready = 'frame';
+    } else if (!this.firstDrawn) {
       this.firstDrawn = true;
       $('app').setAttribute('aria-busy', 'false');
       this.host.dataset.ready = 'true';

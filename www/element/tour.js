@@ -6,30 +6,38 @@
 // carries the tour and its stop (`?tour=<id>&step=<n>`, n from 1).
 
 import { h, patch } from '../draw/dom.js';
-import { t } from '../words/i18n.js';
+import { t, loadBundle } from '../words/i18n.js';
 import { excerpt } from '../words/user-text.js';
 
-let index = null;
-const cache = new Map();
+let index = null; // Promise<string[]>
+const cache = new Map(); // id -> Promise<tour>
 
-/** The tours' ids in teaching order. */
-export async function tourIds() {
+/** The tours' ids in teaching order (and their words, `tours.*`, loaded with them). */
+export function tourIds() {
   if (!index) {
-    const response = await fetch(new URL('../tours/index.json', import.meta.url));
-    if (!response.ok) throw new Error(`tours/index.json: ${response.status}`);
-    index = (await response.json()).tours;
+    index = Promise.all([
+      fetch(new URL('../tours/index.json', import.meta.url)).then(async (response) => {
+        if (!response.ok) throw new Error(`tours/index.json: ${response.status}`);
+        return (await response.json()).tours;
+      }),
+      loadBundle('tours'),
+    ]).then(([ids]) => ids);
+    index.catch(() => { index = null; });
   }
   return index;
 }
 
-/** One tour's data (throws a message naming the tour when it does not exist). */
+/** One tour's data (throws a message naming the tour when it does not exist); fetched once. */
 export async function loadTour(id) {
   const ids = await tourIds();
   if (!ids.includes(id)) throw new Error(t('tour.unknown', { id: excerpt(id, 40) }));
   if (!cache.has(id)) {
-    const response = await fetch(new URL(`../tours/${id}.json`, import.meta.url));
-    if (!response.ok) throw new Error(`tours/${id}.json: ${response.status}`);
-    cache.set(id, await response.json());
+    const p = fetch(new URL(`../tours/${id}.json`, import.meta.url)).then(async (response) => {
+      if (!response.ok) throw new Error(`tours/${id}.json: ${response.status}`);
+      return response.json();
+    });
+    p.catch(() => cache.delete(id));
+    cache.set(id, p);
   }
   return cache.get(id);
 }

@@ -15,6 +15,9 @@ export const LANGUAGES = [
 
 export const BUNDLES = ['ui', 'tours', 'events'];
 
+/** The bundles a first draw needs; `tours` is fetched when a tour is (loadBundle). */
+const FIRST = ['ui', 'events'];
+
 const CODES = new Set(LANGUAGES.map((l) => l.code));
 const PLURAL_FORMS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 
@@ -74,33 +77,64 @@ function isPlural(v) {
   return keys.length > 0 && keys.includes('other') && keys.every((k) => PLURAL_FORMS.has(k));
 }
 
-async function fetchBundles(code, base) {
-  const table = new Map();
-  await Promise.all(BUNDLES.map(async (bundle) => {
+/** One bundle of one language, fetched once however many playgrounds ask at the same moment. */
+const fetches = new Map(); // `${code}/${bundle}` -> Promise<[key, value][]>
+
+function fetchBundle(code, bundle, base) {
+  const id = `${code}/${bundle}`;
+  if (!fetches.has(id)) {
     const url = new URL(`../locales/${code}/${bundle}.json`, base);
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
-    const prefix = bundle === 'ui' ? '' : bundle;
-    for (const [k, v] of flatten(await response.json(), prefix)) table.set(k, v);
-  }));
+    const p = fetch(url).then(async (response) => {
+      if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
+      return flatten(await response.json(), bundle === 'ui' ? '' : bundle);
+    });
+    p.catch(() => fetches.delete(id));
+    fetches.set(id, p);
+  }
+  return fetches.get(id);
+}
+
+/** Bundles asked for beyond the first ones: every language loaded from then on gets them too. */
+const wanted = new Set(FIRST);
+
+/** A language's table with the wanted bundles in it (the same Map, grown, once loaded). */
+async function loadTable(code, base) {
+  const parts = await Promise.all([...wanted].map((bundle) => fetchBundle(code, bundle, base)));
+  const table = loaded.get(code) || new Map();
+  for (const pairs of parts) for (const [k, v] of pairs) table.set(k, v);
+  loaded.set(code, table);
   return table;
 }
 
-/** Loads a language (and English, the fallback for a key a language lacks) and makes it the one in use. */
-export async function setLanguage(code, base = import.meta.url) {
+/** Loads a language (and English, the fallback for a key a language lacks), without making it the one in use. */
+export async function loadLanguage(code, base = import.meta.url) {
   const chosen = isLanguage(code) ? code : 'en';
-  if (!loaded.has('en')) loaded.set('en', await fetchBundles('en', base));
-  if (!loaded.has(chosen)) loaded.set(chosen, await fetchBundles(chosen, base));
-  useLanguage(chosen);
+  await Promise.all([loadTable('en', base), chosen === 'en' ? null : loadTable(chosen, base)]);
   return chosen;
+}
+
+/** Loads a language and makes it the one in use. */
+export async function setLanguage(code, base = import.meta.url) {
+  const chosen = await loadLanguage(code, base);
+  useLanguage(chosen, { force: true });
+  return chosen;
+}
+
+/**
+ * Loads a bundle the first draw does without (`tours`) for English and every
+ * language loaded, and for those loaded later. Resolves once its keys are in.
+ */
+export async function loadBundle(bundle, base = import.meta.url) {
+  wanted.add(bundle);
+  await Promise.all([...new Set(['en', ...loaded.keys()])].map((code) => loadTable(code, base)));
 }
 
 /**
  * Makes an already loaded language the one in use, at once (a playground
  * calls it before it draws or handles an event). False if it is not loaded.
  */
-export function useLanguage(code) {
-  if (state.code === code && state.table.size) return true;
+export function useLanguage(code, { force = false } = {}) {
+  if (!force && state.code === code && state.table.size) return true;
   const table = loaded.get(code);
   if (!table) return false;
   state.english = loaded.get('en') || table;

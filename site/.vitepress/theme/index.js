@@ -8,9 +8,9 @@ export default {
   extends: DefaultTheme,
   enhanceApp() {
     if (import.meta.env.SSR) return;
-    // Loaded by URL, not bundled: the package's modules find their CSS,
-    // locales, tours, gallery and wasm relative to their own URL.
-    const src = `${import.meta.env.BASE_URL}highwater-playground/highwater-playground.js`;
+    // Loaded by URL, not bundled again: the package's bundle finds its CSS,
+    // locales, tours, gallery and wasm relative to its own URL.
+    const src = `${import.meta.env.BASE_URL}highwater-playground/bundle/highwater-playground.js`;
     import(/* @vite-ignore */ src).catch((err) => {
       console.error(`highwater-playground: could not load ${src}: ${err.message}`);
     });

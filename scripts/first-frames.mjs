@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Writes www/first-frames/<id>.json: for each gallery scenario (and `default`,
+// the empty run the page opens on), what the core answers to the questions a
+// first draw asks of a run (its trace, events, refusals, and at every
+// position its state and operator's view), computed here by the same core
+// (www/pkg) the page loads. The element draws a scenario from this file while
+// the core is still on its way, then draws it again from the live core: the
+// same answers, so the same board (tests/browser/first-frame.test.mjs).
+//
+//   node scripts/first-frames.mjs        after scripts/gallery.mjs
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WWW = path.join(ROOT, 'www');
+const PKG = path.join(WWW, 'pkg');
+const OUT = path.join(WWW, 'first-frames');
+/** The file's format; the page ignores a file of another. */
+export const FORMAT = 1;
+
+if (!fs.existsSync(path.join(PKG, 'highwater_bg.wasm')) || !fs.existsSync(path.join(WWW, 'gallery.json'))) {
+  console.error('first-frames: www/pkg or www/gallery.json is missing; run make build');
+  process.exit(1);
+}
+const core = await import(path.join(PKG, 'highwater.js'));
+core.initSync({ module: fs.readFileSync(path.join(PKG, 'highwater_bg.wasm')) });
+
+/** The answers for one scenario, at every position of its run. */
+function frame(scenario) {
+  const sim = core.Simulation.fromScenario(scenario);
+  try {
+    const length = sim.length();
+    const stepEnds = Array.from(sim.stepEnds());
+    const positions = [];
+    for (let at = 0; at <= length; at++) {
+      sim.seek(at);
+      positions.push({ state: sim.state(), operator: sim.operator() });
+    }
+    return {
+      highwater_frame: FORMAT,
+      facts: { versions: core.versions(), limits: core.limits(), defaultConfig: core.defaultConfig() },
+      scenario: sim.scenario(),
+      length,
+      trace: sim.traceText(),
+      stepEnds,
+      refusals: sim.registrationRefusals(),
+      events: sim.eventsIn(0, stepEnds.length ? stepEnds[stepEnds.length - 1] : 0),
+      positions,
+    };
+  } finally {
+    sim.free();
+  }
+}
+
+const { entries } = JSON.parse(fs.readFileSync(path.join(WWW, 'gallery.json'), 'utf8'));
+const frames = [['default', { version: 1, config: core.defaultConfig(), steps: [] }], ...entries.map((e) => [e.id, e.scenario])];
+fs.mkdirSync(OUT, { recursive: true });
+let bytes = 0;
+for (const [id, scenario] of frames) {
+  const text = `${JSON.stringify(frame(scenario))}\n`;
+  bytes += text.length;
+  // Written beside and renamed into place: test files run in parallel.
+  const file = path.join(OUT, `${id}.json`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+const keep = new Set(frames.map(([id]) => `${id}.json`));
+for (const name of fs.readdirSync(OUT)) if (!keep.has(name) && !name.endsWith('.tmp')) fs.rmSync(path.join(OUT, name));
+console.log(`first-frames: ${frames.length} files in www/first-frames/ (${bytes} bytes)`);
