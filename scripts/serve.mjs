@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // A tiny static file server for the web page: loopback only, correct MIME
-// types (application/wasm for .wasm), no caching, no path traversal.
+// types (application/wasm for .wasm), no caching (unless --cache), no path
+// traversal, gzip for text and wasm when the request accepts it.
 //
-//   node scripts/serve.mjs [--port 8080] [--root www] [--quiet]
+//   node scripts/serve.mjs [--port 8080] [--root www] [--quiet] [--cache]
 //
-// --port 0 picks a free port. Tests can import { createStaticServer } instead.
+// --port 0 picks a free port. --cache lets the browser keep files for an hour
+// (the default, no-store, is right while editing). Tests can import
+// { createStaticServer } instead.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -28,15 +32,46 @@ const TYPES = {
   '.ts': 'text/plain; charset=utf-8', // wasm-pack's .d.ts files
 };
 
+// Sent gzipped when the request accepts it; the rest (images) as they are.
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.wasm', '.svg', '.txt']);
+
 // Every response: always fresh, and the browser must not guess types.
 const BASE_HEADERS = {
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
 };
+const CACHED = 'max-age=3600';
 
-export function createStaticServer({ root = 'www', log = () => {} } = {}) {
+/** Whether an Accept-Encoding header allows gzip (`gzip`, or `*`, with a q above 0). */
+export function acceptsGzip(header) {
+  let gzip = null;
+  let star = null;
+  for (const part of String(header || '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';').map((x) => x.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    if (name === 'gzip' || name === 'x-gzip') gzip = weight;
+    else if (name === '*') star = weight;
+  }
+  return (gzip ?? star ?? 0) > 0;
+}
+
+export function createStaticServer({ root = 'www', log = () => {}, cache = false } = {}) {
   const base = fs.realpathSync(root);
   const inside = (p) => p === base || p.startsWith(base + path.sep);
+  const cacheControl = cache ? { 'Cache-Control': CACHED } : {};
+  // file -> { mtimeMs, size, body: Promise<Buffer> }: each file gzipped once, again when it changes.
+  const gzipped = new Map();
+  const gzipOf = (file, stat) => {
+    const hit = gzipped.get(file);
+    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.body;
+    const body = fs.promises.readFile(file).then((raw) => new Promise((resolve, reject) => {
+      zlib.gzip(raw, { level: 9 }, (err, out) => (err ? reject(err) : resolve(out)));
+    }));
+    gzipped.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, body });
+    body.catch(() => gzipped.delete(file));
+    return body;
+  };
 
   return http.createServer((req, res) => {
     const send = (status, body = `${status} ${http.STATUS_CODES[status]}\n`, headers = {}) => {
@@ -79,11 +114,26 @@ export function createStaticServer({ root = 'www', log = () => {} } = {}) {
       return send(404);
     }
 
-    res.writeHead(200, {
+    const ext = path.extname(file).toLowerCase();
+    const headers = {
       ...BASE_HEADERS,
-      'Content-Type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': stat.size,
-    });
+      ...cacheControl,
+      'Content-Type': TYPES[ext] ?? 'application/octet-stream',
+    };
+    if (cache) headers['Last-Modified'] = stat.mtime.toUTCString();
+    if (COMPRESSIBLE.has(ext)) {
+      // The same URL has two bodies: caches must key on the request's Accept-Encoding.
+      headers.Vary = 'Accept-Encoding';
+      if (acceptsGzip(req.headers['accept-encoding'])) {
+        gzipOf(file, stat).then((body) => {
+          res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': body.length });
+          res.end(req.method === 'HEAD' ? undefined : body);
+          log(200, req);
+        }, () => send(500));
+        return;
+      }
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': stat.size });
     log(200, req);
     if (req.method === 'HEAD') return res.end();
     fs.createReadStream(file)
@@ -93,8 +143,8 @@ export function createStaticServer({ root = 'www', log = () => {} } = {}) {
 }
 
 // Resolves with the server once it listens; its port is server.address().port.
-export function serve({ port = 8080, root = 'www', log } = {}) {
-  const server = createStaticServer({ root, log });
+export function serve({ port = 8080, root = 'www', log, cache = false } = {}) {
+  const server = createStaticServer({ root, log, cache });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, HOST, () => resolve(server));
@@ -107,6 +157,7 @@ async function main() {
       port: { type: 'string', default: '8080' },
       root: { type: 'string', default: 'www' },
       quiet: { type: 'boolean', default: false },
+      cache: { type: 'boolean', default: false },
     },
   });
   const port = Number(values.port);
@@ -117,7 +168,7 @@ async function main() {
   const log = values.quiet ? undefined : (status, req) => console.log(`${status} ${req.method} ${req.url}`);
   let server;
   try {
-    server = await serve({ port, root: values.root, log });
+    server = await serve({ port, root: values.root, log, cache: values.cache });
   } catch (err) {
     console.error(`serve: ${err.code === 'EADDRINUSE' ? `port ${port} is already in use` : err.message}`);
     process.exit(1);
