@@ -29,6 +29,7 @@ build:
 	@scripts/setup.sh wasm node
 	@scripts/build-wasm.sh
 	@node scripts/gallery.mjs
+	@node scripts/first-frames.mjs
 	@node scripts/bundle.mjs
 
 # Serves www/ and bundles it again on every change of a source file.
@@ -41,6 +42,7 @@ test:
 	@$(MAKE) --no-print-directory test-native
 	@scripts/build-wasm.sh
 	@node scripts/gallery.mjs
+	@node scripts/first-frames.mjs
 	@node scripts/bundle.mjs
 	@$(MAKE) --no-print-directory test-browser
 
@@ -84,4 +86,4 @@ package:
 
 clean:
 	cargo clean
-	rm -rf www/pkg www/pkg-fast
+	rm -rf www/pkg www/pkg-fast www/bundle www/first-frames

@@ -8,14 +8,15 @@
 // the page), in a fresh browser context each time (cold: no HTTP cache, no
 // code cache, no open connection carried over):
 //   full page  www/index.html: first drawn state = the performance mark
-//              `highwater:first-draw` (set with body[data-ready="true"]);
-//              also when the first broker (`.broker-row`) appears in the
-//              element's shadow root, and the mark `highwater:core-ready`
-//              where the page sets one ("n/a" otherwise);
+//              `highwater:first-draw` (the board drawn: from the first
+//              frame, or from the core), or else the first broker
+//              (`.broker-row`) in the element's shadow root; also the live
+//              board (data-ready="true": the controls work) and the mark
+//              `highwater:core-ready` ("n/a" where the page sets none);
 //   docs page  a plain page of a few paragraphs and one
-//              <highwater-playground scenario="kip101-loss-after-restart" step="8">:
-//              first drawn state = its data-ready attribute set; also the
-//              first broker drawn, and core-ready as above;
+//              <highwater-playground scenario="kip101-loss-after-restart" step="8">,
+//              the element's bundle (the npm package's main module):
+//              the same three moments;
 //   RaftScope  its index.html: first drawn state = the first `g.server` in
 //              its svg (script.js draws all five in one go).
 // The times are taken in the page by a MutationObserver (addInitScript),
@@ -95,7 +96,7 @@ const DOCS_PAGE = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Truncation after a restart</title>
   <style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 44rem; padding: 0 1rem; }</style>
-  <script type="module" src="/highwater-playground.js"></script>
+  <script type="module" src="/bundle/highwater-playground.js"></script>
 </head>
 <body>
   <h1>Truncation after a restart</h1>
@@ -224,11 +225,11 @@ async function load(browser, url, page, profile) {
       ...(r.failed ? { failed: r.failed } : {}),
     })).sort((a, b) => a.start - b.start);
     // The full page's own mark where it has one (the observer sees the same moment, a microtask later).
-    const firstDraw = page.id === 'full' && inPage.firstDrawMark !== null ? inPage.firstDrawMark : inPage.seen[page.drawn];
+    const firstDraw = page.site === 'highwater' ? inPage.firstDrawMark ?? inPage.seen.board ?? inPage.seen.ready : inPage.seen[page.drawn];
     const before = list.filter((r) => r.end !== null && r.end <= firstDraw);
     return {
       firstDraw: round(firstDraw, 1),
-      board: round(inPage.seen.board ?? null, 1),
+      live: round(inPage.seen.ready ?? null, 1),
       coreReady: round(inPage.coreReady, 1),
       bytesBefore: before.reduce((s, r) => s + r.bytes, 0),
       requestsBefore: before.length,
@@ -306,7 +307,7 @@ function summarise(loads) {
   const representative = order[Math.floor((order.length - 1) / 2)];
   return {
     firstDraw: field('firstDraw'),
-    board: field('board'),
+    live: field('live'),
     coreReady: field('coreReady'),
     bytesBefore: field('bytesBefore'),
     requestsBefore: field('requestsBefore'),
@@ -331,12 +332,12 @@ for (const key of profiles) {
   const p = results.profiles[key];
   const rs = p.pages.raftscope.firstDraw.median;
   lines.push('', `**${p.name}** (${p.latency} ms, ${(p.downloadThroughput * 8) / 1e6} Mbit/s down, ${(p.uploadThroughput * 8) / 1e6} Mbit/s up)`, '');
-  lines.push('| page | first draw (ms) | × RaftScope | KB before first draw | requests before | first board (ms) | core ready (ms) | KB / requests, whole load |');
+  lines.push('| page | first draw (ms) | × RaftScope | KB before first draw | requests before | live board (ms) | core ready (ms) | KB / requests, whole load |');
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const page of [PAGES[0], PAGES[2], PAGES[1]]) {
     const s = p.pages[page.id];
     const hw = page.site === 'highwater';
-    lines.push(`| ${page.label} | ${range(s.firstDraw)} | ${(s.firstDraw.median / rs).toFixed(2)} | ${range(s.bytesBefore, kb)} | ${range(s.requestsBefore)} | ${hw ? range(s.board) : '–'} | ${hw ? range(s.coreReady) : '–'} | ${kb(s.bytesTotal.median)} / ${ms(s.requestsTotal.median)} |`);
+    lines.push(`| ${page.label} | ${range(s.firstDraw)} | ${(s.firstDraw.median / rs).toFixed(2)} | ${range(s.bytesBefore, kb)} | ${range(s.requestsBefore)} | ${hw ? range(s.live) : '–'} | ${hw ? range(s.coreReady) : '–'} | ${kb(s.bytesTotal.median)} / ${ms(s.requestsTotal.median)} |`);
   }
   const errors = PAGES.flatMap((page) => p.pages[page.id].errors.map((e) => `${page.label}: ${e}`));
   if (errors.length) lines.push('', `Console errors: ${errors.join('; ')}`);

@@ -28,16 +28,27 @@ export const OUT = path.join(WWW, 'bundle');
 /** The bundled entry, relative to www/. */
 export const BUNDLE = 'bundle/highwater-playground.js';
 
-/** Each source module's `import.meta.url` as its own URL, seen from the bundle's folder. */
+/** The style sheets the modules name (`new URL('….css', import.meta.url)`): each is minified into the bundle's folder. */
+const sheets = new Set();
+const CSS_URL = /new URL\((['"])([^'"]+\.css)\1,\s*import\.meta\.url\)/g;
+
+/**
+ * Each source module's `import.meta.url` as its own URL, seen from the
+ * bundle's folder; a style sheet it names is the bundle's minified copy.
+ */
 const sourceUrls = {
   name: 'source-urls',
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, async (args) => {
-      const text = await fs.promises.readFile(args.path, 'utf8');
+      let text = await fs.promises.readFile(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
-      const rel = path.relative(OUT, args.path).split(path.sep).join('/');
-      const own = `new URL(${JSON.stringify(rel)}, import.meta.url).href`;
-      return { contents: text.replaceAll('import.meta.url', own), loader: 'js' };
+      text = text.replace(CSS_URL, (whole, quote, rel) => {
+        const sheet = path.resolve(path.dirname(args.path), rel);
+        sheets.add(sheet);
+        return `new URL(${JSON.stringify(`./${path.basename(sheet)}`)}, BUNDLE_URL)`;
+      });
+      const own = `new URL(${JSON.stringify(path.relative(OUT, args.path).split(path.sep).join('/'))}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', own).replaceAll('BUNDLE_URL', 'import.meta.url'), loader: 'js' };
     });
   },
 };
@@ -153,6 +164,14 @@ export async function bundle() {
       outfile: path.join(OUT, path.basename(rel)),
       plugins: [fromElement(shared), sourceUrls, partsApart(rel)],
     })));
+  }
+  // The style sheets, minified (two with one name would be one file: refused).
+  const sheetNames = new Map();
+  for (const sheet of sheets) {
+    const name = path.basename(sheet);
+    if (sheetNames.has(name) && sheetNames.get(name) !== sheet) throw new Error(`two style sheets named ${name}: ${sheetNames.get(name)} and ${sheet}`);
+    sheetNames.set(name, sheet);
+    written.push(...save(await esbuild.build({ ...COMMON, bundle: false, sourcemap: false, entryPoints: [sheet], outfile: path.join(OUT, name) })));
   }
   // What an earlier build wrote and this one did not (another build's file being written is left alone).
   const keep = new Set(written);

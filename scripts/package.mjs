@@ -200,6 +200,7 @@ export function ensureBuilt() {
     run('bash', ['scripts/build-wasm.sh']);
   }
   run(process.execPath, ['scripts/gallery.mjs']);
+  run(process.execPath, ['scripts/first-frames.mjs']);
   if (!fs.existsSync(path.join(ROOT, 'node_modules', 'esbuild'))) run('bash', ['scripts/setup.sh', 'node']);
   run(process.execPath, ['scripts/bundle.mjs']);
 }

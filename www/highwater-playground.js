@@ -187,6 +187,7 @@ export class HighwaterPlayground extends HTMLElement {
     const scenario = (this.getAttribute('scenario') || '').trim();
     if (this.hasAttribute('sync-url') || (scenario && !/^v\d+\./.test(scenario))) loadGallery().catch(() => {});
     if (this.size() === 'full' || this.hasAttribute('tour')) tourIds().catch(() => {});
+    this.firstFrame().catch(() => {});
     if (!this.shadowRoot.childElementCount) {
       const wait = document.createElement('div');
       wait.className = 'hw-waiting';
@@ -388,7 +389,8 @@ export class HighwaterPlayground extends HTMLElement {
 
     // The gallery (names in every language) and the first tour, for the head.
     loadGallery().then((g) => { pg.gallery = g; if (pg.sim) { pg.enter(); pg.drawHead(); } }, () => {});
-    tourIds().then((ids) => { pg.firstTour = ids[0] || null; if (pg.sim) { pg.enter(); pg.drawHead(); } }, () => {});
+    // (The compact sizes offer no tour: they fetch no tours' words.)
+    if (size === 'full') tourIds().then((ids) => { pg.firstTour = ids[0] || null; if (pg.sim) { pg.enter(); pg.drawHead(); } }, () => {});
 
     this.addEventListener('highwater-ready', () => {
       if (page) {

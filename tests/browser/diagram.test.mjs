@@ -64,7 +64,7 @@ async function drawDiagram(page, scenario, position) {
 }
 
 test('the diagram draws every arrow the core reports, marks the crash and highlights the current step', async () => {
-  const page = await openPage(env);
+  const page = await openPage(env, { source: true });
   const kip101 = scenarioText('kip101-loss-after-restart');
   const d = await drawDiagram(page, kip101, 14);
   assert.ok(d.data.arrows.length > 20, `${d.data.arrows.length} arrows`);
@@ -96,7 +96,7 @@ test('the diagram draws every arrow the core reports, marks the crash and highli
 });
 
 test('a cap on arrows is reported and drawn as such', async () => {
-  const page = await openPage(env);
+  const page = await openPage(env, { source: true });
   const r = await page.evaluate(async (scenario) => {
     const { core } = await import('./core.js');
     const { renderDiagram } = await import('./draw/diagram.js');
@@ -116,7 +116,7 @@ test('a cap on arrows is reported and drawn as such', async () => {
 });
 
 test('exported SVG is well-formed, user text stays text, the PNG has the size asked for', async () => {
-  const page = await openPage(env);
+  const page = await openPage(env, { source: true });
   const hostile = '<b>&"x';
   const scenario = {
     version: 1,
@@ -202,7 +202,7 @@ test('exported SVG is well-formed, user text stays text, the PNG has the size as
 });
 
 test('the exported scenario replays to the trace highwater run prints, which is the page\'s trace', async () => {
-  const page = await openPage(env);
+  const page = await openPage(env, { source: true });
   const name = 'kip101-loss-after-restart';
   const scenario = JSON.parse(scenarioText(name));
   await loadFromGallery(page, scenario.name);
@@ -227,7 +227,7 @@ test('the exported scenario replays to the trace highwater run prints, which is 
 for (const lang of ['en', 'zh-Hans']) {
   for (const width of [1440, 390]) {
     test(`screenshot of the diagram at ${width} px in ${lang}`, async () => {
-      const page = await openPage(env, { path: `?lang=${lang}`, viewport: { width, height: 900 } });
+      const page = await openPage(env, { path: `?lang=${lang}`, viewport: { width, height: 900 }, source: true });
       const d = await drawDiagram(page, scenarioText('kip101-loss-after-restart'), 14);
       assert.equal(d.drawnArrows, d.data.arrows.length);
       if (width === 390) assert.ok(d.scrollWidth > d.boxWidth, 'on a phone the lanes keep their width and the diagram scrolls');

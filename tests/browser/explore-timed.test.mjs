@@ -11,6 +11,7 @@ test('"Find a way to lose data" from a timed-mode scenario searches manual steps
   const page = await openPage(env);
   await loadFromGallery(page, 'Timed failover');
   await page.click('#btn-explore');
+  await page.locator('#dlg-explore[open]').waitFor(); // the explorer is loaded at its first use
   assert.match(await page.locator('#explore-settings').textContent(), /manual mode/);
   await page.locator('#explore-form [name=depth]').fill('3');
   await page.locator('#explore-form button[type=submit]').click();

@@ -25,11 +25,13 @@ export async function loadCore() {
   return core;
 }
 
-/** The wasm package (built if missing), the gallery (always rewritten: it is cheap and must match the scenarios) and the bundle. */
+/** The wasm package (built if missing), the gallery and the first frames (always rewritten: cheap, and they must match the scenarios) and the bundle. */
 export function ensureBuilt() {
   if (['pkg', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(ROOT, 'www', dir, 'highwater_bg.wasm')))) run('bash', ['scripts/build-wasm.sh']);
   const r = spawnSync(process.execPath, ['scripts/gallery.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scripts/gallery.mjs failed: ${r.stderr}`);
+  const f = spawnSync(process.execPath, ['scripts/first-frames.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (f.status !== 0) throw new Error(`scripts/first-frames.mjs failed: ${f.stderr}`);
   // The page loads the bundle: made again when a source module is newer.
   const b = spawnSync(process.execPath, ['scripts/bundle.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   if (b.status !== 0) throw new Error(`scripts/bundle.mjs failed: ${b.stderr}`);
@@ -99,11 +101,26 @@ export async function setup() {
 }
 
 /**
+ * The page on the element's source modules instead of its bundle: for a test
+ * that imports a module of www/ into the page (`await import('./draw/x.js')`),
+ * which must be the same instance the element uses (the words loaded…).
+ */
+export async function onSourceModules(context) {
+  await context.route(/\/index\.js$/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace('./bundle/highwater-playground.js', './highwater-playground.js');
+    await route.fulfill({ response, body });
+  });
+}
+
+/**
  * Opens the page (path such as '' or '?embed', fragment such as '#s=...') and
  * waits until the first state is drawn. Page errors are collected in page.errors.
+ * `source`: on the source modules (onSourceModules).
  */
-export async function openPage(env, { path: p = '', hash = '', viewport = { width: 1280, height: 900 }, colorScheme = 'light', reducedMotion = 'reduce', context: ctxOptions = {} } = {}) {
+export async function openPage(env, { path: p = '', hash = '', viewport = { width: 1280, height: 900 }, colorScheme = 'light', reducedMotion = 'reduce', context: ctxOptions = {}, source = false } = {}) {
   const context = await env.browser.newContext({ viewport, colorScheme, reducedMotion, ...ctxOptions });
+  if (source) await onSourceModules(context);
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -120,6 +137,8 @@ export async function brokerStat(page, broker, stat) {
 /** The whole trace from the page's "Trace as text" view. */
 export async function pageTrace(page) {
   await page.click('#btn-trace');
+  // Sharing is loaded at its first use: the dialog opens once it is there.
+  await page.locator('#dlg-trace[open]').waitFor();
   const text = await page.locator('#trace-text').textContent();
   await page.locator('#dlg-trace button[data-close]').click();
   return text;

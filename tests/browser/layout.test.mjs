@@ -68,6 +68,7 @@ test('the main view at 360 px wide has no horizontal scroll', async () => {
   const long = await openPage(env, { viewport, hash: `#s=${link(longRun(7, 300))}` });
   assert.ok(await noHorizontalScroll(long), '7 brokers, 300 records');
   await long.click('#btn-explore');
+  await long.locator('#dlg-explore[open]').waitFor();
   assert.ok(await noHorizontalScroll(long), 'search dialog');
 });
 

@@ -1,7 +1,7 @@
 // The playground driven through its controls, read back from the DOM.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openPage, brokerStat, applySettings, produce, brokerButton, loadCore } from './harness.mjs';
+import { setup, openPage, brokerStat, applySettings, produce, brokerButton, loadCore, onSourceModules } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -232,11 +232,7 @@ test('a panic in the core: an error is shown and the page recovers the run', asy
   const context = await env.browser.newContext({ reducedMotion: 'reduce' });
   // The page on the source modules (the bundle holds the glue, minified), and the first
   // instance of the glue trapping (as a Rust panic does) on one value.
-  await context.route(/\/index\.js$/, async (route) => {
-    const response = await route.fetch();
-    const body = (await response.text()).replace('./bundle/highwater-playground.js', './highwater-playground.js');
-    await route.fulfill({ response, body });
-  });
+  await onSourceModules(context);
   await context.route(/\/pkg\/highwater\.js$/, async (route) => {
     const response = await route.fetch();
     let body = await response.text();

@@ -82,6 +82,7 @@ test('a link whose messages hold HTML or script runs nothing and shows the text'
   assert.match(await page.locator('#event-log').textContent(), /onerror/);
   // Embed code escapes the name.
   await page.click('#btn-embed');
+  await page.locator('#dlg-embed[open]').waitFor(); // sharing is loaded at its first use
   const code = await page.locator('#embed-code').inputValue();
   assert.ok(code.includes('&lt;img src=y onerror=&quot;window.__pwned=3&quot;&gt;Name'), code);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);

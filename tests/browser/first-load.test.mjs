@@ -1,0 +1,73 @@
+// What a first load asks for (scripts/bundle.mjs, element/sheets.js, the
+// promise caches of words/i18n.js, element/tour.js, element/gallery.js and
+// core.js): the element is one module; what is used later (the explorer, the
+// grid, the fork view, sharing, the exporters, the tours' words) is not
+// fetched until it is; and however many elements start at the same moment,
+// each file is fetched once. Behaviour only: the times are in
+// scripts/bench-first-load.mjs and docs/performance.md.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+/** Loads a page; resolves with the paths it requested (each as often as asked) once every element is live. */
+async function requests({ path = '', body = null, count = 1 } = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 2400 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const asked = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  const url = body === null ? `${env.url}${path}` : `${env.url}first-load-host.html`;
+  if (body !== null) {
+    await page.route(url, (route) => route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title><script type="module" src="./bundle/highwater-playground.js"></script></head><body>${body}</body></html>`,
+    }));
+  }
+  await page.goto(url);
+  await page.waitForFunction((n) => document.querySelectorAll('highwater-playground[data-ready="true"]').length === n, count);
+  await page.waitForLoadState('networkidle');
+  await context.close();
+  return asked.filter((p) => !p.endsWith('.html') && p !== '/favicon.svg');
+}
+
+const LATER = ['explore-dialog.js', 'whatif-dialog.js', 'share-dialog.js', 'fork-view.js', 'export.js', 'compare.css', 'worker-runner.js', 'explore-worker.js', 'whatif-worker.js', 'pkg-fast'];
+
+test('the page: one module for the element, the diagram after it, nothing it does not show', async () => {
+  const asked = await requests();
+  const modules = asked.filter((p) => p.endsWith('.js')).sort();
+  assert.deepEqual(modules, ['/bundle/diagram-panel.js', '/bundle/highwater-playground.js', '/index.js'], 'the page script, the bundle, and the diagram the full page shows');
+  for (const later of LATER) assert.ok(!asked.some((p) => p.includes(later)), `${later} is fetched only when used`);
+  assert.ok(asked.includes('/pkg/highwater_bg.wasm'));
+  assert.ok(asked.includes('/bundle/style.css'), 'the minified style sheet');
+  assert.ok(!asked.some((p) => p.startsWith('/locales/zh')), 'no other language');
+});
+
+test('five elements starting together fetch each file once; compact ones fetch no tours and no diagram', async () => {
+  const ids = ['kip101-loss-after-restart', 'unclean-election-loss', 'isr-shrink-and-expand', 'hw-is-min-isr-leo', 'timed-failover'];
+  const asked = await requests({ body: ids.map((id) => `<highwater-playground scenario="${id}" step="3"></highwater-playground>`).join('\n'), count: ids.length });
+  const twice = [...new Set(asked.filter((p, i) => asked.indexOf(p) !== i))];
+  assert.deepEqual(twice, [], 'no file is fetched twice');
+  for (const id of ids) assert.ok(asked.includes(`/first-frames/${id}.json`), `the first frame of ${id}`);
+  for (const later of [...LATER, 'diagram-panel.js', 'tours.json', 'tours/index.json']) assert.ok(!asked.some((p) => p.includes(later)), `${later} is not fetched by compact elements`);
+  assert.deepEqual(asked.filter((p) => p.endsWith('.js')), ['/bundle/highwater-playground.js']);
+});
+
+test('a part is fetched at its first use, once, and works (the explorer opens)', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const asked = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.goto(env.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.ok(!asked.includes('/bundle/explore-dialog.js'));
+  await page.click('#btn-explore');
+  await page.locator('#dlg-explore[open]').waitFor();
+  await page.locator('#dlg-explore button[data-close]').first().click();
+  await page.click('#btn-explore');
+  await page.locator('#dlg-explore[open]').waitFor();
+  assert.equal(asked.filter((p) => p === '/bundle/explore-dialog.js').length, 1);
+  await context.close();
+});
