@@ -9,7 +9,8 @@
 // position to show), tour (a tour id; step is then the tour's stop), fork (a
 // change, docs/fork.md: the run and its fork side by side), lang
 // (en, zh-Hans, zh-Hant), height (a CSS length), controls (full, compact,
-// none), autoplay. It renders in a shadow root (the host page's CSS cannot
+// none), autoplay, theme (light, dark, auto: the host page's toggle, else the
+// OS). It renders in a shadow root (the host page's CSS cannot
 // reach in, its own cannot leak out), loads when it is scrolled near the
 // viewport, shares one core (wasm) instance with every other playground on
 // the page, and reports its position in a `highwater-position` event
@@ -129,6 +130,72 @@ function markup() {
 
 const SIZES = { full: 'full', compact: 'compact', none: 'bare' };
 
+/**
+ * The full page is the element: its parts are the page's landmarks and its
+ * name the page's heading. An element in a docs page has none (its labelled
+ * parts are groups): the host page owns them.
+ */
+function pageLandmarks(root) {
+  const role = (id, name, extra = {}) => {
+    const el = root.getElementById(id);
+    el.setAttribute('role', name);
+    for (const [k, v] of Object.entries(extra)) el.setAttribute(k, v);
+  };
+  role('topbar', 'banner');
+  role('brand-name', 'heading', { 'aria-level': '1' });
+  role('top-actions', 'navigation', { 'aria-label': 'Page actions', 'data-i18n-attr': 'aria-label:nav.label' });
+  role('app', 'main');
+  role('footer', 'contentinfo');
+}
+
+// Light or dark. `theme="light"` or `"dark"` says which; `auto` (or none)
+// follows the host page: a `dark` (or `light`) class or `data-theme` on its
+// <html>, as documentation sites' toggles set (VitePress's `html.dark`), else
+// the colour of the page's own background where it paints one, else the OS.
+const DARK = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+const themed = new Set(); // the connected elements
+let watcher = null;
+
+/** Dark or light, by the colour a page paints: its body's background, else its root's (null: none painted). */
+function paintedScheme() {
+  for (const el of [document.body, document.documentElement]) {
+    if (!el) continue;
+    const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(getComputedStyle(el).backgroundColor);
+    if (!m || (m[4] !== undefined && Number(m[4]) < 0.5)) continue;
+    const [r, g, b] = m.slice(1, 4).map(Number);
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b < 128 ? 'dark' : 'light';
+  }
+  return null;
+}
+
+function hostScheme() {
+  const html = document.documentElement;
+  const declared = html.getAttribute('data-theme');
+  if (html.classList.contains('dark') || declared === 'dark') return 'dark';
+  if (html.classList.contains('light') || declared === 'light') return 'light';
+  return paintedScheme() || (DARK && DARK.matches ? 'dark' : 'light');
+}
+
+function rescheme() {
+  for (const el of themed) el.applyScheme();
+}
+
+/** Follows the host page's toggle and the OS while any element is connected. */
+function watchScheme(el, on) {
+  if (on) themed.add(el);
+  else themed.delete(el);
+  if (themed.size && !watcher) {
+    const observer = new MutationObserver(rescheme);
+    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
+    if (document.body) observer.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
+    if (DARK) DARK.addEventListener('change', rescheme);
+    watcher = () => { observer.disconnect(); if (DARK) DARK.removeEventListener('change', rescheme); };
+  } else if (!themed.size && watcher) {
+    watcher();
+    watcher = null;
+  }
+}
+
 /** A whole number from an attribute (past the run's end is still a number: it is said so, and the end shown), or null. */
 function stepNumber(raw) {
   return raw !== null && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null;
@@ -146,7 +213,7 @@ const BUILT_IN = {
 const words = (key, params) => (has(key) ? t(key, params) : fill(BUILT_IN[key], params));
 
 export class HighwaterPlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'step', 'tour', 'fork', 'lang', 'height', 'controls', 'autoplay'];
+  static observedAttributes = ['scenario', 'step', 'tour', 'fork', 'lang', 'height', 'controls', 'autoplay', 'theme'];
 
   constructor() {
     super();
@@ -179,6 +246,8 @@ export class HighwaterPlayground extends HTMLElement {
 
   connectedCallback() {
     this.applyHeight();
+    watchScheme(this, true);
+    this.applyScheme();
     if (this.pg || this.starting) return;
     // What its first draw needs is asked for at once, even while it waits to be scrolled near.
     ensureCore().catch(() => {});
@@ -210,7 +279,15 @@ export class HighwaterPlayground extends HTMLElement {
     this.observer.observe(this);
   }
 
+  /** Its colours: `data-scheme="dark"` or `"light"` on the element, which its style sheets follow. */
+  applyScheme() {
+    const theme = this.getAttribute('theme');
+    const scheme = theme === 'light' || theme === 'dark' ? theme : hostScheme();
+    if (this.dataset.scheme !== scheme) this.dataset.scheme = scheme;
+  }
+
   disconnectedCallback() {
+    watchScheme(this, false);
     if (this.observer) {
       this.observer.disconnect();
       this.observer = null;
@@ -238,6 +315,7 @@ export class HighwaterPlayground extends HTMLElement {
 
   attributeChangedCallback(name, old, value) {
     if (name === 'height') this.applyHeight();
+    if (name === 'theme') this.applyScheme();
     if (!this.pg || old === value) return;
     const pg = this.pg;
     // On the first frame the run is not in the core yet: it is loaded from the attributes as they are then.
@@ -374,6 +452,8 @@ export class HighwaterPlayground extends HTMLElement {
     box.classList.toggle('page', page);
     box.classList.toggle('compact', size !== 'full');
     box.classList.toggle('bare', size === 'bare');
+    if (page) pageLandmarks(root);
+    else for (const part of root.querySelectorAll('section[aria-label], section[aria-labelledby], form[aria-label]')) part.setAttribute('role', 'group');
     translateTree(root);
     if (page) document.documentElement.lang = lang;
     if (coreError) {

@@ -141,7 +141,7 @@ function runColumn(which, side, at, view) {
   const tone = outcome ? TONE[outcome.outcome] || 'muted' : 'muted';
   const reads = s.consumer.read || [];
   const readIds = (i) => at.get(`read:${i + 1}`);
-  return h('section', { class: `compare-run compare-${which}`, key: which, 'data-side': which, 'aria-label': t(`compare.${which}`) },
+  return h('section', { class: `compare-run compare-${which}`, key: which, 'data-side': which, role: 'group', 'aria-label': t(`compare.${which}`) },
     h('header', { class: 'compare-run-head' },
       h('h3', null, t(`compare.${which}`)),
       outcome
@@ -267,7 +267,7 @@ export function compareView({ left, right, differences = [], change = null, posi
     h('div', { class: 'compare-runs' },
       runColumn('left', left, at.left, view),
       runColumn('right', right, at.right, view)),
-    h('section', { class: 'compare-diffs', 'aria-label': t('compare.differences_title') },
+    h('section', { class: 'compare-diffs', role: 'group', 'aria-label': t('compare.differences_title') },
       h('h3', null, t('compare.differences_count', { count: differences.length })),
       differences.length
         ? h('ul', { class: 'compare-diff-list' }, differences.map((d) => h('li', { key: diffId(d), 'data-diff': diffId(d), 'data-kind': d.kind },

@@ -242,7 +242,7 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, 
   const label = t('broker.label', { broker: b.id, role: b.in_elr ? `${role}, ELR` : role, epoch: b.leader_epoch, leo: b.log_end_offset, hw: b.high_watermark });
   const notes = stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id);
   const controllerLeader = has(p.leader) ? t('broker.controller_leader', { broker: p.leader, epoch: p.leader_epoch }) : t('broker.nobody');
-  return h('section', { class: classes.join(' '), key: `b${b.id}`, 'data-broker': b.id, 'aria-label': label },
+  return h('section', { class: classes.join(' '), key: `b${b.id}`, 'data-broker': b.id, role: 'group', 'aria-label': label },
     h('div', { class: 'broker-info' },
       h('div', { class: 'broker-title' },
         h('span', { class: 'broker-name' }, t('broker.name', { broker: b.id })),

@@ -1,6 +1,8 @@
 // The playground's markup: the same for the full page, the compact embed and
 // the bare figure (the `controls` attribute hides what a size does not show).
-// Static text written here; every word is replaced from the locale tables
+// No landmark or top-level heading: the host page owns those (the full page
+// gives the element's parts their roles: highwater-playground.js). Static
+// text written here; every word is replaced from the locale tables
 // (data-i18n) before it is shown. It is built once into a fragment by
 // `markupFragment` below, element by element (createElement, setAttribute):
 // no HTML parser is involved, so a page under Trusted Types
@@ -8,16 +10,16 @@
 
 export const MARKUP = `
 <div class="hw" id="root" part="root" dir="ltr">
-  <header class="topbar">
+  <div class="topbar" id="topbar">
     <div class="brand">
       <svg class="logo" viewBox="0 0 32 32" width="30" height="30" aria-hidden="true"><rect x="3" y="6" width="6" height="20" rx="1.5"/><rect x="13" y="6" width="6" height="20" rx="1.5"/><rect x="23" y="6" width="6" height="20" rx="1.5" class="logo-tail"/><path d="M1 17 H31" class="logo-line"/></svg>
       <div>
-        <h1>Highwater</h1>
+        <p class="brand-name" id="brand-name">Highwater</p>
         <p class="tagline" data-i18n="page.tagline">Kafka partition replication, step by step</p>
         <span id="embed-name" class="embed-only embed-name"></span>
       </div>
     </div>
-    <nav class="top-actions full-only" aria-label="Page actions" data-i18n-attr="aria-label:nav.label">
+    <div class="top-actions full-only" id="top-actions">
       <button type="button" id="btn-tours" class="primary" data-i18n="nav.tours">Tours</button>
       <button type="button" id="btn-gallery" data-i18n="nav.scenarios">Scenarios</button>
       <button type="button" id="btn-explore" data-i18n="nav.explore">Find a way to lose data</button>
@@ -40,13 +42,13 @@ export const MARKUP = `
       <button type="button" id="btn-glossary" data-i18n="nav.glossary">Glossary</button>
       <button type="button" id="btn-help" class="round" popovertarget="help" aria-label="Help and keyboard shortcuts" data-i18n-attr="aria-label:nav.help">?</button>
       <label class="lang-pick"><span class="visually-hidden" data-i18n="nav.language">Language</span><select id="lang" aria-label="Language" data-i18n-attr="aria-label:nav.language"></select></label>
-    </nav>
+    </div>
     <a id="open-full" class="embed-only open-full" target="_blank" rel="noopener" href="./" data-i18n="page.open_full">Open in Highwater ↗</a>
-  </header>
+  </div>
 
   <div id="notices" class="notices" aria-live="polite"></div>
 
-  <main id="app" aria-busy="true">
+  <div id="app" class="app" aria-busy="true">
     <section class="scenario-head" aria-label="Scenario" data-i18n-attr="aria-label:page.scenario_label">
       <h2 id="scenario-name" data-i18n="page.loading">Loading…</h2>
       <p id="scenario-description" class="muted"></p>
@@ -146,7 +148,7 @@ export const MARKUP = `
         </section>
       </div>
 
-      <aside class="col-side">
+      <div class="col-side">
         <section class="panel producer full-only" aria-labelledby="producer-title">
           <div class="panel-head"><h3 id="producer-title" data-i18n="panel.producer">Producer</h3></div>
           <form id="produce-form" class="produce-form">
@@ -186,7 +188,7 @@ export const MARKUP = `
           </div>
           <div id="event-log" class="event-log" tabindex="0" aria-label="Event log (trace lines up to this step; click a line to go to its step)" data-i18n-attr="aria-label:eventlog.label"></div>
         </section>
-      </aside>
+      </div>
     </div>
 
     <section class="panel diagram-panel full-only" aria-labelledby="diagram-title">
@@ -196,11 +198,11 @@ export const MARKUP = `
       </div>
       <div id="diagram" class="diagram-scroll diagram-box" tabindex="0" aria-label="Space-time diagram: the arrow keys move the timeline" data-i18n-attr="aria-label:diagram.box_label"></div>
     </section>
-  </main>
+  </div>
 
-  <footer class="footer full-only">
+  <div class="footer full-only" id="footer">
     <p class="muted small" data-i18n="page.footer">Highwater models one partition: logs, fetch, ISR, high watermark, leader epochs and the controller, under the rules and defaults of eight Kafka versions, from 0.10 to 4.1. Everything runs in this page.</p>
-  </footer>
+  </div>
 
   <dialog id="dlg-tours" class="dialog wide" aria-labelledby="tours-title">
     <div class="dialog-head"><h2 id="tours-title" data-i18n="tour.list_title">Tours</h2><button type="button" class="close" data-close aria-label="Close" data-i18n-attr="aria-label:common.close">✕</button></div>
