@@ -20,6 +20,8 @@ export interface HighwaterPlaygroundAttributes {
   controls?: HighwaterPlaygroundControls;
   /** Boolean attribute: play the timeline once the element is in view. */
   autoplay?: boolean | '';
+  /** light, dark, or auto (the default): the host page's toggle, else its background, else the OS. */
+  theme?: 'light' | 'dark' | 'auto';
 }
 
 /** `detail` of the `highwater-position` event. */

@@ -119,7 +119,7 @@ test('README has the embedding snippet, every attribute, the event and the ifram
   const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
   assert.ok(readme.includes(`<script type="module">import 'highwater-playground';</script>`));
   assert.ok(readme.includes('<highwater-playground scenario="kip101-loss-after-restart" step="8" lang="zh-Hans">'));
-  for (const attr of ['scenario', 'step', 'tour', 'lang', 'height', 'controls', 'autoplay']) assert.match(readme, new RegExp(`^\\| \`${attr}\` \\|`, 'm'), attr);
+  for (const attr of ['scenario', 'step', 'tour', 'lang', 'height', 'controls', 'autoplay', 'theme']) assert.match(readme, new RegExp(`^\\| \`${attr}\` \\|`, 'm'), attr);
   assert.match(readme, /highwater-position/);
   assert.match(readme, /<iframe src="[^"]*index\.html\?embed/);
   const license = fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8');
