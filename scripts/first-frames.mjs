@@ -27,7 +27,7 @@ const core = await import(path.join(PKG, 'highwater.js'));
 core.initSync({ module: fs.readFileSync(path.join(PKG, 'highwater_bg.wasm')) });
 
 /** The answers for one scenario, at every position of its run. */
-function frame(scenario) {
+function frame(scenario, focus) {
   const sim = core.Simulation.fromScenario(scenario);
   try {
     const length = sim.length();
@@ -39,6 +39,7 @@ function frame(scenario) {
     }
     return {
       highwater_frame: FORMAT,
+      focus, // where an element without `step` opens (gallery.json)
       facts: { versions: core.versions(), limits: core.limits(), defaultConfig: core.defaultConfig() },
       scenario: sim.scenario(),
       length,
@@ -54,11 +55,11 @@ function frame(scenario) {
 }
 
 const { entries } = JSON.parse(fs.readFileSync(path.join(WWW, 'gallery.json'), 'utf8'));
-const frames = [['default', { version: 1, config: core.defaultConfig(), steps: [] }], ...entries.map((e) => [e.id, e.scenario])];
+const frames = [['default', { version: 1, config: core.defaultConfig(), steps: [] }, 0], ...entries.map((e) => [e.id, e.scenario, e.focus])];
 fs.mkdirSync(OUT, { recursive: true });
 let bytes = 0;
-for (const [id, scenario] of frames) {
-  const text = `${JSON.stringify(frame(scenario))}\n`;
+for (const [id, scenario, focus] of frames) {
+  const text = `${JSON.stringify(frame(scenario, focus))}\n`;
   bytes += text.length;
   // Written beside and renamed into place: test files run in parallel.
   const file = path.join(OUT, `${id}.json`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes www/gallery.json, the page's scenario gallery, from
 // tests/scenarios/*.json: name, description, a one-line summary, the file,
-// the Kafka version it is written for and the scenario itself; the scenarios
+// the Kafka version it is written for, the step an element opens at without
+// `step` (focus: the first broken guarantee, else the end) and the scenario itself; the scenarios
 // whose point is comparing versions also get one variant per version preset.
 // Reads the version presets from the core (www/pkg: build it first).
 //
@@ -62,6 +63,23 @@ function summary(text) {
   return out;
 }
 
+/**
+ * The step an element without `step` opens at, the scenario's telling
+ * moment: where a guarantee first breaks, else the end of the run (what the
+ * steps lead to).
+ */
+function focusOf(scenario, file) {
+  const sim = core.Simulation.fromScenario(scenario);
+  try {
+    const steps = sim.state().violations.map((v) => v.step);
+    return steps.length ? Math.min(...steps) : sim.length();
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`);
+  } finally {
+    sim.free();
+  }
+}
+
 const files = fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')).sort();
 const rank = (f) => {
   const i = ORDER.indexOf(path.basename(f, '.json'));
@@ -85,6 +103,7 @@ const entries = files.map((file) => {
     file: `tests/scenarios/${file}`,
     protocol: protocolOf(scenario, file),
     scenario,
+    focus: focusOf(scenario, file),
   };
   if (COMPARE.has(id)) {
     // Only the protocol changes: the file's own (partial) config, so that the

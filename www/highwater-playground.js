@@ -421,7 +421,8 @@ export class HighwaterPlayground extends HTMLElement {
       at = stepNumber(this.getAttribute('step'));
     }
     if (!id) return Promise.resolve(null);
-    return loadFrame(id).then((frame) => (frame && (at === null || at <= frame.length) ? { frame, at: at ?? 0 } : null));
+    const autoplay = this.hasAttribute('autoplay');
+    return loadFrame(id).then((frame) => (frame && (at === null || at <= frame.length) ? { frame, at: at ?? (autoplay ? 0 : frame.focus ?? 0) } : null));
   }
 
   async build(keep) {
@@ -564,7 +565,8 @@ export class HighwaterPlayground extends HTMLElement {
         pg.enter();
         if (!entry) throw new Error(t('embed.unknown_scenario', { id: excerpt(scenario, 40) }));
         pg.gallery = await loadGallery();
-        pg.loadScenario(entry.scenario, { at: step ?? 0 });
+        // Without a step: the scenario's telling moment (played from the start with autoplay).
+        pg.loadScenario(entry.scenario, { at: step ?? (this.hasAttribute('autoplay') ? 0 : entry.focus ?? 0) });
       }
       if (step !== null && step > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at: step, count: pg.sim.length() }));
       // A comparison: the run and its fork side by side (a change the core refuses is a message).

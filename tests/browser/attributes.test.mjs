@@ -117,3 +117,16 @@ test('a core that cannot be fetched, with the locales and styles gone too: an En
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('without step an element opens at its scenario\'s telling moment: where a guarantee first breaks, else the end', async () => {
+  const page = await hostPage(`<highwater-playground id="a" scenario="kip101-loss-after-restart"></highwater-playground>
+    <highwater-playground id="b" scenario="two-fetch-rounds"></highwater-playground>`);
+  await page.waitForSelector('#a[data-ready="true"]');
+  await page.waitForSelector('#b[data-ready="true"]');
+  assert.equal(await page.locator('#a').locator('#position').textContent(), '17 / 19');
+  // At that step the banner names the broken guarantee.
+  assert.match(await page.locator('#a').locator('#banner').textContent(), /acks=all/);
+  assert.equal(await page.locator('#b').locator('#position').textContent(), '4 / 4');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
