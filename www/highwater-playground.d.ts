@@ -15,7 +15,7 @@ export interface HighwaterPlaygroundAttributes {
   /** A change (docs/fork.md), such as "protocol=0.11": the run and its fork side by side. */
   fork?: string;
   lang?: HighwaterPlaygroundLanguage;
-  /** A CSS length, such as "480px". */
+  /** A CSS length, such as "480px": the most height the element takes (a taller board scrolls inside). */
   height?: string;
   controls?: HighwaterPlaygroundControls;
   /** Boolean attribute: play the timeline once the element is in view. */

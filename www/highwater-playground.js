@@ -8,7 +8,7 @@
 // Attributes: scenario (a gallery id, or a link's text `v1.…`), step (the
 // position to show), tour (a tour id; step is then the tour's stop), fork (a
 // change, docs/fork.md: the run and its fork side by side), lang
-// (en, zh-Hans, zh-Hant), height (a CSS length), controls (full, compact,
+// (en, zh-Hans, zh-Hant), height (a CSS length: the most it takes), controls (full, compact,
 // none), autoplay, theme (light, dark, auto: the host page's toggle, else the
 // OS). It renders in a shadow root (the host page's CSS cannot
 // reach in, its own cannot leak out), loads when it is scrolled near the
@@ -346,15 +346,19 @@ export class HighwaterPlayground extends HTMLElement {
     }
   }
 
-  /** The `height` attribute as the element's height; removed (or not a length), the height it had before it was given one. */
+  /**
+   * The `height` attribute as the most the element takes: a shorter board
+   * leaves no blank band below it, a taller one scrolls inside. Removed (or
+   * not a length), the height it had before it was given one.
+   */
   applyHeight() {
     const height = this.getAttribute('height');
     if (height && CSS.supports('height', height)) {
-      this.style.height = height;
+      this.style.maxHeight = height;
       this.style.overflow = 'auto';
       this.sizedByAttribute = true;
     } else if (this.sizedByAttribute) {
-      this.style.removeProperty('height');
+      this.style.removeProperty('max-height');
       this.style.removeProperty('overflow');
       this.sizedByAttribute = false;
     }

@@ -43,7 +43,7 @@ async function hostPage(body, { block = null } = {}) {
 
 const inside = (page, selector) => page.locator('#a').locator(selector);
 
-test('removing the height attribute gives the element back the height it had', async () => {
+test('height is the most the element takes (shorter boards leave no band); removing it gives back the height it had', async () => {
   const page = await hostPage('<highwater-playground id="a" scenario="hw-is-min-isr-leo"></highwater-playground>');
   await page.waitForSelector('#a[data-ready="true"]');
   const natural = (await page.locator('#a').boundingBox()).height;
@@ -52,6 +52,9 @@ test('removing the height attribute gives the element back the height it had', a
   await page.evaluate(() => document.getElementById('a').removeAttribute('height'));
   assert.equal((await page.locator('#a').boundingBox()).height, natural);
   assert.equal(await page.evaluate(() => document.getElementById('a').getAttribute('style')), '', 'nothing of it left inline');
+  // A height above the board's: the element fits the board, no blank band below it.
+  await page.evaluate((h) => document.getElementById('a').setAttribute('height', `${h + 400}px`), natural);
+  assert.equal((await page.locator('#a').boundingBox()).height, natural);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
