@@ -4,6 +4,7 @@
 
 import { t, num, language, has as hasKey } from './i18n.js';
 import { excerpt } from '../words/user-text.js';
+import { phrase } from './event-text.js';
 
 // A user's record value, quoted; a long one as an excerpt (values may be 1 KB).
 const quote = (v) => t('common.quote', { value: excerpt(v, 40) });
@@ -87,11 +88,18 @@ export function violationHeadline(v) {
 
 /**
  * The longer explanation under a violation's headline: the core's own
- * sentence in English (it names what it found); in another language, the
- * same facts from the violation's fields.
+ * sentences in English (they name what it found and its cause: the step
+ * that removed the record, the election, the last truncation); in another
+ * language the same sentences through the event log's phrase tables, and
+ * only when a sentence is not one of them (a newer core's words), the bare
+ * facts from the violation's fields.
  */
 export function violationDetail(v) {
   if (language() === 'en' && v.detail) return v.detail;
+  if (v.detail) {
+    const text = phrase(v.detail, t);
+    if (text !== v.detail) return text;
+  }
   const value = has(v.value) ? quote(v.value) : t('violation.a_record');
   const key = `violation.detail.${v.kind === 'acked_write_lost' && !v.protocol_violation ? 'acks1_write_lost' : v.kind}`;
   return t(key, { value, offset: v.offset ?? '?', brokers: braces(v.brokers), acks: v.acks ?? 'all' });
