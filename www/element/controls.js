@@ -108,6 +108,19 @@ export function wireControls(pg) {
     if (line && line.dataset.step) { player.stop(); pg.seek(Number(line.dataset.step), { animate: true }); }
   });
 
+  // Escape closes an open menu (a broker's More, Export: <details>, which
+  // have no Escape of their own) and gives the focus back to its summary.
+  // In a dialog, Escape is the dialog's: it closes the dialog.
+  pg.root.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || e.target.closest?.('dialog')) return;
+    const open = [...pg.root.querySelectorAll('details.more[open], details.export-menu[open]')];
+    if (!open.length) return;
+    const around = open.find((d) => d.contains(e.target));
+    for (const d of open) d.open = false;
+    if (around) around.querySelector('summary').focus();
+    e.preventDefault();
+  });
+
   new ResizeObserver(() => {
     if (!pg.sim) return;
     const count = pg.measureWindow();
