@@ -24,7 +24,7 @@ import { h, patch } from './draw/dom.js';
 import { markupFragment } from './element/template.js';
 import { styleSheet, adopt } from './element/sheets.js';
 import { Playground } from './element/playground.js';
-import { wireControls } from './element/controls.js';
+import { wireControls, closeMenusOnEscape } from './element/controls.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
 import { wireGallery } from './dialogs/gallery-dialog.js';
 import { Tours } from './panels/tour-panel.js';
@@ -630,7 +630,7 @@ export class HighwaterPlayground extends HTMLElement {
 
     if (page) {
       this.unwire.push(pg.address.wire());
-      const onKey = (e) => { pg.enter(); pg.player.onKey(e); };
+      const onKey = (e) => { pg.enter(); closeMenusOnEscape(pg, e); pg.player.onKey(e); };
       document.addEventListener('keydown', onKey);
       this.unwire.push(() => document.removeEventListener('keydown', onKey));
     } else {

@@ -108,11 +108,30 @@ export function wireControls(pg) {
     if (line && line.dataset.step) { player.stop(); pg.seek(Number(line.dataset.step), { animate: true }); }
   });
 
+  pg.root.addEventListener('keydown', (e) => closeMenusOnEscape(pg, e));
+
   new ResizeObserver(() => {
     if (!pg.sim) return;
     const count = pg.measureWindow();
     if (count !== pg.windowCount) pg.draw();
   }).observe($('cluster'));
+}
+
+/**
+ * Escape closes an open menu (a broker's More, Export: <details>, which have
+ * no Escape of their own) and gives the focus back to its summary. While a
+ * dialog is open, Escape is the dialog's: it closes the dialog. Safe to call
+ * twice for one event (from the shadow root and from the document).
+ */
+export function closeMenusOnEscape(pg, e) {
+  if (e.key !== 'Escape' || e.defaultPrevented || pg.root.querySelector('dialog[open]')) return;
+  const open = [...pg.root.querySelectorAll('details.more[open], details.export-menu[open]')];
+  if (!open.length) return;
+  const target = e.composedPath()[0];
+  const around = open.find((d) => d.contains(target));
+  for (const d of open) d.open = false;
+  if (around) around.querySelector('summary').focus();
+  e.preventDefault();
 }
 
 /** Controls that depend on the configuration (broker lists, time buttons). */

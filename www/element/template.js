@@ -98,7 +98,7 @@ export const MARKUP = `
             <h3 id="replicas-title" data-i18n="panel.replicas">Replicas</h3>
             <div class="toolbar full-only" role="group" aria-label="Cluster actions" data-i18n-attr="aria-label:toolbar.label">
               <span class="group" role="group" aria-label="Advance time" data-i18n-attr="aria-label:toolbar.time_label">
-                <button type="button" data-advance="1000" aria-label="Advance the clock 1 second" data-i18n="toolbar.one_second" data-i18n-attr="aria-label:toolbar.one_second_label">+1 s</button>
+                <button type="button" data-advance="1000" aria-label="+1 s: advance the clock 1 second" data-i18n="toolbar.one_second" data-i18n-attr="aria-label:toolbar.one_second_label">+1 s</button>
                 <button type="button" id="btn-session" data-advance="session">+session</button>
                 <button type="button" id="btn-lag" data-advance="lag">+lag time</button>
                 <button type="button" id="btn-clock" aria-pressed="false" data-i18n-attr="title:toolbar.clock_title">Run the clock</button>
@@ -115,7 +115,7 @@ export const MARKUP = `
             <input type="range" id="win-start" min="0" max="0" value="0" aria-label="First offset shown in the logs" data-i18n-attr="aria-label:logwindow.start">
             <button type="button" id="win-next" class="mini" aria-label="Show later offsets" data-i18n-attr="aria-label:logwindow.next">▶</button>
             <span id="win-label" class="muted small"></span>
-            <button type="button" id="win-end" class="mini" aria-label="Follow the end of the logs" data-i18n="logwindow.follow" data-i18n-attr="aria-label:logwindow.follow_label">Follow end</button>
+            <button type="button" id="win-end" class="mini" aria-label="Follow end: keep the end of the logs in view" data-i18n="logwindow.follow" data-i18n-attr="aria-label:logwindow.follow_label">Follow end</button>
           </div>
           <div class="legend-row">
             <div id="legend" class="legend" aria-label="Legend" data-i18n-attr="aria-label:legend.label"></div>
@@ -314,7 +314,7 @@ export const MARKUP = `
       </div>
       <p id="explore-result" class="explore-result" role="status" hidden></p>
       <div class="dialog-foot">
-        <button type="button" id="btn-explore-cancel" aria-label="Cancel the search" disabled data-i18n="explore.cancel" data-i18n-attr="aria-label:explore.cancel_label">Cancel search</button>
+        <button type="button" id="btn-explore-cancel" aria-label="Cancel search" disabled data-i18n="explore.cancel" data-i18n-attr="aria-label:explore.cancel_label">Cancel search</button>
         <button type="submit" id="btn-explore-start" class="primary" value="start" data-i18n="explore.search">Search</button>
       </div>
     </form>
