@@ -333,23 +333,43 @@ impl Simulation {
     }
 }
 
+/// Limits the page shows and checks against before asking the core: a
+/// struct rather than `json!` (which would build a map of values and
+/// compile its serialisation), its fields in the order the map wrote them
+/// (by name).
+#[derive(Serialize)]
+struct Limits {
+    max_brokers: u32,
+    max_events_per_run: u64,
+    max_events_per_step: u64,
+    max_explorer_states: u64,
+    max_link_chars: usize,
+    max_messages_in_flight: u64,
+    max_simulated_ms: u64,
+    max_steps: usize,
+    max_timeline_snapshot_bytes: usize,
+    max_value_bytes: usize,
+    max_work_per_run: u64,
+    max_work_per_step: u64,
+}
+
 /// Limits the page shows and checks against before asking the core.
 #[wasm_bindgen]
 pub fn limits() -> Result<JsValue, JsError> {
-    to_js(&serde_json::json!({
-        "max_brokers": limits::MAX_BROKERS,
-        "max_steps": limits::MAX_STEPS,
-        "max_value_bytes": limits::MAX_VALUE_BYTES,
-        "max_simulated_ms": limits::MAX_SIMULATED_MS,
-        "max_link_chars": limits::MAX_LINK_CHARS,
-        "max_explorer_states": limits::MAX_EXPLORER_STATES,
-        "max_events_per_step": limits::MAX_EVENTS_PER_STEP,
-        "max_events_per_run": limits::MAX_EVENTS_PER_RUN,
-        "max_messages_in_flight": limits::MAX_MESSAGES_IN_FLIGHT,
-        "max_work_per_step": limits::MAX_WORK_PER_STEP,
-        "max_work_per_run": limits::MAX_WORK_PER_RUN,
-        "max_timeline_snapshot_bytes": limits::MAX_TIMELINE_SNAPSHOT_BYTES,
-    }))
+    to_js(&Limits {
+        max_brokers: limits::MAX_BROKERS,
+        max_events_per_run: limits::MAX_EVENTS_PER_RUN,
+        max_events_per_step: limits::MAX_EVENTS_PER_STEP,
+        max_explorer_states: limits::MAX_EXPLORER_STATES,
+        max_link_chars: limits::MAX_LINK_CHARS,
+        max_messages_in_flight: limits::MAX_MESSAGES_IN_FLIGHT,
+        max_simulated_ms: limits::MAX_SIMULATED_MS,
+        max_steps: limits::MAX_STEPS,
+        max_timeline_snapshot_bytes: limits::MAX_TIMELINE_SNAPSHOT_BYTES,
+        max_value_bytes: limits::MAX_VALUE_BYTES,
+        max_work_per_run: limits::MAX_WORK_PER_RUN,
+        max_work_per_step: limits::MAX_WORK_PER_STEP,
+    })
 }
 
 /// The configuration defaults (Kafka's).
@@ -538,7 +558,7 @@ pub fn whatif_scenario(
     let min_insync_replicas = args::whole(&min_insync_replicas, "whatifScenario: minInsyncReplicas", limits::MAX_BROKERS as u64)? as u32;
     let unclean_leader_election = args::flag(&unclean_leader_election, "whatifScenario: uncleanLeaderElection")?;
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-    let acks: Acks = from_json_value(serde_json::json!(acks), "acks")?;
+    let acks: Acks = from_json_value(serde_json::Value::String(acks), "acks")?;
     let spec = crate::search::whatif::CellSpec { protocol, acks, min_insync_replicas, unclean_leader_election };
     Ok(to_js(&crate::search::whatif::scenario_for(&scenario, &spec))?)
 }
