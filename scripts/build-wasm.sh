@@ -6,6 +6,10 @@
 #                 only when one starts.
 # Usage: scripts/build-wasm.sh [CRATE_DIR [OUT_DIR [FAST_OUT_DIR]]]
 #   (default: repo root, www/pkg, www/pkg-fast; FAST_OUT_DIR "-" skips it)
+# Settings to try others: WASM_OPT_LEVEL and WASM_PAGE_RUSTFLAGS (the page's
+# core: "z" and an inline threshold), WASM_FAST_OPT_LEVEL and
+# WASM_FAST_RUSTFLAGS (the workers'), WASM_STRIP=false (keep the names, for
+# twiggy).
 #
 # Each build gets its own target dir; the native release build keeps
 # opt-level 3. When rustup's toolchain has no wasm32 std, Debian's rustc/cargo
@@ -54,18 +58,28 @@ for pair in "$cargo_home/registry/src=/cargo/registry/src" "$cargo_home/git/chec
 done
 export RUSTFLAGS="${RUSTFLAGS:-}$remap"
 
-# build OUT_DIR TARGET_DIR OPT_LEVEL
+# build OUT_DIR TARGET_DIR OPT_LEVEL EXTRA_RUSTFLAGS [CARGO_ARGS...]
 build() {
-  echo "build-wasm: $toolchain $(rustc -V | cut -d' ' -f1-2), wasm-pack $(wasm-pack -V | cut -d' ' -f2), opt-level $3 -> $1"
-  CARGO_TARGET_DIR=$2 CARGO_PROFILE_RELEASE_OPT_LEVEL=$3 \
-    wasm-pack --log-level error build --target web --release --out-dir "$1" "$CRATE_DIR"
-  for f in "$1"/*.wasm; do echo "build-wasm: $f $(stat -c %s "$f") bytes, $(gzip -9 -c "$f" | wc -c) gzipped"; done
+  local out=$1 target=$2 opt=$3 flags=$4
+  shift 4
+  echo "build-wasm: $toolchain $(rustc -V | cut -d' ' -f1-2), wasm-pack $(wasm-pack -V | cut -d' ' -f2), opt-level $opt${flags:+, $flags}${*:+, $*} -> $out"
+  [ $# -eq 0 ] || set -- -- "$@"
+  CARGO_TARGET_DIR=$target CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt RUSTFLAGS="$RUSTFLAGS${flags:+ $flags}" \
+    wasm-pack --log-level error build --target web --release --out-dir "$out" "$CRATE_DIR" "$@"
+  for f in "$out"/*.wasm; do echo "build-wasm: $f $(stat -c %s "$f") bytes, $(gzip -9 -c "$f" | wc -c) gzipped"; done
 }
 
-# opt-level "s" keeps the page's file small; inlining buys speed with size
-# (the explorer in V8: "s" about 0.4x native, 3 about 0.5x, at 35 KB more
-# gzipped; see docs/performance.md, "wasm speed against size").
-build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:-s}"
+# The page's core is built for size: opt-level "z" with LLVM's inline
+# threshold at 50 (between "z"'s 25 and "s"'s 75) is 12.5 KB smaller
+# gzipped than "s" with the engine about as fast (7 % slower; "z" alone is
+# 17 KB smaller but the engine 1.7x slower). The workers' core is built for
+# speed at opt-level 3 (docs/performance.md, "The page's wasm" and "wasm
+# speed against size"). The page's core also leaves out the explorer and
+# the what-if grid (the crate's `searches` feature, 14 KB gzipped), which
+# only the workers run: there `explore` and `whatif` check their arguments
+# and throw. WASM_PAGE_CARGO_ARGS= (empty) keeps them.
+build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:-z}" \
+  "${WASM_PAGE_RUSTFLAGS--C llvm-args=-inline-threshold=50}" ${WASM_PAGE_CARGO_ARGS---no-default-features}
 if [ "$FAST_OUT_DIR" != - ]; then
-  build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}"
+  build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}" "${WASM_FAST_RUSTFLAGS:-}"
 fi

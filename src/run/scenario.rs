@@ -274,7 +274,11 @@ impl Scenario {
         match raw.get("version") {
             None => return Err(ScenarioError("version: missing (this reader knows version 1)".into())),
             Some(v) if v.as_u64() != Some(FORMAT_VERSION as u64) => {
-                return Err(ScenarioError(format!("version: {} is not supported (this reader knows version 1)", text::excerpt(&v.to_string()))))
+                // `serde_json::to_string`, not `Value`'s `Display`: the same
+                // text, through the writer every value already uses (`Display`
+                // would compile `Value`'s serialisation twice more).
+                let v = serde_json::to_string(v).unwrap_or_default();
+                return Err(ScenarioError(format!("version: {} is not supported (this reader knows version 1)", text::excerpt(&v))));
             }
             _ => {}
         }
