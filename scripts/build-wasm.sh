@@ -74,12 +74,9 @@ build() {
 # gzipped than "s" with the engine about as fast (7 % slower; "z" alone is
 # 17 KB smaller but the engine 1.7x slower). The workers' core is built for
 # speed at opt-level 3 (docs/performance.md, "The page's wasm" and "wasm
-# speed against size"). The page's core also leaves out the explorer and
-# the what-if grid (the crate's `searches` feature, 14 KB gzipped), which
-# only the workers run: there `explore` and `whatif` check their arguments
-# and throw. WASM_PAGE_CARGO_ARGS= (empty) keeps them.
+# speed against size").
 build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:-z}" \
-  "${WASM_PAGE_RUSTFLAGS--C llvm-args=-inline-threshold=50}" ${WASM_PAGE_CARGO_ARGS---no-default-features}
+  "${WASM_PAGE_RUSTFLAGS--C llvm-args=-inline-threshold=50}"
 if [ "$FAST_OUT_DIR" != - ]; then
   build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}" "${WASM_FAST_RUSTFLAGS:-}"
 fi

@@ -4,6 +4,7 @@
 
 use crate::base::text;
 use crate::model::config::{limits, Config};
+use crate::search::explore::{self, Search, Strategy};
 use crate::run::link;
 use crate::run::scenario::{Acks, Scenario, Step};
 use crate::run::timeline::Timeline;
@@ -405,6 +406,107 @@ fn protocol_arg(value: &JsValue, what: &str) -> Result<crate::model::config::Pro
     })
 }
 
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExploreOptions {
+    config: Config,
+    #[serde(default)]
+    acks: Acks,
+    #[serde(default)]
+    power_loss: bool,
+    #[serde(default)]
+    network_faults: bool,
+    #[serde(default)]
+    prefix: Vec<Step>,
+    #[serde(default = "default_strategy")]
+    strategy: String,
+    #[serde(default = "default_depth")]
+    depth: usize,
+    #[serde(default = "default_max_states")]
+    max_states: u64,
+    #[serde(default = "default_max_produces")]
+    max_produces: u32,
+    #[serde(default)]
+    seed: u64,
+}
+
+fn default_strategy() -> String {
+    "bfs".into()
+}
+fn default_depth() -> usize {
+    8
+}
+fn default_max_states() -> u64 {
+    500_000
+}
+fn default_max_produces() -> u32 {
+    3
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The explorer's progress callback, called after every step of the
+    /// search: numbers in and a boolean out, so that a call allocates no
+    /// JS values (`Function::call2` would box each argument).
+    type ProgressCallback;
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn report(this: &ProgressCallback, this_arg: &JsValue, states: f64, depth: f64) -> Result<Option<bool>, JsValue>;
+}
+
+/// Runs the counterexample explorer (meant for a Web Worker). `progress` is
+/// called with (states, depth) after every step the search applies (the
+/// worker throttles what it posts by wall time); returning false stops the
+/// search. `max_states` is at most `limits::MAX_EXPLORER_STATES`.
+#[wasm_bindgen]
+pub fn explore(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] options: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "(states: number, depth: number) => boolean | void")] progress: JsValue,
+) -> Result<JsValue, JsValue> {
+    let progress = args::function(&progress, "explore: progress")?;
+    let text = json_text(&options, "explore: options")?;
+    let o: ExploreOptions = from_json_text(&text, "options")?;
+    let strategy = match o.strategy.as_str() {
+        "bfs" => Strategy::Bfs,
+        "random" => Strategy::Random,
+        other => return Err(JsError::new(&format!("options.strategy: {} is not bfs or random", text::quoted(other))).into()),
+    };
+    let search = Search {
+        acks: o.acks,
+        power_loss: o.power_loss,
+        network_faults: o.network_faults,
+        prefix: o.prefix,
+        strategy,
+        depth: o.depth,
+        max_states: o.max_states,
+        max_produces: o.max_produces.clamp(1, 16),
+        seed: o.seed,
+        ..Search::new(o.config)
+    };
+    search.validate().map_err(|e| JsError::new(&format!("options.{e}")))?;
+    let progress: &ProgressCallback = progress.unchecked_ref();
+    // A callback that throws is ignored; one that returns false (any falsy
+    // value but undefined and null) stops the search.
+    let outcome =
+        explore::explore(&search, &mut |states, depth| progress.report(&JsValue::NULL, states as f64, depth as f64).ok().flatten() != Some(false));
+    let link = outcome.scenario.as_ref().map(link::encode);
+    Ok(to_js(&Explored { outcome: &outcome, link })?)
+}
+
+/// The explorer's outcome with the share link of its scenario.
+#[derive(Serialize)]
+struct Explored<'a> {
+    #[serde(flatten)]
+    outcome: &'a explore::Outcome,
+    link: Option<String>,
+}
+
+/// The outcome grid and whether every cell ran.
+#[derive(Serialize)]
+struct Grid {
+    cells: Vec<crate::search::whatif::Cell>,
+    complete: bool,
+}
+
 /// The engine benchmark's workload (`highwater::bench::timed_produce_run`),
 /// for comparing wasm with native on the same code.
 #[wasm_bindgen(js_name = benchTimedRun)]
@@ -413,178 +515,30 @@ pub fn bench_timed_run(#[wasm_bindgen(unchecked_param_type = "number")] records:
     Ok(to_js(&crate::boundary::bench::timed_produce_run(records, &mut |_| {}))?)
 }
 
-/// The explorer and the what-if grid, which run in Web Workers on the
-/// core built for speed (`www/pkg-fast`): compiled with the `searches`
-/// feature (the default). The page's core (`www/pkg`) is built without it
-/// (`scripts/build-wasm.sh`), which leaves the explorer's code out of the
-/// page's first load; there the same exports check their arguments and
-/// throw (`left_out`).
-#[cfg(feature = "searches")]
-mod searches {
-    use super::*;
-    use crate::search::explore::{self, Search, Strategy};
-
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct ExploreOptions {
-        config: Config,
-        #[serde(default)]
-        acks: Acks,
-        #[serde(default)]
-        power_loss: bool,
-        #[serde(default)]
-        network_faults: bool,
-        #[serde(default)]
-        prefix: Vec<Step>,
-        #[serde(default = "default_strategy")]
-        strategy: String,
-        #[serde(default = "default_depth")]
-        depth: usize,
-        #[serde(default = "default_max_states")]
-        max_states: u64,
-        #[serde(default = "default_max_produces")]
-        max_produces: u32,
-        #[serde(default)]
-        seed: u64,
-    }
-
-    fn default_strategy() -> String {
-        "bfs".into()
-    }
-    fn default_depth() -> usize {
-        8
-    }
-    fn default_max_states() -> u64 {
-        500_000
-    }
-    fn default_max_produces() -> u32 {
-        3
-    }
-
-    #[wasm_bindgen]
-    extern "C" {
-        /// The explorer's progress callback, called after every step of the
-        /// search: numbers in and a boolean out, so that a call allocates no
-        /// JS values (`Function::call2` would box each argument).
-        type ProgressCallback;
-        #[wasm_bindgen(method, catch, js_name = call)]
-        fn report(this: &ProgressCallback, this_arg: &JsValue, states: f64, depth: f64) -> Result<Option<bool>, JsValue>;
-    }
-
-    /// Runs the counterexample explorer (meant for a Web Worker). `progress` is
-    /// called with (states, depth) after every step the search applies (the
-    /// worker throttles what it posts by wall time); returning false stops the
-    /// search. `max_states` is at most `limits::MAX_EXPLORER_STATES`.
-    #[wasm_bindgen]
-    pub fn explore(
-        #[wasm_bindgen(unchecked_param_type = "object | string")] options: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(states: number, depth: number) => boolean | void")] progress: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let progress = args::function(&progress, "explore: progress")?;
-        let text = json_text(&options, "explore: options")?;
-        let o: ExploreOptions = from_json_text(&text, "options")?;
-        let strategy = match o.strategy.as_str() {
-            "bfs" => Strategy::Bfs,
-            "random" => Strategy::Random,
-            other => return Err(JsError::new(&format!("options.strategy: {} is not bfs or random", text::quoted(other))).into()),
-        };
-        let search = Search {
-            acks: o.acks,
-            power_loss: o.power_loss,
-            network_faults: o.network_faults,
-            prefix: o.prefix,
-            strategy,
-            depth: o.depth,
-            max_states: o.max_states,
-            max_produces: o.max_produces.clamp(1, 16),
-            seed: o.seed,
-            ..Search::new(o.config)
-        };
-        search.validate().map_err(|e| JsError::new(&format!("options.{e}")))?;
-        let progress: &ProgressCallback = progress.unchecked_ref();
-        // A callback that throws is ignored; one that returns false (any falsy
-        // value but undefined and null) stops the search.
-        let outcome =
-            explore::explore(&search, &mut |states, depth| progress.report(&JsValue::NULL, states as f64, depth as f64).ok().flatten() != Some(false));
-        let link = outcome.scenario.as_ref().map(link::encode);
-        Ok(to_js(&Explored { outcome: &outcome, link })?)
-    }
-
-    /// The explorer's outcome with the share link of its scenario.
-    #[derive(Serialize)]
-    struct Explored<'a> {
-        #[serde(flatten)]
-        outcome: &'a explore::Outcome,
-        link: Option<String>,
-    }
-
-    /// The outcome grid and whether every cell ran.
-    #[derive(Serialize)]
-    struct Grid {
-        cells: Vec<crate::search::whatif::Cell>,
-        complete: bool,
-    }
-
-    /// The outcome grid (`highwater whatif`), meant for a Web Worker: every cell
-    /// run in turn, `progress(done, total)` after each; returning false stops it
-    /// with the cells so far (`complete: false`).
-    #[wasm_bindgen]
-    pub fn whatif(
-        #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(done: number, total: number) => boolean | void")] progress: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let progress = args::function(&progress, "whatif: progress")?;
-        let text = json_text(&scenario, "whatif: scenario")?;
-        let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-        scenario.validate().map_err(|e| JsError::new(&e.0))?;
-        let specs = crate::search::whatif::cells(&scenario);
-        let total = specs.len();
-        let progress: &ProgressCallback = progress.unchecked_ref();
-        let mut cells = Vec::with_capacity(total);
-        for spec in &specs {
-            cells.push(crate::search::whatif::run_cell(&scenario, spec));
-            if progress.report(&JsValue::NULL, cells.len() as f64, total as f64).ok().flatten() == Some(false) {
-                break;
-            }
+/// The outcome grid (`highwater whatif`), meant for a Web Worker: every cell
+/// run in turn, `progress(done, total)` after each; returning false stops it
+/// with the cells so far (`complete: false`).
+#[wasm_bindgen]
+pub fn whatif(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "(done: number, total: number) => boolean | void")] progress: JsValue,
+) -> Result<JsValue, JsValue> {
+    let progress = args::function(&progress, "whatif: progress")?;
+    let text = json_text(&scenario, "whatif: scenario")?;
+    let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+    scenario.validate().map_err(|e| JsError::new(&e.0))?;
+    let specs = crate::search::whatif::cells(&scenario);
+    let total = specs.len();
+    let progress: &ProgressCallback = progress.unchecked_ref();
+    let mut cells = Vec::with_capacity(total);
+    for spec in &specs {
+        cells.push(crate::search::whatif::run_cell(&scenario, spec));
+        if progress.report(&JsValue::NULL, cells.len() as f64, total as f64).ok().flatten() == Some(false) {
+            break;
         }
-        let complete = cells.len() == total;
-        Ok(to_js(&Grid { cells, complete })?)
     }
-}
-
-/// `explore` and `whatif` in a core built without the `searches` feature
-/// (the page's, `www/pkg`): the arguments are checked as the full exports
-/// check them (the same `TypeError`s), then an `Error` says where the
-/// search runs.
-#[cfg(not(feature = "searches"))]
-mod left_out {
-    use super::*;
-
-    fn left_out(what: &str) -> JsValue {
-        JsError::new(&format!("{what}: this build of the core leaves the searches out (the page's www/pkg); they run in www/pkg-fast, as the Web Workers load it")).into()
-    }
-
-    /// The counterexample explorer, left out of this build (`www/pkg-fast` has it).
-    #[wasm_bindgen]
-    pub fn explore(
-        #[wasm_bindgen(unchecked_param_type = "object | string")] options: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(states: number, depth: number) => boolean | void")] progress: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        args::function(&progress, "explore: progress")?;
-        json_text(&options, "explore: options")?;
-        Err(left_out("explore"))
-    }
-
-    /// The outcome grid, left out of this build (`www/pkg-fast` has it).
-    #[wasm_bindgen]
-    pub fn whatif(
-        #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(done: number, total: number) => boolean | void")] progress: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        args::function(&progress, "whatif: progress")?;
-        json_text(&scenario, "whatif: scenario")?;
-        Err(left_out("whatif"))
-    }
+    let complete = cells.len() == total;
+    Ok(to_js(&Grid { cells, complete })?)
 }
 
 /// The scenario one cell of the grid runs: the version switched as the
