@@ -488,7 +488,16 @@ export class Playground {
     if (this.forkView) this.forkView.draw();
     if (this.diagram) this.diagram.draw();
     if (tour) tour.positionChanged();
-    if (!this.compact) this.$('event-log').scrollTop = 1e9; // follow the current step: the log ends with it
+    if (!this.compact) {
+      this.$('event-log').scrollTop = 1e9; // follow the current step: the log ends with it
+      // The producer list's scroll, now that the layout is done: a new run may have moved it.
+      const list = $('producer');
+      if (list.scrollTop !== view.producerTop) {
+        this.producerTop = list.scrollTop;
+        this.producerHeight = list.clientHeight;
+        requestAnimationFrame(() => this.drawProducer());
+      }
+    }
     if (this.diagram && this.diagram.scroll) this.diagram.scroll();
     // The address after the layout: replaceState with a style still to do would do it there and then.
     if (this.address) this.address.scheduleHash();

@@ -117,8 +117,15 @@ export class DiagramPanel {
 
   /** After the page's writes: the box scrolled to the current step, if the draw moved it. */
   scroll() {
-    if (this.scrollTo === null) return;
     const box = this.pg.$('diagram');
+    if (this.scrollTo === null) {
+      // The layout is done: a box the new picture scrolled (a shorter one) draws what it now shows.
+      if (box.scrollTop !== this.box.top) {
+        this.box.top = box.scrollTop;
+        this.draw();
+      }
+      return;
+    }
     box.scrollTop = this.scrollTo;
     this.box.top = this.scrollTo;
     this.scrollTo = null;
