@@ -27,19 +27,10 @@ export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = In
   cancelAnimations(cluster);
   const overlay = cluster.querySelector('.overlay');
   if (!overlay || !events.length) return Promise.resolve();
-  const box = cluster.getBoundingClientRect();
-  const geometry = (broker) => {
-    const track = cluster.querySelector(`.broker-row[data-broker="${broker}"] .track`);
-    if (!track) return null;
-    const r = track.getBoundingClientRect();
-    const style = getComputedStyle(cluster);
-    const cell = parseFloat(style.getPropertyValue('--cell-w')) || 40;
-    const pad = parseFloat(style.getPropertyValue('--pad')) || 0;
-    const ts = getComputedStyle(track);
-    const cellTop = parseFloat(ts.getPropertyValue('--cell-top')) || 0;
-    const cellH = parseFloat(ts.getPropertyValue('--cell-h')) || r.height;
-    return { left: r.left - box.left + pad, top: r.top - box.top, width: r.width, height: r.height, cellTop, cellH, cell, start: Number(track.dataset.windowStart) || 0 };
-  };
+  // Every row's place, read at once before anything is added to the overlay
+  // (a read after each added envelope would lay the page out again each time).
+  const places = trackPlaces(cluster);
+  const geometry = (broker) => places.get(String(broker)) || null;
 
   const items = thin(plan(events));
   const slots = items.filter((x) => x.type !== 'flash').length;
@@ -163,6 +154,25 @@ function flash(cluster, selector, delay, duration) {
   return track(el.animate(frames, { duration: duration * 0.8, delay: delay + duration * 0.7 })).catch(() => {});
 }
 
+/** Where each broker's track is within the cluster, by broker id (one layout read for all). */
+function trackPlaces(cluster) {
+  const places = new Map();
+  const box = cluster.getBoundingClientRect();
+  const style = getComputedStyle(cluster);
+  const cell = parseFloat(style.getPropertyValue('--cell-w')) || 40;
+  const pad = parseFloat(style.getPropertyValue('--pad')) || 0;
+  places.cell = cell;
+  for (const track of cluster.querySelectorAll('.broker-row[data-broker] > .track')) {
+    const r = track.getBoundingClientRect();
+    const ts = getComputedStyle(track);
+    const cellTop = parseFloat(ts.getPropertyValue('--cell-top')) || 0;
+    const cellH = parseFloat(ts.getPropertyValue('--cell-h')) || r.height;
+    const broker = track.parentElement.dataset.broker;
+    places.set(broker, { left: r.left - box.left + pad, top: r.top - box.top, width: r.width, height: r.height, cellTop, cellH, cell, start: Number(track.dataset.windowStart) || 0 });
+  }
+  return places;
+}
+
 /**
  * Timed mode: the messages the core reports in flight, drawn as envelopes
  * resting between sender and receiver (with their arrival time), until the
@@ -173,16 +183,12 @@ export function drawInFlight(cluster, messages, endpoints) {
   if (!layer) return;
   layer.replaceChildren();
   if (!messages.length) return;
-  const box = cluster.getBoundingClientRect();
-  const style = getComputedStyle(cluster);
-  const cell = parseFloat(style.getPropertyValue('--cell-w')) || 40;
-  const pad = parseFloat(style.getPropertyValue('--pad')) || 0;
+  const places = trackPlaces(cluster);
   const rowOf = (id) => {
-    const track = cluster.querySelector(`.broker-row[data-broker="${id}"] .track`);
-    if (!track) return null;
-    const r = track.getBoundingClientRect();
-    return { left: r.left - box.left + pad, mid: r.top - box.top + r.height / 2, width: r.width, start: Number(track.dataset.windowStart) || 0 };
+    const g = places.get(String(id));
+    return g ? { left: g.left, mid: g.top + g.height / 2, width: g.width, start: g.start } : null;
   };
+  const cell = places.cell;
   let count = 0;
   for (const m of messages.slice(0, 24)) {
     const [from, to] = endpoints(m);

@@ -214,11 +214,15 @@ const HALO = { stroke: '#fff', 'stroke-width': 3, 'stroke-linejoin': 'round', 'p
 /**
  * The diagram as an SVG vnode tree. data: what `Simulation.spaceTime` returns.
  * options: { width: the space available in px, current: the step to highlight
- * (data.position by default) }.
+ * (data.position by default), layout: layoutDiagram's for that width (made
+ * when not given), view: { top, bottom } in the picture's px, to draw only
+ * the arrows, marks and times there (the picture keeps its full size, and
+ * every step's band, so that it scrolls and seeks as a whole; none: all) }.
  */
-export function renderDiagram(data, { width = 960, current = data.position } = {}) {
-  const L = layoutDiagram(data, { width });
+export function renderDiagram(data, { width = 960, current = data.position, layout = null, view = null } = {}) {
+  const L = layout || layoutDiagram(data, { width });
   const x = (lane) => L.laneX.get(lane);
+  const shown = view ? (y1, y2 = y1) => Math.max(y1, y2) >= view.top && Math.min(y1, y2) <= view.bottom : () => true;
   const slotY = (r, i) => r.slotTop + i * SLOT + SLOT / 2;
 
   const bands = L.steps.map((s, i) => h('g', { class: `dg-step${s.step === current ? ' current' : ''}`, 'data-step': s.step, key: `s${s.step}` },
@@ -232,7 +236,7 @@ export function renderDiagram(data, { width = 960, current = data.position } = {
   ));
 
   // Times in the gutter, where the clock moved within a step.
-  const times = L.rows.filter((r) => r.showTime).map((r) => h('text', { class: 'dg-time', x: 6, y: r.timeY, 'font-size': 9.5, fill: MUTED, 'data-step': r.step }, t('diagram.ms', { ms: r.time_ms })));
+  const times = L.rows.filter((r) => r.showTime && shown(r.timeY)).map((r) => h('text', { class: 'dg-time', x: 6, y: r.timeY, 'font-size': 9.5, fill: MUTED, 'data-step': r.step }, t('diagram.ms', { ms: r.time_ms })));
   const lastLane = L.lanes[L.lanes.length - 1];
 
   const laneLines = L.lanes.map((lane) => h('g', { class: 'dg-lane', key: `l${lane}`, 'data-lane': lane },
@@ -253,7 +257,7 @@ export function renderDiagram(data, { width = 960, current = data.position } = {
   for (const [lane, m] of since) down.push([lane, m, null]);
   const markY = new Map();
   for (const r of L.rows) r.slots.forEach((s, i) => { if (s.mark) markY.set(s.mark, slotY(r, i)); });
-  const downBars = down.map(([lane, from, to]) => h('rect', {
+  const downBars = down.filter(([, from, to]) => shown(markY.get(from), to ? markY.get(to) : L.bottom)).map(([lane, from, to]) => h('rect', {
     class: 'dg-down', x: x(lane) - 3, y: markY.get(from), width: 6, height: Math.max(2, (to ? markY.get(to) : L.bottom) - markY.get(from)),
     fill: LOST, 'fill-opacity': 0.22,
   }));
@@ -265,10 +269,11 @@ export function renderDiagram(data, { width = 960, current = data.position } = {
       const y = slotY(r, i);
       if (s.mark) {
         const m = s.mark;
+        if (!shown(y - 8, y + 8)) return;
         const style = MARK_STYLE[m.kind] || { colour: INK, shape: 'dot' };
         const mx = x(m.lane);
         const label = markLabel(m);
-        marks.push(h('g', { class: `dg-mark dg-mark-${m.kind}`, 'data-step': m.at.step, 'data-kind': m.kind },
+        marks.push(h('g', { key: `m${m.order}`, class: `dg-mark dg-mark-${m.kind}`, 'data-step': m.at.step, 'data-kind': m.kind },
           glyph(style.shape, mx, y, style.colour),
           // On the last lane the label goes to its left, inside the picture.
           h('text', { x: m.lane === lastLane ? mx - 9 : mx + 9, y: y + 3.5, 'text-anchor': m.lane === lastLane ? 'end' : 'start', 'font-size': 10, fill: style.colour === '#4a5563' ? MUTED : style.colour, 'font-weight': m.kind === 'crashed' || m.kind === 'leader_elected' ? 700 : 400, ...HALO }, label),
@@ -294,7 +299,8 @@ export function renderDiagram(data, { width = 960, current = data.position } = {
       const ex = x1 + (x2 - x1) * end;
       const ey = y1 + (y2 - y1) * end;
       const dir = x2 > x1 ? 1 : -1;
-      arrows.push(h('g', { class: `dg-arrow dg-${a.fate}${a.ignored ? ' dg-ignored' : ''}`, 'data-step': a.sent.step, 'data-kind': a.kind, 'data-fate': a.fate },
+      if (!shown(y1 - 14, ey + 8)) return;
+      arrows.push(h('g', { key: `a${a.order}:${a.kind}:${a.from}>${a.to}`, class: `dg-arrow dg-${a.fate}${a.ignored ? ' dg-ignored' : ''}`, 'data-step': a.sent.step, 'data-kind': a.kind, 'data-fate': a.fate },
         h('line', {
           x1, y1, x2: ex, y2: ey, stroke: colour, 'stroke-width': 1.6,
           'stroke-dasharray': a.fate === 'in_flight' || a.fate === 'discarded' ? '5 4' : a.fate === 'dropped' || a.fate === 'failed' ? '3 3' : null,

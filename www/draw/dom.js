@@ -13,12 +13,35 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
  * Attribute values of null, undefined or false leave the attribute out; true
  * sets it empty. `key` keeps an element paired with the same item across redraws.
  * `style` is an object of CSS properties, set with style.setProperty.
+ * `memo` is a text that says everything the element's subtree depends on: an
+ * element patched with the same memo as last time is left as it is, subtree
+ * and all (a redraw then costs nothing where nothing changed).
  */
 export function h(tag, attrs, ...children) {
   const flat = [];
   flatten(children, flat);
   const a = attrs || {};
   return { tag, attrs: a, key: a.key, children: flat };
+}
+
+const made = new Map(); // memo -> the description made for it (descriptions are never changed once made)
+const MADE_MAX = 4000;
+
+/**
+ * The description `make()` returns for `memo`, made once while the memo
+ * lasts: a redraw where an item did not change neither describes it again
+ * nor patches it (the element carries the memo). `memo` must say everything
+ * the description depends on, the page's language included.
+ */
+export function memoized(memo, make) {
+  let v = made.get(memo);
+  if (!v) {
+    if (made.size >= MADE_MAX) made.clear();
+    v = make();
+    v.attrs.memo = memo;
+    made.set(memo, v);
+  }
+  return v;
 }
 
 function flatten(list, out) {
@@ -43,6 +66,7 @@ function patchChildren(parent, list, inSvg) {
   const byKey = new Map();
   for (const node of old) if (node.__key !== undefined) byKey.set(node.__key, node);
   const used = new Set();
+  const kept = new Array(list.length);
   let cursor = 0;
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
@@ -55,13 +79,19 @@ function patchChildren(parent, list, inSvg) {
       while (cursor < old.length && (old[cursor].__key !== undefined || used.has(old[cursor]))) cursor++;
       if (cursor < old.length && same(old[cursor], v)) node = old[cursor++];
     }
+    if (node) used.add(node);
+    kept[i] = node;
+  }
+  // What goes goes first, so that what stays is not moved past it one by one.
+  for (const node of old) if (!used.has(node) && node.parentNode === parent) parent.removeChild(node);
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    let node = kept[i];
     if (node) update(node, v, inSvg);
     else node = create(v, inSvg);
-    used.add(node);
     const at = parent.childNodes[i];
     if (at !== node) parent.insertBefore(node, at || null);
   }
-  for (const node of old) if (!used.has(node) && node.parentNode === parent) parent.removeChild(node);
 }
 
 function same(node, v) {
@@ -85,10 +115,13 @@ function update(node, v, inSvg) {
     return;
   }
   node.__key = v.key;
+  const memo = v.attrs.memo;
+  if (memo !== undefined && node.__memo === memo) return;
+  node.__memo = memo;
   const prev = node.__attrs || {};
   const next = {};
   for (const [name, value] of Object.entries(v.attrs)) {
-    if (name === 'key' || name === 'style' || value === null || value === undefined || value === false) continue;
+    if (name === 'key' || name === 'memo' || name === 'style' || value === null || value === undefined || value === false) continue;
     next[name] = value === true ? '' : String(value);
   }
   for (const name of Object.keys(prev)) if (!(name in next)) node.removeAttribute(name);

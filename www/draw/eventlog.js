@@ -29,7 +29,11 @@ export function renderEventLog({ lines, count, stepOf, currentFrom, text }) {
   const rows = [];
   if (first > 0) rows.push(h('div', { class: 'log-line log-earlier', key: 'earlier', role: 'listitem' }, t('eventlog.earlier', { count: first })));
   for (let i = first; i < count; i++) {
-    rows.push(h('div', { class: lineClass(lines[i], i >= currentFrom), key: i, 'data-step': stepOf(i), role: 'listitem' }, text(i)));
+    const cls = lineClass(lines[i], i >= currentFrom);
+    const step = stepOf(i);
+    const said = text(i);
+    // A line drawn as before is left as it is.
+    rows.push(h('div', { class: cls, key: i, memo: `${cls}|${step}|${said}`, 'data-step': step, role: 'listitem' }, said));
   }
   if (!count) rows.push(h('div', { class: 'log-line log-empty', key: 'empty', role: 'listitem' }, t('eventlog.empty')));
   return h('div', { class: 'log-list', role: 'list', 'aria-label': t('eventlog.count', { count }) }, rows);

@@ -47,7 +47,7 @@ function xmlTree(v) {
 export function svgText(root, { title } = {}) {
   const svg = document.createElementNS(SVG_NS, 'svg');
   for (const [name, value] of Object.entries(root.attrs)) {
-    if (name === 'key' || value === null || value === undefined || value === false) continue;
+    if (name === 'key' || name === 'memo' || value === null || value === undefined || value === false) continue;
     if (name === 'xmlns') continue; // the namespace itself, set by createElementNS
     svg.setAttribute(name, value === true ? '' : xmlSafe(value));
   }

@@ -2,7 +2,7 @@
 // descriptions of DOM/SVG out (see dom.js). No protocol logic: every number,
 // role and verdict drawn here is a field the core reported.
 
-import { h } from './dom.js';
+import { h, memoized } from './dom.js';
 import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
 import { t, num, language } from '../words/i18n.js';
 import { eventText, messageText } from '../words/event-text.js';
@@ -166,7 +166,8 @@ export function renderCluster(state, view) {
       h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, t('cluster.offset'))),
       h('div', { class: 'track ruler' }, ruler(start, count, maxLeo, view.dense)),
     ),
-    state.brokers.map((b) => brokerRow(b, state, start, count, stepEvents, flagged, gaps, view.refusals, view.recordEpochs !== false)),
+    state.brokers.map((b) => memoized(brokerMemo(b, state, start, count, stepEvents, flagged, gaps, view.refusals, view.recordEpochs !== false),
+      () => brokerRow(b, state, start, count, stepEvents, flagged, gaps, view.refusals, view.recordEpochs !== false))),
     h('div', { class: 'inflight-layer', 'aria-hidden': 'true' }),
     h('div', { class: 'overlay', 'aria-hidden': 'true' }),
   );
@@ -229,6 +230,19 @@ function violationGaps(violations) {
     }
   }
   return map;
+}
+
+/** Everything a broker's row is drawn from, as one text (a row whose text did not change is left as it is). */
+function brokerMemo(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
+  const p = state.partition;
+  return JSON.stringify([
+    'broker', language(), b, start, count, recordEpochs, p.leader, p.leader_epoch,
+    b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms),
+    b.role === 'starting' ? [state.time_ms, refusals && refusals.get(b.id)] : null,
+    stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id),
+    b.log.filter((r) => flagged.has(`${b.id}:${r.offset}`)).map((r) => r.offset),
+    gaps.get(b.id) || null,
+  ]);
 }
 
 function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
@@ -409,25 +423,49 @@ function markers(b, start, count) {
 
 // ---------------------------------------------------------------- producer
 
+export const PRODUCER_ROW_PX = 28; // a row of a windowed producer list (style.css: .records.windowed)
+const WINDOW_FROM_ROWS = 30; // a longer list draws only the rows in view, and spacers for the rest
+const OVERSCAN_ROWS = 8; // rows drawn beyond the view, each way
+
+/**
+ * view.producerTop and view.producerHeight: the list box's scroll and height
+ * (a long list draws the rows there).
+ */
 export function renderProducer(state, view = {}) {
   const all = state.producer || [];
   const shown = all.slice(-LIST_LIMIT);
   if (!all.length) return h('p', { class: 'empty' }, t('producer.empty'));
+  const base = all.length - shown.length;
+  const windowed = shown.length > WINDOW_FROM_ROWS;
+  let from = 0;
+  let to = shown.length;
+  if (windowed) {
+    const top = view.producerTop || 0;
+    const height = view.producerHeight || 260;
+    from = Math.max(0, Math.min(shown.length, Math.floor(top / PRODUCER_ROW_PX) - OVERSCAN_ROWS));
+    to = Math.max(from, Math.min(shown.length, Math.ceil((top + height) / PRODUCER_ROW_PX) + OVERSCAN_ROWS));
+  }
+  const spacer = (key, rows) => h('div', { class: 'records-spacer', key, 'aria-hidden': 'true', style: { height: `${rows * PRODUCER_ROW_PX}px` } });
+  const lang = language();
   return h('div', null,
-    all.length > shown.length ? h('p', { class: 'muted small' }, t('producer.earlier', { count: all.length - shown.length })) : null,
-    h('ol', { class: 'records', start: all.length - shown.length + 1 },
-      shown.map((r, i) => {
-        const result = r.result;
-        const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
-        return h('li', { key: all.length - shown.length + i, class: 'record-row' },
-          h('bdi', { class: 'rec-value' }, visible(r.value)),
-          h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
-          has(r.offset) ? h('span', { class: 'muted small' }, view.recordEpochs === false ? ` @${r.offset}` : ` @${r.offset} e${r.epoch}`) : null,
-          r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? t('producer.last_error', { error: visible(r.last_error) }) : null }, ` · ${t('producer.attempts', { count: r.attempts })}`) : null,
-          h('span', { class: `tag ${cls}`, title: resultHelp(result), 'data-result': result }, resultLabel(result)),
-        );
-      }),
+    all.length > shown.length ? h('p', { class: 'muted small', key: 'earlier' }, t('producer.earlier', { count: all.length - shown.length })) : null,
+    windowed ? spacer('above', from) : null,
+    h('ol', { class: windowed ? 'records windowed' : 'records', key: 'list', start: base + from + 1 },
+      shown.slice(from, to).map((r, i) => memoized(JSON.stringify(['produced', lang, base + from + i, r, view.recordEpochs === false]), () => producerRow(r, base + from + i, view))),
     ),
+    windowed ? spacer('below', shown.length - to) : null,
+  );
+}
+
+function producerRow(r, index, view) {
+  const result = r.result;
+  const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
+  return h('li', { key: index, class: 'record-row' },
+    h('bdi', { class: 'rec-value' }, visible(r.value)),
+    h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
+    has(r.offset) ? h('span', { class: 'muted small' }, view.recordEpochs === false ? ` @${r.offset}` : ` @${r.offset} e${r.epoch}`) : null,
+    r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? t('producer.last_error', { error: visible(r.last_error) }) : null }, ` · ${t('producer.attempts', { count: r.attempts })}`) : null,
+    h('span', { class: `tag ${cls}`, title: resultHelp(result), 'data-result': result }, resultLabel(result)),
   );
 }
 

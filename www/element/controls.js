@@ -110,11 +110,29 @@ export function wireControls(pg) {
 
   pg.root.addEventListener('keydown', (e) => closeMenusOnEscape(pg, e));
 
-  new ResizeObserver(() => {
+  // The producer list draws the rows in view (render.js): a scroll draws those now there.
+  const producer = $('producer');
+  let frame = 0;
+  producer.addEventListener('scroll', () => {
+    pg.producerTop = producer.scrollTop;
+    pg.producerHeight = producer.clientHeight;
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      pg.drawProducer();
+    });
+  }, { passive: true });
+
+  // The records' track's width, read where the layout is done already (the
+  // playground observes the track once it exists); a new width that changes
+  // how many offsets fit redraws.
+  pg.sizes = new ResizeObserver(() => {
     if (!pg.sim) return;
+    pg.trackWidth = pg.readTrackWidth();
     const count = pg.measureWindow();
     if (count !== pg.windowCount) pg.draw();
-  }).observe($('cluster'));
+  });
+  pg.sizes.observe($('cluster'));
 }
 
 /**

@@ -7,7 +7,7 @@
 import { loadCore, core, isCrash, panicMessage } from '../core.js';
 import { h, patch } from '../draw/dom.js';
 import { notify as showNotice } from './notices.js';
-import { render, endpoints } from '../draw/render.js';
+import { render, renderProducer, endpoints } from '../draw/render.js';
 import { renderEventLog, LOG_LINES_SHOWN } from '../draw/eventlog.js';
 import { eventLine, eventText, phrase } from '../words/event-text.js';
 import { t, language, useLanguage, setLanguage, translateTree } from '../words/i18n.js';
@@ -407,16 +407,25 @@ export class Playground {
 
   // ---------------------------------------------------------------- drawing
 
+  /**
+   * How many offsets fit the records' track. Its width comes from the last
+   * ResizeObserver report (controls.js), so that a step reads no layout; only
+   * a draw before the first report measures it there and then.
+   */
   measureWindow() {
-    const host = this.$('cluster');
-    const track = host.querySelector('.ruler');
-    let width = track ? track.clientWidth : 0;
-    if (!width) {
-      const w = host.clientWidth || 600;
-      width = w > 720 ? w - 250 : w - 16;
-    }
+    const width = this.trackWidth || this.readTrackWidth();
     const cell = CELL_WIDTH[this.zoom] || CELL_WIDTH.normal;
     return Math.max(3, Math.min(400, Math.floor((width - 30) / cell)));
+  }
+
+  /** The track's width as laid out (a layout read: ResizeObserver's callback and the first draw call it). */
+  readTrackWidth() {
+    const host = this.$('cluster');
+    const track = host.querySelector('.ruler');
+    const width = track ? track.clientWidth : 0;
+    if (width) return width;
+    const w = host.clientWidth || 600;
+    return w > 720 ? w - 250 : w - 16;
   }
 
   /** Redraws from the core's state; a failure of the core while drawing is recovered from. */
@@ -467,7 +476,11 @@ export class Playground {
       refusals: this.refusalsAt(position),
       // A hint at the end of a run, where an action is what comes next (a tour gives its own).
       hint: !tour && position === sim.length() && !state.stopped ? hintFor(state, this.config) : null,
+      // The producer list's scroll and height (a long list draws the rows there).
+      producerTop: this.producerTop || 0,
+      producerHeight: this.producerHeight || 260,
     };
+    this.view = view;
     const out = render(state, view);
     const cluster = $('cluster');
     cluster.dataset.zoom = this.zoom;
@@ -482,21 +495,47 @@ export class Playground {
       patch($('network'), out.network);
       patch($('operator'), renderOperator(this.atPosition('operator', () => sim.operator())));
     }
-    // The window may need another size once the track exists at its real width.
-    const count = this.measureWindow();
-    if (count !== this.windowCount && !this.redrawing) {
-      this.redrawing = true;
-      try {
-        this.drawNow({ events });
-      } finally {
-        this.redrawing = false;
-      }
-      return;
+    // Until ResizeObserver has reported the track (the first draw), the window
+    // may need another size once the track exists at its real width.
+    const ruler = cluster.querySelector('.ruler');
+    if (ruler && this.sizes && ruler !== this.observedRuler) {
+      this.observedRuler = ruler;
+      this.sizes.observe(ruler);
     }
+    if (!this.trackWidth) {
+      const count = this.measureWindow();
+      if (count !== this.windowCount && !this.redrawing) {
+        this.redrawing = true;
+        try {
+          this.drawNow({ events });
+        } finally {
+          this.redrawing = false;
+        }
+        return;
+      }
+    }
+    // Every write first (the board, the panels, the diagram), then what needs
+    // the layout (the log's scroll, the diagram's, the messages' places):
+    // one layout per draw, not one per part.
     this.drawHead();
     this.player.drawPlayer(view);
     this.drawLogWindow(maxLeo);
     this.drawEventLog();
+    if (this.forkView && !this.onFrame) this.forkView.draw();
+    if (this.diagram && !this.onFrame) this.diagram.draw();
+    if (tour) tour.positionChanged();
+    if (!this.compact) {
+      this.$('event-log').scrollTop = 1e9; // follow the current step: the log ends with it
+      // The producer list's scroll, now that the layout is done: a new run may have moved it.
+      const list = $('producer');
+      if (list.scrollTop !== view.producerTop) {
+        this.producerTop = list.scrollTop;
+        this.producerHeight = list.clientHeight;
+        requestAnimationFrame(() => this.drawProducer());
+      }
+    }
+    if (this.diagram && this.diagram.scroll && !this.onFrame) this.diagram.scroll();
+    // The address after the layout: replaceState with a style still to do would do it there and then.
     if (this.address && !this.onFrame) this.address.scheduleHash();
     drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
     if (events && events.length && !reducedMotion.matches) {
@@ -506,9 +545,6 @@ export class Playground {
     } else {
       this.animation = null;
     }
-    if (this.forkView && !this.onFrame) this.forkView.draw();
-    if (this.diagram && !this.onFrame) this.diagram.draw();
-    if (tour) tour.positionChanged();
     this.report(view);
     if (!this.drawnOnce) {
       this.drawnOnce = true;
@@ -523,6 +559,13 @@ export class Playground {
       this.host.dataset.ready = 'true';
       this.host.dispatchEvent(new CustomEvent('highwater-ready', { bubbles: true, composed: true }));
     }
+  }
+
+  /** The producer list alone, once it scrolled: the rows now in view. */
+  drawProducer() {
+    if (!this.state || !this.view || this.closed || this.compact) return;
+    this.enter();
+    patch(this.$('producer'), renderProducer(this.state, { ...this.view, producerTop: this.producerTop, producerHeight: this.producerHeight }));
   }
 
   /** Tells the host page where the run is: a `highwater-position` event when the step or the run changes. */
@@ -587,8 +630,6 @@ export class Playground {
     const currentFrom = this.position > 1 ? tr.stepEnds[this.position - 2] : 0;
     const text = this.lineTexts(Math.max(0, count - LOG_LINES_SHOWN), count);
     patch(log, renderEventLog({ lines: tr.lines, count, stepOf: (i) => this.stepOfLine(i), currentFrom, text }));
-    // Follow the current step: the log ends with it.
-    log.scrollTop = log.scrollHeight;
   }
 
   /**

@@ -1,11 +1,12 @@
 // The space-time diagram's panel: the core's diagram of a window of steps
 // around the current one (Simulation.spaceTime), drawn by diagram.js, the
 // current step highlighted and kept in view, a click on a step, an arrow or a
-// mark seeks there. The data is read once per window and timeline.
+// mark seeks there. The data is read once per window and timeline; what is
+// drawn is what the box shows and a box's height around it.
 
 import { h, patch } from '../draw/dom.js';
 import { t } from '../words/i18n.js';
-import { renderDiagram, HEADER } from '../draw/diagram.js';
+import { renderDiagram, layoutDiagram, HEADER } from '../draw/diagram.js';
 
 export const WINDOW_STEPS = 40; // steps drawn at most: the window follows the current step
 
@@ -20,11 +21,20 @@ function lanesHead(svg) {
     h('svg', { class: 'diagram', xmlns: svg.attrs.xmlns, width, height: HEADER, viewBox: `0 0 ${width} ${HEADER}`, 'font-family': svg.attrs['font-family'] }, keep));
 }
 
+const HEAD_PX = HEADER + 1; // the lanes' strip and its border, above the picture in the scrolling box
+
 export class DiagramPanel {
   constructor(pg) {
     this.pg = pg;
     this.cache = null;
     this.shownAt = null;
+    // The box's size and scroll, as ResizeObserver and scroll events report
+    // them: a step reads no layout to draw the diagram.
+    this.box = { width: 0, height: 520, max: 520, top: 0 };
+    this.scrollTo = null; // where the box scrolls once this draw is written (scroll())
+    this.drawnKey = '';
+    this.drawnTop = 0;
+    this.frame = 0;
   }
 
   /** The steps drawn: the whole run when it is short, else WINDOW_STEPS around the position. */
@@ -43,38 +53,117 @@ export class DiagramPanel {
     if (!this.cache || this.cache.key !== key) {
       const r = pg.guarded(t('diagram.title'), () => pg.sim.spaceTime(from, to));
       if (!r.ok) return null;
-      this.cache = { key, data: r.value };
+      this.cache = { key, data: r.value, layouts: new Map() };
     }
     return this.cache.data;
   }
 
-  /** The diagram at the current position (with the data the core gave for this window). */
+  /** Where everything goes at this width (once per window, timeline and width). */
+  layout(width) {
+    const layouts = this.cache.layouts;
+    if (!layouts.has(width)) {
+      layouts.clear();
+      layouts.set(width, layoutDiagram(this.cache.data, { width }));
+    }
+    return layouts.get(width);
+  }
+
+  /**
+   * The diagram at the current position (with the data the core gave for
+   * this window): only the arrows, marks and times within a box's height of
+   * what the box shows are drawn (every band is, and the picture keeps its
+   * size, so the box scrolls as before); scrolling draws the rest.
+   */
   draw() {
     const pg = this.pg;
     if (pg.compact) return;
     const box = pg.$('diagram');
     const data = this.data();
     if (!data) return;
-    const svg = renderDiagram(data, { width: Math.max(320, box.clientWidth - 2), current: pg.position });
-    patch(box, [lanesHead(svg), svg]);
+    if (!this.box.width) this.box.width = box.clientWidth; // before ResizeObserver's first report
+    const width = Math.max(320, this.box.width - 2);
+    const L = this.layout(width);
+    let top = this.box.top;
     if (this.shownAt !== pg.position) {
+      // The current step kept in view, from where the layout puts it.
       this.shownAt = pg.position;
-      const band = box.querySelector('svg:not(.diagram-head svg) .dg-step.current');
+      const band = L.steps.find((s) => s.step === pg.position);
       if (band) {
-        const b = band.getBoundingClientRect();
-        const r = box.getBoundingClientRect();
-        if (b.top < r.top + HEADER || b.bottom > r.bottom) box.scrollTop += b.top - r.top - HEADER - 40;
+        // The box's height once this draw is in: its content's, up to its max-height.
+        const height = Math.min(this.box.max, HEAD_PX + L.height + 2);
+        const at = 1 + HEAD_PX + band.y - top; // the band's top below the box's
+        if (at < HEADER || at + Math.max(band.height, 1) > height) {
+          top = Math.max(0, Math.min(HEAD_PX + band.y + 1 - HEADER - 40, HEAD_PX + L.height + 2 - height));
+          this.scrollTo = top;
+        }
       }
     }
+    // Within half a box of what was drawn, the same rows are drawn (the overscan covers them).
+    const reach = this.reach();
+    if (this.scrollTo === null && this.drawnKey && Math.abs(top - this.drawnTop) < reach / 2) top = this.drawnTop;
+    const view = { top: top - HEAD_PX - reach, bottom: top - HEAD_PX + 2 * reach };
+    const key = `${this.cache.key}|${width}|${pg.position}|${Math.round(view.top)}|${pg.lang}`;
+    if (key === this.drawnKey) return;
+    this.drawnKey = key;
+    this.drawnTop = top;
+    const svg = renderDiagram(data, { width, current: pg.position, layout: L, view });
+    patch(box, [lanesHead(svg), svg]);
+  }
+
+  /** How far beyond the box's view rows are drawn, each way: a box's height. */
+  reach() {
+    return Math.max(this.box.height, Math.min(this.box.max, 1000));
+  }
+
+  /** After the page's writes: the box scrolled to the current step, if the draw moved it. */
+  scroll() {
+    const box = this.pg.$('diagram');
+    if (this.scrollTo === null) {
+      // The layout is done: a box the new picture scrolled (a shorter one) draws what it now shows.
+      if (box.scrollTop !== this.box.top) {
+        this.box.top = box.scrollTop;
+        this.draw();
+      }
+      return;
+    }
+    box.scrollTop = this.scrollTo;
+    this.box.top = this.scrollTo;
+    this.scrollTo = null;
   }
 
   wire() {
     const pg = this.pg;
-    pg.$('diagram').addEventListener('click', (e) => {
+    const box = pg.$('diagram');
+    box.addEventListener('click', (e) => {
       const el = e.target.closest('[data-step]');
       if (!el) return;
       pg.player.stop();
       pg.seek(Number(el.getAttribute('data-step')), { animate: true });
     });
+    // Scrolled more than half a box from what was drawn: the rows now in view are drawn.
+    box.addEventListener('scroll', () => {
+      this.box.top = box.scrollTop;
+      if (this.frame || Math.abs(this.box.top - this.drawnTop) < this.reach() / 2) return;
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        if (!pg.sim || pg.closed) return;
+        pg.enter();
+        this.drawnTop = this.box.top;
+        this.draw();
+      });
+    }, { passive: true });
+    new ResizeObserver(([entry]) => {
+      const size = entry.borderBoxSize && entry.borderBoxSize[0];
+      const width = box.clientWidth;
+      const height = size ? size.blockSize : box.offsetHeight;
+      this.box.max = parseFloat(getComputedStyle(box).maxHeight) || Infinity;
+      if (width === this.box.width && height === this.box.height) return;
+      this.box.width = width;
+      this.box.height = height || 520;
+      if (pg.sim && !pg.closed) {
+        pg.enter();
+        this.draw();
+      }
+    }).observe(box);
   }
 }
