@@ -109,7 +109,7 @@ const diagram = (pg) => partOf(pg, 'diagram', ([{ DiagramPanel }, sheet]) => {
   adopt(pg.root, sheet);
   pg.diagram = new DiagramPanel(pg);
   pg.diagram.wire();
-  if (pg.sim) pg.diagram.draw();
+  if (pg.sim && !pg.onFrame) pg.draw(); // the diagram drawn, then scrolled to the current step, with the rest
   return pg.diagram;
 });
 

@@ -21,6 +21,8 @@ const inRoot = (page, fn, arg) => page.evaluate(({ fn, arg }) => new Function('r
 
 test('the diagram of a big run draws the arrows and marks in view, every step\'s band, and the others once scrolled to', async () => {
   const page = await open();
+  // The diagram's panel is loaded once the board is drawn: its picture, scrolled to the current step.
+  await page.locator('#diagram > svg.diagram .dg-step.current').waitFor();
   const drawn = () => inRoot(page, (root) => {
     const box = root.getElementById('diagram');
     const svg = box.querySelector(':scope > svg.diagram');
