@@ -412,8 +412,13 @@ export class Playground {
    * ResizeObserver report (controls.js), so that a step reads no layout; only
    * a draw before the first report measures it there and then.
    */
-  measureWindow() {
-    const width = this.trackWidth || this.readTrackWidth();
+  /**
+   * How many offsets the track shows. Before the first draw there is no
+   * track to read: the window's width stands in for it (no layout forced
+   * before the board is written), and the track is read once it is drawn.
+   */
+  measureWindow({ guess = false } = {}) {
+    const width = this.trackWidth || (guess ? this.guessTrackWidth() : this.readTrackWidth());
     const cell = CELL_WIDTH[this.zoom] || CELL_WIDTH.normal;
     return Math.max(3, Math.min(400, Math.floor((width - 30) / cell)));
   }
@@ -425,6 +430,12 @@ export class Playground {
     const width = track ? track.clientWidth : 0;
     if (width) return width;
     const w = host.clientWidth || 600;
+    return w > 720 ? w - 250 : w - 16;
+  }
+
+  /** The track's width from the viewport's, as readTrackWidth's rule would take it, without a layout. */
+  guessTrackWidth() {
+    const w = Math.min(innerWidth, 1560) - (innerWidth > 720 ? 40 : 20);
     return w > 720 ? w - 250 : w - 16;
   }
 
@@ -450,7 +461,7 @@ export class Playground {
     const $ = (id) => this.$(id);
     const position = sim.position();
     this.position = position;
-    this.windowCount = this.measureWindow();
+    this.windowCount = this.measureWindow({ guess: !this.drawnOnce && !this.redrawing });
     let state = sim.state(this.windowStart, this.windowCount);
     const maxLeo = Math.max(0, ...state.brokers.map((b) => b.log_end_offset));
     const start = this.follow ? Math.max(0, maxLeo + 1 - this.windowCount) : Math.min(this.windowStart, Math.max(0, maxLeo));
@@ -503,6 +514,8 @@ export class Playground {
       this.sizes.observe(ruler);
     }
     if (!this.trackWidth) {
+      // The one layout read of a first draw: the track as drawn (ResizeObserver reports it from then on).
+      if (ruler) this.trackWidth = this.readTrackWidth();
       const count = this.measureWindow();
       if (count !== this.windowCount && !this.redrawing) {
         this.redrawing = true;
