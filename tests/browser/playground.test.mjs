@@ -257,3 +257,16 @@ test('a panic in the core: an error is shown and the page recovers the run', asy
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('an empty run has nothing to play: Play is disabled and not drawn as the primary action; a step makes it so', async () => {
+  const page = await openPage(env);
+  assert.equal(await page.locator('#position').textContent(), '0 / 0');
+  assert.equal(await page.locator('#btn-play').isDisabled(), true);
+  const idle = await page.locator('#btn-play').evaluate((b) => getComputedStyle(b).backgroundColor);
+  await produce(page, 'm1', '1');
+  assert.equal(await page.locator('#btn-play').isDisabled(), false);
+  const ready = await page.locator('#btn-play').evaluate((b) => getComputedStyle(b).backgroundColor);
+  assert.notEqual(ready, idle, 'Play is the accent colour once there is a run to play');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

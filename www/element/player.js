@@ -145,6 +145,9 @@ export class Player {
     $('btn-back').disabled = view.position === 0;
     $('btn-forward').disabled = view.position >= view.length;
     $('btn-start').disabled = view.position === 0;
+    // An empty run has nothing to play: Play is neither the primary action nor pressable then.
+    $('btn-play').disabled = view.length === 0 && !this.playing;
+    $('btn-play').classList.toggle('idle', view.length === 0);
   }
 
   wire() {
