@@ -3,7 +3,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, loadCore, applySettings } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, loadCore, applySettings, ROOT } from './harness.mjs';
 
 let env;
 let core;
@@ -40,6 +42,25 @@ test('share link round trip: the trace and the position after opening the link e
   await page.click('#btn-forward');
   assert.equal(await pageTrace(other), await pageTrace(page));
   assert.deepEqual([...page.errors, ...other.errors], []);
+});
+
+test('a link opened in the same tab opens, even when the page draws between the navigation and its hashchange', async () => {
+  const sim = core.Simulation.fromScenario(JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'kip101-loss-after-restart.json'), 'utf8')));
+  const link = sim.toLink();
+  const length = sim.length();
+  sim.free();
+  const page = await openPage(env);
+  const before = page.url();
+  // The fragment changes, and before its hashchange the page draws (as when a part
+  // such as the diagram arrives then): the draw writes the old run's address back.
+  await page.evaluate((hash) => {
+    location.hash = hash;
+    document.querySelector('highwater-playground').playground.draw();
+  }, `#s=${link}&at=12`);
+  await page.waitForFunction(() => /&at=12$/.test(location.hash) && document.querySelector('highwater-playground').playground.sim.position() === 12);
+  assert.equal(await page.locator('#position').textContent(), `12 / ${length}`);
+  assert.ok(page.url().includes(link) && page.url() !== before);
+  assert.deepEqual(page.errors, []);
 });
 
 test('Copy link puts the current URL (scenario and position) on the clipboard', async () => {

@@ -84,9 +84,9 @@ export class PageAddress {
   }
 
   /** Opens the run of the fragment (or the default run, with a message for a bad link). */
-  loadFromHash() {
+  loadFromHash(hash = location.hash) {
     const pg = this.pg;
-    const { link, at, badAt, fork } = parseFragment(location.hash);
+    const { link, at, badAt, fork } = parseFragment(hash);
     if (link) {
       try {
         pg.loadLink(link, { at });
@@ -135,10 +135,14 @@ export class PageAddress {
 
   /** A link opened in the same tab (the fragment changed by hand or by Back). */
   wire() {
-    const onHash = () => {
-      if (location.hash === this.lastHash) return;
+    // The fragment navigated to, from the event: a draw between the navigation
+    // and this event (a part that just arrived) may have written the run shown
+    // before back into the address bar.
+    const onHash = (e) => {
+      const hash = new URL(e.newURL).hash;
+      if (hash === this.lastHash) return;
       this.pg.player.stop();
-      this.loadFromHash();
+      this.loadFromHash(hash);
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
