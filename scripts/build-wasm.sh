@@ -67,6 +67,23 @@ build() {
   CARGO_TARGET_DIR=$target CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt RUSTFLAGS="$RUSTFLAGS${flags:+ $flags}" \
     wasm-pack --log-level error build --target web --release --out-dir "$out" "$CRATE_DIR" "$@"
   for f in "$out"/*.wasm; do echo "build-wasm: $f $(stat -c %s "$f") bytes, $(gzip -9 -c "$f" | wc -c) gzipped"; done
+  class_check "$out/highwater.js"
+}
+
+# A method that takes a Simulation (`differencesWith`) is guarded by the
+# glue's class check, which throws a plain Error; every other argument the
+# JS API refuses is a TypeError (src/boundary/wasm.rs, `args`), and this one
+# is made one too, saying what it got.
+class_check() {
+  local js=$1
+  local from='throw new Error(`expected instance of ${klass.name}`);'
+  local to="throw new TypeError(\`expected an instance of \${klass.name}, got \${instance === null ? 'null' : Array.isArray(instance) ? 'an array' : typeof instance}\`);"
+  if ! grep -qF "$from" "$js"; then
+    grep -qF 'throw new TypeError(`expected an instance of' "$js" && return
+    echo "build-wasm: $js has no class check to make a TypeError (a new wasm-bindgen?)" >&2
+    exit 1
+  fi
+  FROM=$from TO=$to perl -0pi -e 's/\Q$ENV{FROM}\E/$ENV{TO}/g' "$js"
 }
 
 # The page's core is built for size: opt-level "z" with LLVM's inline

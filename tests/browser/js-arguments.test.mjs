@@ -51,6 +51,21 @@ for (const dir of ['pkg', 'pkg-fast']) {
     assert.equal(core.Simulation.fromLink(link).length(), 3, 'a good link still loads');
   });
 
+  test(`${dir}: differencesWith takes a Simulation: anything else is a TypeError saying what it got`, () => {
+    const core = cores[dir];
+    const sim = core.Simulation.fromScenario(SCENARIO);
+    for (const [bad, got] of [[123, 'number'], [{}, 'object'], [null, 'null'], [undefined, 'undefined'], [[], 'an array'], ['v1.x', 'string']]) {
+      assert.throws(() => sim.differencesWith(bad), (e) => e instanceof TypeError && e.message === `expected an instance of Simulation, got ${got}`);
+      assert.equal(core.lastPanic(), undefined);
+    }
+    // The run is untouched and compares as before: with itself, nothing differs.
+    const other = core.Simulation.fromScenario(SCENARIO);
+    assert.deepEqual(sim.differencesWith(other), []);
+    assert.equal(sim.length(), 3);
+    sim.free();
+    other.free();
+  });
+
   test(`${dir}: a scenario, step or options that is neither an object nor JSON text is a TypeError`, () => {
     const core = cores[dir];
     for (const bad of [123, null, undefined, true, () => ({})]) {
