@@ -15,6 +15,18 @@ const { tours } = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', 'in
 const tourData = (id) => JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', `${id}.json`), 'utf8'));
 const texts = (lang) => new Map(flatten(JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'locales', lang, 'tours.json'), 'utf8'))));
 const stepParam = (page) => new URL(page.url()).searchParams.get('step');
+/** The scenario step a "do" stop asks for. */
+const stepOf = (id, stop) => tourData(id).parts.find((p) => p.stops.some((s) => s.key === stop.key)).scenario.steps[stop.at - 1];
+/** What a task must name of its step, in any language: the value and acks of a produce, the broker of the rest. */
+function stepFacts(step) {
+  const [kind] = Object.keys(step);
+  const v = step[kind];
+  if (kind === 'produce') return [v.value, `acks=${v.acks ?? 'all'}`];
+  if (kind === 'crash') return [`broker ${v.broker}`];
+  if (typeof v === 'number' && kind !== 'advance_ms') return [`broker ${v}`];
+  if (kind === 'advance_ms') return [String(v >= 1000 ? v / 1000 : v)];
+  return [];
+}
 
 for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
   test(`every tour plays from its first stop to its last in ${lang}, each caption the locale's, the URL on the stop`, async () => {
@@ -33,9 +45,11 @@ for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
         assert.equal(stepParam(page), String(i + 1), `${id} stop ${i + 1}: step in the URL`);
         assert.equal(await page.locator('[data-testid="tour-count"]').textContent(), lang === 'en' ? `${i + 1} of ${stops.length}` : await page.locator('[data-testid="tour-count"]').textContent());
         if (stop.do) {
-          // The task first; "Do it for me" takes the step, then the caption.
-          assert.equal(await caption.textContent(), words.get(`${id}.tasks.${stop.key}`), `${id}/${stop.key}: task`);
-          await page.locator('#tour button[data-tour="next"]').click();
+          // The task first, said from the step itself (its value, acks, broker); its control takes the step, then the caption.
+          const task = await page.locator('[data-testid="tour-task"]').textContent();
+          for (const fact of stepFacts(stepOf(id, stop))) assert.ok(task.includes(fact), `${id}/${stop.key}: the task “${task}” names ${fact}`);
+          assert.equal(words.has(`${id}.tasks.${stop.key}`), false, `${id}/${stop.key}: no task words of the tour's own`);
+          await page.locator('#tour button[data-tour="do"]').click();
         }
         await page.waitForFunction(([key]) => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key && !document.querySelector('highwater-playground').shadowRoot.querySelector('#tour button[data-tour="next"]')?.textContent.includes('…'), [stop.key]);
         await page.waitForFunction((at) => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith(`${at} /`), stop.at);
@@ -60,8 +74,8 @@ test('a tour link opens at its stop, a reload shows the same caption, and a bad 
   await caption.waitFor();
   assert.equal(await caption.textContent(), first);
   assert.equal(stepParam(page), '5');
-  // Stop 5 is the learner's to take ("Do it for me"); Next then goes to stop 6, and the URL follows.
-  await page.locator('#tour button[data-tour="next"]').click();
+  // Stop 5 is the learner's to take (its control beside the caption); Next then goes to stop 6, and the URL follows.
+  await page.locator('#tour button[data-tour="do"]').click();
   assert.equal(stepParam(page), '5');
   await page.locator('#tour button[data-tour="next"]').click();
   await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '6');
@@ -73,14 +87,18 @@ test('a tour link opens at its stop, a reload shows the same caption, and a bad 
   assert.deepEqual([...page.errors, ...bad.errors], []);
 });
 
-test('a "do" stop waits for the learner: pressing Produce moves the tour on without replacing the run', async () => {
+test('a "do" stop waits for the learner: the board\'s own Produce, holding the task\'s values, moves the tour on without replacing the run', async () => {
   const page = await openPage(env, { path: '?tour=leo-and-hw&step=2' });
   const caption = page.locator('[data-testid="tour-caption"]');
   await caption.waitFor();
   const words = texts('en');
-  assert.equal(await caption.textContent(), words.get('leo-and-hw.tasks.produce'));
+  assert.equal(await caption.textContent(), 'Your turn: produce “m1” with acks=all.');
   assert.match(await page.locator('#position').textContent(), /^0 \//);
-  await produce(page, 'm1');
+  // The board's controls are one click away; the form holds what the task names.
+  await page.locator('#tour button[data-tour="all"]').click();
+  assert.equal(await page.locator('#produce-value').inputValue(), 'm1');
+  assert.equal(await page.locator('#produce-acks').inputValue(), 'all');
+  await page.click('#btn-produce');
   await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]').dataset.stop === 'produce' && document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('1 /'));
   assert.equal(await caption.textContent(), words.get('leo-and-hw.stops.produce'));
   assert.equal(await page.locator('.tour-off').count(), 0, 'still on the tour');
@@ -142,7 +160,7 @@ for (const lang of ['zh-Hans', 'zh-Hant']) {
     test(`screenshots in ${lang} at ${w} px: the leo-and-hw tour's two-round lesson`, async () => {
       const page = await openPage(env, { path: `?lang=${lang}&tour=leo-and-hw&step=5`, viewport: { width: w, height: hgt } });
       await page.locator('[data-testid="tour-caption"]').waitFor();
-      await page.locator('#tour button[data-tour="next"]').click();
+      await page.locator('#tour button[data-tour="do"]').click();
       await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('4 /'));
       fs.mkdirSync(RESULTS, { recursive: true });
       const file = path.join(RESULTS, `tour-${lang}-${w}.png`);
@@ -183,7 +201,7 @@ test('every tour fits the 800x500 embed at every stop: no scroll bars', async ()
     await page.waitForSelector('body[data-ready="true"]');
     for (let i = 0; i < stops.length; i++) {
       const stop = stops[i];
-      if (stop.do) await page.locator('#tour button[data-tour="next"]').click();
+      if (stop.do) await page.locator('#tour button[data-tour="do"]').click();
       await page.waitForFunction(([key, at]) => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key
         && document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith(`${at} /`)
         && !document.querySelector('highwater-playground').shadowRoot.querySelector('#btn-play').classList.contains('playing'), [stop.key, stop.at]);

@@ -6,8 +6,9 @@
 // carries the tour and its stop (`?tour=<id>&step=<n>`, n from 1).
 
 import { h, patch } from '../draw/dom.js';
-import { t, loadBundle } from '../words/i18n.js';
+import { t, loadBundle, has } from '../words/i18n.js';
 import { excerpt } from '../words/user-text.js';
+import { describeStep, formatMs } from '../words/describe.js';
 
 let index = null; // Promise<string[]>
 const cache = new Map(); // id -> Promise<tour>
@@ -62,17 +63,48 @@ function flatStops(tour) {
 }
 
 /**
+ * A "do" stop's step as the learner takes it: the words of the step (from the
+ * step itself, so they say what pressing the control does) and the label of
+ * the control that takes it, the same as the board's own (Produce, Fetch,
+ * Crash, +10 s lag…). `config` is the run's effective configuration.
+ */
+export function taskControl(step, config = {}) {
+  const [kind] = Object.keys(step || {});
+  const v = step ? step[kind] : null;
+  const action = (key, broker) => t(`action.${key}`, { broker });
+  let label;
+  switch (kind) {
+    case 'produce': label = t('producer.produce'); break;
+    case 'consume': label = t('consumer.consume'); break;
+    case 'fetch': case 'restart': case 'pause': case 'resume': case 'isolate': label = action(kind, v); break;
+    case 'crash': label = v.lose_unflushed ? action('power_loss', v.broker) : action('crash', v.broker); break;
+    case 'elect': label = t('toolbar.elect'); break;
+    case 'advance_ms':
+      label = v === config.replica_lag_time_max_ms ? t('toolbar.lag', { time: formatMs(v) })
+        : v === config.broker_session_timeout_ms ? t('toolbar.session', { time: formatMs(v) })
+          : t('tour.advance', { time: formatMs(v) });
+      break;
+    default: label = t('tour.do_it');
+  }
+  return { text: t('tour.your_step', { step: describeStep(step) }), label };
+}
+
+/**
  * The tour being taken. `api` is the page's side: { loadScenario(scenario, at),
- * seek(position), playTo(position), playing(), position(), steps(), stopChanged(tour) }.
+ * seek(position, opts), playing(), position(), steps(), config(), stopChanged(tour), redrawn() };
+ * `next` is the tour after this one in teaching order (or null).
  */
 export class TourPlayer {
-  constructor(tour, api, host) {
+  constructor(tour, api, host, { next = null } = {}) {
     this.tour = tour;
     this.api = api;
     this.host = host;
+    this.nextTour = next;
     this.stops = flatStops(tour);
     this.index = 0;
     this.part = -1;
+    this.moving = false;
+    this.showAll = false; // lesson mode shows only what the stop needs; "Show all controls" the rest
   }
 
   get id() {
@@ -90,13 +122,21 @@ export class TourPlayer {
     const forward = target === this.index + 1 && part === this.part;
     this.index = target;
     const from = stop.do ? stop.at - 1 : stop.at;
-    if (part !== this.part) {
-      this.part = part;
-      this.api.loadScenario(this.tour.parts[part].scenario, from);
-    } else if (forward && animate && this.api.position() <= from) {
-      this.api.playTo(from);
-    } else {
-      this.api.seek(from);
+    this.moving = true; // the positions on the way belong to this stop
+    try {
+      if (part !== this.part) {
+        this.part = part;
+        this.api.loadScenario(this.tour.parts[part].scenario, from);
+      } else if (forward && animate && this.api.position() < from) {
+        // The board is at the stop at once, its last step animated: the caption
+        // never describes a board still on its way there.
+        if (this.api.position() < from - 1) this.api.seek(from - 1);
+        this.api.seek(from, { animate: true });
+      } else {
+        this.api.seek(from);
+      }
+    } finally {
+      this.moving = false;
     }
     this.api.stopChanged(this);
     this.redraw();
@@ -156,6 +196,12 @@ export class TourPlayer {
     return this.tour.parts[this.part].scenario.steps[stop.at - 1];
   }
 
+  /** Is this the last stop, reached (its step taken)? Then the tour is done. */
+  finished() {
+    const { stop } = this.current;
+    return this.index === this.stops.length - 1 && this.api.position() === stop.at && this.onTrack();
+  }
+
   /** Where Play pauses: the current stop's position, or the next stop's. */
   playLimit() {
     const { stop } = this.current;
@@ -173,7 +219,7 @@ export class TourPlayer {
     // The current stop keeps the positions it covers (a "do" stop: before and
     // after its step), and those on the way to it while Play takes the run there.
     const from = stop.do ? stop.at - 1 : stop.at;
-    if ((from <= position && position <= stop.at) || (this.api.playing() && position < from)) {
+    if (this.moving || (from <= position && position <= stop.at) || (this.api.playing() && position < from)) {
       this.redraw();
       return;
     }
@@ -192,6 +238,7 @@ export class TourPlayer {
   redraw() {
     patch(this.host, this.render());
     this.host.hidden = false;
+    if (this.api.redrawn) this.api.redrawn();
   }
 
   render() {
@@ -202,11 +249,17 @@ export class TourPlayer {
     const onTrack = this.onTrack();
     const text = (key) => t(`tours.${id}.${key}`);
     const last = this.index === this.stops.length - 1;
+    // A "do" stop: the step's own words and its control, here beside the caption (the board's stays where it is).
+    const task = waiting && onTrack ? taskControl(this.expectedStep(), this.api.config()) : null;
+    const own = task && has(`tours.${id}.tasks.${stop.key}`) ? text(`tasks.${stop.key}`) : null;
+    const done = last && !waiting && onTrack;
     return [
       h('div', { class: 'tour-head', key: 'head' },
         h('span', { class: 'tour-tag' }, t('tour.tag')),
         h('strong', { class: 'tour-title' }, text('title')),
         h('span', { class: 'muted tour-count', 'data-testid': 'tour-count' }, t('tour.count', { n: this.index + 1, total: this.stops.length })),
+        h('button', { type: 'button', class: 'link-button tour-all', 'data-tour': 'all', 'aria-pressed': String(this.showAll) },
+          t(this.showAll ? 'tour.fewer_controls' : 'tour.all_controls')),
         h('button', { type: 'button', class: 'close', 'data-tour': 'close', 'aria-label': t('tour.close') }, '✕'),
       ),
       !onTrack
@@ -214,14 +267,18 @@ export class TourPlayer {
             h('button', { type: 'button', class: 'link-button', 'data-tour': 'resume' }, t('tour.resume')))
         : null,
       h('p', { class: 'tour-caption', key: 'caption', 'data-testid': 'tour-caption', 'data-stop': stop.key, 'aria-live': 'polite' },
-        waiting ? text(`tasks.${stop.key}`) : text(`stops.${stop.key}`)),
+        task ? [own ? `${own} ` : '', h('span', { class: 'tour-task', 'data-testid': 'tour-task' }, task.text)] : text(`stops.${stop.key}`)),
       h('div', { class: 'tour-buttons', key: 'buttons' },
         h('button', { type: 'button', 'data-tour': 'back', disabled: this.index === 0 && !(stop.do && position === stop.at) }, t('tour.back')),
-        waiting && onTrack
-          ? h('button', { type: 'button', class: 'primary', 'data-tour': 'next' }, t('tour.do_it'))
+        task
+          ? h('button', { type: 'button', class: 'primary task-do', 'data-tour': 'do', 'data-testid': 'task-control' }, task.label)
           : last
             ? h('button', { type: 'button', class: 'primary', 'data-tour': 'close' }, t('tour.finish'))
             : h('button', { type: 'button', class: 'primary', 'data-tour': 'next' }, t('tour.next')),
+        done && this.nextTour
+          ? h('button', { type: 'button', 'data-tour': 'next-tour', 'data-next': this.nextTour, 'data-testid': 'next-tour' },
+              t('tour.next_tour'), h('span', { class: 'next-title' }, t('tour.next_title', { title: t(`tours.${this.nextTour}.title`) })))
+          : null,
       ),
     ];
   }

@@ -1,9 +1,11 @@
 // The tour panel and the Tours dialog: opening a tour (tour.js plays it), its
-// Back/Next buttons, closing it, and the list of tours.
+// Back/Next buttons and the control of a "do" stop, lesson mode (only what the
+// stop needs is shown; "Show all controls" brings the rest back), closing it,
+// the next tour, and the list of tours with those already done.
 
 import { isCrash } from '../core.js';
 import { h, patch } from '../draw/dom.js';
-import { t } from '../words/i18n.js';
+import { t, language } from '../words/i18n.js';
 import { phrase } from '../words/event-text.js';
 import { TourPlayer, loadTour, tourIds } from '../element/tour.js';
 
@@ -14,12 +16,41 @@ export class Tours {
     this.api = {
       loadScenario: (scenario, at) => pg.loadScenario(scenario, { at }),
       seek: (position, opts) => pg.seek(position, opts),
-      playTo: (position) => pg.player.play(position),
       position: () => pg.sim.position(),
       playing: () => pg.player.playing,
       steps: () => pg.steps,
+      config: () => pg.config || {},
       stopChanged: () => this.changed(),
+      redrawn: () => this.redrawn(),
     };
+  }
+
+  /** The tours finished in this browser, in the page's language: ids. */
+  done() {
+    try {
+      const list = JSON.parse(localStorage.getItem(doneKey()) || '[]');
+      return Array.isArray(list) ? list.filter((id) => typeof id === 'string') : [];
+    } catch {
+      return []; // storage refused (a sandboxed frame, a privacy setting): nothing is remembered
+    }
+  }
+
+  markDone(id) {
+    const list = this.done();
+    if (list.includes(id)) return;
+    try {
+      localStorage.setItem(doneKey(), JSON.stringify([...list, id]));
+    } catch {
+      // not remembered; the tour still ends
+    }
+  }
+
+  /** Lesson mode: while a tour runs, only what its stop needs, unless the learner asked for every control. */
+  showLesson() {
+    const root = this.pg.$('root');
+    const tour = this.pg.tour;
+    root.classList.toggle('touring', Boolean(tour));
+    root.classList.toggle('lesson', Boolean(tour && !tour.showAll));
   }
 
   /** Opens tour `id` at stop `step` (from 1); a tour that does not exist is a message, and the run stays as it was. */
@@ -39,9 +70,12 @@ export class Tours {
     pg.enter();
     const before = pg.sim ? pg.currentScenario() : null;
     const position = pg.sim ? pg.sim.position() : 0;
+    const ids = await tourIds().catch(() => []);
+    if (pg.closed) return false;
+    const next = ids[ids.indexOf(id) + 1] || null;
     try {
-      pg.tour = new TourPlayer(data, this.api, pg.$('tour'));
-      pg.$('root').classList.add('touring');
+      pg.tour = new TourPlayer(data, this.api, pg.$('tour'), { next: ids.includes(id) ? next : null });
+      this.showLesson();
       const stop = Number.isInteger(step) ? step : 1;
       const count = pg.tour.stops.length;
       // Past the last stop: the last, and said so.
@@ -54,14 +88,14 @@ export class Tours {
       return false;
     }
     if (before && before.steps.length) pg.undo = { scenario: before, position };
-    if (pg.address) pg.$('btn-play').focus(); // on the page; an element in a docs page leaves the reader's focus alone
+    if (pg.address) focusPrimary(pg); // on the page; an element in a docs page leaves the reader's focus alone
     return true;
   }
 
   close() {
     const pg = this.pg;
     pg.tour = null;
-    pg.$('root').classList.remove('touring');
+    this.showLesson();
     pg.$('tour').hidden = true;
     patch(pg.$('tour'), []);
     this.changed();
@@ -72,16 +106,51 @@ export class Tours {
     if (this.pg.address) this.pg.address.writeTour();
   }
 
+  /** After the tour panel redrew: a finished tour is remembered, and a produce task's values are the form's. */
+  redrawn() {
+    const pg = this.pg;
+    const tour = pg.tour;
+    if (!tour) return;
+    if (tour.finished()) this.markDone(tour.id);
+    const step = tour.expectedStep();
+    if (step && step.produce && tour.onTrack()) {
+      pg.$('produce-value').value = step.produce.value;
+      pg.$('produce-acks').value = String(step.produce.acks ?? 'all');
+      pg.$('produce-to').value = step.produce.to === undefined || step.produce.to === null ? '' : String(step.produce.to);
+    }
+  }
+
   onClick(e) {
     const pg = this.pg;
     const b = e.target.closest('button[data-tour]');
     if (!b || !pg.tour) return;
     pg.player.stop();
     const action = b.dataset.tour;
-    if (action === 'next') pg.tour.next();
-    else if (action === 'back') pg.tour.back();
-    else if (action === 'resume') pg.tour.resume();
-    else if (action === 'close') this.close();
+    const tour = pg.tour;
+    if (action === 'next') tour.next();
+    else if (action === 'back') tour.back();
+    else if (action === 'resume') tour.resume();
+    else if (action === 'do') {
+      // The same step the board's control takes (the run's own next step: the tour goes on).
+      const step = tour.expectedStep();
+      if (step) pg.apply(step);
+    } else if (action === 'all') {
+      tour.showAll = !tour.showAll;
+      this.showLesson();
+      tour.redraw();
+      pg.$('tour').querySelector('[data-tour="all"]')?.focus();
+      return;
+    } else if (action === 'close') this.close();
+    else if (action === 'next-tour') {
+      this.start(b.dataset.next);
+      return;
+    }
+    // The panel (its caption and the control it asks for) stays in view, on a phone too,
+    // and the focus on its next move (the button pressed may have given way to another).
+    if (pg.tour) {
+      keepInView(pg.$('tour'));
+      if (!pg.$('tour').contains(pg.root.activeElement)) focusPrimary(pg);
+    }
   }
 
   async openList() {
@@ -91,8 +160,9 @@ export class Tours {
       const ids = await tourIds();
       if (pg.closed) return;
       pg.enter();
-      patch(pg.$('tour-list'), h('ul', { class: 'gallery-list' }, ids.map((id, i) => h('li', { class: 'gallery-card', key: id, 'data-id': id },
-        h('h3', null, `${i + 1}. ${t(`tours.${id}.title`)}`),
+      const done = this.done();
+      patch(pg.$('tour-list'), h('ul', { class: 'gallery-list' }, ids.map((id, i) => h('li', { class: 'gallery-card', key: id, 'data-id': id, 'data-done': String(done.includes(id)) },
+        h('h3', null, `${i + 1}. ${t(`tours.${id}.title`)}`, done.includes(id) ? h('span', { class: 'tag tag-ok tour-done' }, t('tour.done')) : null),
         h('p', { class: 'gallery-summary' }, t(`tours.${id}.summary`)),
         h('div', { class: 'gallery-actions' },
           h('button', { type: 'button', class: 'primary', 'data-start-tour': id }, t('tour.start')))))));
@@ -118,4 +188,20 @@ export class Tours {
       if (b) this.start(b.dataset.startTour);
     });
   }
+}
+
+/** The key of the finished tours in the browser's storage: one list per language. */
+function doneKey() {
+  return `highwater.tours-done.${language()}`;
+}
+
+/** Focus on the tour's own next move: the task's control, Next or Finish. */
+function focusPrimary(pg) {
+  pg.$('tour').querySelector('.tour-buttons .primary')?.focus({ preventScroll: true });
+}
+
+/** Scrolls `el` into view only when part of it is outside the viewport. */
+function keepInView(el) {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > innerHeight) el.scrollIntoView({ block: 'nearest' });
 }
