@@ -171,3 +171,27 @@ test('Escape closes every dialog and the help', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('the focus stays on a broker\'s control after Crash, Restart and Power loss, so the keyboard goes on from there', async () => {
+  const page = await openPage(env, { viewport: { width: 1440, height: 900 } });
+  const active = () => page.evaluate(() => {
+    const el = document.querySelector('highwater-playground').shadowRoot.activeElement;
+    return el ? `${el.dataset.action}@${el.dataset.broker}` : null;
+  });
+  const role = (b) => page.locator(`.broker-row[data-broker="${b}"]`).getAttribute('class');
+  await page.locator('.broker-row[data-broker="2"] button[data-action="crash"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('.broker-row[data-broker="2"]').className.includes('role-down'));
+  assert.equal(await active(), 'restart@2', 'Crash became Restart under the focus');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('highwater-playground').shadowRoot.querySelector('.broker-row[data-broker="2"]').className.includes('role-down'));
+  assert.equal(await active(), 'crash@2', 'and Restart became Crash again');
+  // Power loss, in the More menu, goes with the broker: the focus moves to its Restart.
+  await page.locator('.broker-row[data-broker="3"] summary').click();
+  await page.locator('.broker-row[data-broker="3"] button[data-action="powerloss"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('.broker-row[data-broker="3"]').className.includes('role-down'));
+  assert.match(await role(3), /role-down/);
+  assert.equal(await active(), 'restart@3');
+  assert.deepEqual(page.errors, []);
+});

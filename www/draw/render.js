@@ -321,34 +321,36 @@ function brokerActions(b, state) {
   // but it serves nothing until the controller accepts its registration.
   const running = b.alive || b.role === 'starting';
   const follower = running && b.role !== 'leader';
-  const btn = (action, text, label, extra = {}) => {
+  // `slot` keeps a button's element across redraws: Crash becomes Restart in
+  // place, so the focus stays on it (a keyboard user presses it again to restart).
+  const btn = (action, text, label, slot = action) => {
     const reason = unavailableReason(action, id, b.role);
     return reason
-      ? h('button', { type: 'button', class: 'mini unavailable', 'data-action': action, 'data-broker': id, 'aria-disabled': 'true', 'data-reason': reason, 'aria-label': t('action.not_possible', { label }), 'aria-description': reason, title: reason }, text)
-      : h('button', { type: 'button', class: 'mini', 'data-action': action, 'data-broker': id, 'aria-label': label, ...extra }, text);
+      ? h('button', { type: 'button', class: 'mini unavailable', key: slot, 'data-action': action, 'data-broker': id, 'aria-disabled': 'true', 'data-reason': reason, 'aria-label': t('action.not_possible', { label }), 'aria-description': reason, title: reason }, text)
+      : h('button', { type: 'button', class: 'mini', key: slot, 'data-action': action, 'data-broker': id, 'aria-label': label }, text);
   };
   const a = (key) => t(`action.${key}`, { broker: id });
   return h('div', { class: 'broker-actions' },
     follower ? btn('fetch', a('fetch'), a('fetch_label')) : null,
-    running ? btn('crash', a('crash'), a('crash_label')) : btn('restart', a('restart'), a('restart_label')),
+    running ? btn('crash', a('crash'), a('crash_label'), 'process') : btn('restart', a('restart'), a('restart_label'), 'process'),
     h('details', { class: 'more', key: 'more' },
       h('summary', { class: 'mini', 'aria-label': a('more_label') }, a('more')),
       h('div', { class: 'menu' },
         running
-          ? h('div', { class: 'menu-row' },
+          ? h('div', { class: 'menu-row', key: 'lose' },
               h('label', null, `${a('lose')} `, h('input', { type: 'number', min: 1, max: 10000, value: 1, 'data-field': 'lose', 'data-broker': id, 'aria-label': a('lose_label'), class: 'num' }), ` ${a('records')}`),
               btn('powerloss', a('power_loss'), a('power_loss_label')))
           : null,
-        h('div', { class: 'menu-row' },
+        h('div', { class: 'menu-row', key: 'isolate' },
           b.isolated ? btn('heal-broker', a('reconnect'), a('reconnect_label')) : btn('isolate', a('isolate'), a('isolate_label'))),
         follower
-          ? h('div', { class: 'menu-row' },
+          ? h('div', { class: 'menu-row', key: 'fetcher' },
               b.fetcher_paused ? btn('resume', a('resume'), a('resume_label')) : btn('pause', a('pause'), a('pause_label')))
           : null,
-        h('div', { class: 'menu-row' },
+        h('div', { class: 'menu-row', key: 'delay' },
           h('label', null, `${a('links')} `, h('input', { type: 'number', min: 0, max: 3600000, value: 400, 'data-field': 'delay', 'data-broker': id, 'aria-label': a('links_label'), class: 'num' }), ' ms'),
           btn('delay', a('slow'), a('slow_label'))),
-        h('div', { class: 'menu-row' }, btn('elect', a('elect'), a('elect_label'))),
+        h('div', { class: 'menu-row', key: 'elect' }, btn('elect', a('elect'), a('elect_label'))),
       ),
     ),
   );

@@ -498,7 +498,16 @@ export class Playground {
     cancelAnimations(cluster.firstElementChild);
     patch($('banner'), out.banner);
     patch($('caption'), out.caption);
+    // A broker's control that the step took away (Power loss on a broker now
+    // down): the focus goes to that broker's Crash or Restart, not the page.
+    const focused = this.root.activeElement;
+    const focusedBroker = focused && cluster.contains(focused) ? focused.dataset.broker : undefined;
     patch(cluster, out.cluster);
+    if (focusedBroker !== undefined && !focused.isConnected) {
+      const row = cluster.querySelector(`.broker-row[data-broker="${focusedBroker}"]`);
+      const next = row && (row.querySelector('.broker-actions > button[data-action="crash"], .broker-actions > button[data-action="restart"]') || row.querySelector('button'));
+      if (next) next.focus({ preventScroll: true });
+    }
     patch($('legend'), out.legend);
     if (!this.compact) {
       patch($('producer'), out.producer);
