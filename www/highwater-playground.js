@@ -25,6 +25,7 @@ import { markupFragment } from './element/template.js';
 import { styleSheet, adopt } from './element/sheets.js';
 import { Playground } from './element/playground.js';
 import { wireControls, closeMenusOnEscape } from './element/controls.js';
+import { wireGroups, groupOpen } from './element/groups.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
 import { wireGallery } from './dialogs/gallery-dialog.js';
 import { Tours } from './panels/tour-panel.js';
@@ -503,8 +504,8 @@ export class HighwaterPlayground extends HTMLElement {
         return;
       }
     }
-    // The full size shows the diagram: its panel comes once the board is drawn.
-    if (size === 'full') pg.loadDiagram().catch((err) => pg.notify('error', t('notice.failed', { what: t('diagram.title'), message: err.message })));
+    // The full size shows the diagram: its panel comes once the board is drawn (or once it is opened).
+    if (size === 'full' && groupOpen(pg, 'diagram')) pg.loadDiagram().catch((err) => pg.notify('error', t('notice.failed', { what: t('diagram.title'), message: err.message })));
 
     if (keep) {
       pg.loadScenario(keep.scenario, { at: keep.at });
@@ -597,6 +598,7 @@ export class HighwaterPlayground extends HTMLElement {
     wireControls(pg);
     wireSettings(pg);
     wireRules(pg);
+    wireGroups(pg);
     wireGallery(pg);
     pg.tours = new Tours(pg);
     pg.tours.wire();

@@ -62,8 +62,14 @@ function figure() {
   return out;
 }
 
+/** Opens the Tools group (collapsed on a first visit) where Export is. */
+async function openTools(inside) {
+  if (await inside.locator('#btn-tools').getAttribute('aria-expanded') === 'false') await inside.locator('#btn-tools').click();
+}
+
 async function exportFile(page, kind) {
   const inside = page.locator('#a');
+  await openTools(inside);
   await inside.locator('#export-menu summary').click();
   const [download] = await Promise.all([page.waitForEvent('download'), inside.locator(`#export-menu button[data-export="${kind}"]`).click()]);
   return fs.readFileSync(await download.path());
@@ -108,6 +114,7 @@ test('without img-src blob: the figure is the same and the PNG export says the p
   assert.deepEqual(await page.evaluate(figure), expected);
   assert.deepEqual(await page.evaluate(() => window.__violations), [], 'no violation before an export');
   const inside = page.locator('#a');
+  await openTools(inside);
   await inside.locator('#export-menu summary').click();
   await inside.locator('#export-menu button[data-export="moment_png"]').click();
   const note = inside.locator('#notices .notice-error');

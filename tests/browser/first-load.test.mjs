@@ -35,10 +35,10 @@ async function requests({ path = '', body = null, count = 1 } = {}) {
 
 const LATER = ['explore-dialog.js', 'whatif-dialog.js', 'share-dialog.js', 'fork-view.js', 'export.js', 'compare.css', 'worker-runner.js', 'explore-worker.js', 'whatif-worker.js', 'pkg-fast'];
 
-test('the page: one module for the element, the diagram after it, nothing it does not show', async () => {
+test('the page: one module for the element, nothing it does not show (on a first visit the diagram\'s panel is closed)', async () => {
   const asked = await requests();
   const modules = asked.filter((p) => p.endsWith('.js')).sort();
-  assert.deepEqual(modules, ['/bundle/diagram-panel.js', '/bundle/highwater-playground.js', '/index.js'], 'the page script, the bundle, and the diagram the full page shows');
+  assert.deepEqual(modules, ['/bundle/highwater-playground.js', '/index.js'], 'the page script and the bundle');
   for (const later of LATER) assert.ok(!asked.some((p) => p.includes(later)), `${later} is fetched only when used`);
   assert.ok(asked.includes('/pkg/highwater_bg.wasm'));
   assert.ok(asked.includes('/bundle/style.css'), 'the minified style sheet');
@@ -63,11 +63,18 @@ test('a part is fetched at its first use, once, and works (the explorer opens)',
   await page.goto(env.url);
   await page.waitForSelector('body[data-ready="true"]');
   assert.ok(!asked.includes('/bundle/explore-dialog.js'));
+  await page.click('#btn-tools'); // a first visit: the tools are grouped
   await page.click('#btn-explore');
   await page.locator('#dlg-explore[open]').waitFor();
   await page.locator('#dlg-explore button[data-close]').first().click();
   await page.click('#btn-explore');
   await page.locator('#dlg-explore[open]').waitFor();
   assert.equal(asked.filter((p) => p === '/bundle/explore-dialog.js').length, 1);
+  // The space-time diagram comes when its panel is opened, and draws the run.
+  await page.locator('#dlg-explore button[data-close]').first().click();
+  assert.ok(!asked.includes('/bundle/diagram-panel.js'));
+  await page.click('[data-group-toggle="diagram"]');
+  await page.locator('#diagram svg').first().waitFor();
+  assert.equal(asked.filter((p) => p === '/bundle/diagram-panel.js').length, 1);
   await context.close();
 });

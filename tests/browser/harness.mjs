@@ -118,9 +118,16 @@ export async function onSourceModules(context) {
  * waits until the first state is drawn. Page errors are collected in page.errors.
  * `source`: on the source modules (onSourceModules).
  */
-export async function openPage(env, { path: p = '', hash = '', viewport = { width: 1280, height: 900 }, colorScheme = 'light', reducedMotion = 'reduce', context: ctxOptions = {}, source = false } = {}) {
+/** The groups of the full page (www/element/groups.js), every one open. */
+export const ALL_GROUPS = ['tools', 'network', 'operator', 'events', 'diagram'];
+
+export async function openPage(env, { path: p = '', hash = '', viewport = { width: 1280, height: 900 }, colorScheme = 'light', reducedMotion = 'reduce', context: ctxOptions = {}, source = false, groups = ALL_GROUPS } = {}) {
   const context = await env.browser.newContext({ viewport, colorScheme, reducedMotion, ...ctxOptions });
   if (source) await onSourceModules(context);
+  // The full page opens its tools collapsed (www/element/groups.js); the tests
+  // of the tools open them as a reader who opened them once would find them.
+  // `groups: null` is a first visit.
+  if (groups) await context.addInitScript((names) => { try { localStorage.setItem('highwater.open-groups', JSON.stringify(names)); } catch { /* a frame without storage */ } }, groups);
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));

@@ -148,6 +148,8 @@ export class Player {
     // An empty run has nothing to play: Play is neither the primary action nor pressable then.
     $('btn-play').disabled = view.length === 0 && !this.playing;
     $('btn-play').classList.toggle('idle', view.length === 0);
+    // Nor anything to reset: the run is already empty, with these settings.
+    $('btn-reset').disabled = view.length === 0;
   }
 
   wire() {

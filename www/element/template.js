@@ -22,26 +22,29 @@ export const MARKUP = `
     <div class="top-actions full-only" id="top-actions">
       <button type="button" id="btn-tours" class="primary" data-i18n="nav.tours">Tours</button>
       <button type="button" id="btn-gallery" data-i18n="nav.scenarios">Scenarios</button>
-      <button type="button" id="btn-explore" data-i18n="nav.explore">Find a way to lose data</button>
-      <button type="button" id="btn-fork" data-i18n="nav.fork">What if…</button>
-      <button type="button" id="btn-whatif" data-i18n="nav.whatif">Every outcome</button>
-      <button type="button" id="btn-settings" data-i18n="nav.settings">Settings</button>
-      <button type="button" id="btn-copy-link" data-i18n="nav.copy_link">Copy link</button>
-      <button type="button" id="btn-embed" data-i18n="nav.embed">Embed</button>
-      <details id="export-menu" class="export-menu">
-        <summary class="export-summary" data-i18n="export.title">Export</summary>
-        <div class="export-items" role="group" aria-label="Export" data-i18n-attr="aria-label:export.title">
-          <button type="button" data-export="scenario" data-i18n="export.scenario">Scenario (JSON)</button>
-          <button type="button" data-export="trace" data-i18n="export.trace">Trace (text)</button>
-          <button type="button" data-export="moment_svg" data-i18n="export.moment_svg">This moment (SVG)</button>
-          <button type="button" data-export="moment_png" data-i18n="export.moment_png">This moment (PNG)</button>
-          <button type="button" data-export="diagram_svg" data-i18n="export.diagram_svg">Diagram (SVG)</button>
-          <button type="button" data-export="diagram_png" data-i18n="export.diagram_png">Diagram (PNG)</button>
-        </div>
-      </details>
+      <button type="button" id="btn-tools" class="group-toggle" data-group-toggle="tools" aria-expanded="false" aria-controls="tools" data-i18n="nav.tools">Tools</button>
       <button type="button" id="btn-glossary" data-i18n="nav.glossary">Glossary</button>
       <button type="button" id="btn-help" class="round" popovertarget="help" aria-label="Help and keyboard shortcuts" data-i18n-attr="aria-label:nav.help">?</button>
       <label class="lang-pick"><span class="visually-hidden" data-i18n="nav.language">Language</span><select id="lang" aria-label="Language" data-i18n-attr="aria-label:nav.language"></select></label>
+      <div id="tools" class="tools" data-group="tools" role="group" aria-label="Tools" data-i18n-attr="aria-label:nav.tools">
+        <button type="button" id="btn-explore" data-i18n="nav.explore">Find a way to lose data</button>
+        <button type="button" id="btn-fork" data-i18n="nav.fork">What if…</button>
+        <button type="button" id="btn-whatif" data-i18n="nav.whatif">Every outcome</button>
+        <button type="button" id="btn-settings" data-i18n="nav.settings">Settings</button>
+        <button type="button" id="btn-copy-link" data-i18n="nav.copy_link">Copy link</button>
+        <button type="button" id="btn-embed" data-i18n="nav.embed">Embed</button>
+        <details id="export-menu" class="export-menu">
+          <summary class="export-summary" data-i18n="export.title">Export</summary>
+          <div class="export-items" role="group" aria-label="Export" data-i18n-attr="aria-label:export.title">
+            <button type="button" data-export="scenario" data-i18n="export.scenario">Scenario (JSON)</button>
+            <button type="button" data-export="trace" data-i18n="export.trace">Trace (text)</button>
+            <button type="button" data-export="moment_svg" data-i18n="export.moment_svg">This moment (SVG)</button>
+            <button type="button" data-export="moment_png" data-i18n="export.moment_png">This moment (PNG)</button>
+            <button type="button" data-export="diagram_svg" data-i18n="export.diagram_svg">Diagram (SVG)</button>
+            <button type="button" data-export="diagram_png" data-i18n="export.diagram_png">Diagram (PNG)</button>
+          </div>
+        </details>
+      </div>
     </div>
     <a id="open-full" class="embed-only open-full" target="_blank" rel="noopener" href="./" data-i18n="page.open_full">Open in Highwater ↗</a>
   </div>
@@ -99,11 +102,11 @@ export const MARKUP = `
             <div class="toolbar full-only" role="group" aria-label="Cluster actions" data-i18n-attr="aria-label:toolbar.label">
               <span class="group" role="group" aria-label="Advance time" data-i18n-attr="aria-label:toolbar.time_label">
                 <button type="button" data-advance="1000" aria-label="+1 s: advance the clock 1 second" data-i18n="toolbar.one_second" data-i18n-attr="aria-label:toolbar.one_second_label">+1 s</button>
-                <button type="button" id="btn-session" data-advance="session">+session</button>
-                <button type="button" id="btn-lag" data-advance="lag">+lag time</button>
                 <button type="button" id="btn-clock" aria-pressed="false" data-i18n-attr="title:toolbar.clock_title">Run the clock</button>
               </span>
-              <span class="group">
+              <span id="clock-more" class="group" data-group="tools">
+                <button type="button" id="btn-session" data-advance="session">+session</button>
+                <button type="button" id="btn-lag" data-advance="lag">+lag time</button>
                 <select id="elect-target" aria-label="Whom to elect" data-i18n-attr="aria-label:toolbar.elect_target"><option value="">controller's choice</option></select>
                 <button type="button" id="btn-elect" aria-label="Elect a leader" data-i18n="toolbar.elect" data-i18n-attr="aria-label:toolbar.elect_label">Elect</button>
               </span>
@@ -119,7 +122,7 @@ export const MARKUP = `
           </div>
           <div class="legend-row">
             <div id="legend" class="legend" aria-label="Legend" data-i18n-attr="aria-label:legend.label"></div>
-            <label class="zoom full-only"><span data-i18n="zoom.label">Records</span>
+            <label class="zoom full-only" data-group="tools"><span data-i18n="zoom.label">Records</span>
               <select id="zoom" aria-label="Size of the record cells" data-i18n-attr="aria-label:zoom.select_label">
                 <option value="normal" data-i18n="zoom.large">large</option>
                 <option value="compact" data-i18n="zoom.compact">compact</option>
@@ -129,8 +132,8 @@ export const MARKUP = `
           </div>
         </section>
 
-        <section class="panel network full-only" aria-labelledby="network-title">
-          <div class="panel-head"><h3 id="network-title" data-i18n="panel.network">Network</h3></div>
+        <section class="panel network full-only" aria-labelledby="network-title" data-group="network">
+          <div class="panel-head"><h3 id="network-title"><button type="button" class="panel-toggle" data-group-toggle="network" aria-expanded="false" data-i18n="panel.network">Network</button></h3></div>
           <div class="network-body">
             <div id="network"></div>
             <form id="link-form" class="link-form" aria-label="Cut or heal links" data-i18n-attr="aria-label:network.form_label">
@@ -176,14 +179,14 @@ export const MARKUP = `
           <div id="consumer"></div>
         </section>
 
-        <section class="panel operator full-only" aria-labelledby="operator-title">
-          <div class="panel-head"><h3 id="operator-title" data-i18n="operator.title">Operator's view</h3></div>
+        <section class="panel operator full-only" aria-labelledby="operator-title" data-group="operator">
+          <div class="panel-head"><h3 id="operator-title"><button type="button" class="panel-toggle" data-group-toggle="operator" aria-expanded="false" data-i18n="operator.title">Operator's view</button></h3></div>
           <div id="operator" class="operator-view"></div>
         </section>
 
-        <section class="panel events" aria-labelledby="events-title">
+        <section class="panel events" aria-labelledby="events-title" data-group="events">
           <div class="panel-head">
-            <h3 id="events-title" data-i18n="panel.events">Event log</h3>
+            <h3 id="events-title"><button type="button" class="panel-toggle" data-group-toggle="events" aria-expanded="false" data-i18n="panel.events">Event log</button></h3>
             <button type="button" id="btn-trace" class="full-only" data-i18n="eventlog.trace" data-i18n-attr="aria-label:eventlog.trace_label">Trace as text</button>
           </div>
           <div id="event-log" class="event-log" tabindex="0" aria-label="Event log (trace lines up to this step; click a line to go to its step)" data-i18n-attr="aria-label:eventlog.label"></div>
@@ -191,9 +194,9 @@ export const MARKUP = `
       </div>
     </div>
 
-    <section class="panel diagram-panel full-only" aria-labelledby="diagram-title">
+    <section class="panel diagram-panel full-only" aria-labelledby="diagram-title" data-group="diagram">
       <div class="panel-head">
-        <h3 id="diagram-title" data-i18n="diagram.title">Space-time diagram of the run</h3>
+        <h3 id="diagram-title"><button type="button" class="panel-toggle" data-group-toggle="diagram" aria-expanded="false" data-i18n="diagram.title">Space-time diagram of the run</button></h3>
         <span class="muted small" data-i18n="diagram.panel_help">Brokers are vertical lines, time runs down; click a step, an arrow or a mark to go there.</span>
       </div>
       <div id="diagram" class="diagram-scroll diagram-box" tabindex="0" aria-label="Space-time diagram: the arrow keys move the timeline" data-i18n-attr="aria-label:diagram.box_label"></div>
