@@ -221,8 +221,8 @@ impl Checker {
     /// The election is ZooKeeper-era
     /// `PartitionLeaderElectionAlgorithms.offlinePartitionLeaderElection`,
     /// whose last resort, with `uncleanLeaderElectionEnabled`, is any live
-    /// replica; KRaft's `PartitionChangeBuilder.electLeader`, whose
-    /// `Election.UNCLEAN` does the same. So the records noted here are the
+    /// replica; KRaft's `PartitionChangeBuilder.electAnyLeader`, whose
+    /// last resort under `Election.UNCLEAN` does the same. So the records noted here are the
     /// ones acknowledged (or read) before the election that its leader did
     /// not hold; a record acknowledged later, or one the leader held and
     /// lost afterwards, is lost for another reason. A leader elected later
