@@ -112,12 +112,15 @@ export class Player {
    * a guarantee" only where Kafka promised otherwise (a protocol
    * violation); a loss a setting allows (acks=1, unclean election) names
    * that setting. Pausing there too keeps the moment in view, with its
-   * amber banner. True when it paused. The notice goes once the run shows
+   * amber banner. True when it paused. At a tour's stop it pauses without
+   * a notice: the tour's caption speaks there. The notice goes once the run shows
    * another step, or another run (`dropPausedNotice`).
    */
   pauseAt(position, violations) {
     if (!violations.length) return false;
     const pg = this.pg;
+    // A tour's own stop: its caption says what happened there.
+    if (pg.tour && this.playUntil === position) return true;
     const verdicts = violations.map(verdict);
     const allowed = verdicts.every((v) => v.kind !== 'protocol') ? verdicts[0] : null;
     const text = allowed
