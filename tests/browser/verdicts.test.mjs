@@ -101,6 +101,20 @@ test('the banner: amber with the setting and its trade-off for an allowed loss, 
   }
 });
 
+test('several losses one setting allows: each tagged with it, its trade-off said once', async () => {
+  const run = runOf({ ...scenario('consumer-saw-vanished-record'), config: { ...scenario('consumer-saw-vanished-record').config, protocol: '0.10' } });
+  const step = run.violations[0].step;
+  const here = run.violations.filter((v) => v.step === step);
+  assert.ok(here.length > 1 && here.every((v) => v.allowed_by === 'unclean.leader.election.enable'), JSON.stringify(here));
+  const page = await openPage(env, { hash: `#s=${run.link}&at=${step}` });
+  await page.locator('#banner .violation').first().waitFor();
+  const tags = await page.locator('#banner .violation .violation-head .tag').allTextContents();
+  assert.deepEqual(tags, here.map(() => word('en', 'banner.allowed_by_unclean')));
+  assert.deepEqual(await page.locator('#banner .violation-tradeoff').allTextContents(), [word('en', 'banner.tradeoff_unclean')]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 /** Plays from the start at the fastest speed until Play stops by itself. */
 async function playUntilPaused(page) {
   await page.locator('#speed').selectOption('10');

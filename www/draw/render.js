@@ -104,12 +104,13 @@ export function renderBanner(state, view) {
   const broke = (v) => Number(verdict(v).kind === 'protocol');
   const ordered = [...vs].sort((a, b) => broke(b) - broke(a) || a.step - b.step);
   const [first, ...rest] = ordered;
+  const told = new Set(); // each setting's trade-off is said once, under its first loss
   return [stopped, h('div', { class: `banner ${broke(first) ? 'banner-violation' : 'banner-allowed'}`, role: 'alert', key: 'violations' },
-    violationItem(first, view),
+    violationItem(first, view, undefined, told),
     rest.length
       ? h('details', { class: 'banner-more' },
           h('summary', null, t('banner.more_findings', { count: rest.length })),
-          rest.map((v, i) => violationItem(v, view, i)))
+          rest.map((v, i) => violationItem(v, view, i, told)))
       : null,
   )].filter(Boolean);
 }
@@ -122,16 +123,18 @@ function stoppedText(state, view) {
 
 // A guarantee Kafka makes, broken: red. A loss a setting allows: amber, with
 // the setting and the trade-off it makes.
-function violationItem(v, view, key) {
+function violationItem(v, view, key, told) {
   const { kind } = verdict(v);
   const allowed = kind !== 'protocol';
+  const tradeoff = allowed && !told.has(kind);
+  told.add(kind);
   return h('div', { class: 'violation', key: key ?? 'first', 'data-kind': v.kind, 'data-verdict': kind },
     h('div', { class: 'violation-head' },
       h('span', { class: `tag ${allowed ? 'tag-warn' : 'tag-bad'}`, 'data-testid': 'verdict' }, allowed ? t(`banner.allowed_by_${kind}`) : t('banner.protocol_violation')),
       h('strong', { class: 'violation-title' }, violationHeadline(v)),
     ),
     h('p', { class: 'violation-detail' }, violationDetail(v)),
-    allowed ? h('p', { class: 'violation-tradeoff' }, t(`banner.tradeoff_${kind}`)) : null,
+    tradeoff ? h('p', { class: 'violation-tradeoff' }, t(`banner.tradeoff_${kind}`)) : null,
     h('p', { class: 'violation-where' },
       h('span', { class: 'muted' }, `${v.kind} · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })} `),
       view.position !== v.step
