@@ -331,7 +331,9 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
     );
     match (&outcome.violation, &outcome.scenario) {
         (Some(v), Some(s)) => {
-            text += &format!("FOUND {}: {}\n", v.kind.name(), v.detail);
+            // An allowed loss is found only when asked (--count-acks1, --count-unclean): say so.
+            let allowed = v.allowed_by.map(|a| format!(" (allowed by {})", a.name())).unwrap_or_default();
+            text += &format!("FOUND {}{allowed}: {}\n", v.kind.name(), v.detail);
             text += &format!("scenario ({} steps):\n{}\n", s.steps.len(), json_for_terminal(&s.to_json_pretty()));
             text += &format!("link: {}\n", highwater::run::link::encode(s));
         }

@@ -323,6 +323,24 @@ fn explore_command_json_round_trips_through_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The command line counts an unclean election's loss only with
+/// --count-unclean, and then says what allowed it.
+#[test]
+fn explore_command_reports_an_allowed_loss_only_when_asked() {
+    let bin = env!("CARGO_BIN_EXE_highwater");
+    let args = ["explore", "--brokers", "2", "--protocol", "0.10", "--unclean", "--depth", "4"];
+    let out = Command::new(bin).args(args).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("no violation up to depth 4"), "{text}");
+    let out = Command::new(bin).args(args).arg("--count-unclean").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FOUND acked_write_lost (allowed by unclean.leader.election.enable): "), "{text}");
+    let out = Command::new(bin).args(args).args(["--count-unclean", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&v["violation"]["allowed_by"], &v["violation"]["protocol_violation"]), (&serde_json::json!("unclean.leader.election.enable"), &serde_json::json!(false)));
+}
+
 #[test]
 fn bad_input_to_the_commands_exits_two_with_a_message() {
     let bin = env!("CARGO_BIN_EXE_highwater");
