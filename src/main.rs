@@ -108,9 +108,9 @@ struct ExploreArgs {
     #[arg(long, value_enum, default_value = "all")]
     acks: AcksArg,
     /// Unclean leader election (`--unclean` or `--unclean true|false`). Off
-    /// unless asked, in every version: the search looks for holes in the
-    /// protocol, and an unclean election loses data by design (0.10 shipped
-    /// with it on).
+    /// unless asked, in every version (0.10 shipped with it on): the search
+    /// looks for holes in the protocol, and what an unclean election loses
+    /// is allowed by Kafka's contract (not counted unless --count-unclean).
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     unclean: Option<bool>,
     /// Allow power loss (a crash that drops the last unflushed record).
@@ -137,6 +137,10 @@ struct ExploreArgs {
     /// Count acks=1 losses too (Kafka's contract allows them).
     #[arg(long = "count-acks1")]
     count_acks1: bool,
+    /// Count the losses an unclean election explains too
+    /// (unclean.leader.election.enable allows them).
+    #[arg(long = "count-unclean")]
+    count_unclean: bool,
     /// Start from this scenario's configuration and steps.
     #[arg(long)]
     prefix: Option<PathBuf>,
@@ -277,6 +281,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         max_produces: a.max_produces,
         seed: a.seed,
         count_acks_one_losses: a.count_acks1,
+        count_unclean_losses: a.count_unclean,
         ..Search::new(config)
     };
     if let Err(e) = search.validate() {
@@ -326,7 +331,9 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
     );
     match (&outcome.violation, &outcome.scenario) {
         (Some(v), Some(s)) => {
-            text += &format!("FOUND {}: {}\n", v.kind.name(), v.detail);
+            // An allowed loss is found only when asked (--count-acks1, --count-unclean): say so.
+            let allowed = v.allowed_by.map(|a| format!(" (allowed by {})", a.name())).unwrap_or_default();
+            text += &format!("FOUND {}{allowed}: {}\n", v.kind.name(), v.detail);
             text += &format!("scenario ({} steps):\n{}\n", s.steps.len(), json_for_terminal(&s.to_json_pretty()));
             text += &format!("link: {}\n", highwater::run::link::encode(s));
         }

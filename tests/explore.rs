@@ -5,6 +5,7 @@ mod common;
 
 use highwater::model::config::limits;
 use highwater::search::explore::{explore, Outcome, Search, Stop, Strategy};
+use highwater::model::violation::Allowance;
 use highwater::{Acks, Config, Event, Protocol, Scenario, Simulation, Step, ViolationKind};
 use std::io::BufRead;
 use std::process::{Command, Stdio};
@@ -88,13 +89,20 @@ fn modern_three_brokers_min_isr_two_is_safe_to_depth_seven() {
     assert!(outcome.states > 50_000, "covered {} states", outcome.states);
 }
 
+/// What an unclean election loses is allowed by Kafka's contract: the
+/// search reports it only when asked (`--count-unclean`), and it is the
+/// unclean election's loss, not a protocol violation.
 #[test]
-fn modern_with_unclean_election_finds_the_loss() {
-    let outcome = explore(&search(3, Protocol::V3_7, 2, true, 8), &mut |_, _| true);
+fn modern_with_unclean_election_reports_the_loss_only_when_asked() {
+    let asked = Search { count_unclean_losses: true, ..search(3, Protocol::V3_7, 2, true, 8) };
+    let outcome = explore(&asked, &mut |_, _| true);
     let v = outcome.violation.as_ref().expect("found");
     assert_eq!((v.kind, v.acks), (ViolationKind::AckedWriteLost, Some(Acks::All)));
+    assert_eq!((v.allowed_by, v.protocol_violation), (Some(Allowance::UncleanLeaderElection), false));
     assert!(v.detail.contains("unclean"), "{}", v.detail);
     replays(&outcome);
+    let not_asked = explore(&search(3, Protocol::V3_7, 2, true, 8), &mut |_, _| true);
+    assert!(!not_asked.found && not_asked.complete, "{:?}", not_asked.violation);
 }
 
 #[test]
@@ -233,7 +241,7 @@ fn a_found_violation_is_a_shortest_one() {
         (search(2, Protocol::V0_10, 1, false, 9), "0.10, 2 brokers"),
         (search(3, Protocol::V0_10, 2, false, 9), "0.10, 3 brokers"),
         (Search { acks: Acks::One, ..search(2, Protocol::V0_11, 1, false, 9) }, "0.11, acks=1"),
-        (search(3, Protocol::V3_7, 2, true, 9), "3.7, unclean election"),
+        (Search { count_unclean_losses: true, ..search(3, Protocol::V3_7, 2, true, 9) }, "3.7, unclean election"),
         (Search { power_loss: true, ..search(2, Protocol::V3_7, 2, false, 9) }, "3.7, power loss"),
     ];
     for (s, name) in cases {
@@ -313,6 +321,24 @@ fn explore_command_json_round_trips_through_run() {
     let kinds: Vec<&str> = state["violations"].as_array().unwrap().iter().map(|x| x["kind"].as_str().unwrap()).collect();
     assert!(kinds.contains(&v["violation"]["kind"].as_str().unwrap()), "{kinds:?}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The command line counts an unclean election's loss only with
+/// --count-unclean, and then says what allowed it.
+#[test]
+fn explore_command_reports_an_allowed_loss_only_when_asked() {
+    let bin = env!("CARGO_BIN_EXE_highwater");
+    let args = ["explore", "--brokers", "2", "--protocol", "0.10", "--unclean", "--depth", "4"];
+    let out = Command::new(bin).args(args).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("no violation up to depth 4"), "{text}");
+    let out = Command::new(bin).args(args).arg("--count-unclean").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FOUND acked_write_lost (allowed by unclean.leader.election.enable): "), "{text}");
+    let out = Command::new(bin).args(args).args(["--count-unclean", "--json"]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&v["violation"]["allowed_by"], &v["violation"]["protocol_violation"]), (&serde_json::json!("unclean.leader.election.enable"), &serde_json::json!(false)));
 }
 
 #[test]

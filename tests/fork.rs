@@ -263,7 +263,7 @@ fn kip101_forked_to_a_later_version_shows_the_loss_in_the_original_only() {
     let d = differences(&end_state(&s), &end_state(&f));
     let lost: Vec<&Difference> = d.iter().filter(|d| matches!(d, Difference::Violation { .. })).collect();
     assert_eq!(lost.len(), 1, "{d:#?}");
-    let Difference::Violation { only_in, violation, step, offset, value, protocol_violation } = lost[0] else { unreachable!() };
+    let Difference::Violation { only_in, violation, step, offset, value, protocol_violation, .. } = lost[0] else { unreachable!() };
     assert_eq!((*only_in, *violation, *step, *offset, value.as_deref(), *protocol_violation), (Side::Left, ViolationKind::AckedWriteLost, 17, Some(1), Some("m2"), true));
     // m2 at offset 1: gone from brokers 1 and 3 in the original, kept in the fork.
     for broker in [1, 3] {

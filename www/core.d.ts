@@ -76,7 +76,10 @@ export interface Violation {
   offset: number | null;
   value: string | null;
   acks: Acks | null;
+  /** False when Kafka's contract allows it; `allowed_by` names the setting. */
   protocol_violation: boolean;
+  /** The setting that allows it (acks=1, or an unclean election the config enabled); null for a broken guarantee. */
+  allowed_by: 'acks=1' | 'unclean.leader.election.enable' | null;
   detail: string;
 }
 

@@ -17,7 +17,7 @@ use crate::base::sorted_set::SortedSet;
 
 use std::sync::Arc;
 
-pub use crate::model::violation::{Violation, ViolationKind};
+pub use crate::model::violation::{Allowance, Violation, ViolationKind};
 
 /// What the checks read: the state after an action and the events it caused.
 pub struct View<'a> {
@@ -71,9 +71,13 @@ pub struct Checker {
     hw_over_leo: PerBroker<bool>,
     last_truncation: Shared<PerBroker<LastTruncation>>,
     last_election: Option<(BrokerId, u32, ElectionKind, u64)>,
+    /// `(offset, request, leader, epoch, step)`: an acknowledged or consumed
+    /// record that the leader of an unclean election (`leader` in `epoch`,
+    /// at `step`) lacked when it was elected, until a leader holds it again.
+    lost_to_unclean: Shared<SortedSet<(u64, u64, BrokerId, u32, u64)>>,
 }
 
-crate::clone_in_place!(Checker { acked, acked_verified_below, consumed_seen, consumed, consumed_verified_below, isr_verified_below, diverged, leader_seen, leader_hw_seen, hw_over_leo, last_truncation, last_election });
+crate::clone_in_place!(Checker { acked, acked_verified_below, consumed_seen, consumed, consumed_verified_below, isr_verified_below, diverged, leader_seen, leader_hw_seen, hw_over_leo, last_truncation, last_election, lost_to_unclean });
 
 impl Checker {
     pub fn new(brokers: u32) -> Checker {
@@ -91,6 +95,7 @@ impl Checker {
             hw_over_leo: (0..n).map(|_| false).collect(),
             last_truncation: Shared::new((0..n).map(|_| LastTruncation::default()).collect()),
             last_election: None,
+            lost_to_unclean: Shared::default(),
         }
     }
 
@@ -168,7 +173,8 @@ impl Checker {
                 }
                 Event::Restarted { broker } => self.leader_hw_seen[(*broker - 1) as usize] = None,
                 Event::LeaderElected { leader, leader_epoch, kind, .. } => {
-                    self.last_election = Some((*leader, *leader_epoch, *kind, v.step))
+                    self.last_election = Some((*leader, *leader_epoch, *kind, v.step));
+                    self.note_election(v, *leader, *leader_epoch, *kind, &new_acks);
                 }
                 Event::ProduceResponse { request, acks, result: ProduceResult::Acked, .. } if *acks != Acks::Zero => {
                     new_acks.push(*request)
@@ -204,6 +210,45 @@ impl Checker {
         }
         self.check_high_watermarks(v, &mut found);
         found
+    }
+
+    /// Notes what an election means for the records already acknowledged
+    /// or consumed. An unclean election hands the partition to a replica
+    /// outside the ISR, and Kafka's contract allows what that replica lacks
+    /// to be lost: "its log becomes the source of truth even though it is
+    /// not guaranteed to have every committed message" (Kafka's design
+    /// docs, "Unclean leader election"; `unclean.leader.election.enable`).
+    /// The election is ZooKeeper-era
+    /// `PartitionLeaderElectionAlgorithms.offlinePartitionLeaderElection`,
+    /// whose last resort, with `uncleanLeaderElectionEnabled`, is any live
+    /// replica; KRaft's `PartitionChangeBuilder.electAnyLeader`, whose
+    /// last resort under `Election.UNCLEAN` does the same. So the records noted here are the
+    /// ones acknowledged (or read) before the election that its leader did
+    /// not hold; a record acknowledged later, or one the leader held and
+    /// lost afterwards, is lost for another reason. A leader elected later
+    /// that holds a noted record has it back: it is no longer noted.
+    fn note_election(&mut self, v: &View, leader: BrokerId, epoch: u32, kind: ElectionKind, new_acks: &[u64]) {
+        let log = &v.broker(leader).log;
+        let holds = |offset: u64, id: u64| log.get(offset).is_some_and(|r| r.id == id);
+        let back: Vec<_> = self.lost_to_unclean.iter().filter(|e| holds(e.0, e.1)).copied().collect();
+        for e in &back {
+            self.lost_to_unclean.make_mut().remove(e);
+        }
+        if kind != ElectionKind::Unclean {
+            return;
+        }
+        let offset_of = |id: u64| v.producer.requests[id as usize].offset.expect("an acknowledged write has an offset");
+        let acked = self.acked.iter().copied().chain(new_acks.iter().map(|&id| (offset_of(id), id)));
+        let lacked: Vec<(u64, u64)> = acked.chain(self.consumed.iter().copied()).filter(|&(o, id)| !holds(o, id)).collect();
+        for (offset, id) in lacked {
+            self.lost_to_unclean.make_mut().insert((offset, id, leader, epoch, v.step));
+        }
+    }
+
+    /// The unclean election whose leader lacked `(offset, id)`: (leader, epoch, step).
+    fn unclean_loss(&self, offset: u64, id: u64) -> Option<(BrokerId, u32, u64)> {
+        let e = self.lost_to_unclean.range_from((offset, id, 0, 0, 0)).first()?;
+        (e.0 == offset && e.1 == id).then_some((e.2, e.3, e.4))
     }
 
     /// `acked_write_lost`.
@@ -251,11 +296,26 @@ impl Checker {
             None => detail += &format!("has no record there (its log ends at {}).", leader.log_end_offset()),
         }
         detail += " ";
-        detail += &self.cause(v, l, offset, stale);
-        if r.acks == Acks::One {
-            detail += " acks=1 waits only for the leader's own append, so this loss is allowed by Kafka's contract.";
+        let unclean = self.unclean_loss(offset, id);
+        // An unclean election explains the loss whatever the acks: acks=all
+        // would have lost the record too.
+        let allowed_by = if unclean.is_some() {
+            Some(Allowance::UncleanLeaderElection)
+        } else if r.acks == Acks::One {
+            Some(Allowance::AcksOne)
         } else {
-            detail += " acks=all promised the write would survive any failure the ISR could absorb: this is data loss.";
+            None
+        };
+        match unclean {
+            Some(election) => detail += &unclean_cause(election),
+            None => detail += &self.cause(v, l, offset, stale),
+        }
+        match allowed_by {
+            Some(Allowance::UncleanLeaderElection) => detail += UNCLEAN_ALLOWS,
+            Some(Allowance::AcksOne) => {
+                detail += " acks=1 waits only for the leader's own append, so this loss is allowed by Kafka's contract."
+            }
+            None => detail += " acks=all promised the write would survive any failure the ISR could absorb: this is data loss.",
         }
         Violation {
             kind: ViolationKind::AckedWriteLost,
@@ -265,7 +325,8 @@ impl Checker {
             offset: Some(offset),
             value: Some(r.value.clone()),
             acks: Some(r.acks),
-            protocol_violation: r.acks == Acks::All,
+            protocol_violation: allowed_by.is_none(),
+            allowed_by,
             detail,
         }
     }
@@ -287,9 +348,7 @@ impl Checker {
             }
         }
         match self.last_election {
-            Some((b, e, ElectionKind::Unclean, step)) if b == l => format!(
-                "Broker {l} became leader of epoch {e} at step {step} through an unclean election: it was not in the ISR and never had the record."
-            ),
+            Some((b, e, ElectionKind::Unclean, step)) if b == l => unclean_cause((b, e, step)),
             Some((b, e, ElectionKind::Clean, step)) if b == l => {
                 format!("Broker {l} was elected leader of epoch {e} at step {step} from the ISR without holding the record.")
             }
@@ -315,6 +374,17 @@ impl Checker {
                 Some(r) => format!("holds {:?} there", &*r.value),
                 None => format!("ends at {}", log.log_end_offset()),
             };
+            // What the consumer read was committed: an unclean election may
+            // lose it as it may lose an acknowledged write (see `note_election`).
+            let unclean = self.unclean_loss(offset, id);
+            let mut detail = format!(
+                "the consumer read {value:?} at offset {offset}, but the leader's log (broker {l}) now {now}: a record below the HW vanished."
+            );
+            if let Some(election) = unclean {
+                detail += " ";
+                detail += &unclean_cause(election);
+                detail += UNCLEAN_ALLOWS;
+            }
             found.push(Violation {
                 kind: ViolationKind::ConsumerSawVanishedRecord,
                 step: v.step,
@@ -323,10 +393,9 @@ impl Checker {
                 offset: Some(offset),
                 value: Some(value.clone()),
                 acks: None,
-                protocol_violation: true,
-                detail: format!(
-                    "the consumer read {value:?} at offset {offset}, but the leader's log (broker {l}) now {now}: a record below the HW vanished."
-                ),
+                protocol_violation: unclean.is_none(),
+                allowed_by: unclean.map(|_| Allowance::UncleanLeaderElection),
+                detail,
             });
         }
     }
@@ -425,6 +494,7 @@ impl Checker {
             value: None,
             acks: None,
             protocol_violation: true,
+            allowed_by: None,
             detail,
         }
     }
@@ -443,6 +513,16 @@ fn divergence(v: &View, brokers: [BrokerId; 2], offset: u64, value: &Arc<str>, d
         value: Some(value.clone()),
         acks: None,
         protocol_violation: true,
+        allowed_by: None,
         detail,
     }
+}
+
+/// The last sentence of a loss an unclean election explains.
+const UNCLEAN_ALLOWS: &str =
+    " unclean.leader.election.enable lets a replica outside the ISR become leader without the records it lacks, so this loss is allowed by Kafka's contract.";
+
+/// How the leader of an unclean election, `(leader, epoch, step)`, came to miss a record.
+fn unclean_cause((b, e, step): (BrokerId, u32, u64)) -> String {
+    format!("Broker {b} became leader of epoch {e} at step {step} through an unclean election: it was not in the ISR and lacked the record.")
 }

@@ -33,6 +33,31 @@ impl ViolationKind {
     }
 }
 
+/// What in Kafka's contract allows a lost record: the setting under which
+/// Kafka promises less. A violation with none broke a guarantee Kafka makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Allowance {
+    /// The producer asked only for the leader's own append (`acks=1`).
+    #[serde(rename = "acks=1")]
+    AcksOne,
+    /// `unclean.leader.election.enable`: a replica outside the ISR was
+    /// elected and its log became the partition's, without records it
+    /// never had (Kafka's design docs, "Unclean leader election: What if
+    /// they all die?").
+    #[serde(rename = "unclean.leader.election.enable")]
+    UncleanLeaderElection,
+}
+
+impl Allowance {
+    /// The setting as Kafka writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Allowance::AcksOne => "acks=1",
+            Allowance::UncleanLeaderElection => "unclean.leader.election.enable",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Violation {
     pub kind: ViolationKind,
@@ -43,8 +68,10 @@ pub struct Violation {
     pub offset: Option<u64>,
     pub value: Option<Arc<str>>,
     pub acks: Option<Acks>,
-    /// False only for an acks=1 loss, which Kafka's contract allows.
+    /// False when Kafka's contract allows it (`allowed_by` says by what).
     pub protocol_violation: bool,
+    /// The setting that allows it; none for a broken guarantee.
+    pub allowed_by: Option<Allowance>,
     pub detail: String,
 }
 

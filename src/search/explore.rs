@@ -9,7 +9,7 @@
 
 use crate::model::config::{limits, BrokerId, Config};
 use crate::model::event::ProduceResult;
-use crate::model::violation::{Violation, ViolationKind};
+use crate::model::violation::{Allowance, Violation};
 use crate::model::producer::Status;
 use crate::base::rng::Rng;
 use crate::run::scenario::{Acks, Crash, Heal, Produce, Scenario, Step};
@@ -43,8 +43,12 @@ pub struct Search {
     pub max_produces: u32,
     /// Random walks only.
     pub seed: u64,
-    /// Which violations count: acks=1 losses are allowed by Kafka's contract.
+    /// Which violations count: a protocol violation always; the losses
+    /// Kafka's contract allows (`Violation::allowed_by`) only when asked.
     pub count_acks_one_losses: bool,
+    /// Count the losses an unclean election explains (allowed by
+    /// `unclean.leader.election.enable`).
+    pub count_unclean_losses: bool,
 }
 
 impl Search {
@@ -62,6 +66,7 @@ impl Search {
             max_produces: 3,
             seed: 1,
             count_acks_one_losses: false,
+            count_unclean_losses: false,
         }
     }
 }
@@ -361,7 +366,11 @@ impl WordHasher {
 }
 
 fn counts(v: &Violation, search: &Search) -> bool {
-    search.count_acks_one_losses || !(v.kind == ViolationKind::AckedWriteLost && v.acks == Some(Acks::One))
+    match v.allowed_by {
+        None => true,
+        Some(Allowance::AcksOne) => search.count_acks_one_losses,
+        Some(Allowance::UncleanLeaderElection) => search.count_unclean_losses,
+    }
 }
 
 /// Applies steps from a fresh simulation; the first counted violation, if any.

@@ -9,7 +9,7 @@
 
 use crate::model::config::{Budgets, Protocol};
 use crate::model::event::{Event, ProduceResult};
-use crate::model::violation::ViolationKind;
+use crate::model::violation::{Allowance, ViolationKind};
 use crate::model::producer::Status;
 use crate::model::protocol::Errors;
 use crate::run::scenario::{Acks, Scenario, ScenarioError, Step};
@@ -22,7 +22,8 @@ use serde::Serialize;
 pub enum Outcome {
     /// Nothing below happened.
     Safe,
-    /// `ViolationKind::AckedWriteLost` with `protocol_violation`: an acks=all write lost.
+    /// `ViolationKind::AckedWriteLost` with `protocol_violation`: an acks=all
+    /// write lost, and no unclean election explains it.
     AckedWriteLost,
     /// `ViolationKind::CommittedDivergence`.
     CommittedDivergence,
@@ -31,8 +32,12 @@ pub enum Outcome {
     /// `ViolationKind::HwExceedsLeo` (the property tests say the model never
     /// reports it; it is here so that no violation reads as `safe`).
     HwExceedsLeo,
-    /// `ViolationKind::AckedWriteLost` without `protocol_violation`: an acks=1
-    /// write lost, which Kafka's contract allows.
+    /// A violation allowed by `unclean.leader.election.enable`
+    /// (`Allowance::UncleanLeaderElection`): a record acknowledged or read
+    /// before an unclean election, lost because its leader lacked it.
+    UncleanElectionLoss,
+    /// `ViolationKind::AckedWriteLost` allowed by acks=1
+    /// (`Allowance::AcksOne`): an acks=1 write lost, which Kafka's contract allows.
     Acks1WriteLost,
     /// The controller has no leader at the end (`Event::PartitionOffline`).
     Offline,
@@ -46,11 +51,12 @@ pub enum Outcome {
 }
 
 /// Most severe first: a cell shows the first of these that happened.
-pub const SEVERITY: [Outcome; 7] = [
+pub const SEVERITY: [Outcome; 8] = [
     Outcome::AckedWriteLost,
     Outcome::CommittedDivergence,
     Outcome::ConsumerSawVanishedRecord,
     Outcome::HwExceedsLeo,
+    Outcome::UncleanElectionLoss,
     Outcome::Acks1WriteLost,
     Outcome::Offline,
     Outcome::NotEnoughReplicas,
@@ -64,6 +70,7 @@ impl Outcome {
             Outcome::CommittedDivergence => "committed_divergence",
             Outcome::ConsumerSawVanishedRecord => "consumer_saw_vanished_record",
             Outcome::HwExceedsLeo => "hw_exceeds_leo",
+            Outcome::UncleanElectionLoss => "unclean_election_loss",
             Outcome::Acks1WriteLost => "acks1_write_lost",
             Outcome::Offline => "offline",
             Outcome::NotEnoughReplicas => "not_enough_replicas",
@@ -189,12 +196,13 @@ pub fn run_outcome_with(s: &Scenario, budgets: Budgets) -> RunOutcome {
     }
     let mut happened: Vec<(Outcome, u64)> = vec![];
     for v in &sim.violations {
-        let outcome = match v.kind {
-            ViolationKind::AckedWriteLost if v.protocol_violation => Outcome::AckedWriteLost,
-            ViolationKind::AckedWriteLost => Outcome::Acks1WriteLost,
-            ViolationKind::CommittedDivergence => Outcome::CommittedDivergence,
-            ViolationKind::ConsumerSawVanishedRecord => Outcome::ConsumerSawVanishedRecord,
-            ViolationKind::HwExceedsLeo => Outcome::HwExceedsLeo,
+        let outcome = match (v.kind, v.allowed_by) {
+            (_, Some(Allowance::UncleanLeaderElection)) => Outcome::UncleanElectionLoss,
+            (_, Some(Allowance::AcksOne)) => Outcome::Acks1WriteLost,
+            (ViolationKind::AckedWriteLost, None) => Outcome::AckedWriteLost,
+            (ViolationKind::CommittedDivergence, None) => Outcome::CommittedDivergence,
+            (ViolationKind::ConsumerSawVanishedRecord, None) => Outcome::ConsumerSawVanishedRecord,
+            (ViolationKind::HwExceedsLeo, None) => Outcome::HwExceedsLeo,
         };
         happened.push((outcome, v.step));
     }

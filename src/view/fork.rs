@@ -50,7 +50,7 @@
 
 use crate::model::config::limits;
 use crate::model::config::{BrokerId, Protocol};
-use crate::model::violation::ViolationKind;
+use crate::model::violation::{Allowance, ViolationKind};
 use crate::run::scenario::{Acks, Crash, Delay, Heal, Produce, Scenario, Step};
 use crate::view::state::StateView;
 use serde::Serialize;
@@ -569,7 +569,7 @@ pub enum Difference {
     ConsumerRead { read: usize, left: Option<Consumed>, right: Option<Consumed> },
     ConsumerPosition { left: u64, right: u64 },
     /// A violation one run reports and the other does not.
-    Violation { only_in: Side, violation: ViolationKind, step: u64, offset: Option<u64>, value: Option<Arc<str>>, protocol_violation: bool },
+    Violation { only_in: Side, violation: ViolationKind, step: u64, offset: Option<u64>, value: Option<Arc<str>>, protocol_violation: bool, allowed_by: Option<Allowance> },
 }
 
 /// Every difference between two states, in a fixed order: time and stop,
@@ -642,7 +642,7 @@ pub fn differences(a: &StateView, b: &StateView) -> Vec<Difference> {
         diff(left == right, Difference::ConsumerRead { read: n + 1, left, right });
     }
     diff(a.consumer.position == b.consumer.position, Difference::ConsumerPosition { left: a.consumer.position, right: b.consumer.position });
-    let key = |v: &crate::model::violation::Violation| (v.kind, v.offset, v.value.clone(), v.protocol_violation);
+    let key = |v: &crate::model::violation::Violation| (v.kind, v.offset, v.value.clone(), v.allowed_by);
     for (side, mine, theirs) in [(Side::Left, &a.violations, &b.violations), (Side::Right, &b.violations, &a.violations)] {
         for v in mine.iter() {
             if !theirs.iter().any(|w| key(w) == key(v)) {
@@ -653,6 +653,7 @@ pub fn differences(a: &StateView, b: &StateView) -> Vec<Difference> {
                     offset: v.offset,
                     value: v.value.clone(),
                     protocol_violation: v.protocol_violation,
+                    allowed_by: v.allowed_by,
                 });
             }
         }

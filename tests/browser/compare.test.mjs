@@ -72,7 +72,7 @@ test('KIP-101 forked to 0.11: the marked cells are the core\'s differences, and 
   // The loss: a violation in the original only, m2 at offset 1 on brokers 1 and 3 only in the fork.
   const violation = r.differences.find((d) => d.kind === 'violation');
   assert.deepEqual([violation.only_in, violation.violation, violation.value, violation.offset], ['left', 'acked_write_lost', 'm2', 1]);
-  assert.ok(r.markedLeft.includes(`violation:left:acked_write_lost:1:true`));
+  assert.ok(r.markedLeft.includes(`violation:left:acked_write_lost:1:true:`));
   assert.ok(!r.markedRight.some((id) => id.startsWith('violation:')));
   for (const broker of [1, 3]) {
     const d = r.differences.find((x) => x.kind === 'record_missing' && x.broker === broker);

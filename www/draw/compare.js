@@ -13,7 +13,7 @@
 import { h } from './dom.js';
 import { t } from '../words/i18n.js';
 import { renderCluster, renderProducer } from './render.js';
-import { describeStep, formatMs, violationHeadline, resultLabel, roleText, braces } from '../words/describe.js';
+import { describeStep, formatMs, violationHeadline, verdict, resultLabel, roleText, braces } from '../words/describe.js';
 import { TONE } from './whatif.js';
 import { excerpt } from '../words/user-text.js';
 
@@ -38,7 +38,7 @@ export function diffId(d) {
     case 'consumer_read':
       return `${d.kind}:${d.read}`;
     case 'violation':
-      return `${d.kind}:${d.only_in}:${d.violation}:${d.offset ?? ''}:${d.protocol_violation}`;
+      return `${d.kind}:${d.only_in}:${d.violation}:${d.offset ?? ''}:${d.protocol_violation}:${d.allowed_by ?? ''}`;
     default:
       return d.kind;
   }
@@ -182,8 +182,8 @@ function runColumn(which, side, at, view) {
     ),
     h('div', { class: 'compare-violations' },
       (s.violations || []).map((v, i) => {
-        const ids = at.get(`violation:${diffId({ kind: 'violation', only_in: which, violation: v.kind, offset: v.offset, protocol_violation: v.protocol_violation })}`);
-        const item = h('p', { class: `compare-violation ${v.protocol_violation ? 'is-bad' : 'is-warn'}`, key: i, 'data-kind': v.kind }, violationHeadline(v), h('span', { class: 'muted' }, ` · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })}`));
+        const ids = at.get(`violation:${diffId({ kind: 'violation', only_in: which, violation: v.kind, offset: v.offset, protocol_violation: v.protocol_violation, allowed_by: v.allowed_by })}`);
+        const item = h('p', { class: `compare-violation ${verdict(v).kind === 'protocol' ? 'is-bad' : 'is-warn'}`, key: i, 'data-kind': v.kind, 'data-verdict': verdict(v).kind }, violationHeadline(v), h('span', { class: 'muted' }, ` · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })}`));
         return ids ? marked(item, ids) : item;
       }),
     ),
@@ -217,7 +217,7 @@ export function differenceText(d) {
       return k('consumer_read', { read: d.read, left: read(d.left), right: read(d.right) });
     }
     case 'consumer_position': return k('consumer_position', { left: d.left, right: d.right });
-    case 'violation': return k(`violation_only_${d.only_in}`, { what: violationHeadline({ kind: d.violation, value: d.value, offset: d.offset, protocol_violation: d.protocol_violation }), step: d.step });
+    case 'violation': return k(`violation_only_${d.only_in}`, { what: violationHeadline({ kind: d.violation, value: d.value, offset: d.offset, protocol_violation: d.protocol_violation, allowed_by: d.allowed_by }), step: d.step });
     default: return d.kind;
   }
 }

@@ -3,7 +3,7 @@
 // role and verdict drawn here is a field the core reported.
 
 import { h, memoized } from './dom.js';
-import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
+import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, verdict, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
 import { t, num, language } from '../words/i18n.js';
 import { eventText, messageText } from '../words/event-text.js';
 import { visible } from '../words/user-text.js';
@@ -101,14 +101,16 @@ export function renderBanner(state, view) {
   const vs = state.violations || [];
   if (!vs.length) return stopped ? [stopped] : [];
   // Protocol violations first; then in the order they happened.
-  const ordered = [...vs].sort((a, b) => Number(b.protocol_violation) - Number(a.protocol_violation) || a.step - b.step);
+  const broke = (v) => Number(verdict(v).kind === 'protocol');
+  const ordered = [...vs].sort((a, b) => broke(b) - broke(a) || a.step - b.step);
   const [first, ...rest] = ordered;
-  return [stopped, h('div', { class: `banner ${first.protocol_violation ? 'banner-violation' : 'banner-allowed'}`, role: 'alert', key: 'violations' },
-    violationItem(first, view),
+  const told = new Set(); // each setting's trade-off is said once, under its first loss
+  return [stopped, h('div', { class: `banner ${broke(first) ? 'banner-violation' : 'banner-allowed'}`, role: 'alert', key: 'violations' },
+    violationItem(first, view, undefined, told),
     rest.length
       ? h('details', { class: 'banner-more' },
           h('summary', null, t('banner.more_findings', { count: rest.length })),
-          rest.map((v, i) => violationItem(v, view, i)))
+          rest.map((v, i) => violationItem(v, view, i, told)))
       : null,
   )].filter(Boolean);
 }
@@ -119,13 +121,20 @@ function stoppedText(state, view) {
   return e ? eventText(e, t) : state.stopped;
 }
 
-function violationItem(v, view, key) {
-  return h('div', { class: 'violation', key: key ?? 'first', 'data-kind': v.kind },
+// A guarantee Kafka makes, broken: red. A loss a setting allows: amber, with
+// the setting and the trade-off it makes.
+function violationItem(v, view, key, told) {
+  const { kind } = verdict(v);
+  const allowed = kind !== 'protocol';
+  const tradeoff = allowed && !told.has(kind);
+  told.add(kind);
+  return h('div', { class: 'violation', key: key ?? 'first', 'data-kind': v.kind, 'data-verdict': kind },
     h('div', { class: 'violation-head' },
-      h('span', { class: `tag ${v.protocol_violation ? 'tag-bad' : 'tag-warn'}` }, v.protocol_violation ? t('banner.protocol_violation') : t('banner.allowed_by_acks1')),
+      h('span', { class: `tag ${allowed ? 'tag-warn' : 'tag-bad'}`, 'data-testid': 'verdict' }, allowed ? t(`banner.allowed_by_${kind}`) : t('banner.protocol_violation')),
       h('strong', { class: 'violation-title' }, violationHeadline(v)),
     ),
     h('p', { class: 'violation-detail' }, violationDetail(v)),
+    tradeoff ? h('p', { class: 'violation-tradeoff' }, t(`banner.tradeoff_${kind}`)) : null,
     h('p', { class: 'violation-where' },
       h('span', { class: 'muted' }, `${v.kind} · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })} `),
       view.position !== v.step

@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { t } from '../words/i18n.js';
 
 /** The outcomes, most severe first (the order the core picks a cell's outcome in). */
-export const OUTCOMES = ['acked_write_lost', 'committed_divergence', 'consumer_saw_vanished_record', 'hw_exceeds_leo', 'acks1_write_lost', 'offline', 'not_enough_replicas', 'safe'];
+export const OUTCOMES = ['acked_write_lost', 'committed_divergence', 'consumer_saw_vanished_record', 'hw_exceeds_leo', 'unclean_election_loss', 'acks1_write_lost', 'offline', 'not_enough_replicas', 'safe'];
 
 /** Each outcome's tone (tone-* classes). */
 export const TONE = {
@@ -16,6 +16,8 @@ export const TONE = {
   committed_divergence: 'bad',
   consumer_saw_vanished_record: 'bad',
   hw_exceeds_leo: 'bad',
+  // Losses Kafka's contract allows: by unclean.leader.election.enable, by acks=1.
+  unclean_election_loss: 'warn',
   acks1_write_lost: 'warn',
   offline: 'muted',
   not_enough_replicas: 'muted',

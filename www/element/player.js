@@ -3,6 +3,7 @@
 // the clock is its own control, which does.
 
 import { t, num } from '../words/i18n.js';
+import { verdict } from '../words/describe.js';
 
 export const PLAY_TICK_MS = 200; // one clock step every tick while the clock runs
 
@@ -17,6 +18,7 @@ export class Player {
     this.clockRunning = false;
     this.clockToken = 0;
     this.tickingClock = false;
+    this.pausedNotice = null; // { note, position, version }: the notice of the step Play or the clock paused at
   }
 
   speed() {
@@ -51,10 +53,8 @@ export class Player {
         const before = pg.sim.position();
         if (before >= pg.sim.length() || (this.playUntil !== null && before >= this.playUntil)) break;
         if (!pg.stepForward()) break;
-        if (pg.violationAt(pg.sim.position())) {
-          pg.notify('warn', t('notice.paused_violation', { step: pg.sim.position() }), { timeoutMs: 6000 });
-          break;
-        }
+        const position = pg.sim.position();
+        if (this.pauseAt(position, (pg.state.violations || []).filter((v) => v.step === position))) break;
         await (pg.animation || Promise.resolve());
         // Stopped meanwhile (or the element removed, its run freed): nothing more to do.
         if (!this.playing || token !== this.playToken || pg.closed) return;
@@ -100,14 +100,48 @@ export class Player {
         const ok = pg.apply({ advance_ms: this.advanceIncrementMs() });
         this.tickingClock = false;
         if (!ok || (pg.state && pg.state.stopped)) break;
-        if ((pg.violationCount || 0) > violations) {
-          pg.notify('warn', t('notice.paused_violation', { step: pg.sim.position() }), { timeoutMs: 6000 });
-          break;
-        }
+        if ((pg.violationCount || 0) > violations && this.pauseAt(pg.sim.position(), pg.state.violations.slice(violations))) break;
         await Promise.all([pg.animation, sleep(PLAY_TICK_MS)]);
       }
       if (token === this.clockToken && !pg.closed) this.stopClock();
     })();
+  }
+
+  /**
+   * Play and the clock pause where something is lost, and say what: "broke
+   * a guarantee" only where Kafka promised otherwise (a protocol
+   * violation); a loss a setting allows (acks=1, unclean election) names
+   * that setting. Pausing there too keeps the moment in view, with its
+   * amber banner. True when it paused. At a tour's stop it pauses without
+   * a notice: the tour's caption speaks there. The notice goes once the run shows
+   * another step, or another run (`dropPausedNotice`).
+   */
+  pauseAt(position, violations) {
+    if (!violations.length) return false;
+    const pg = this.pg;
+    // A tour's own stop: its caption says what happened there.
+    if (pg.tour && this.playUntil === position) return true;
+    const verdicts = violations.map(verdict);
+    const allowed = verdicts.every((v) => v.kind !== 'protocol') ? verdicts[0] : null;
+    const text = allowed
+      ? t('notice.paused_allowed', { step: position, setting: allowed.setting })
+      : t('notice.paused_violation', { step: position });
+    this.dropPausedNotice(null);
+    const note = pg.notify('warn', text, { timeoutMs: 6000 });
+    if (note) {
+      note.dataset.paused = allowed ? allowed.kind : 'protocol';
+      this.pausedNotice = { note, position, version: pg.timelineVersion };
+    }
+    return true;
+  }
+
+  /** Removes the pause notice unless the view is still at its step of the same run (null: always). */
+  dropPausedNotice(view) {
+    const p = this.pausedNotice;
+    if (!p) return;
+    if (view && view.position === p.position && this.pg.timelineVersion === p.version) return;
+    p.note.remove();
+    this.pausedNotice = null;
   }
 
   stopClock() {
@@ -136,6 +170,7 @@ export class Player {
   }
 
   drawPlayer(view) {
+    this.dropPausedNotice(view);
     const $ = (id) => this.pg.$(id);
     const slider = $('timeline');
     slider.max = String(view.length);

@@ -400,11 +400,6 @@ export class Playground {
     return since < 0 || at < 0 || at >= since;
   }
 
-  /** Did a guarantee break at this very step? */
-  violationAt(position) {
-    return Boolean(position && this.state && (this.state.violations || []).some((v) => v.step === position));
-  }
-
   // ---------------------------------------------------------------- drawing
 
   /**

@@ -49,8 +49,6 @@ export const MARKUP = `
     <a id="open-full" class="embed-only open-full" target="_blank" rel="noopener" href="./" data-i18n="page.open_full">Open in Highwater ↗</a>
   </div>
 
-  <div id="notices" class="notices" aria-live="polite"></div>
-
   <div id="app" class="app" aria-busy="true">
     <section class="scenario-head" aria-label="Scenario" data-i18n-attr="aria-label:page.scenario_label">
       <h2 id="scenario-name" data-i18n="page.loading">Loading…</h2>
@@ -84,6 +82,7 @@ export const MARKUP = `
         <button type="button" id="btn-reset" class="full-only" aria-label="Reset: start an empty run with the same settings" data-i18n="player.reset" data-i18n-attr="aria-label:player.reset_label">Reset</button>
       </div>
     </section>
+    <div id="notices" class="notices" aria-live="polite"></div>
     <div id="caption" class="caption" aria-live="polite"></div>
 
     <div id="banner"></div>
@@ -309,7 +308,7 @@ export const MARKUP = `
         </label>
         <label class="check"><input type="checkbox" name="power_loss"> <span data-i18n="explore.power_loss">allow power loss (lose unflushed records)</span></label>
         <label class="check"><input type="checkbox" name="network_faults"> <span data-i18n="explore.network_faults">allow network faults (cuts and heals)</span></label>
-        <label class="check"><input type="checkbox" name="unclean"> <span data-i18n="explore.unclean">allow unclean leader election (it loses data by design; off unless checked, even under 0.10, whose default is on)</span></label>
+        <label class="check"><input type="checkbox" name="unclean"> <span data-i18n="explore.unclean">allow unclean leader election (what it loses is allowed by Kafka's contract and not reported; off unless checked, even under 0.10, whose default is on)</span></label>
       </div>
       <div id="explore-progress" class="explore-progress" hidden>
         <progress id="explore-bar" max="1" value="0" aria-label="Search progress" data-i18n-attr="aria-label:explore.progress_label"></progress>

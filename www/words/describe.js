@@ -66,9 +66,10 @@ export function violationHeadline(v) {
   const at = has(v.offset) ? t('violation.at_offset', { offset: v.offset }) : '';
   switch (v.kind) {
     case 'acked_write_lost':
-      return v.protocol_violation
-        ? t('violation.acked_write_lost', { value, at, acks: v.acks ?? 'all' })
-        : t('violation.acks1_write_lost', { value, at });
+      if (v.allowed_by === 'unclean.leader.election.enable') return t('violation.unclean_write_lost', { value, at, acks: v.acks ?? 'all' });
+      return v.allowed_by === 'acks=1'
+        ? t('violation.acks1_write_lost', { value, at })
+        : t('violation.acked_write_lost', { value, at, acks: v.acks ?? 'all' });
     case 'committed_divergence': {
       // brokers: [the ISR member, the leader]. The member either holds another
       // record at that offset or none at all; the detail says which.
@@ -101,8 +102,23 @@ export function violationDetail(v) {
     if (text !== v.detail) return text;
   }
   const value = has(v.value) ? quote(v.value) : t('violation.a_record');
-  const key = `violation.detail.${v.kind === 'acked_write_lost' && !v.protocol_violation ? 'acks1_write_lost' : v.kind}`;
+  const lost = v.kind === 'acked_write_lost' && ALLOWED[v.allowed_by];
+  const key = `violation.detail.${lost ? `${lost}_write_lost` : v.kind}`;
   return t(key, { value, offset: v.offset ?? '?', brokers: braces(v.brokers), acks: v.acks ?? 'all' });
+}
+
+/** What Kafka's contract allows a violation by (`allowed_by`), as the keys name it. */
+const ALLOWED = { 'acks=1': 'acks1', 'unclean.leader.election.enable': 'unclean' };
+
+/**
+ * A violation's verdict: `protocol` for a guarantee Kafka makes, else the
+ * setting that allows it, as the banner's tag and the notices name it
+ * (`acks1`, `unclean`); `setting` is that setting as Kafka writes it.
+ */
+export function verdict(v) {
+  const allowed = v.protocol_violation ? null : ALLOWED[v.allowed_by] ?? null;
+  if (!allowed) return { kind: 'protocol', setting: null };
+  return { kind: allowed, setting: allowed === 'acks1' ? 'acks=1' : 'unclean.leader.election.enable=true' };
 }
 
 /** The name of a violation kind, e.g. for the banner's footer. */
