@@ -155,6 +155,9 @@ test('under 0.10, which has no leader-epoch-checkpoint, no card draws an epoch c
 
 test('a tour stop whose caption states an epoch cache shows that cache on the board, the core\'s', async () => {
   const { tours } = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', 'index.json'), 'utf8'));
+  const captions = Object.fromEntries(['en', 'zh-Hans', 'zh-Hant'].map((lang) => [lang, words(lang, 'tours')]));
+  // The board's notation in a caption (e0@0 e1@1), as a sorted list.
+  const tokens = (text) => [...new Set(String(text).match(/\be\d+@\d+\b/g) || [])].sort();
   const page = await openPage(env, { viewport: { width: 1440, height: 900 } });
   const checked = [];
   for (const id of tours) {
@@ -162,6 +165,9 @@ test('a tour stop whose caption states an epoch cache shows that cache on the bo
     for (let i = 0; i < stops.length; i++) {
       const stop = stops[i];
       const facts = Object.entries(stop.facts?.brokers || {}).filter(([, f]) => f.epoch_cache);
+      const said = tokens(captions.en.get(`${id}.stops.${stop.key}`));
+      for (const lang of ['zh-Hans', 'zh-Hant']) assert.deepEqual(tokens(captions[lang].get(`${id}.stops.${stop.key}`)), said, `${id}/${stop.key}: ${lang} names the entries English names`);
+      if (said.length) assert.ok(facts.length, `${id}/${stop.key}: a caption that quotes the cache has epoch_cache facts`);
       if (!facts.length) continue;
       await page.goto(`${env.url}?tour=${id}&step=${i + 1}`);
       await page.waitForSelector('body[data-ready="true"]');
@@ -178,6 +184,9 @@ test('a tour stop whose caption states an epoch cache shows that cache on the bo
         assert.deepEqual(pairs(d.entries), f.epoch_cache, `${id}/${stop.key}: broker ${broker} draws the caption's cache`);
         checked.push(`${id}/${stop.key}/${broker}`);
       }
+      // Each entry the caption quotes is drawn on a card it states, and those cards draw no other.
+      const drawnTokens = [...new Set(facts.flatMap(([broker]) => seen.drawn.find((x) => x.broker === Number(broker)).entries.map((e) => e.text)))].sort();
+      if (said.length) assert.deepEqual(said, drawnTokens, `${id}/${stop.key}: the caption quotes what the cards draw`);
     }
   }
   assert.ok(checked.length >= 6, checked.join(' '));
