@@ -2,7 +2,7 @@
 // with leader changes, what a broker's card draws (the entries, and the words
 // its title and screen readers get) is the `leader_epoch_cache` of the core's
 // state at that position, a broker that is down included; under 0.10, which
-// has no leader-epoch-checkpoint file, nothing is drawn; a tour stop that
+// has no leader-epoch-checkpoint file, nothing is drawn (nor its legend); a tour stop that
 // states a cache shows that cache; the line fits a 390 px phone and the
 // 800x500 embed. Screenshots at 1440 and 390 px and of the embed go to
 // target/test-results/.
@@ -142,6 +142,7 @@ test('under 0.10, which has no leader-epoch-checkpoint, no card draws an epoch c
       const { drawn } = await page.evaluate(drawnAndState);
       assert.deepEqual(drawn.filter((d) => d.drawn).map((d) => d.broker), [], `${name} at ${at}`);
       assert.equal(await page.locator('#cluster .epoch-cache').count(), 0, `${name} at ${at}: not even an empty box`);
+      assert.equal(await page.locator('#legend .epoch-entry').count(), 0, `${name} at ${at}: the legend has no epoch-cache entry`);
     }
   }
   // The same run under 0.11 draws one on every card.
@@ -149,6 +150,7 @@ test('under 0.10, which has no leader-epoch-checkpoint, no card draws an epoch c
   await page.goto(`${env.url}#s=${text}&at=3`);
   await page.waitForSelector('body[data-ready="true"]');
   assert.equal(await page.locator('#cluster [data-testid="epoch-cache"]').count(), 3);
+  assert.equal(await page.locator('#legend .epoch-entry').count(), 1, 'the legend reads the notation');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -41,6 +41,9 @@ export function renderLegend(state, view = {}) {
     h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), t('legend.hw')),
     h('span', { class: 'legend-item', key: 'leo' }, h('span', { class: 'swatch-line leo' }), t('legend.leo')),
     h('span', { class: 'legend-item', key: 'ck' }, h('span', { class: 'swatch-line ckpt' }), t('legend.ckpt')),
+    view.recordEpochs === false
+      ? null
+      : h('span', { class: 'legend-item', key: 'ec', title: t('glossary.epoch_cache.short') }, h('span', { class: 'epoch-entry epoch-none', 'aria-hidden': 'true' }, 'eN@M'), t('legend.epoch_cache')),
     h('span', { class: 'legend-item', key: 'r' }, h('span', { class: 'remote-glyph' }, '▴'), t('legend.remote')),
   ];
 }
