@@ -309,8 +309,11 @@ const EPOCH_CACHE_SHOWN = 4; // entries drawn at most: the latest ones (the labe
 /**
  * The broker's leader-epoch cache as the core reports it, in the order of
  * its leader-epoch-checkpoint file: epoch → the offset of the first record in
- * that epoch (`LeaderEpochFileCache`, KIP-101). A broker that is down keeps
- * it on disk. Drawn from 0.11 only: before KIP-101 there is no such file.
+ * that epoch (Kafka's `LeaderEpochFileCache`, written by
+ * `LeaderEpochCheckpointFile` to "leader-epoch-checkpoint", both new in
+ * 0.11.0 with KIP-101). A broker that is down keeps it on disk. Drawn from
+ * 0.11 only (the caller's `recordEpochs`, the core's rules table): 0.10 has
+ * no such file.
  */
 function epochCache(b) {
   const entries = b.leader_epoch_cache || [];
