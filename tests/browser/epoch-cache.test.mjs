@@ -174,7 +174,7 @@ test('a tour stop whose caption states an epoch cache shows that cache on the bo
       await page.goto(`${env.url}?tour=${id}&step=${i + 1}`);
       await page.waitForSelector('body[data-ready="true"]');
       await page.locator('[data-testid="tour-caption"]').waitFor();
-      if (stop.do) await page.locator('#tour button[data-tour="next"]').click();
+      if (stop.do) await page.locator('#tour button[data-tour="do"]').click();
       await page.waitForFunction(([key]) => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key, [stop.key]);
       await goTo(page, stop.at);
       const seen = await page.evaluate(drawnAndState);
