@@ -40,12 +40,13 @@ function board() {
   return root.outerHTML.replace(/ aria-busy="(true|false)"/g, '').replace(/ style=""/g, '');
 }
 
+// epochCaches: the broker cards that draw a leader-epoch cache (none under 0.10, the KIP-101 scenario's version).
 const cases = [
-  { name: 'the page, on its empty run', path: '' },
-  { name: 'the page in Chinese', path: '?lang=zh-Hans' },
-  { name: 'a docs element at step 8', body: '<highwater-playground scenario="kip101-loss-after-restart" step="8"></highwater-playground>' },
-  { name: 'a full-size docs element in Traditional Chinese', body: '<highwater-playground scenario="unclean-election-loss" step="6" controls="full" lang="zh-Hant"></highwater-playground>' },
-  { name: 'a docs element without a step', body: '<highwater-playground scenario="isr-shrink-and-expand"></highwater-playground>' },
+  { name: 'the page, on its empty run', path: '', epochCaches: 3 },
+  { name: 'the page in Chinese', path: '?lang=zh-Hans', epochCaches: 3 },
+  { name: 'a docs element at step 8', body: '<highwater-playground scenario="kip101-loss-after-restart" step="8"></highwater-playground>', epochCaches: 0 },
+  { name: 'a full-size docs element in Traditional Chinese', body: '<highwater-playground scenario="unclean-election-loss" step="6" controls="full" lang="zh-Hant"></highwater-playground>', epochCaches: 2 },
+  { name: 'a docs element without a step', body: '<highwater-playground scenario="isr-shrink-and-expand"></highwater-playground>', epochCaches: 3 },
 ];
 
 for (const c of cases) {
@@ -55,6 +56,7 @@ for (const c of cases) {
     const ready = await page.locator('highwater-playground').getAttribute('data-ready');
     assert.equal(ready, 'frame', 'the core is held back: the board is the first frame');
     assert.ok(await page.locator('.broker-row').count() >= 2, 'brokers are drawn');
+    assert.equal(await page.locator('.broker-row [data-testid="epoch-cache"]').count(), c.epochCaches, 'the epoch caches are drawn from the frame');
     assert.equal(await page.locator('#app').getAttribute('aria-busy'), 'true', 'busy until the controls work');
     const frame = await page.evaluate(board);
     page.release();

@@ -41,6 +41,9 @@ export function renderLegend(state, view = {}) {
     h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), t('legend.hw')),
     h('span', { class: 'legend-item', key: 'leo' }, h('span', { class: 'swatch-line leo' }), t('legend.leo')),
     h('span', { class: 'legend-item', key: 'ck' }, h('span', { class: 'swatch-line ckpt' }), t('legend.ckpt')),
+    view.recordEpochs === false
+      ? null
+      : h('span', { class: 'legend-item', key: 'ec', title: t('glossary.epoch_cache.short') }, h('span', { class: 'epoch-entry epoch-none', 'aria-hidden': 'true' }, 'eN@M'), t('legend.epoch_cache')),
     h('span', { class: 'legend-item', key: 'r' }, h('span', { class: 'remote-glyph' }, '▴'), t('legend.remote')),
   ];
 }
@@ -289,6 +292,7 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, 
         stat('LEO', 'leo', b.log_end_offset, t('glossary.leo.short')),
         stat('HW', 'hw', b.high_watermark, t('glossary.hw.short')),
         stat(t('broker.ckpt'), 'ckpt', b.checkpointed_high_watermark, t('glossary.ckpt.short')),
+        recordEpochs ? epochCache(b) : null,
       ),
       b.stale_leader ? h('p', { class: 'stale-note' }, t('broker.stale_note', { epoch: b.leader_epoch, leader: controllerLeader })) : null,
       starting ? h('p', { class: 'starting-note', 'data-testid': 'starting-note' }, starting) : null,
@@ -307,6 +311,38 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, 
 
 function stat(label, key, value, title) {
   return h('span', { class: `stat stat-${key}`, title }, h('span', { class: 'stat-label' }, label), ' ', h('span', { class: 'stat-value', 'data-stat': key }, String(value)));
+}
+
+const EPOCH_CACHE_SHOWN = 4; // entries drawn at most: the latest ones (the label names them all)
+
+/**
+ * The broker's leader-epoch cache as the core reports it, in the order of
+ * its leader-epoch-checkpoint file: epoch → the offset of the first record in
+ * that epoch (Kafka's `LeaderEpochFileCache`, written by
+ * `LeaderEpochCheckpointFile` to "leader-epoch-checkpoint", both new in
+ * 0.11.0 with KIP-101). A broker that is down keeps it on disk. Drawn from
+ * 0.11 only (the caller's `recordEpochs`, the core's rules table): 0.10 has
+ * no such file.
+ */
+function epochCache(b) {
+  const entries = b.leader_epoch_cache || [];
+  const label = entries.length
+    ? t('broker.epoch_cache_label', {
+      broker: b.id,
+      entries: entries.map((e, i) => t(i ? 'broker.epoch_cache_next' : 'broker.epoch_cache_first', { epoch: e.epoch, offset: e.start_offset })).join(''),
+    })
+    : t('broker.epoch_cache_empty', { broker: b.id });
+  const shown = entries.slice(-EPOCH_CACHE_SHOWN);
+  return h('span', { class: 'stat epoch-cache', 'data-testid': 'epoch-cache', 'data-entries': entries.length, title: `${label}\n${t('glossary.epoch_cache.short')}` },
+    h('span', { 'aria-hidden': 'true' },
+      h('span', { class: 'stat-label' }, t('broker.epoch_cache')), ' ',
+      entries.length > shown.length ? h('span', { class: 'epoch-more' }, '…') : null,
+      shown.length
+        ? shown.map((e) => h('span', { class: `epoch-entry epoch-${e.epoch % EPOCH_COLOURS}`, key: e.epoch, 'data-epoch': e.epoch, 'data-start-offset': e.start_offset }, `e${e.epoch}@${e.start_offset}`))
+        : h('span', { class: 'epoch-entry epoch-none' }, '–'),
+    ),
+    h('span', { class: 'visually-hidden' }, label),
+  );
 }
 
 function leaderView(b) {
