@@ -198,3 +198,30 @@ test('Finish offers the next tour in teaching order; the list of tours marks a f
   assert.deepEqual(await zh.locator('#tour-list li[data-done="true"]').count(), 0);
   assert.deepEqual(page.errors, []);
 });
+
+test('at 1x every move of every tour animates in under 2 s (a long timed step overlaps its messages to fit)', async () => {
+  const page = await openPage(env, { viewport: { width: 1440, height: 900 }, reducedMotion: 'no-preference' });
+  let longest = { ms: 0 };
+  for (const id of tours) {
+    await page.goto(`${env.url}?tour=${id}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const stops = stopsOf(id);
+    for (let i = 0; i < stops.length; i++) {
+      await atStop(page, stops[i]);
+      const moves = [...(stops[i].do ? ['do'] : []), ...(i < stops.length - 1 ? ['next'] : [])];
+      for (const move of moves) {
+        // The animation the click starts, as planned (its schedule, not a clock reading).
+        const ms = await page.evaluate((m) => {
+          const pg = document.querySelector('highwater-playground').playground;
+          pg.root.querySelector(`#tour button[data-tour="${m}"]`).click();
+          return pg.animation ? pg.animation.plannedMs : 0;
+        }, move);
+        if (ms > longest.ms) longest = { ms, where: `${id} stop ${i + 1} (${stops[i].key}), ${move}` };
+        if (move === 'do') await atStop(page, stops[i], true);
+      }
+    }
+  }
+  assert.ok(longest.ms > 0, 'the moves animate');
+  assert.ok(longest.ms < 2000, `${longest.where}: ${Math.round(longest.ms)} ms`);
+  assert.deepEqual(page.errors, []);
+});

@@ -42,14 +42,19 @@ export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = In
   perMessageMs = per;
   const done = [];
   let slot = -1;
+  let plannedMs = 0;
   for (const item of items) {
     if (item.type !== 'flash') slot += 1;
     const delay = Math.max(0, slot) * stagger;
-    if (item.type === 'message') done.push(message(overlay, geometry, item, delay, perMessageMs));
-    else if (item.type === 'truncated') done.push(truncation(overlay, geometry, item.event, delay, perMessageMs * 1.6));
-    else done.push(flash(cluster, item.selector, delay, perMessageMs));
+    const duration = item.type === 'truncated' ? perMessageMs * 1.6 : perMessageMs;
+    plannedMs = Math.max(plannedMs, delay + duration);
+    if (item.type === 'message') done.push(message(overlay, geometry, item, delay, duration));
+    else if (item.type === 'truncated') done.push(truncation(overlay, geometry, item.event, delay, duration));
+    else done.push(flash(cluster, item.selector, delay, duration));
   }
-  return Promise.all(done).then(() => {}, () => {});
+  const all = Promise.all(done).then(() => {}, () => {});
+  all.plannedMs = plannedMs; // how long the step's animation is to take
+  return all;
 }
 
 /** At most this many things move in one step: a timed step can send thousands of messages,

@@ -21,6 +21,8 @@ import { refreshStaticControls, updateProducePlaceholder } from './controls.js';
 import { visible } from '../words/user-text.js';
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+/** A step's animation at 1x takes at most this long, a truncation's slower fade included: under 2 s. */
+const STEP_MS = 1400;
 const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
 const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
@@ -557,7 +559,8 @@ export class Playground {
     drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
     if (events && events.length && !reducedMotion.matches) {
       // While the clock runs, a tick's messages fit in about one tick; a recorded step gets its full time.
-      const budgetMs = this.player.clockRunning && this.player.tickingClock ? PLAY_TICK_MS * 1.5 : Infinity;
+      // A recorded step at most STEP_MS at 1x (a timed step's many fetches overlap to fit).
+      const budgetMs = this.player.clockRunning && this.player.tickingClock ? PLAY_TICK_MS * 1.5 : STEP_MS / this.player.speed();
       this.animation = animateStep(cluster.firstElementChild, events, { perMessageMs: this.player.perMessageMs(), budgetMs });
     } else {
       this.animation = null;
