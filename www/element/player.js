@@ -174,6 +174,7 @@ export class Player {
     const $ = (id) => this.pg.$(id);
     const slider = $('timeline');
     slider.max = String(view.length);
+    slider.disabled = view.length === 0; // nothing to move along yet
     slider.value = String(view.position);
     slider.setAttribute('aria-valuetext', t('player.valuetext', { n: view.position, length: view.length }));
     $('position').textContent = `${num(view.position)} / ${num(view.length)}`;
