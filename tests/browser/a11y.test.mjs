@@ -1,5 +1,6 @@
 // Accessibility: axe-core finds no serious or critical violation on the main
-// page, a tour stop, the embed, the fork view and the outcome grid, in English
+// page (with its tools open, and as a first visit finds it), a tour stop (and
+// one in lesson mode on a phone), the embed, the fork view and the outcome grid, in English
 // and Simplified Chinese, light and dark (axe pierces the element's open
 // shadow root); and Escape closes every menu and every dialog.
 import { test, before, after } from 'node:test';
@@ -48,6 +49,12 @@ async function scheme(page, colorScheme) {
 
 const STATES = {
   main: async (lang) => openPage(env, { path: `?lang=${lang}`, viewport: { width: 1440, height: 900 } }),
+  'first visit': async (lang) => openPage(env, { path: `?lang=${lang}`, viewport: { width: 1440, height: 900 }, groups: null }),
+  'lesson on a phone': async (lang) => {
+    const page = await openPage(env, { path: `?lang=${lang}&tour=hw-truncation-loss&step=3`, viewport: { width: 390, height: 844 }, groups: null });
+    await page.waitForSelector('highwater-playground >> [data-testid="task-control"]');
+    return page;
+  },
   tour: async (lang) => {
     const page = await openPage(env, { path: `?lang=${lang}&tour=leo-and-hw&step=2`, viewport: { width: 1440, height: 900 } });
     await page.waitForSelector('highwater-playground >> [data-testid="tour-caption"]');
