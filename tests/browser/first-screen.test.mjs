@@ -73,6 +73,9 @@ test('Tools opens every tool with one click (the row, the clock\'s others, each 
 test('a panel opens from its heading, is drawn when opened, and stays open across a reload', async () => {
   const page = await openPage(env, { viewport: { width: 1440, height: 900 }, groups: null });
   await page.click('#btn-produce');
+  // A closed panel costs nothing: it is drawn when it opens.
+  assert.equal(await page.locator('#event-log').evaluate((el) => el.childElementCount), 0);
+  assert.equal(await page.locator('#operator').evaluate((el) => el.childElementCount), 0);
   const toggle = page.locator('[data-group-toggle="events"]');
   await toggle.click();
   assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
@@ -84,6 +87,8 @@ test('a panel opens from its heading, is drawn when opened, and stays open acros
   assert.equal(await shown(page, '#event-log'), true);
   assert.equal(await shown(page, '#diagram'), true);
   assert.equal(await shown(page, '#link-form'), false, 'the others stay closed');
+  await page.locator('[data-group-toggle="operator"]').click();
+  assert.match(await page.locator('#operator').textContent(), /kafka-topics/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -29,8 +29,11 @@ function remember(name, open) {
   }
 }
 
-/** Shows or hides group `name`: its parts get `open`, its toggles `aria-expanded`. */
-function show(root, name, open) {
+/** Shows or hides group `name`: its parts get `open`, its toggles `aria-expanded`; the playground knows (`pg.openGroups`). */
+function show(pg, name, open) {
+  const root = pg.root;
+  if (open) pg.openGroups.add(name);
+  else pg.openGroups.delete(name);
   root.getElementById('root').classList.toggle(`open-${name}`, open);
   for (const el of root.querySelectorAll(`[data-group="${name}"]`)) el.classList.toggle('open', open);
   for (const b of root.querySelectorAll(`[data-group-toggle="${name}"]`)) b.setAttribute('aria-expanded', String(open));
@@ -38,7 +41,7 @@ function show(root, name, open) {
 
 /** Is group `name` open for this playground (every group of an embedded size is)? */
 export function groupOpen(pg, name) {
-  return pg.root.querySelector(`[data-group="${name}"]`)?.classList.contains('open') ?? false;
+  return pg.openGroups.has(name);
 }
 
 export function wireGroups(pg) {
@@ -46,16 +49,16 @@ export function wireGroups(pg) {
   const full = !pg.compact;
   const open = full ? readOpen() : null;
   const names = new Set([...root.querySelectorAll('[data-group]')].map((el) => el.dataset.group));
-  for (const name of names) show(root, name, !full || open.has(name));
+  for (const name of names) show(pg, name, !full || open.has(name));
   root.addEventListener('click', (e) => {
     const toggle = e.target.closest('[data-group-toggle]');
     if (!toggle || !full) return;
     const name = toggle.dataset.groupToggle;
     const now = toggle.getAttribute('aria-expanded') !== 'true';
-    show(root, name, now);
+    show(pg, name, now);
     remember(name, now);
-    // The diagram's code comes when its panel is first opened; a panel drawn
-    // while hidden is drawn again at the size it now has.
+    // The diagram's code comes when its panel is first opened; a closed panel
+    // is not drawn (playground.js, `shows`): it is drawn as it opens.
     const redraw = () => { if (now && pg.sim && !pg.onFrame && !pg.closed) pg.draw(); };
     if (now && name === 'diagram') pg.loadDiagram().then(redraw, () => {});
     else redraw();

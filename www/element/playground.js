@@ -64,6 +64,7 @@ export class Playground {
     this.gallery = null; // the gallery's entries once loaded (names in every language)
     this.address = null; // the page's address bar, when this playground is the page (links.js)
     this.forkView = null; // What if…: the fork and the comparison (fork-view.js)
+    this.openGroups = new Set(); // the groups shown (groups.js): a closed panel is not drawn
     this.diagram = null; // the space-time diagram's panel (diagram-panel.js)
     this.timelineVersion = 0; // changes whenever the timeline does (a new run, a step applied)
     this.lastReported = '';
@@ -97,6 +98,11 @@ export class Playground {
 
   get compact() {
     return this.size !== 'full';
+  }
+
+  /** Is the part of group `name` open (groups.js)? A closed one is not drawn until it opens. */
+  shows(name) {
+    return this.openGroups.has(name);
   }
 
   /** Makes this playground's language the one t() speaks (several on a page may differ). */
@@ -509,8 +515,8 @@ export class Playground {
     if (!this.compact) {
       patch($('producer'), out.producer);
       patch($('consumer'), out.consumer);
-      patch($('network'), out.network);
-      patch($('operator'), renderOperator(this.atPosition('operator', () => sim.operator())));
+      if (this.shows('network')) patch($('network'), out.network);
+      if (this.shows('operator')) patch($('operator'), renderOperator(this.atPosition('operator', () => sim.operator())));
     }
     // Until ResizeObserver has reported the track (the first draw), the window
     // may need another size once the track exists at its real width.
@@ -539,12 +545,12 @@ export class Playground {
     this.drawHead();
     this.player.drawPlayer(view);
     this.drawLogWindow(maxLeo);
-    this.drawEventLog();
+    if (this.shows('events')) this.drawEventLog();
     if (this.forkView && !this.onFrame) this.forkView.draw();
-    if (this.diagram && !this.onFrame) this.diagram.draw();
+    if (this.diagram && this.shows('diagram') && !this.onFrame) this.diagram.draw();
     if (tour) tour.positionChanged();
     if (!this.compact) {
-      this.$('event-log').scrollTop = 1e9; // follow the current step: the log ends with it
+      if (this.shows('events')) this.$('event-log').scrollTop = 1e9; // follow the current step: the log ends with it
       // The producer list's scroll, now that the layout is done: a new run may have moved it.
       const list = $('producer');
       if (list.scrollTop !== view.producerTop) {
@@ -553,7 +559,7 @@ export class Playground {
         requestAnimationFrame(() => this.drawProducer());
       }
     }
-    if (this.diagram && this.diagram.scroll && !this.onFrame) this.diagram.scroll();
+    if (this.diagram && this.diagram.scroll && this.shows('diagram') && !this.onFrame) this.diagram.scroll();
     // The address after the layout: replaceState with a style still to do would do it there and then.
     if (this.address && !this.onFrame) this.address.scheduleHash();
     drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
