@@ -220,7 +220,8 @@ test('timed mode: the leader\'s view names each follower fetch it holds, and unt
   assert.deepEqual(shown.map((s) => s.id), held.map((r) => r.id));
   for (const [i, r] of held.entries()) {
     const ms = r.fetch_held_until_ms;
-    const time = ms >= 1000 && ms % 100 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+    // A point in the run's time, in seconds as the caption writes it: 1.219 s, 1.5 s.
+    const time = ms % 100 === 0 ? `${(ms / 1000).toFixed(1)} s` : `${ms / 1000} s`;
     assert.ok(shown[i].text.endsWith(`fetch held until ${time}`), `${shown[i].text} names ${time}`);
   }
   assert.deepEqual(page.errors, []);

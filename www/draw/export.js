@@ -9,6 +9,7 @@ import { h, patch } from './dom.js';
 import { t as translate } from '../words/i18n.js';
 import { renderDiagram, DIAGRAM_FONT } from './diagram.js';
 import { visible, xmlSafe } from '../words/user-text.js';
+import { formatTime } from '../words/describe.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -136,7 +137,7 @@ export function momentVnode(view, t = translate) {
   });
   return h('svg', { xmlns: SVG_NS, width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': DIAGRAM_FONT },
     h('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }),
-    h('text', { x: 16, y: 26, 'font-size': 18, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.title', { step: view.step, time: view.time_ms, protocol: view.protocol })),
+    h('text', { x: 16, y: 26, 'font-size': 18, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.title', { step: view.step, time: formatTime(view.time_ms), protocol: view.protocol })),
     h('text', { x: 16, y: 50, 'font-size': 13.5, fill: '#1d2430' }, head),
     rows,
   );

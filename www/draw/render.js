@@ -3,7 +3,7 @@
 // role and verdict drawn here is a field the core reported.
 
 import { h, memoized } from './dom.js';
-import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, verdict, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
+import { describeStep, formatTime, messageLabel, violationHeadline, violationDetail, verdict, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
 import { t, num, language } from '../words/i18n.js';
 import { eventText, messageText } from '../words/event-text.js';
 import { visible } from '../words/user-text.js';
@@ -76,7 +76,7 @@ export function renderCaption(state, view) {
   return [
     h('p', { class: 'caption-line', key: 'line' },
       h('strong', null, where),
-      h('span', { class: 'muted' }, ` ${t('caption.of', { n: view.length })} · ${formatMs(state.time_ms)} · `),
+      h('span', { class: 'muted' }, ` ${t('caption.of', { n: view.length })} · ${formatTime(state.time_ms)} · `),
       h('button', { type: 'button', class: 'link-button version-button', 'data-action': 'rules', 'data-testid': 'version', 'aria-haspopup': 'dialog', 'aria-label': VERSION_TEXT.buttonLabel(state.protocol), title: VERSION_TEXT.buttonLabel(state.protocol) }, VERSION_TEXT.name(state.protocol)),
       h('span', { class: 'muted' }, ' · '),
       h('span', { class: 'caption-what' }, what),
@@ -139,7 +139,7 @@ function violationItem(v, view, key, told) {
     h('p', { class: 'violation-detail' }, violationDetail(v)),
     tradeoff ? h('p', { class: 'violation-tradeoff' }, t(`banner.tradeoff_${kind}`)) : null,
     h('p', { class: 'violation-where' },
-      h('span', { class: 'muted' }, `${v.kind} · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })} `),
+      h('span', { class: 'muted' }, `${v.kind} · ${t('banner.where', { step: v.step, time: formatTime(v.time_ms) })} `),
       view.position !== v.step
         ? h('button', { type: 'button', class: 'link-button', 'data-action': 'goto', 'data-step': v.step, 'aria-label': t('banner.goto_label', { step: v.step }) }, t('banner.goto', { step: v.step }))
         : h('span', { class: 'muted' }, t('banner.this_step')),
@@ -196,7 +196,7 @@ function renderInFlight(state) {
     shown.map((m, i) => {
       const [from, to] = endpoints(m);
       return h('span', { class: `chip msg-${m.kind}`, key: i, title: inFlightTitle(m) },
-        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · ${t('cluster.arrives', { ms: String(m.arrives_ms) })}`));
+        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · ${t('cluster.arrives', { time: formatTime(m.arrives_ms) })}`));
     }),
     msgs.length > shown.length ? h('span', { class: 'muted' }, t('cluster.and_more', { count: msgs.length - shown.length })) : null,
   );
@@ -354,7 +354,7 @@ function leaderView(b) {
       ` · ${t('broker.remote_at', { broker: r.id })} `,
       has(r.log_end_offset) ? `LEO ${r.log_end_offset}` : h('span', { class: 'unknown', title: t('glossary.leo_unknown.short') }, 'LEO ?'),
       has(r.fetch_held_until_ms)
-        ? h('span', { class: 'held', 'data-held': r.id, title: t('broker.fetch_held_help') }, t('broker.fetch_held', { until: formatMs(r.fetch_held_until_ms) }))
+        ? h('span', { class: 'held', 'data-held': r.id, title: t('broker.fetch_held_help') }, t('broker.fetch_held', { until: formatTime(r.fetch_held_until_ms) }))
         : null,
     )),
   );

@@ -1,0 +1,64 @@
+// Details of the board a newcomer reads: the messages in flight rest where
+// they cover no LEO or HW label, the diagram names each lane once, a point
+// in the run's time is written one way everywhere, the exported moment
+// draws record epochs as the board does (none before 0.11), and the
+// legend's committed swatch looks like a committed cell.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, openPage, loadCore, ROOT, RESULTS } from './harness.mjs';
+
+let env;
+let core;
+before(async () => {
+  env = await setup();
+  core = await loadCore();
+  fs.mkdirSync(RESULTS, { recursive: true });
+});
+after(async () => { await env?.close(); });
+
+const scenarioFile = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', `${name}.json`), 'utf8'));
+
+/** The link of a scenario and its number of steps. */
+function linkOf(scenario) {
+  const sim = core.Simulation.fromScenario(scenario);
+  const out = { link: sim.toLink(), length: sim.length() };
+  sim.free();
+  return out;
+}
+
+/** Moves the page to a step through its address, as a shared link at that step would. */
+async function goTo(page, at) {
+  await page.evaluate((at) => { location.hash = location.hash.replace(/&at=\d+/, '') + `&at=${at}`; }, at);
+  await page.waitForFunction((at) => document.querySelector('highwater-playground').shadowRoot.getElementById('position').textContent.startsWith(`${at} /`), at);
+}
+
+test('a point in the run\'s time reads the same way on the board: seconds, as the caption writes them', async () => {
+  const { link, length } = linkOf(scenarioFile('timed-failover'));
+  const page = await openPage(env, { hash: `#s=${link}&at=1`, viewport: { width: 1440, height: 900 } });
+  const seen = { caption: 0, held: 0, chips: 0, envelopes: 0 };
+  for (let at = 1; at <= length; at++) {
+    await goTo(page, at);
+    const r = await page.evaluate(() => {
+      const root = document.querySelector('highwater-playground').shadowRoot;
+      const texts = (sel) => [...root.querySelectorAll(sel)].map((e) => e.textContent);
+      return {
+        caption: texts('.caption-line > .muted').slice(0, 1),
+        held: texts('.held'),
+        chips: texts('.in-flight .chip'),
+        envelopes: texts('.inflight-layer .envelope'),
+      };
+    });
+    for (const [kind, list] of Object.entries(r)) {
+      for (const text of list) {
+        seen[kind] += 1;
+        assert.doesNotMatch(text, /\d ms\b/, `${kind} at step ${at}: ${text}`);
+        assert.match(text, /\d+\.\d+ s\b/, `${kind} at step ${at}: ${text}`);
+      }
+    }
+  }
+  for (const [kind, n] of Object.entries(seen)) assert.ok(n > 0, `${kind} was shown`);
+  assert.deepEqual(page.errors, []);
+});
+
