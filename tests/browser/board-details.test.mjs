@@ -34,6 +34,32 @@ async function goTo(page, at) {
   await page.waitForFunction((at) => document.querySelector('highwater-playground').shadowRoot.getElementById('position').textContent.startsWith(`${at} /`), at);
 }
 
+test('a message in flight rests where it covers no LEO or HW label, at 1440 px and at 390 px', async () => {
+  const { link, length } = linkOf(scenarioFile('timed-failover'));
+  for (const width of [1440, 390]) {
+    const page = await openPage(env, { hash: `#s=${link}&at=1`, viewport: { width, height: 900 } });
+    let pills = 0;
+    for (let at = 1; at <= length; at++) {
+      await goTo(page, at);
+      const r = await page.evaluate(() => {
+        const root = document.querySelector('highwater-playground').shadowRoot;
+        const box = (e) => e.getBoundingClientRect();
+        const envelopes = [...root.querySelectorAll('.inflight-layer .envelope')].map(box);
+        const labels = [...root.querySelectorAll('.marker-leo .marker-label, .marker-hw .marker-label')].map((e) => ({ text: e.textContent, r: box(e) })).filter((l) => l.r.width > 0);
+        const hits = [];
+        envelopes.forEach((p, i) => {
+          for (const l of labels) if (p.left < l.r.right && l.r.left < p.right && p.top < l.r.bottom && l.r.top < p.bottom) hits.push(`envelope ${i} covers ${l.text}`);
+        });
+        return { envelopes: envelopes.length, hits };
+      });
+      pills += r.envelopes;
+      assert.deepEqual(r.hits, [], `${width} px, step ${at}`);
+    }
+    assert.ok(pills > 0, `messages were in flight at ${width} px`);
+    await page.context().close();
+  }
+});
+
 test('a point in the run\'s time reads the same way on the board: seconds, as the caption writes them', async () => {
   const { link, length } = linkOf(scenarioFile('timed-failover'));
   const page = await openPage(env, { hash: `#s=${link}&at=1`, viewport: { width: 1440, height: 900 } });
