@@ -60,6 +60,26 @@ test('a message in flight rests where it covers no LEO or HW label, at 1440 px a
   }
 });
 
+test('the space-time diagram names each lane once: the strip at its top, not the picture under it as well', async () => {
+  const { link } = linkOf(scenarioFile('kip101-loss-after-restart'));
+  const page = await openPage(env, { hash: `#s=${link}&at=5`, viewport: { width: 1440, height: 1000 } });
+  await page.locator('#diagram > svg.diagram .dg-step.current').waitFor();
+  const r = await page.evaluate(() => {
+    const box = document.querySelector('highwater-playground').shadowRoot.getElementById('diagram');
+    const names = [...box.querySelectorAll('.dg-lane text')].map((e) => e.textContent);
+    const head = box.querySelector('.diagram-head').getBoundingClientRect();
+    const picture = box.querySelector(':scope > svg.diagram').getBoundingClientRect();
+    return { names, headBottom: head.bottom, pictureTop: picture.top, headTop: head.top };
+  });
+  const counts = {};
+  for (const n of r.names) counts[n] = (counts[n] || 0) + 1;
+  assert.deepEqual(counts, { producer: 1, 'broker 1': 1, 'broker 2': 1, 'broker 3': 1, consumer: 1, controller: 1 });
+  // The picture starts under the strip (its own header hidden there), not a header's height below it.
+  assert.ok(r.pictureTop < r.headBottom, `picture at ${r.pictureTop}, strip ends at ${r.headBottom}`);
+  await page.locator('.diagram-panel').screenshot({ path: path.join(RESULTS, 'diagram-lanes-once.png') });
+  assert.deepEqual(page.errors, []);
+});
+
 test('a point in the run\'s time reads the same way on the board: seconds, as the caption writes them', async () => {
   const { link, length } = linkOf(scenarioFile('timed-failover'));
   const page = await openPage(env, { hash: `#s=${link}&at=1`, viewport: { width: 1440, height: 900 } });
