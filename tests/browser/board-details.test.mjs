@@ -108,3 +108,42 @@ test('a point in the run\'s time reads the same way on the board: seconds, as th
   assert.deepEqual(page.errors, []);
 });
 
+/** The "This moment" SVG the Export menu saves, parsed: its records' texts. */
+async function exportedMoment(page) {
+  await page.click('#export-menu summary');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-menu button[data-export="moment_svg"]')]);
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  return page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const records = [...doc.querySelectorAll('.mo-record')];
+    return {
+      records: records.length,
+      texts: records.flatMap((g) => [...g.querySelectorAll('text')].map((t) => t.textContent)),
+      fills: [...new Set(records.map((g) => g.querySelector('rect').getAttribute('fill')))],
+      title: doc.querySelector('svg > text').textContent,
+    };
+  }, text);
+}
+
+test('the exported moment writes record epochs as the board draws them: none under 0.10, e0… from 0.11', async () => {
+  const scenario = scenarioFile('kip101-loss-after-restart');
+  for (const protocol of ['0.10', '0.11']) {
+    const { link } = linkOf({ ...scenario, config: { ...scenario.config, protocol } });
+    const page = await openPage(env, { hash: `#s=${link}&at=6` });
+    const onBoard = await page.locator('.broker-row .cell-epoch').count();
+    const m = await exportedMoment(page);
+    assert.ok(m.records > 0, `${protocol}: records drawn`);
+    const epochs = m.texts.filter((x) => /^e\d+$/.test(x));
+    if (protocol === '0.10') {
+      assert.equal(onBoard, 0, 'the board draws no record epoch under 0.10');
+      assert.deepEqual(epochs, [], '0.10: no epoch label in the export');
+      assert.equal(m.fills.length, 1, `0.10: one colour for every record (${m.fills})`);
+    } else {
+      assert.ok(onBoard > 0, 'the board draws record epochs from 0.11');
+      assert.equal(epochs.length, m.records, '0.11: an epoch label under each record');
+    }
+    assert.match(m.title, /· \d+\.\d+ s ·/, `the title's time: ${m.title}`);
+    await page.context().close();
+  }
+});
+
