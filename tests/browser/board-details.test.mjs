@@ -147,3 +147,29 @@ test('the exported moment writes record epochs as the board draws them: none und
   }
 });
 
+test('the legend\'s committed and uncommitted swatches are coloured as the cells are (an epoch\'s colour, grey under 0.10)', async () => {
+  // "a" committed on every broker, "b" written on the leader only.
+  const steps = [{ produce: { value: 'a', acks: '1' } }, { fetch: 2 }, { fetch: 3 }, { fetch: 2 }, { fetch: 3 }, { produce: { value: 'b', acks: '1' } }];
+  const committed = {};
+  for (const protocol of ['0.10', '0.11', '3.7']) {
+    const { link } = linkOf({ version: 1, name: 'Committed and not', config: { brokers: 3, protocol }, steps });
+    const page = await openPage(env, { hash: `#s=${link}` });
+    const r = await page.evaluate(() => {
+      const root = document.querySelector('highwater-playground').shadowRoot;
+      const paint = (el) => { const s = getComputedStyle(el); return { background: s.backgroundColor, border: s.borderTopColor }; };
+      const first = (sel) => root.querySelector(sel);
+      return {
+        committedCell: paint(first('.broker-row .cell.committed')),
+        uncommittedCell: paint(first('.broker-row .cell.uncommitted')),
+        committedSwatch: paint(first('[data-testid="legend-committed"]')),
+        uncommittedSwatch: paint(first('[data-testid="legend-uncommitted"]')),
+        cellClass: first('.broker-row .cell.committed').className,
+      };
+    });
+    assert.deepEqual(r.committedSwatch, r.committedCell, `${protocol}: committed (${r.cellClass})`);
+    assert.deepEqual(r.uncommittedSwatch, r.uncommittedCell, `${protocol}: uncommitted`);
+    committed[protocol] = r.committedSwatch.background;
+    await page.context().close();
+  }
+  assert.notEqual(committed['0.11'], committed['0.10'], 'epoch 0\'s colour from 0.11, grey under 0.10');
+});

@@ -32,12 +32,15 @@ export function render(state, view) {
 
 export function renderLegend(state, view = {}) {
   const epochs = [...new Set(state.brokers.flatMap((b) => b.log.map((r) => r.epoch)))].sort((a, b) => a - b).slice(0, 12);
+  const swatchEpoch = view.recordEpochs === false ? 'epoch-none' : `epoch-${(epochs.length ? epochs[0] : 0) % EPOCH_COLOURS}`;
   return [
     view.recordEpochs === false
       ? h('span', { class: 'legend-item', key: 'no-epochs', 'data-testid': 'no-record-epochs' }, t('legend.no_record_epochs'))
       : epochs.map((e) => h('span', { class: 'legend-item', key: `e${e}` }, h('span', { class: `swatch epoch-${e % EPOCH_COLOURS} committed` }), t('legend.epoch', { epoch: e }))),
-    h('span', { class: 'legend-item', key: 'c' }, h('span', { class: 'swatch neutral committed' }), t('legend.committed')),
-    h('span', { class: 'legend-item', key: 'u' }, h('span', { class: 'swatch neutral uncommitted' }), t('legend.uncommitted')),
+    // Committed and not yet: drawn as a cell of the run is, in its first
+    // epoch's colour (blue for epoch 0), grey where records carry no epoch.
+    h('span', { class: 'legend-item', key: 'c' }, h('span', { class: `swatch ${swatchEpoch} committed`, 'data-testid': 'legend-committed' }), t('legend.committed')),
+    h('span', { class: 'legend-item', key: 'u' }, h('span', { class: `swatch ${swatchEpoch} uncommitted`, 'data-testid': 'legend-uncommitted' }), t('legend.uncommitted')),
     h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), t('legend.hw')),
     h('span', { class: 'legend-item', key: 'leo' }, h('span', { class: 'swatch-line leo' }), t('legend.leo')),
     h('span', { class: 'legend-item', key: 'ck' }, h('span', { class: 'swatch-line ckpt' }), t('legend.ckpt')),
