@@ -390,6 +390,11 @@ export function settingValue(value, key = '') {
 export const VERSION_TEXT = {
   name: (name) => t('version.name', { name }),
   option: (name, isRun) => t(isRun ? 'version.option_run' : 'version.name', { name }),
+  /** The version picker's option: "Kafka 3.7 (the HW waits while…)", what changed at it in plain words (null for a version without them). */
+  whatChanged: (name) => {
+    const key = `version.what.${name.replace(/\./g, '_')}`;
+    return hasKey(key) ? t('version.option', { name, what: t(key) }) : null;
+  },
   aliases: (v) => (v.aliases && v.aliases.length ? ` (${v.aliases.map((a) => `“${a}”`).join(', ')})` : ''),
   oldest: () => t('version.oldest'),
   unchanged: () => t('version.unchanged'),
