@@ -185,8 +185,8 @@ test('a fast restart: the broker is drawn as starting until its old session expi
   const row = page.locator('.broker-row[data-broker="2"]');
   // Restarted at 2 s; the old session (9 s under 3.7) runs to 11 s.
   assert.equal(await row.locator('[data-testid="role"]').textContent(), 'starting');
-  assert.match(await row.locator('[data-testid="starting-note"]').textContent(), /old session until 11 s, 9 s from now/);
-  assert.match(await page.locator('#caption').textContent(), /its old session is valid until 11 s/);
+  assert.match(await row.locator('[data-testid="starting-note"]').textContent(), /old session until 11\.0 s, 9 s from now/);
+  assert.match(await page.locator('#caption').textContent(), /its old session is valid until 11\.0 s/);
   // It serves nothing: Fetch and Elect are unavailable and say why; Restart is not offered; Crash is.
   const fetch = brokerButton(page, 2, 'fetch');
   assert.equal(await fetch.getAttribute('aria-disabled'), 'true');
@@ -200,7 +200,7 @@ test('a fast restart: the broker is drawn as starting until its old session expi
   // 8 s later (10 s) it still waits; at 11 s the controller fences the old session and it registers.
   for (let i = 0; i < 8; i++) await page.click('button[data-advance="1000"]');
   assert.equal(await row.locator('[data-testid="role"]').textContent(), 'starting');
-  assert.match(await row.locator('[data-testid="starting-note"]').textContent(), /until 11 s, 1 s from now/);
+  assert.match(await row.locator('[data-testid="starting-note"]').textContent(), /until 11\.0 s, 1 s from now/);
   await page.click('button[data-advance="1000"]');
   assert.equal(await row.locator('[data-testid="role"]').textContent(), 'follower');
   assert.equal(await row.locator('[data-testid="starting-note"]').count(), 0);

@@ -4,8 +4,7 @@
 // only replays events the core returned; it never decides anything. With
 // prefers-reduced-motion the caller skips it altogether.
 
-import { messageLabel } from '../words/describe.js';
-import { truncationWhy } from '../words/describe.js';
+import { messageLabel, truncationWhy, formatTime } from '../words/describe.js';
 import { inFlightTitle } from './render.js';
 import { t } from '../words/i18n.js';
 
@@ -181,7 +180,10 @@ function trackPlaces(cluster) {
 /**
  * Timed mode: the messages the core reports in flight, drawn as envelopes
  * resting between sender and receiver (with their arrival time), until the
- * core says they arrived. `endpoints(m)` gives [from, to].
+ * core says they arrived. `endpoints(m)` gives [from, to]. An envelope is
+ * put where it covers no label of a track (LEO, HW, checkpoint, the
+ * leader's flags), no record and no other envelope: moved right past what
+ * it would cover, else a little up or down (placeFree).
  */
 export function drawInFlight(cluster, messages, endpoints) {
   const layer = cluster && cluster.querySelector('.inflight-layer');
@@ -194,29 +196,63 @@ export function drawInFlight(cluster, messages, endpoints) {
     return g ? { left: g.left, mid: g.top + g.height / 2, width: g.width, start: g.start } : null;
   };
   const cell = places.cell;
-  let count = 0;
+  const drawn = [];
   for (const m of messages.slice(0, 24)) {
     const [from, to] = endpoints(m);
     const a = rowOf(from);
     const b = rowOf(to);
     if (!a || !b) continue;
-    const n = count++;
-    let x = a.left + 6 + n * 18;
+    let x = a.left + 6;
     if (m.fetch_offset !== undefined) {
       const o = m.fetch_offset - a.start;
-      if (o >= 0 && o * cell < a.width - 40) x = a.left + o * cell + n * 18;
+      if (o >= 0 && o * cell < a.width - 40) x = a.left + o * cell;
     }
-    const top = Math.min(a.mid, b.mid);
     const line = document.createElement('div');
     line.className = `inflight-line msg-${m.kind}`;
-    line.style.left = `${x}px`;
-    line.style.top = `${top}px`;
+    line.style.top = `${Math.min(a.mid, b.mid)}px`;
     line.style.height = `${Math.abs(b.mid - a.mid)}px`;
     const env = document.createElement('div');
     env.className = `envelope resting msg-${m.kind}`;
-    env.style.transform = `translate(${x}px, ${(a.mid + b.mid) / 2 + (n % 3) * 22}px)`;
-    env.textContent = `${from}→${to} ${messageLabel(m)} · ${m.arrives_ms} ms`;
-    env.title = `${inFlightTitle(m)}, ${t('cluster.arrives', { ms: String(m.arrives_ms) })}`;
+    env.textContent = `${from}→${to} ${messageLabel(m)} · ${formatTime(m.arrives_ms)}`;
+    env.title = `${inFlightTitle(m)}, ${t('cluster.arrives', { time: formatTime(m.arrives_ms) })}`;
     layer.append(line, env);
+    drawn.push({ line, env, x, y: (a.mid + b.mid) / 2, right: Math.max(a.left + a.width, b.left + b.width) });
   }
+  // One layout read for every envelope's size and every label's and record's box.
+  const box = cluster.getBoundingClientRect();
+  const taken = [...cluster.querySelectorAll('.broker-row .marker-label, .broker-row .cell')].map((el) => el.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0)
+    .map((r) => ({ left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top }));
+  const sizes = drawn.map((d) => [d.env.offsetWidth, d.env.offsetHeight]);
+  drawn.forEach((d, i) => {
+    const [w, hgt] = sizes[i];
+    const at = placeFree(d.x, d.y, w, hgt, d.right, taken);
+    taken.push({ left: at.x - 2, right: at.x + w + 2, top: at.y - hgt / 2 - 2, bottom: at.y + hgt / 2 + 2 });
+    d.line.style.left = `${at.x}px`;
+    d.env.style.transform = `translate(${at.x}px, ${at.y}px)`;
+  });
+}
+
+const LABEL_GAP_PX = 3; // between an envelope and a label it was moved past
+
+/**
+ * Where a box of w×h centred vertically on y, its left at x or right of it
+ * (up to `right`), covers none of the `taken` boxes: the first free place at
+ * y, then a step up, a step down, two steps… A box with no free place stays
+ * where it was asked.
+ */
+export function placeFree(x, y, w, h, right, taken) {
+  const step = h + 2;
+  for (const dy of [0, -step, step, -2 * step, 2 * step]) {
+    const top = y + dy - h / 2;
+    const bottom = top + h;
+    let left = x;
+    for (let guard = 0; guard <= taken.length; guard++) {
+      const hit = taken.find((r) => left < r.right && r.left < left + w && top < r.bottom && r.top < bottom);
+      if (!hit) return { x: left, y: y + dy };
+      left = hit.right + LABEL_GAP_PX;
+      if (left + w > right) break;
+    }
+  }
+  return { x, y };
 }

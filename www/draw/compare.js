@@ -13,7 +13,7 @@
 import { h } from './dom.js';
 import { t } from '../words/i18n.js';
 import { renderCluster, renderProducer } from './render.js';
-import { describeStep, formatMs, violationHeadline, verdict, resultLabel, roleText, braces } from '../words/describe.js';
+import { describeStep, formatTime, violationHeadline, verdict, resultLabel, roleText, braces } from '../words/describe.js';
 import { TONE } from './whatif.js';
 import { excerpt } from '../words/user-text.js';
 
@@ -131,7 +131,7 @@ function runColumn(which, side, at, view) {
   const s = side.state;
   const recordEpochs = view.recordEpochs ? view.recordEpochs[which] !== false : true;
   const stopped = at.get('stopped');
-  const time = h('span', { 'data-testid': 'time' }, formatMs(s.time_ms));
+  const time = h('span', { 'data-testid': 'time' }, formatTime(s.time_ms));
   // The logs cut to the window, as the main page asks the core for them (`state(from, count)`).
   const end = view.windowStart + view.windowCount;
   const windowed = { ...s, brokers: s.brokers.map((b) => ({ ...b, log_window_start: view.windowStart, log: b.log.filter((r) => r.offset >= view.windowStart && r.offset < end) })) };
@@ -183,7 +183,7 @@ function runColumn(which, side, at, view) {
     h('div', { class: 'compare-violations' },
       (s.violations || []).map((v, i) => {
         const ids = at.get(`violation:${diffId({ kind: 'violation', only_in: which, violation: v.kind, offset: v.offset, protocol_violation: v.protocol_violation, allowed_by: v.allowed_by })}`);
-        const item = h('p', { class: `compare-violation ${verdict(v).kind === 'protocol' ? 'is-bad' : 'is-warn'}`, key: i, 'data-kind': v.kind, 'data-verdict': verdict(v).kind }, violationHeadline(v), h('span', { class: 'muted' }, ` · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })}`));
+        const item = h('p', { class: `compare-violation ${verdict(v).kind === 'protocol' ? 'is-bad' : 'is-warn'}`, key: i, 'data-kind': v.kind, 'data-verdict': verdict(v).kind }, violationHeadline(v), h('span', { class: 'muted' }, ` · ${t('banner.where', { step: v.step, time: formatTime(v.time_ms) })}`));
         return ids ? marked(item, ids) : item;
       }),
     ),
@@ -198,7 +198,7 @@ const quoted = (v) => t('common.quote', { value: has(v) ? excerpt(v, 40) : v });
 export function differenceText(d) {
   const k = (key, vars) => t(`compare.diff.${key}`, vars);
   switch (d.kind) {
-    case 'time': return k('time', { left: formatMs(d.left), right: formatMs(d.right) });
+    case 'time': return k('time', { left: formatTime(d.left), right: formatTime(d.right) });
     case 'stopped': return has(d.left) && has(d.right) ? k('stopped_both') : k('stopped_one', { side: t(`compare.${has(d.left) ? 'left' : 'right'}`) });
     case 'leader': return k('leader', { left: broker(d.left), right: broker(d.right) });
     case 'partition_epoch': return k('partition_epoch', { left: d.left, right: d.right });

@@ -13,6 +13,7 @@
 
 import { h } from './dom.js';
 import { t } from '../words/i18n.js';
+import { formatTime } from '../words/describe.js';
 
 /** Fonts present everywhere, with CJK fallbacks for the Chinese labels. */
 export const DIAGRAM_FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", sans-serif';
@@ -232,11 +233,11 @@ export function renderDiagram(data, { width = 960, current = data.position, layo
       stroke: s.step === current ? '#d4a000' : 'none', 'stroke-width': s.step === current ? 1.5 : 0,
     }),
     h('text', { class: 'dg-step-label', x: 6, y: s.y + 13, 'font-size': 11, 'font-weight': 700, fill: s.step === current ? '#7a5200' : INK }, t('diagram.step', { n: s.step })),
-    h('title', null, t('diagram.step_title', { n: s.step, from: s.start_ms, to: s.end_ms, count: s.events })),
+    h('title', null, t('diagram.step_title', { n: s.step, from: formatTime(s.start_ms), to: formatTime(s.end_ms), count: s.events })),
   ));
 
   // Times in the gutter, where the clock moved within a step.
-  const times = L.rows.filter((r) => r.showTime && shown(r.timeY)).map((r) => h('text', { class: 'dg-time', x: 6, y: r.timeY, 'font-size': 9.5, fill: MUTED, 'data-step': r.step }, t('diagram.ms', { ms: r.time_ms })));
+  const times = L.rows.filter((r) => r.showTime && shown(r.timeY)).map((r) => h('text', { class: 'dg-time', x: 6, y: r.timeY, 'font-size': 9.5, fill: MUTED, 'data-step': r.step }, formatTime(r.time_ms)));
   const lastLane = L.lanes[L.lanes.length - 1];
 
   const laneLines = L.lanes.map((lane) => h('g', { class: 'dg-lane', key: `l${lane}`, 'data-lane': lane },
@@ -277,7 +278,7 @@ export function renderDiagram(data, { width = 960, current = data.position, layo
           glyph(style.shape, mx, y, style.colour),
           // On the last lane the label goes to its left, inside the picture.
           h('text', { x: m.lane === lastLane ? mx - 9 : mx + 9, y: y + 3.5, 'text-anchor': m.lane === lastLane ? 'end' : 'start', 'font-size': 10, fill: style.colour === '#4a5563' ? MUTED : style.colour, 'font-weight': m.kind === 'crashed' || m.kind === 'leader_elected' ? 700 : 400, ...HALO }, label),
-          h('title', null, `${laneName(m.lane)}: ${label} (${t('diagram.step', { n: m.at.step })}, ${t('diagram.ms', { ms: m.at.time_ms })})`),
+          h('title', null, `${laneName(m.lane)}: ${label} (${t('diagram.step', { n: m.at.step })}, ${formatTime(m.at.time_ms)})`),
         ));
         return;
       }
@@ -315,7 +316,7 @@ export function renderDiagram(data, { width = 960, current = data.position, layo
           kind: a.kind,
           from: laneName(a.from),
           to: laneName(a.to),
-          sent: `${t('diagram.step', { n: a.sent.step })}, ${t('diagram.ms', { ms: a.sent.time_ms })}`,
+          sent: `${t('diagram.step', { n: a.sent.step })}, ${formatTime(a.sent.time_ms)}`,
           fate: fateText(a),
         })),
       ));

@@ -9,11 +9,14 @@ import { h, patch } from './dom.js';
 import { t as translate } from '../words/i18n.js';
 import { renderDiagram, DIAGRAM_FONT } from './diagram.js';
 import { visible, xmlSafe } from '../words/user-text.js';
+import { formatTime } from '../words/describe.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Epoch colours, as the page's (Okabe-Ito, colour-blind safe). */
 const EPOCH_COLOURS = ['#56b4e9', '#e69f00', '#009e73', '#cc79a7', '#f0e442', '#0072b2', '#d55e00', '#999999'];
+/** A record without a leader epoch (before 0.11): grey, as the page draws it. */
+const NO_EPOCH_COLOUR = '#8a94a3';
 
 /** The scenario (config and every step of the timeline) as the JSON `highwater run` reads. */
 export function scenarioFile(sim) {
@@ -82,8 +85,10 @@ const MOMENT_RECORDS = 24; // records drawn per log at most (the latest)
  * per broker its role, LEO, HW and leader epoch, and its log's records
  * (offset above, value inside, leader epoch below, coloured by epoch),
  * with the HW and LEO drawn where they are. view: `sim.state()`.
+ * `recordEpochs: false` (before 0.11, as the board's): records carry no
+ * leader epoch, so none is written under them and they are all grey.
  */
-export function momentVnode(view, t = translate) {
+export function momentVnode(view, t = translate, { recordEpochs = true } = {}) {
   const p = view.partition;
   const cell = 60;
   const left = 190;
@@ -117,12 +122,12 @@ export function momentVnode(view, t = translate) {
       earlier > 0 ? h('text', { x: left - 8, y: y + 72, 'font-size': 10, fill: '#6b7480', 'text-anchor': 'end' }, t('export.moment.earlier', { count: earlier })) : null,
       records.map((r) => {
         const committed = r.offset < b.high_watermark;
-        const colour = EPOCH_COLOURS[r.epoch % EPOCH_COLOURS.length];
+        const colour = recordEpochs ? EPOCH_COLOURS[r.epoch % EPOCH_COLOURS.length] : NO_EPOCH_COLOUR;
         return h('g', { class: 'mo-record', 'data-offset': r.offset },
           h('text', { x: x(r.offset) + cell / 2 - 2, y: y + 14, 'font-size': 10, fill: '#6b7480', 'text-anchor': 'middle' }, String(r.offset)),
           h('rect', { x: x(r.offset), y: y + 20, width: cell - 4, height: 36, rx: 4, fill: colour, 'fill-opacity': committed ? 0.9 : 0.3, stroke: colour, 'stroke-width': 1.5, 'stroke-dasharray': committed ? null : '4 3' }),
           h('text', { class: 'mo-value', x: x(r.offset) + cell / 2 - 2, y: y + 36, 'font-size': 12, 'font-weight': 600, fill: '#1d2430', 'text-anchor': 'middle', 'font-family': 'ui-monospace, Menlo, Consolas, "Noto Sans Mono CJK SC", monospace' }, clip(r.value, 7)),
-          h('text', { x: x(r.offset) + cell / 2 - 2, y: y + 51, 'font-size': 9.5, fill: '#1d2430', 'text-anchor': 'middle' }, t('export.moment.epoch', { epoch: r.epoch })),
+          recordEpochs ? h('text', { class: 'mo-epoch', x: x(r.offset) + cell / 2 - 2, y: y + 51, 'font-size': 9.5, fill: '#1d2430', 'text-anchor': 'middle' }, t('export.moment.epoch', { epoch: r.epoch })) : null,
           h('title', null, `${r.offset}: ${visible(r.value)}`),
         );
       }),
@@ -136,15 +141,15 @@ export function momentVnode(view, t = translate) {
   });
   return h('svg', { xmlns: SVG_NS, width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': DIAGRAM_FONT },
     h('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }),
-    h('text', { x: 16, y: 26, 'font-size': 18, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.title', { step: view.step, time: view.time_ms, protocol: view.protocol })),
+    h('text', { x: 16, y: 26, 'font-size': 18, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.title', { step: view.step, time: formatTime(view.time_ms), protocol: view.protocol })),
     h('text', { x: 16, y: 50, 'font-size': 13.5, fill: '#1d2430' }, head),
     rows,
   );
 }
 
 /** The current moment as standalone SVG text. */
-export function momentSvg(view, t = translate) {
-  return svgText(momentVnode(view, t));
+export function momentSvg(view, t = translate, options = {}) {
+  return svgText(momentVnode(view, t, options));
 }
 
 /** SVG text as a PNG Blob, `scale` times its size, drawn through a canvas. */

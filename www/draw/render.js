@@ -3,7 +3,7 @@
 // role and verdict drawn here is a field the core reported.
 
 import { h, memoized } from './dom.js';
-import { describeStep, formatMs, messageLabel, violationHeadline, violationDetail, verdict, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
+import { describeStep, formatTime, messageLabel, violationHeadline, violationDetail, verdict, explainEvent, startingNote, unavailableReason, resultHelp, resultLabel, roleText, truncationWhy, braces, VERSION_TEXT } from '../words/describe.js';
 import { t, num, language } from '../words/i18n.js';
 import { eventText, messageText } from '../words/event-text.js';
 import { visible } from '../words/user-text.js';
@@ -32,12 +32,15 @@ export function render(state, view) {
 
 export function renderLegend(state, view = {}) {
   const epochs = [...new Set(state.brokers.flatMap((b) => b.log.map((r) => r.epoch)))].sort((a, b) => a - b).slice(0, 12);
+  const swatchEpoch = view.recordEpochs === false ? 'epoch-none' : `epoch-${(epochs.length ? epochs[0] : 0) % EPOCH_COLOURS}`;
   return [
     view.recordEpochs === false
       ? h('span', { class: 'legend-item', key: 'no-epochs', 'data-testid': 'no-record-epochs' }, t('legend.no_record_epochs'))
       : epochs.map((e) => h('span', { class: 'legend-item', key: `e${e}` }, h('span', { class: `swatch epoch-${e % EPOCH_COLOURS} committed` }), t('legend.epoch', { epoch: e }))),
-    h('span', { class: 'legend-item', key: 'c' }, h('span', { class: 'swatch neutral committed' }), t('legend.committed')),
-    h('span', { class: 'legend-item', key: 'u' }, h('span', { class: 'swatch neutral uncommitted' }), t('legend.uncommitted')),
+    // Committed and not yet: drawn as a cell of the run is, in its first
+    // epoch's colour (blue for epoch 0), grey where records carry no epoch.
+    h('span', { class: 'legend-item', key: 'c' }, h('span', { class: `swatch ${swatchEpoch} committed`, 'data-testid': 'legend-committed' }), t('legend.committed')),
+    h('span', { class: 'legend-item', key: 'u' }, h('span', { class: `swatch ${swatchEpoch} uncommitted`, 'data-testid': 'legend-uncommitted' }), t('legend.uncommitted')),
     h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), t('legend.hw')),
     h('span', { class: 'legend-item', key: 'leo' }, h('span', { class: 'swatch-line leo' }), t('legend.leo')),
     h('span', { class: 'legend-item', key: 'ck' }, h('span', { class: 'swatch-line ckpt' }), t('legend.ckpt')),
@@ -76,7 +79,7 @@ export function renderCaption(state, view) {
   return [
     h('p', { class: 'caption-line', key: 'line' },
       h('strong', null, where),
-      h('span', { class: 'muted' }, ` ${t('caption.of', { n: view.length })} · ${formatMs(state.time_ms)} · `),
+      h('span', { class: 'muted' }, ` ${t('caption.of', { n: view.length })} · ${formatTime(state.time_ms)} · `),
       h('button', { type: 'button', class: 'link-button version-button', 'data-action': 'rules', 'data-testid': 'version', 'aria-haspopup': 'dialog', 'aria-label': VERSION_TEXT.buttonLabel(state.protocol), title: VERSION_TEXT.buttonLabel(state.protocol) }, VERSION_TEXT.name(state.protocol)),
       h('span', { class: 'muted' }, ' · '),
       h('span', { class: 'caption-what' }, what),
@@ -139,7 +142,7 @@ function violationItem(v, view, key, told) {
     h('p', { class: 'violation-detail' }, violationDetail(v)),
     tradeoff ? h('p', { class: 'violation-tradeoff' }, t(`banner.tradeoff_${kind}`)) : null,
     h('p', { class: 'violation-where' },
-      h('span', { class: 'muted' }, `${v.kind} · ${t('banner.where', { step: v.step, time: formatMs(v.time_ms) })} `),
+      h('span', { class: 'muted' }, `${v.kind} · ${t('banner.where', { step: v.step, time: formatTime(v.time_ms) })} `),
       view.position !== v.step
         ? h('button', { type: 'button', class: 'link-button', 'data-action': 'goto', 'data-step': v.step, 'aria-label': t('banner.goto_label', { step: v.step }) }, t('banner.goto', { step: v.step }))
         : h('span', { class: 'muted' }, t('banner.this_step')),
@@ -196,7 +199,7 @@ function renderInFlight(state) {
     shown.map((m, i) => {
       const [from, to] = endpoints(m);
       return h('span', { class: `chip msg-${m.kind}`, key: i, title: inFlightTitle(m) },
-        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · ${t('cluster.arrives', { ms: String(m.arrives_ms) })}`));
+        `${from} → ${to} `, messageLabel(m), h('span', { class: 'muted' }, ` · ${t('cluster.arrives', { time: formatTime(m.arrives_ms) })}`));
     }),
     msgs.length > shown.length ? h('span', { class: 'muted' }, t('cluster.and_more', { count: msgs.length - shown.length })) : null,
   );
@@ -354,7 +357,7 @@ function leaderView(b) {
       ` · ${t('broker.remote_at', { broker: r.id })} `,
       has(r.log_end_offset) ? `LEO ${r.log_end_offset}` : h('span', { class: 'unknown', title: t('glossary.leo_unknown.short') }, 'LEO ?'),
       has(r.fetch_held_until_ms)
-        ? h('span', { class: 'held', 'data-held': r.id, title: t('broker.fetch_held_help') }, t('broker.fetch_held', { until: formatMs(r.fetch_held_until_ms) }))
+        ? h('span', { class: 'held', 'data-held': r.id, title: t('broker.fetch_held_help') }, t('broker.fetch_held', { until: formatTime(r.fetch_held_until_ms) }))
         : null,
     )),
   );

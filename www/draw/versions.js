@@ -41,12 +41,19 @@ function changeSummary(catalogue, v, i) {
   return out.join('\n');
 }
 
-/** The options of a version picker: "3.7 ("modern"): + KAFKA-15583; − KAFKA-15021". */
+/**
+ * The options of a version picker: "Kafka 3.7 (the HW waits while the ISR is
+ * below min.insync.replicas)", in plain words; the rules' sentences and
+ * sources (KIP-966, KAFKA-15583) and the names a link may use ("modern") in
+ * the tooltip. A version without plain words is labelled by its sources.
+ */
 export function versionOptions(catalogue) {
   return catalogue.versions.map((v, i) => {
+    const plain = VERSION_TEXT.whatChanged(v.name);
     const changes = changeLabel(catalogue, v, i);
-    return h('option', { value: v.name, key: v.name, title: changeSummary(catalogue, v, i) },
-      `${v.name}${VERSION_TEXT.aliases(v)}${changes ? `: ${changes}` : ''}`);
+    const title = [`${VERSION_TEXT.name(v.name)}${VERSION_TEXT.aliases(v)}`, changeSummary(catalogue, v, i)].filter(Boolean).join('\n');
+    return h('option', { value: v.name, key: v.name, title },
+      plain || `${v.name}${VERSION_TEXT.aliases(v)}${changes ? `: ${changes}` : ''}`);
   });
 }
 

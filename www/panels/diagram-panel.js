@@ -21,7 +21,21 @@ function lanesHead(svg) {
     h('svg', { class: 'diagram', xmlns: svg.attrs.xmlns, width, height: HEADER, viewBox: `0 0 ${width} ${HEADER}`, 'font-family': svg.attrs['font-family'] }, keep));
 }
 
-const HEAD_PX = HEADER + 1; // the lanes' strip and its border, above the picture in the scrolling box
+/**
+ * The picture under the strip, its lane names left out and pulled up under
+ * the strip by the strip's height, so that each lane is named once: the
+ * strip, which stays in view, is its header.
+ */
+function withoutLaneNames(svg) {
+  const children = svg.children.map((c) => (c.attrs && c.attrs.class === 'dg-lanes'
+    ? { ...c, children: c.children.map((lane) => ({ ...lane, children: lane.children.filter((x) => x.tag !== 'text') })) }
+    : c));
+  return { ...svg, attrs: { ...svg.attrs, style: { 'margin-top': `${-HEADER}px` } }, children };
+}
+
+// The picture's top in the scrolling box: under the strip's border (the strip
+// is HEADER px and a 1 px border; the picture is pulled up by HEADER).
+const HEAD_PX = 1;
 
 export class DiagramPanel {
   constructor(pg) {
@@ -107,7 +121,7 @@ export class DiagramPanel {
     this.drawnKey = key;
     this.drawnTop = top;
     const svg = renderDiagram(data, { width, current: pg.position, layout: L, view });
-    patch(box, [lanesHead(svg), svg]);
+    patch(box, [lanesHead(svg), withoutLaneNames(svg)]);
   }
 
   /** How far beyond the box's view rows are drawn, each way: a box's height. */

@@ -8,11 +8,16 @@ import { t } from '../words/i18n.js';
 export function wireExport(pg) {
   const menu = pg.$('export-menu');
   const title = () => pg.scenarioTitle().name || t('page.your_run');
+  // The moment as the board draws it: no record epochs before 0.11.
+  const moment = (momentSvg) => {
+    const state = pg.sim.state();
+    return momentSvg(state, undefined, { recordEpochs: pg.recordsCarryEpochs(state.protocol) });
+  };
   const files = {
     scenario: ({ scenarioFile, fileName }) => [fileName(pg.name, 'json'), new Blob([scenarioFile(pg.sim)], { type: 'application/json' })],
     trace: ({ traceFile, fileName }) => [fileName(pg.name, 'trace.txt'), new Blob([traceFile(pg.sim)], { type: 'text/plain' })],
-    moment_svg: ({ momentSvg, fileName }) => [fileName(pg.name, `step-${pg.position}.svg`), new Blob([momentSvg(pg.sim.state())], { type: 'image/svg+xml' })],
-    moment_png: async ({ momentSvg, svgToPng, fileName }) => [fileName(pg.name, `step-${pg.position}.png`), await svgToPng(momentSvg(pg.sim.state()))],
+    moment_svg: ({ momentSvg, fileName }) => [fileName(pg.name, `step-${pg.position}.svg`), new Blob([moment(momentSvg)], { type: 'image/svg+xml' })],
+    moment_png: async ({ momentSvg, svgToPng, fileName }) => [fileName(pg.name, `step-${pg.position}.png`), await svgToPng(moment(momentSvg))],
     diagram_svg: async ({ diagramSvg, fileName }) => [fileName(pg.name, 'diagram.svg'), new Blob([diagramSvg((await pg.loadDiagram()).data(), { title: title() })], { type: 'image/svg+xml' })],
     diagram_png: async ({ diagramSvg, svgToPng, fileName }) => [fileName(pg.name, 'diagram.png'), await svgToPng(diagramSvg((await pg.loadDiagram()).data(), { title: title() }))],
   };

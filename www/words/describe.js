@@ -55,9 +55,20 @@ export function describeStep(step) {
 
 /** A duration: whole tenths of seconds as seconds, else milliseconds. */
 export function formatMs(ms) {
-  // Plain digits, as the trace writes times.
+  // A duration (a timeout, a wait): plain digits, as the trace writes times.
   if (ms >= 1000 && ms % 100 === 0) return t('common.seconds', { s: String(ms / 1000) });
   return t('common.ms', { ms: String(ms) });
+}
+
+/**
+ * A point in the run's time (the caption's clock, when a message arrives,
+ * until when a fetch is held): always in seconds, with one decimal, more
+ * only where the time has them ("0.0 s", "22.4 s", "1.308 s"), so that
+ * two times side by side read alike and none is rounded to another.
+ */
+export function formatTime(ms) {
+  const s = ms / 1000;
+  return t('common.seconds', { s: Number.isInteger(ms / 100) ? s.toFixed(1) : String(s) });
 }
 
 /** The headline of a violation banner, in plain words. */
@@ -172,8 +183,8 @@ export function startingNote(id, refusal, nowMs) {
   if (refusal && has(refusal.session_expires_ms)) {
     const at = refusal.session_expires_ms;
     return at > nowMs
-      ? t('broker.starting_until_left', { broker: id, at: formatMs(at), left: formatMs(at - nowMs) })
-      : t('broker.starting_until', { broker: id, at: formatMs(at) });
+      ? t('broker.starting_until_left', { broker: id, at: formatTime(at), left: formatMs(at - nowMs) })
+      : t('broker.starting_until', { broker: id, at: formatTime(at) });
   }
   if (refusal) return t('broker.starting_unreachable');
   return t('broker.starting');
@@ -266,7 +277,7 @@ function explainText(e) {
       return t('explain.broker_fenced', { broker: e.broker, timeout: formatMs(e.session_timeout_ms) });
     case 'registration_refused':
       return has(e.session_expires_ms)
-        ? t('explain.registration_refused', { broker: e.broker, at: formatMs(e.session_expires_ms) })
+        ? t('explain.registration_refused', { broker: e.broker, at: formatTime(e.session_expires_ms) })
         : t('explain.registration_unreachable', { broker: e.broker });
     case 'broker_registered':
       return t('explain.broker_registered', { broker: e.broker });
@@ -296,7 +307,7 @@ function explainText(e) {
     case 'consumer_position_reset':
       return t('explain.consumer_position_reset', { reset: e.reset, from: e.from, to: e.to });
     case 'fetch_held':
-      return t('explain.fetch_held', { leader: e.leader, follower: e.follower, until: formatMs(e.until_ms) });
+      return t('explain.fetch_held', { leader: e.leader, follower: e.follower, until: formatTime(e.until_ms) });
     case 'fetch_timed_out':
       return t('explain.fetch_timed_out', { follower: e.follower, leader: e.leader });
     case 'crashed':
@@ -379,6 +390,11 @@ export function settingValue(value, key = '') {
 export const VERSION_TEXT = {
   name: (name) => t('version.name', { name }),
   option: (name, isRun) => t(isRun ? 'version.option_run' : 'version.name', { name }),
+  /** The version picker's option: "Kafka 3.7 (the HW waits while…)", what changed at it in plain words (null for a version without them). */
+  whatChanged: (name) => {
+    const key = `version.what.${name.replace(/\./g, '_')}`;
+    return hasKey(key) ? t('version.option', { name, what: t(key) }) : null;
+  },
   aliases: (v) => (v.aliases && v.aliases.length ? ` (${v.aliases.map((a) => `“${a}”`).join(', ')})` : ''),
   oldest: () => t('version.oldest'),
   unchanged: () => t('version.unchanged'),
