@@ -6,7 +6,10 @@
 // (Event Timing only reports real input). Also the layout shift after the
 // first draw. bench-page.mjs runs it after its own table.
 //
-//   node scripts/bench-interactions.mjs [--reps 7] [--rates 1,4]
+//   node scripts/bench-interactions.mjs [--reps 7] [--rates 1,4] [--open-groups]
+// The page is measured as a first visit finds it (its tools and panels
+// collapsed: www/element/groups.js); --open-groups opens every one first,
+// as a reader who opened them all would find it (the page before grouping).
 // Needs www/pkg (make build) and Chromium (CHROMIUM, default /usr/bin/chromium).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -90,7 +93,12 @@ async function throttle(page, rate) {
  * Runs the interactions at each CPU rate; returns rows
  * { what, rate, durations } and the layout shift after the first draw.
  */
-export async function measureInteractions({ browser, base, reps = 7, rates = [1, 4], log = () => {} }) {
+/** Before the page's scripts: every group open (the page remembers open groups in localStorage). */
+function openEveryGroup() {
+  localStorage.setItem('highwater.open-groups', JSON.stringify(['tools', 'network', 'operator', 'events', 'diagram']));
+}
+
+export async function measureInteractions({ browser, base, reps = 7, rates = [1, 4], openGroups = false, log = () => {} }) {
   const { link, leos, hws } = await bigRunLink();
   log(`big run: LEOs ${leos.join('/')}, HWs ${hws.join('/')}, link ${link.length} characters`);
   const results = [];
@@ -100,6 +108,7 @@ export async function measureInteractions({ browser, base, reps = 7, rates = [1,
     const settle = 400 * rate;
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addInitScript(observe);
+    if (openGroups) await context.addInitScript(openEveryGroup);
     const page = await context.newPage();
     await page.goto(`${base}#s=${encodeURIComponent(link)}`);
     await page.waitForSelector('body[data-ready="true"]');
@@ -126,6 +135,7 @@ export async function measureInteractions({ browser, base, reps = 7, rates = [1,
     // A tour's Next, on the tour's own run.
     const tourContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await tourContext.addInitScript(observe);
+    if (openGroups) await tourContext.addInitScript(openEveryGroup);
     const tourPage = await tourContext.newPage();
     while (rows.next.length < reps) {
       await tourPage.goto(`${base}?tour=leo-and-hw`);
@@ -158,7 +168,7 @@ export function interactionTable({ results, cls, shifts }) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { reps: { type: 'string', default: '7' }, rates: { type: 'string', default: '1,4' } } });
+  const { values } = parseArgs({ options: { reps: { type: 'string', default: '7' }, rates: { type: 'string', default: '1,4' }, 'open-groups': { type: 'boolean', default: false } } });
   const { chromium } = await import('playwright-core');
   const { serve } = await import('./serve.mjs');
   const server = await serve({ port: 0, root: path.join(ROOT, 'www') });
@@ -168,9 +178,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   try {
-    const out = await measureInteractions({ browser, base, reps: Math.max(1, Number(values.reps) || 7), rates: values.rates.split(',').map(Number).filter((x) => x >= 1), log: (m) => console.error(m) });
+    const openGroups = values['open-groups'];
+    const out = await measureInteractions({ browser, base, reps: Math.max(1, Number(values.reps) || 7), rates: values.rates.split(',').map(Number).filter((x) => x >= 1), openGroups, log: (m) => console.error(m) });
     console.log(interactionTable(out));
-    console.log(`\nChromium ${browser.version()} headless (--disable-gpu), ${process.platform}/${process.arch}, viewport 1280x900, ${BROKERS} brokers, LEOs ${out.leos.join('/')}`);
+    console.log(`\nChromium ${browser.version()} headless (--disable-gpu), ${process.platform}/${process.arch}, viewport 1280x900, ${BROKERS} brokers, LEOs ${out.leos.join('/')}, ${openGroups ? 'every group open' : 'a first visit (groups closed)'}`);
   } finally {
     await browser.close();
     server.close();
