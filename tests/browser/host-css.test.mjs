@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, loadCore, ROOT, RESULTS } from './harness.mjs';
+import { setup, loadCore, ROOT, RESULTS, ALL_GROUPS } from './harness.mjs';
 
 let env;
 let link;
@@ -26,6 +26,8 @@ const HOSTILE = `<style>
 
 async function hostPage({ head = '', dir = null }) {
   const context = await env.browser.newContext({ viewport: { width: 1440, height: 1000 }, reducedMotion: 'reduce' });
+  // Every panel open (they are drawn only when open), so that each part can be compared.
+  await context.addInitScript((names) => localStorage.setItem('highwater.open-groups', JSON.stringify(names)), ALL_GROUPS);
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
