@@ -25,7 +25,7 @@ import { markupFragment } from './element/template.js';
 import { styleSheet, adopt } from './element/sheets.js';
 import { Playground } from './element/playground.js';
 import { wireControls, closeMenusOnEscape } from './element/controls.js';
-import { wireGroups, groupOpen } from './element/groups.js';
+import { wireGroups } from './element/groups.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
 import { wireGallery } from './dialogs/gallery-dialog.js';
 import { Tours } from './panels/tour-panel.js';
@@ -505,7 +505,7 @@ export class HighwaterPlayground extends HTMLElement {
       }
     }
     // The full size shows the diagram: its panel comes once the board is drawn (or once it is opened).
-    if (size === 'full' && groupOpen(pg, 'diagram')) pg.loadDiagram().catch((err) => pg.notify('error', t('notice.failed', { what: t('diagram.title'), message: err.message })));
+    if (size === 'full' && pg.shows('diagram')) pg.loadDiagram().catch((err) => pg.notify('error', t('notice.failed', { what: t('diagram.title'), message: err.message })));
 
     if (keep) {
       pg.loadScenario(keep.scenario, { at: keep.at });

@@ -39,11 +39,6 @@ function show(pg, name, open) {
   for (const b of root.querySelectorAll(`[data-group-toggle="${name}"]`)) b.setAttribute('aria-expanded', String(open));
 }
 
-/** Is group `name` open for this playground (every group of an embedded size is)? */
-export function groupOpen(pg, name) {
-  return pg.openGroups.has(name);
-}
-
 export function wireGroups(pg) {
   const root = pg.root;
   const full = !pg.compact;
