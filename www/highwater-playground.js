@@ -499,8 +499,12 @@ export class HighwaterPlayground extends HTMLElement {
       if (pg.closed) return;
       pg.enter();
       if (err) {
+        // The first frame stays (a still board of the run asked for), with the reason the controls never came.
         release();
         pg.notify('error', words('page.core_failed_detail', { message: err.message }));
+        root.getElementById('app').setAttribute('aria-busy', 'false');
+        this.dataset.ready = 'error';
+        if (page) document.body.dataset.ready = 'error';
         return;
       }
     }

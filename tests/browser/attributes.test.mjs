@@ -105,7 +105,8 @@ test('switching scenario to an id that does not exist keeps the run shown, and s
 });
 
 test('a core that cannot be fetched, with the locales and styles gone too: an English sentence, no raw keys, a logo of its size', async () => {
-  const page = await hostPage('<highwater-playground id="a" scenario="hw-is-min-isr-leo" controls="full"></highwater-playground>', { block: /\.(wasm|css)$|\/locales\// });
+  // The first frames too: with nothing to draw, the element says why where the scenario's name would be.
+  const page = await hostPage('<highwater-playground id="a" scenario="hw-is-min-isr-leo" controls="full"></highwater-playground>', { block: /\.(wasm|css)$|\/locales\/|\/first-frames\// });
   await page.waitForSelector('#a[data-ready="error"]');
   assert.equal(await inside(page, '#scenario-name').textContent(), 'The simulation core could not be loaded');
   assert.match(await inside(page, '#scenario-description').textContent(), /Build it with “make build” and reload\./);
@@ -119,6 +120,34 @@ test('a core that cannot be fetched, with the locales and styles gone too: an En
   assert.ok(logo.width <= 40 && logo.height <= 40, `logo ${logo.width}x${logo.height}`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('a core that fails after the first frame is drawn: the frame stays, the notice says why, data-ready is "error"', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  // The core's download is held until the frame is on the board, then refused.
+  let held;
+  const heldRoute = new Promise((resolve) => { held = resolve; });
+  await page.route(/\.wasm$/, (route) => held(route));
+  const url = `${env.url}attributes-host-page.html`;
+  await page.route(url, (route) => route.fulfill({
+    contentType: 'text/html; charset=utf-8',
+    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title><script type="module" src="./highwater-playground.js"></script></head><body><highwater-playground id="a" scenario="hw-is-min-isr-leo"></highwater-playground></body></html>',
+  }));
+  await page.goto(url);
+  await page.waitForSelector('#a[data-ready="frame"]');
+  const name = await inside(page, '#scenario-name').textContent();
+  const position = await inside(page, '#position').textContent();
+  await (await heldRoute).abort();
+  await page.waitForSelector('#a[data-ready="error"]');
+  assert.match(await inside(page, '#notices .notice-error').textContent(), /could not be loaded|make build/i);
+  assert.equal(await inside(page, '#scenario-name').textContent(), name, 'the frame\'s board stays');
+  assert.equal(await inside(page, '#position').textContent(), position);
+  assert.equal(await inside(page, '#app').getAttribute('aria-busy'), 'false');
+  assert.deepEqual(page.errors, []);
+  await context.close();
 });
 
 test('without step an element opens at its scenario\'s telling moment: where a guarantee first breaks, else the end', async () => {
