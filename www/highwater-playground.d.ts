@@ -12,6 +12,14 @@ export interface HighwaterPlaygroundAttributes {
   step?: number | `${number}`;
   /** A tour id, such as "leo-and-hw": the element plays that narrated lesson. */
   tour?: string;
+  /**
+   * The URL of a tour file (docs/tours.md, "Your own tour"; same origin or
+   * CORS): the element checks it with the model and plays it. A
+   * `<script type="application/json">` child holding the file does the same
+   * without a request. The element then has `data-tour-errors`: the number of
+   * facts (and steps or stops) the model does not bear out, 0 when all hold.
+   */
+  'tour-src'?: string;
   /** A change (docs/fork.md), such as "protocol=0.11": the run and its fork side by side. */
   fork?: string;
   lang?: HighwaterPlaygroundLanguage;
@@ -41,6 +49,23 @@ export interface HighwaterPositionDetail {
 /** Sent by the element when its step changes; it bubbles and crosses shadow roots (composed). */
 export type HighwaterPositionEvent = CustomEvent<HighwaterPositionDetail>;
 
+/** `detail` of the `highwater-answer` event: a learner's choice at a tour's prediction stop. */
+export interface HighwaterAnswerDetail {
+  /** The tour's id. */
+  tour: string;
+  /** The stop's key. */
+  stop: string;
+  /** The path the stop asks for, such as "brokers.2.high_watermark". */
+  path: string;
+  /** The value chosen, and the model's. */
+  chosen: unknown;
+  answer: unknown;
+  correct: boolean;
+}
+
+/** Sent when a learner chooses at a prediction stop; it bubbles and is composed. */
+export type HighwaterAnswerEvent = CustomEvent<HighwaterAnswerDetail>;
+
 /**
  * <highwater-playground>: the playground in an open shadow root. Several on
  * one page share one WebAssembly instance; each loads when scrolled into view,
@@ -60,6 +85,7 @@ export interface HighwaterPlaygroundElement extends HTMLElement {
 
 export interface HighwaterPlaygroundEventMap extends HTMLElementEventMap {
   'highwater-position': HighwaterPositionEvent;
+  'highwater-answer': HighwaterAnswerEvent;
 }
 
 declare global {
@@ -69,5 +95,6 @@ declare global {
   // The event bubbles and is composed: listeners on document or window see it too.
   interface GlobalEventHandlersEventMap {
     'highwater-position': HighwaterPositionEvent;
+    'highwater-answer': HighwaterAnswerEvent;
   }
 }

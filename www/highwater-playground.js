@@ -24,6 +24,7 @@ import { h, patch } from './draw/dom.js';
 import { markupFragment } from './element/template.js';
 import { styleSheet, adopt } from './element/sheets.js';
 import { Playground } from './element/playground.js';
+import { parseFragment } from './element/share.js';
 import { wireControls, closeMenusOnEscape } from './element/controls.js';
 import { wireGroups } from './element/groups.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
@@ -214,7 +215,7 @@ const BUILT_IN = {
 const words = (key, params) => (has(key) ? t(key, params) : fill(BUILT_IN[key], params));
 
 export class HighwaterPlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'step', 'tour', 'fork', 'lang', 'height', 'controls', 'autoplay', 'theme'];
+  static observedAttributes = ['scenario', 'step', 'tour', 'tour-src', 'fork', 'lang', 'height', 'controls', 'autoplay', 'theme'];
 
   constructor() {
     super();
@@ -324,7 +325,7 @@ export class HighwaterPlayground extends HTMLElement {
     pg.enter();
     if (name === 'lang') {
       pg.setLanguage(chooseLanguage(value, navigator.languages || [navigator.language])).catch((err) => pg.notify('error', t('notice.language_failed', { message: err.message })));
-    } else if (name === 'scenario' || name === 'tour') {
+    } else if (name === 'scenario' || name === 'tour' || name === 'tour-src') {
       this.loadFromAttributes().catch((err) => this.failed(err));
     } else if (!pg.sim) {
       // Its first run is still loading: nothing to move yet (autoplay is read once it has loaded).
@@ -538,19 +539,31 @@ export class HighwaterPlayground extends HTMLElement {
       pg.loadScenario(pg.defaultScenario());
     }
     const params = new URLSearchParams(location.search);
-    if (params.has('tour')) {
+    // A tour: a link that carries a tour file (`#t=`), a tour file's URL (`?tour-src=`), or a built-in tour's id.
+    const tourLink = parseFragment(location.hash).tour;
+    const source = tourLink !== null ? { link: tourLink } : params.has('tour-src') ? { src: params.get('tour-src') } : params.get('tour');
+    if (source) {
       const raw = params.get('step');
       const step = raw !== null && /^\d{1,15}$/.test(raw) ? Number(raw) : 1;
       if (raw !== null && String(step) !== raw) pg.notify('warn', t('tour.bad_step', { step: excerpt(raw, 20) }));
-      await pg.tours.start(params.get('tour'), step);
+      await pg.tours.start(source, step);
     }
+  }
+
+  /** The tour the attributes ask for: a tour file's URL (`tour-src`), a tour file inside the element, or a built-in tour's id (`tour`). */
+  tourSource() {
+    const src = this.getAttribute('tour-src');
+    if (src) return { src };
+    const inline = [...this.children].find((c) => c.localName === 'script' && c.type === 'application/json');
+    if (inline) return { text: inline.textContent };
+    return this.getAttribute('tour') || null;
   }
 
   /** An element: its `scenario` (a gallery id or a link's text), `step` and `tour`. */
   async loadFromAttributes() {
     const pg = this.pg;
     const scenario = (this.getAttribute('scenario') || '').trim();
-    const tour = this.getAttribute('tour');
+    const tour = this.tourSource();
     const rawStep = this.getAttribute('step');
     const step = stepNumber(rawStep);
     if (rawStep !== null && step === null && !tour) pg.notify('warn', t('notice.bad_at', { at: excerpt(rawStep, 20) }));

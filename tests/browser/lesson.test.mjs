@@ -35,26 +35,34 @@ function seen(page) {
     };
     const controls = [...root.querySelectorAll('button, select, input, summary, a[href], textarea')].filter(visible);
     const caption = root.querySelector('[data-testid="tour-caption"]');
-    const primary = root.querySelector('#tour .tour-buttons .primary');
+    // An open question's button is its first choice; else the stop's primary button.
+    const primary = root.querySelector('#tour .tour-choice:not(:disabled)') || root.querySelector('#tour .tour-buttons .primary');
+    const question = root.querySelector('#tour .tour-question');
     return {
       controls: controls.length,
       names: controls.map((el) => el.textContent.trim() || el.getAttribute('aria-label') || el.id),
       caption: Boolean(caption) && inView(caption),
+      question: Boolean(question) && inView(question),
       primary: Boolean(primary) && inView(primary),
       label: primary ? primary.textContent : null,
     };
   });
 }
 
-/** Waits until the tour shows `stop` with the board on it (a "do" stop: before its step, or after with `done`). */
-function atStop(page, stop, done = false) {
-  const at = stop.do && !done ? stop.at - 1 : stop.at;
-  return page.waitForFunction(([key, position]) => {
+/**
+ * Waits until the tour shows `stop` with the board on it: a "do" stop before
+ * its step (after, with `done`); a prediction stop asking, one step before
+ * (`asking`), else as any other.
+ */
+function atStop(page, stop, done = false, asking = false) {
+  const at = (stop.do || asking) && !done ? stop.at - 1 : stop.at;
+  return page.waitForFunction(([key, position, question]) => {
     const root = document.querySelector('highwater-playground').shadowRoot;
-    return root.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key
+    const shown = question ? Boolean(root.querySelector('#tour .tour-choice:not(:disabled)')) : root.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key;
+    return shown
       && root.querySelector('#position').textContent.trim().startsWith(`${position} /`)
       && !root.querySelector('#btn-play').classList.contains('playing');
-  }, [stop.key, at]);
+  }, [stop.key, at, asking]);
 }
 
 /** The board's own control for a step, found with every control shown. */
@@ -85,18 +93,23 @@ for (const size of SIZES) {
       const stops = stopsOf(id);
       for (let i = 0; i < stops.length; i++) {
         const stop = stops[i];
-        await atStop(page, stop);
-        for (const phase of stop.do ? ['task', 'done'] : ['caption']) {
+        await atStop(page, stop, false, Boolean(stop.predict));
+        const phases = [...(stop.predict ? ['question'] : []), ...(stop.do ? ['task', 'done'] : ['caption'])];
+        for (const phase of phases) {
           if (phase === 'done') {
             await page.locator('#tour button[data-tour="do"]').click();
             await atStop(page, stop, true);
           }
+          if (phase === 'task' || phase === 'caption') await atStop(page, stop);
           const s = await seen(page);
           const where = `${id} stop ${i + 1} (${stop.key}, ${phase})`;
-          assert.ok(s.caption, `${where}: the caption is in view`);
+          if (phase === 'question') assert.ok(s.question, `${where}: the question is in view`);
+          else assert.ok(s.caption, `${where}: the caption is in view`);
           assert.ok(s.primary, `${where}: its button (${s.label}) is in view`);
           assert.ok(s.controls <= 15, `${where}: ${s.controls} controls: ${s.names.join(' | ')}`);
           if (s.controls > most.controls) most = { ...s, where };
+          // The learner chooses (the first choice): the board moves on, or waits for the step.
+          if (phase === 'question') await page.locator('#tour .tour-choice').first().click();
         }
         if (i < stops.length - 1) await page.locator('#tour button[data-tour="next"]').click();
       }
@@ -116,6 +129,10 @@ test('a task\'s control is the board\'s own: the same label, and pressing either
     const stops = stopsOf(id);
     for (let i = 0; i < stops.length; i++) {
       const stop = stops[i];
+      if (stop.predict) {
+        await atStop(page, stop, false, true);
+        await page.locator('#tour .tour-choice').first().click();
+      }
       await atStop(page, stop);
       if (stop.do) {
         const label = await page.locator('[data-testid="task-control"]').textContent();
@@ -207,17 +224,20 @@ test('at 1x every move of every tour animates in under 2 s (a long timed step ov
     await page.waitForSelector('body[data-ready="true"]');
     const stops = stopsOf(id);
     for (let i = 0; i < stops.length; i++) {
-      await atStop(page, stops[i]);
-      const moves = [...(stops[i].do ? ['do'] : []), ...(i < stops.length - 1 ? ['next'] : [])];
+      // A question: "Show me" (the stop's Next) moves the board there; a "do" stop's step is then taken too.
+      const reveal = Boolean(stops[i].predict);
+      if (reveal) await atStop(page, stops[i], false, true);
+      else await atStop(page, stops[i]);
+      const moves = [...(reveal ? ['reveal'] : stops[i].do ? ['do'] : []), ...(i < stops.length - 1 ? ['next'] : [])];
       for (const move of moves) {
         // The animation the click starts, as planned (its schedule, not a clock reading).
         const ms = await page.evaluate((m) => {
           const pg = document.querySelector('highwater-playground').playground;
-          pg.root.querySelector(`#tour button[data-tour="${m}"]`).click();
+          pg.root.querySelector(`#tour button[data-tour="${m === 'reveal' ? 'next' : m}"]`).click();
           return pg.animation ? pg.animation.plannedMs : 0;
         }, move);
         if (ms > longest.ms) longest = { ms, where: `${id} stop ${i + 1} (${stops[i].key}), ${move}` };
-        if (move === 'do') await atStop(page, stops[i], true);
+        if (move === 'do' || move === 'reveal') await atStop(page, stops[i], true);
       }
     }
   }

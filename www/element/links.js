@@ -39,8 +39,10 @@ export class PageAddress {
     this.tooLong = false; // the run is too long for a link: the address bar does not carry it (said once)
   }
 
-  /** The fragment for the run, or null when its link is longer than the reader opens. */
+  /** The fragment for the run (or for a tour file from a `#t=` link: that link), or null when its link is longer than the reader opens. */
   fragment() {
+    const origin = this.pg.tour && this.pg.tour.origin;
+    if (origin && origin.link !== undefined) return `#t=${encodeURIComponent(origin.link)}`;
     const fork = this.pg.forkView ? this.pg.forkView.text : null;
     const link = this.pg.sim.toLink();
     if (!linkOpens(link)) return { tooLong: link };
@@ -86,7 +88,13 @@ export class PageAddress {
   /** Opens the run of the fragment (or the default run, with a message for a bad link). */
   loadFromHash(hash = location.hash) {
     const pg = this.pg;
-    const { link, at, badAt, fork } = parseFragment(hash);
+    const { link, at, badAt, fork, tour } = parseFragment(hash);
+    if (tour !== null) {
+      // A link that carries a tour file: the tour opens (the run it shows until then stays).
+      if (!pg.sim) pg.loadScenario(pg.defaultScenario());
+      pg.tours.start({ link: tour });
+      return;
+    }
     if (link) {
       try {
         pg.loadLink(link, { at });
@@ -110,12 +118,14 @@ export class PageAddress {
   writeTour() {
     const tour = this.pg.tour;
     const url = new URL(location.href);
+    url.searchParams.delete('tour');
+    url.searchParams.delete('tour-src');
+    url.searchParams.delete('step');
     if (tour) {
-      url.searchParams.set('tour', tour.id);
+      // A built-in tour by its id, a tour file by its URL; a `#t=` link's tour is in the fragment.
+      if (!tour.origin) url.searchParams.set('tour', tour.id);
+      else if (tour.origin.src !== undefined) url.searchParams.set('tour-src', tour.origin.src);
       url.searchParams.set('step', String(tour.index + 1));
-    } else {
-      url.searchParams.delete('tour');
-      url.searchParams.delete('step');
     }
     if (url.href !== location.href) history.replaceState(null, '', url);
     if (this.pg.compact) this.pg.$('open-full').href = pageUrl(location, location.hash);
@@ -164,6 +174,10 @@ export function runUrl(pg, { embed = false } = {}) {
   const url = new URL('../index.html', import.meta.url);
   const parts = embed ? ['embed'] : [];
   if (pg.lang !== 'en') parts.push(`lang=${encodeURIComponent(pg.lang)}`);
-  if (pg.tour) parts.push(`tour=${encodeURIComponent(pg.tour.id)}`, `step=${pg.tour.index + 1}`);
+  const origin = pg.tour ? pg.tour.origin : null;
+  if (pg.tour && !origin) parts.push(`tour=${encodeURIComponent(pg.tour.id)}`, `step=${pg.tour.index + 1}`);
+  // A tour file: by its URL (made absolute), or by the `#t=` link it came in; one written inline has neither, and the run is linked.
+  if (origin && origin.src !== undefined) parts.push(`tour-src=${encodeURIComponent(new URL(origin.src, document.baseURI).href)}`, `step=${pg.tour.index + 1}`);
+  if (origin && origin.link !== undefined) return `${url.origin}${url.pathname}?${[...parts, `step=${pg.tour.index + 1}`].join('&')}#t=${encodeURIComponent(origin.link)}`;
   return `${url.origin}${url.pathname}${parts.length ? `?${parts.join('&')}` : ''}${hash}`;
 }

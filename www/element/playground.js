@@ -610,7 +610,7 @@ export class Playground {
   scenarioTitle() {
     const entry = galleryEntryNamed(this.gallery, this.name);
     const tour = this.tour;
-    const name = tour ? t(`tours.${tour.id}.title`) : entry ? galleryText(entry, 'name') : visible(this.name);
+    const name = tour ? visible(tour.title().text) : entry ? galleryText(entry, 'name') : visible(this.name);
     const description = tour ? '' : entry ? galleryText(entry, 'description') : visible(this.description);
     return { name, description };
   }

@@ -1,16 +1,17 @@
 // Share links and embeds: the URL fragment carries the scenario (the core's
 // link text) and the position, `#s=<link>&at=<position>`, and for a
-// comparison the fork's change, `&fork=<change>` (docs/fork.md).
+// comparison the fork's change, `&fork=<change>` (docs/fork.md); a link that
+// carries a whole tour file is `#t=<link>` (its stop in `?step=`).
 
 /**
- * Reads `s`, `at` and `fork` from a fragment; `at` is null unless it is a
+ * Reads `s`, `at`, `fork` and `t` from a fragment; `at` is null unless it is a
  * whole number. `fork` is taken as written, not percent-decoded: a change's
  * text is URL-safe already, and its own `%XX` (in a produce value) belong to
  * it. The core reads it (`parseChange`, `forkScenario`) and says what is wrong.
  */
 export function parseFragment(hash) {
   const text = (hash || '').replace(/^#/, '');
-  const out = { link: null, at: null, badAt: null, fork: null };
+  const out = { link: null, at: null, badAt: null, fork: null, tour: null };
   if (!text) return out;
   for (const part of text.split('&')) {
     const eq = part.indexOf('=');
@@ -23,6 +24,7 @@ export function parseFragment(hash) {
       value = raw;
     }
     if (key === 's') out.link = value;
+    else if (key === 't') out.tour = value;
     else if (key === 'fork') out.fork = raw;
     else if (key === 'at') {
       if (/^\d{1,15}$/.test(value)) out.at = Number(value);
@@ -37,8 +39,8 @@ export function buildFragment(link, position, fork = null) {
   return `#s=${encodeURIComponent(link)}&at=${position}${fork ? `&fork=${fork}` : ''}`;
 }
 
-/** Query parameters a shared address keeps: the language and the tour with its step. */
-const KEPT = ['lang', 'tour', 'step'];
+/** Query parameters a shared address keeps: the language and the tour (a built-in one's id, or a tour file's URL) with its step. */
+const KEPT = ['lang', 'tour', 'tour-src', 'step'];
 
 /**
  * The page's address with the given fragment: the page's language and tour

@@ -1,14 +1,19 @@
-// Tours: narrated lessons. A tour (www/tours/<id>.json) is one or more parts,
-// each a scenario with stops; a stop shows the timeline at a position with a
-// caption, and a "do" stop waits for the learner to take the step that leads
-// there. The words are in the locale tables (`tours.<id>.*`); the facts each
-// caption states are checked against the core by tests/tours.rs. The URL
-// carries the tour and its stop (`?tour=<id>&step=<n>`, n from 1).
+// Tours: narrated lessons. A tour is one or more parts, each a scenario with
+// stops; a stop shows the timeline at a position with a caption, a "do" stop
+// waits for the learner to take the step that leads there, and a "predict"
+// stop asks the learner to choose a value before the board moves there. A
+// built-in tour (www/tours/<id>.json) has its words in the locale tables
+// (`tours.<id>.*`); a docs author's tour file (`"highwater_tour": 1`,
+// docs/tours.md) has them inline, one entry per language tag. The facts each
+// caption states are checked by the model: tests/tours.rs for the built-in
+// tours, tour-check.js (the same check, in a worker) when a file loads. The
+// URL carries the tour and its stop (`?tour=<id>&step=<n>`, n from 1).
 
 import { h, patch } from '../draw/dom.js';
-import { t, loadBundle, has } from '../words/i18n.js';
+import { t, loadBundle, has, language } from '../words/i18n.js';
 import { excerpt } from '../words/user-text.js';
 import { describeStep, formatMs } from '../words/describe.js';
+import { describePath, formatValue } from '../words/predict-text.js';
 
 let index = null; // Promise<string[]>
 const cache = new Map(); // id -> Promise<tour>
@@ -90,29 +95,114 @@ export function taskControl(step, config = {}) {
 }
 
 /**
+ * A tour's words. A built-in tour's are in the locale tables; a tour file's
+ * are in the file, one entry per language tag: the page's language when the
+ * file has it, else the first the file gives (its `lang` is then set on the
+ * words, so that they are drawn in their own script).
+ */
+export function tourWords(tour) {
+  if (!tour.highwater_tour) {
+    const key = (k) => `tours.${tour.id}.${k}`;
+    return {
+      title: () => ({ text: t(key('title')) }),
+      summary: () => ({ text: t(key('summary')) }),
+      caption: (stop) => ({ text: t(key(`stops.${stop.key}`)) }),
+      task: (stop) => (has(key(`tasks.${stop.key}`)) ? { text: t(key(`tasks.${stop.key}`)) } : null),
+    };
+  }
+  return {
+    title: () => pick(tour.title),
+    summary: () => pick(tour.summary),
+    caption: (stop) => pick(stop.caption),
+    task: (stop) => (stop.task && Object.keys(stop.task).length ? pick(stop.task) : null),
+  };
+}
+
+/** The entry of `words` ({ tag: text }) for the page's language, or the first given. */
+export function pick(words, lang = language()) {
+  if (!words || typeof words !== 'object') return { text: '' };
+  if (Object.hasOwn(words, lang)) return { text: words[lang] };
+  const [first] = Object.keys(words);
+  return first === undefined ? { text: '' } : { text: words[first], lang: first };
+}
+
+/** Words as a node's children: the text, in a span of its own language when it is not the page's. */
+function said(words) {
+  return words.lang ? h('span', { lang: words.lang }, words.text) : words.text;
+}
+
+/**
  * The tour being taken. `api` is the page's side: { loadScenario(scenario, at),
- * seek(position, opts), playing(), position(), steps(), config(), stopChanged(tour), redrawn() };
- * `next` is the tour after this one in teaching order (or null).
+ * seek(position, opts), playing(), position(), steps(), config(), stopChanged(tour),
+ * redrawn(), answered(detail) }; `next` is the tour after this one in teaching
+ * order (or null). `checked` is what the model said of the tour, when it was
+ * asked: { findings, predictions } (tour-check.js); until then a prediction
+ * stop waits for its choices, and without it (the check could not run) it is
+ * a plain stop.
  */
 export class TourPlayer {
-  constructor(tour, api, host, { next = null } = {}) {
+  constructor(tour, api, host, { next = null, origin = null } = {}) {
     this.tour = tour;
     this.api = api;
     this.host = host;
     this.nextTour = next;
+    this.origin = origin; // where a tour file came from: { src } or { link }; null for a built-in tour
+    this.words = tourWords(tour);
     this.stops = flatStops(tour);
     this.index = 0;
     this.part = -1;
     this.moving = false;
     this.showAll = false; // lesson mode shows only what the stop needs; "Show all controls" the rest
+    this.findings = [];
+    this.predictions = new Map(); // stop key -> { path, answer, choices }
+    this.checking = this.stops.some(({ stop }) => stop.predict) ? 'pending' : 'none'; // 'pending', 'done', 'failed', 'none'
+    this.answers = new Map(); // stop key -> the value the learner chose
   }
 
   get id() {
     return this.tour.id;
   }
 
+  /** A tour file (not one of the built-in tours). */
+  get file() {
+    return Boolean(this.tour.highwater_tour);
+  }
+
   get current() {
     return this.stops[this.index];
+  }
+
+  title() {
+    return this.words.title();
+  }
+
+  /** The model's word on the tour: its findings, and each prediction's answer and choices. */
+  checked({ findings = [], predictions = [] } = {}) {
+    this.findings = findings;
+    this.predictions = new Map(predictions.map((p) => [p.stop, p]));
+    this.checking = 'done';
+    if (this.part < 0) return; // not shown yet: go() draws it
+    // A prediction stop shown while its choices were on their way now asks (the board one step before).
+    const { stop } = this.current;
+    if (this.asks(stop) && this.api.position() === stop.at && this.onTrack() && !this.moving) this.api.seek(stop.at - 1);
+    this.redraw();
+  }
+
+  /** The check could not run: the prediction stops are plain stops. */
+  uncheckable() {
+    this.checking = 'failed';
+    if (this.part >= 0) this.redraw();
+  }
+
+  /** Does this stop (still) ask the learner to predict? */
+  asks(stop) {
+    return Boolean(stop.predict) && stop.at > 0 && !this.answers.has(stop.key) && this.checking !== 'failed' && this.checking !== 'none'
+      && (this.checking === 'pending' || this.predictions.has(stop.key));
+  }
+
+  /** The position a stop opens at: a "do" stop and a question before their step, any other at its own. */
+  from(stop) {
+    return stop.do || this.asks(stop) ? stop.at - 1 : stop.at;
   }
 
   /** Goes to stop `i` (0-based): loads its part if needed and shows the position it starts from. */
@@ -121,7 +211,7 @@ export class TourPlayer {
     const { part, stop } = this.stops[target];
     const forward = target === this.index + 1 && part === this.part;
     this.index = target;
-    const from = stop.do ? stop.at - 1 : stop.at;
+    const from = this.from(stop);
     this.moving = true; // the positions on the way belong to this stop
     try {
       if (part !== this.part) {
@@ -142,20 +232,52 @@ export class TourPlayer {
     this.redraw();
   }
 
+  /** Is the board one step before the current stop, on track: its step (or its answer) still to come? */
+  waiting() {
+    const { stop } = this.current;
+    return stop.at > 0 && this.api.position() === stop.at - 1 && (stop.do || this.asks(stop)) && this.onTrack();
+  }
+
   next() {
     const { stop } = this.current;
-    // At a "do" stop not yet done: take the step for the learner.
-    if (stop.do && this.api.position() === stop.at - 1 && this.onTrack()) {
-      this.api.seek(stop.at, { animate: true });
+    // At a "do" stop not yet done, or a question not answered: take the step for the learner (the answer is shown).
+    if (this.waiting()) {
+      this.moving = true;
+      try {
+        this.api.seek(stop.at, { animate: true });
+      } finally {
+        this.moving = false;
+      }
       this.redraw();
       return;
     }
     if (this.index < this.stops.length - 1) this.go(this.index + 1, { animate: true });
   }
 
+  /** The learner's choice at a prediction stop: the board moves there (or, at a "do" stop, waits for the step). */
+  choose(value) {
+    const { stop } = this.current;
+    const prediction = this.predictions.get(stop.key);
+    if (!prediction || !this.asks(stop) || !this.waiting()) return;
+    this.answers.set(stop.key, value);
+    const correct = same(value, prediction.answer);
+    if (this.api.answered) this.api.answered({ tour: this.id, stop: stop.key, path: prediction.path, chosen: value, answer: prediction.answer, correct });
+    if (!stop.do) {
+      this.moving = true;
+      try {
+        this.api.seek(stop.at, { animate: true });
+      } finally {
+        this.moving = false;
+      }
+    }
+    this.redraw();
+  }
+
   back() {
     const { stop } = this.current;
-    if (stop.do && this.api.position() === stop.at && this.onTrack()) {
+    if ((stop.do || stop.predict) && stop.at > 0 && this.api.position() === stop.at && this.onTrack() && (stop.do || this.answers.has(stop.key))) {
+      // Back to before the step: a question is asked again.
+      this.answers.delete(stop.key);
       this.api.seek(stop.at - 1);
       this.redraw();
       return;
@@ -189,10 +311,10 @@ export class TourPlayer {
     return steps.every((s, i) => stepKey(s) === stepKey(written[i]));
   }
 
-  /** The step the learner is asked to take now, or null. */
+  /** The step the learner is asked to take now, or null (a question comes first). */
   expectedStep() {
     const { stop } = this.current;
-    if (!stop.do || this.api.position() !== stop.at - 1) return null;
+    if (!stop.do || this.asks(stop) || this.api.position() !== stop.at - 1) return null;
     return this.tour.parts[this.part].scenario.steps[stop.at - 1];
   }
 
@@ -206,19 +328,20 @@ export class TourPlayer {
   playLimit() {
     const { stop } = this.current;
     const position = this.api.position();
-    if (position < stop.at) return stop.do ? stop.at - 1 : stop.at;
+    if (position < stop.at) return this.from(stop);
     const next = this.stops[this.index + 1];
     if (!next || next.part !== this.part) return null;
-    return next.stop.do ? next.stop.at - 1 : next.stop.at;
+    return this.from(next.stop);
   }
 
   /** The position moved (Play, a step, the slider): the stop follows it. */
   positionChanged() {
     const position = this.api.position();
     const { part, stop } = this.current;
-    // The current stop keeps the positions it covers (a "do" stop: before and
-    // after its step), and those on the way to it while Play takes the run there.
-    const from = stop.do ? stop.at - 1 : stop.at;
+    // The current stop keeps the positions it covers (a "do" stop or a
+    // question: before and after its step), and those on the way to it while
+    // Play takes the run there.
+    const from = stop.do || stop.predict ? Math.max(0, stop.at - 1) : stop.at;
     if (this.moving || (from <= position && position <= stop.at) || (this.api.playing() && position < from)) {
       this.redraw();
       return;
@@ -226,7 +349,7 @@ export class TourPlayer {
     // Else the furthest stop of this part at or before the position.
     let best = -1;
     this.stops.forEach((s, i) => {
-      if (s.part === part && (s.stop.do ? s.stop.at - 1 : s.stop.at) <= position) best = i;
+      if (s.part === part && this.from(s.stop) <= position) best = i;
     });
     if (best >= 0 && best !== this.index) {
       this.index = best;
@@ -241,22 +364,69 @@ export class TourPlayer {
     if (this.api.redrawn) this.api.redrawn();
   }
 
+  /** The findings of the model at this stop, for the tour's author: a fact it does not bear out, a stop that cannot be. */
+  stopFindings(stop) {
+    return this.findings.filter((f) => f.stop === stop.key);
+  }
+
+  /** The question of a prediction stop and its choices: asked, or answered (the model's marked). */
+  renderQuestion(stop, waiting) {
+    const prediction = this.predictions.get(stop.key);
+    const path = stop.predict;
+    if (!prediction) {
+      // The choices are on their way from the model.
+      return h('p', { class: 'tour-question', key: 'question', 'aria-live': 'polite' }, t('tour.predict', { what: describePath(path) }), ' ',
+        h('span', { class: 'muted' }, t('tour.predict_waiting')));
+    }
+    const chosen = this.answers.has(stop.key) ? this.answers.get(stop.key) : undefined;
+    const open = waiting && chosen === undefined;
+    const revealed = !open && this.api.position() === stop.at;
+    const right = chosen !== undefined && same(chosen, prediction.answer);
+    return h('div', { class: 'tour-predict', key: 'question' },
+      h('p', { class: 'tour-question', id: 'tour-question' }, t('tour.predict', { what: describePath(path) })),
+      h('div', { class: 'tour-choices', role: 'group', 'aria-labelledby': 'tour-question', 'data-testid': 'tour-choices' },
+        prediction.choices.map((value) => {
+          const isAnswer = same(value, prediction.answer);
+          const mine = chosen !== undefined && same(value, chosen);
+          return h('button', {
+            type: 'button',
+            key: JSON.stringify(value),
+            class: `tour-choice${revealed && isAnswer ? ' correct' : ''}${revealed && mine && !isAnswer ? ' wrong' : ''}`,
+            'data-tour': 'choice',
+            'data-value': JSON.stringify(value),
+            'data-correct': revealed ? String(isAnswer) : null,
+            'aria-pressed': chosen === undefined ? null : String(mine),
+            disabled: !open,
+          }, formatValue(path, value), revealed && isAnswer ? h('span', { class: 'choice-mark', 'aria-hidden': 'true' }, ' ✓') : null);
+        })),
+      revealed && chosen !== undefined
+        ? h('p', { class: `tour-verdict ${right ? 'ok' : 'no'}`, role: 'status', 'data-testid': 'tour-verdict' },
+            right ? t('tour.predict_right', { answer: formatValue(path, prediction.answer) })
+              : t('tour.predict_wrong', { answer: formatValue(path, prediction.answer), chosen: formatValue(path, chosen) }))
+        : null,
+    );
+  }
+
   render() {
-    const id = this.tour.id;
     const { stop } = this.current;
     const position = this.api.position();
-    const waiting = stop.do && position === stop.at - 1;
     const onTrack = this.onTrack();
-    const text = (key) => t(`tours.${id}.${key}`);
+    const waiting = this.waiting();
     const last = this.index === this.stops.length - 1;
+    const asking = stop.predict && this.checking !== 'failed' && this.checking !== 'none' && (this.checking === 'pending' || this.predictions.has(stop.key));
+    const question = asking && onTrack && (waiting || position === stop.at) ? this.renderQuestion(stop, waiting) : null;
+    const open = question && this.asks(stop) && waiting;
     // A "do" stop: the step's own words and its control, here beside the caption (the board's stays where it is).
-    const task = waiting && onTrack ? taskControl(this.expectedStep(), this.api.config()) : null;
-    const own = task && has(`tours.${id}.tasks.${stop.key}`) ? text(`tasks.${stop.key}`) : null;
+    const step = onTrack ? this.expectedStep() : null;
+    const task = step ? taskControl(step, this.api.config()) : null;
+    // The tour's own words for the step (a tour file's `task`), else the step's words.
+    const own = task ? this.words.task(stop) : null;
     const done = last && !waiting && onTrack;
+    const findings = this.stopFindings(stop);
     return [
       h('div', { class: 'tour-head', key: 'head' },
         h('span', { class: 'tour-tag' }, t('tour.tag')),
-        h('strong', { class: 'tour-title' }, text('title')),
+        h('strong', { class: 'tour-title', 'data-testid': 'tour-title' }, said(this.title())),
         h('span', { class: 'muted tour-count', 'data-testid': 'tour-count' }, t('tour.count', { n: this.index + 1, total: this.stops.length })),
         h('button', { type: 'button', class: 'link-button tour-all', 'data-tour': 'all', 'aria-pressed': String(this.showAll) },
           t(this.showAll ? 'tour.fewer_controls' : 'tour.all_controls')),
@@ -266,15 +436,24 @@ export class TourPlayer {
         ? h('p', { class: 'tour-off', key: 'off', role: 'status' }, t('tour.off_track'), ' ',
             h('button', { type: 'button', class: 'link-button', 'data-tour': 'resume' }, t('tour.resume')))
         : null,
-      h('p', { class: 'tour-caption', key: 'caption', 'data-testid': 'tour-caption', 'data-stop': stop.key, 'aria-live': 'polite' },
-        task ? [own ? `${own} ` : '', h('span', { class: 'tour-task', 'data-testid': 'tour-task' }, task.text)] : text(`stops.${stop.key}`)),
+      question,
+      // Asked and not yet answered, the caption (which says the answer) waits.
+      open
+        ? null
+        : h('p', { class: 'tour-caption', key: 'caption', 'data-testid': 'tour-caption', 'data-stop': stop.key, 'aria-live': 'polite' },
+            task ? h('span', { class: 'tour-task', 'data-testid': 'tour-task' }, own ? said(own) : task.text) : said(this.words.caption(stop))),
+      findings.length
+        ? h('ul', { class: 'tour-findings', key: 'findings', 'data-testid': 'tour-findings' }, findings.map((f, i) => h('li', { key: String(i) }, findingText(f))))
+        : null,
       h('div', { class: 'tour-buttons', key: 'buttons' },
-        h('button', { type: 'button', 'data-tour': 'back', disabled: this.index === 0 && !(stop.do && position === stop.at) }, t('tour.back')),
+        h('button', { type: 'button', 'data-tour': 'back', disabled: this.index === 0 && !((stop.do || stop.predict) && stop.at > 0 && position === stop.at) }, t('tour.back')),
         task
           ? h('button', { type: 'button', class: 'primary task-do', 'data-tour': 'do', 'data-testid': 'task-control' }, task.label)
-          : last
-            ? h('button', { type: 'button', class: 'primary', 'data-tour': 'close' }, t('tour.finish'))
-            : h('button', { type: 'button', class: 'primary', 'data-tour': 'next' }, t('tour.next')),
+          : open
+            ? h('button', { type: 'button', 'data-tour': 'next' }, t('tour.reveal'))
+            : last && !waiting
+              ? h('button', { type: 'button', class: 'primary', 'data-tour': 'close' }, t('tour.finish'))
+              : h('button', { type: 'button', class: 'primary', 'data-tour': 'next' }, t('tour.next')),
         done && this.nextTour
           ? h('button', { type: 'button', 'data-tour': 'next-tour', 'data-next': this.nextTour, 'data-testid': 'next-tour' },
               t('tour.next_tour'), h('span', { class: 'next-title' }, t('tour.next_title', { title: t(`tours.${this.nextTour}.title`) })))
@@ -282,4 +461,17 @@ export class TourPlayer {
       ),
     ];
   }
+}
+
+/** A finding of the model, said for the tour's author. */
+export function findingText(f) {
+  if (f.fact) {
+    return [t('tour.finding_fact_before'), h('code', null, f.fact), t('tour.finding_fact_after', { expected: JSON.stringify(f.expected), actual: JSON.stringify(f.actual) })];
+  }
+  return t('tour.finding', { message: f.message });
+}
+
+/** The same JSON value (a choice and an answer). */
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

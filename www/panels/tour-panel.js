@@ -5,9 +5,11 @@
 
 import { isCrash } from '../core.js';
 import { h, patch } from '../draw/dom.js';
-import { t, language } from '../words/i18n.js';
+import { t, language, num } from '../words/i18n.js';
+import { excerpt } from '../words/user-text.js';
 import { phrase } from '../words/event-text.js';
 import { TourPlayer, loadTour, tourIds } from '../element/tour.js';
+import { checkTourText, checkBuiltInTour, tourFromLink } from '../element/tour-check.js';
 
 export class Tours {
   constructor(pg) {
@@ -22,6 +24,7 @@ export class Tours {
       config: () => pg.config || {},
       stopChanged: () => this.changed(),
       redrawn: () => this.redrawn(),
+      answered: (detail) => pg.host.dispatchEvent(new CustomEvent('highwater-answer', { bubbles: true, composed: true, detail })),
     };
   }
 
@@ -53,48 +56,83 @@ export class Tours {
     root.classList.toggle('lesson', Boolean(tour && !tour.showAll));
   }
 
-  /** Opens tour `id` at stop `step` (from 1); a tour that does not exist is a message, and the run stays as it was. */
-  async start(id, step = 1) {
+  /**
+   * Opens a tour at stop `step` (from 1): a built-in tour's id, or a tour
+   * file `{ text }`, `{ src }` (a URL: same origin or CORS) or `{ link }`
+   * (the `v1.…` of a `#t=` link). A tour that cannot be opened is a message,
+   * and the run stays as it was.
+   */
+  async start(source, step = 1) {
     const pg = this.pg;
     pg.player.stop();
     pg.player.stopClock();
-    let data;
+    let opened;
     try {
-      data = await loadTour(id);
+      opened = await openTour(source);
     } catch (err) {
+      if (pg.closed) return false;
       pg.enter();
       pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
       return false;
     }
     if (pg.closed) return false; // removed while the tour loaded
     pg.enter();
+    const { data, checked, origin } = opened;
     const before = pg.sim ? pg.currentScenario() : null;
     const position = pg.sim ? pg.sim.position() : 0;
     const ids = await tourIds().catch(() => []);
     if (pg.closed) return false;
-    const next = ids[ids.indexOf(id) + 1] || null;
+    pg.enter();
+    // The next tour in teaching order, after a built-in one.
+    const next = origin ? null : ids[ids.indexOf(data.id) + 1] || null;
+    let tour;
     try {
-      pg.tour = new TourPlayer(data, this.api, pg.$('tour'), { next: ids.includes(id) ? next : null });
+      tour = new TourPlayer(data, this.api, pg.$('tour'), { next: !origin && ids.includes(data.id) ? next : null, origin });
+      pg.tour = tour;
       this.showLesson();
       const stop = Number.isInteger(step) ? step : 1;
-      const count = pg.tour.stops.length;
+      const count = tour.stops.length;
       // Past the last stop: the last, and said so.
       if (stop > count) pg.notify('warn', t('tour.step_too_far', { step: stop, count }));
-      pg.tour.go(Math.max(0, Math.min(stop, count) - 1));
+      if (checked) this.checked(tour, checked);
+      tour.go(Math.max(0, Math.min(stop, count) - 1));
     } catch (err) {
       this.close();
       if (isCrash(err)) { pg.recover(err); return false; }
       pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
       return false;
     }
+    // A built-in tour with questions: their choices come from the model, in a worker.
+    if (!checked && tour.checking === 'pending') {
+      checkBuiltInTour(data).then((result) => {
+        if (pg.closed || pg.tour !== tour) return;
+        pg.enter();
+        this.checked(tour, result);
+      }, () => {
+        if (pg.closed || pg.tour !== tour) return;
+        pg.enter();
+        tour.uncheckable();
+      });
+    }
     if (before && before.steps.length) pg.undo = { scenario: before, position };
     if (pg.address) focusPrimary(pg); // on the page; an element in a docs page leaves the reader's focus alone
     return true;
   }
 
+  /** What the model said of the tour: its findings (shown to the author; `data-tour-errors`) and its predictions. */
+  checked(tour, result) {
+    const pg = this.pg;
+    tour.checked(result);
+    pg.host.dataset.tourErrors = String(result.findings.length);
+    // A finding of the file as a whole (a part that does not run…) has no stop to show it at.
+    const whole = result.findings.filter((f) => !f.stop);
+    if (whole.length) pg.notify('warn', t('tour.file_findings', { n: whole.length, message: whole[0].message }));
+  }
+
   close() {
     const pg = this.pg;
     pg.tour = null;
+    delete pg.host.dataset.tourErrors;
     this.showLesson();
     pg.$('tour').hidden = true;
     patch(pg.$('tour'), []);
@@ -111,7 +149,7 @@ export class Tours {
     const pg = this.pg;
     const tour = pg.tour;
     if (!tour) return;
-    if (tour.finished()) this.markDone(tour.id);
+    if (tour.finished() && !tour.origin) this.markDone(tour.id);
     const step = tour.expectedStep();
     if (step && step.produce && tour.onTrack()) {
       pg.$('produce-value').value = step.produce.value;
@@ -130,6 +168,15 @@ export class Tours {
     if (action === 'next') tour.next();
     else if (action === 'back') tour.back();
     else if (action === 'resume') tour.resume();
+    else if (action === 'choice') {
+      let value;
+      try {
+        value = JSON.parse(b.dataset.value);
+      } catch {
+        return;
+      }
+      tour.choose(value);
+    }
     else if (action === 'do') {
       // The same step the board's control takes (the run's own next step: the tour goes on).
       const step = tour.expectedStep();
@@ -195,13 +242,60 @@ function doneKey() {
   return `highwater.tours-done.${language()}`;
 }
 
-/** Focus on the tour's own next move: the task's control, Next or Finish. */
+/** Focus on the tour's own next move: a question's first choice, the task's control, Next or Finish. */
 function focusPrimary(pg) {
-  pg.$('tour').querySelector('.tour-buttons .primary')?.focus({ preventScroll: true });
+  pg.$('tour').querySelector('.tour-choice:not(:disabled), .tour-buttons .primary')?.focus({ preventScroll: true });
 }
 
 /** Scrolls `el` into view only when part of it is outside the viewport. */
 function keepInView(el) {
   const r = el.getBoundingClientRect();
   if (r.top < 0 || r.bottom > innerHeight) el.scrollIntoView({ block: 'nearest' });
+}
+
+/** The most of a tour file fetched from `tour-src`: the reader's own limit (src/view/tour.rs, MAX_TOUR_BYTES). */
+const MAX_TOUR_BYTES = 1 << 20;
+
+/**
+ * A tour to open: { data, checked, origin }. A built-in tour is fetched
+ * (its check comes later, when it asks questions); a tour file is read and
+ * checked by the model first (tour-check.js), so that a file it cannot read
+ * is a message and the run stays.
+ */
+async function openTour(source) {
+  if (typeof source === 'string') return { data: await loadTour(source), checked: null, origin: null };
+  if (source.link !== undefined) {
+    const checked = await tourFromLink(source.link);
+    return { data: checked.tour, checked, origin: { link: source.link } };
+  }
+  const text = source.src !== undefined ? await fetchTour(source.src) : source.text;
+  const checked = await checkTourText(text);
+  return { data: checked.tour, checked, origin: source.src !== undefined ? { src: source.src } : { inline: true } };
+}
+
+/** A tour file's text from its URL, at most MAX_TOUR_BYTES of it. */
+async function fetchTour(src) {
+  let url;
+  try {
+    url = new URL(src, document.baseURI);
+  } catch {
+    throw new Error(t('tour.bad_src', { src: excerpt(src, 60) }));
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(t('tour.bad_src', { src: excerpt(src, 60) }));
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(t('tour.src_status', { src: excerpt(src, 60), status: response.status }));
+  const reader = response.body.getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_TOUR_BYTES) {
+      reader.cancel();
+      throw new Error(t('tour.src_too_big', { src: excerpt(src, 60), max: num(MAX_TOUR_BYTES) }));
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(await new Blob(chunks).arrayBuffer());
 }
