@@ -163,6 +163,7 @@ test('a tour file that cannot be opened is a short message and the run shown sta
   for (const [src, file, message] of cases) {
     const page = await hostPage('<highwater-playground id="a" scenario="hw-is-min-isr-leo" step="3"></highwater-playground>', { files: file ? { [src]: file } : {} });
     await page.waitForSelector('#a[data-ready="true"]');
+    const shown = await inside(page, '#position').textContent();
     await page.evaluate((s) => document.getElementById('a').setAttribute('tour-src', s), src);
     const note = inside(page, '#notices .notice-error');
     await note.waitFor();
@@ -170,7 +171,8 @@ test('a tour file that cannot be opened is a short message and the run shown sta
     assert.match(text, /The tour could not be opened/, src);
     assert.match(text, message, src);
     assert.ok(text.length < 400, `${src}: a short message (${text.length})`);
-    assert.equal(await inside(page, '#position').textContent(), '3 / 4', `${src}: the run kept`);
+    assert.equal(await inside(page, '#position').textContent(), shown, `${src}: the run kept`);
+    assert.match(shown, /^3 \//);
     assert.equal(await inside(page, '#tour').isHidden(), true);
     assert.deepEqual(page.errors, []);
     await page.context().close();
@@ -234,4 +236,23 @@ test('the page: ?tour-src= opens the file and the address follows the stop; a #t
   assert.match(await note.textContent(), /The tour could not be opened/);
   assert.deepEqual([...page.errors, ...other.errors], []);
   await context.close();
+});
+
+test('the Tours dialog opens a tour file from the disk: checked and played as from tour-src; a file too big is a message', async () => {
+  const page = await openPage(env, { viewport: { width: 1280, height: 900 } });
+  await page.locator('#btn-tours').click();
+  await page.locator('#tour-own-title').waitFor();
+  await page.locator('#tour-file').setInputFiles({ name: 'acks-1-loss.json', mimeType: 'application/json', buffer: Buffer.from(SAMPLE) });
+  await page.locator('#tour [data-testid="tour-title"]').waitFor();
+  assert.equal(await page.locator('#tour [data-testid="tour-title"]').textContent(), sample().title.en);
+  assert.equal(await page.locator('#dlg-tours').evaluate((d) => d.open), false);
+  await page.waitForSelector('highwater-playground[data-tour-errors="0"]');
+  await page.locator('#tour [data-tour="close"]').click();
+  await page.locator('#btn-tours').click();
+  await page.locator('#tour-file').setInputFiles({ name: 'huge.json', mimeType: 'application/json', buffer: Buffer.alloc((1 << 20) + 1, 32) });
+  const note = page.locator('#notices .notice-error');
+  await note.waitFor();
+  assert.match(await note.textContent(), /The tour could not be opened: the tour file “huge\.json” is larger than 1,048,576 bytes/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

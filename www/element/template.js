@@ -210,6 +210,11 @@ export const MARKUP = `
     <div class="dialog-head"><h2 id="tours-title" data-i18n="tour.list_title">Tours</h2><button type="button" class="close" data-close aria-label="Close" data-i18n-attr="aria-label:common.close">✕</button></div>
     <p class="muted" data-i18n="tour.list_intro">Narrated lessons: each tour plays a run step by step and says what happened and which rule made it so. Some steps are yours to take.</p>
     <div id="tour-list" class="gallery"></div>
+    <section class="tour-own" aria-labelledby="tour-own-title">
+      <h3 id="tour-own-title" data-i18n="tour.own_title">Your own tour</h3>
+      <p class="muted" data-i18n="tour.own_intro">A tour file holds a run, its stops and their words (docs/tours.md). Open one to take it here: the model checks every fact it states.</p>
+      <label class="button file-pick"><input type="file" id="tour-file" accept=".json,application/json"><span data-i18n="tour.own_open">Open a tour file…</span></label>
+    </section>
   </dialog>
 
   <dialog id="dlg-gallery" class="dialog wide" aria-labelledby="gallery-title">

@@ -230,6 +230,26 @@ export class Tours {
       this.start(b.dataset.startTour);
     });
     $('tour').addEventListener('click', (e) => this.onClick(e));
+    // A tour file of one's own, from the disk: read as text, checked and played as one from tour-src.
+    $('tour-file').addEventListener('change', async (e) => {
+      const input = e.target;
+      const file = input.files && input.files[0];
+      input.value = '';
+      if (!file) return;
+      $('dlg-tours').close();
+      if (file.size > MAX_TOUR_BYTES) {
+        pg.notify('error', t('tour.could_not_open', { message: t('tour.src_too_big', { src: excerpt(file.name, 60), max: num(MAX_TOUR_BYTES) }) }));
+        return;
+      }
+      let text;
+      try {
+        text = await file.text();
+      } catch (err) {
+        pg.notify('error', t('tour.could_not_open', { message: err.message }));
+        return;
+      }
+      this.start({ text });
+    });
     $('onboard').addEventListener('click', (e) => {
       const b = e.target.closest('button[data-start-tour]');
       if (b) this.start(b.dataset.startTour);
