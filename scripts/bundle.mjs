@@ -60,6 +60,7 @@ export const PARTS = [
   'dialogs/share-dialog.js',
   'panels/fork-view.js',
   'panels/diagram-panel.js',
+  'panels/lesson-writer.js',
   'draw/export.js',
 ];
 

@@ -59,6 +59,7 @@ function part(name, load) {
 const PARTS = {
   explore: () => part('explore', () => import('./dialogs/explore-dialog.js')),
   whatif: () => part('whatif', () => import('./dialogs/whatif-dialog.js')),
+  writer: () => part('writer', () => import('./panels/lesson-writer.js')),
   share: () => part('share', () => import('./dialogs/share-dialog.js')),
   fork: () => part('fork', () => Promise.all([import('./panels/fork-view.js'), styleSheet(new URL('./draw/compare.css', import.meta.url))])),
   diagram: () => part('diagram', () => Promise.all([import('./panels/diagram-panel.js'), styleSheet(new URL('./draw/diagram.css', import.meta.url))])),
@@ -420,8 +421,9 @@ export class HighwaterPlayground extends HTMLElement {
     let id = null;
     let at = null;
     if (this.hasAttribute('sync-url')) {
-      if (!location.hash && !new URLSearchParams(location.search).has('tour')) id = 'default';
-    } else if (!this.hasAttribute('tour') && !this.hasAttribute('fork')) {
+      const params = new URLSearchParams(location.search);
+      if (!location.hash && !params.has('tour') && !params.has('tour-src')) id = 'default';
+    } else if (!this.tourSource() && !this.hasAttribute('fork')) {
       const scenario = (this.getAttribute('scenario') || '').trim();
       id = scenario || 'default';
       at = stepNumber(this.getAttribute('step'));
@@ -622,6 +624,7 @@ export class HighwaterPlayground extends HTMLElement {
     wireExport(pg);
     wireOnFirstUse(pg, ['btn-explore'], () => partOf(pg, 'explore', ({ wireExplore }) => wireExplore(pg)));
     wireOnFirstUse(pg, ['btn-whatif'], () => partOf(pg, 'whatif', ({ wireWhatif }) => wireWhatif(pg)));
+    wireOnFirstUse(pg, ['btn-write'], () => partOf(pg, 'writer', ({ wireWriter }) => wireWriter(pg)));
     wireOnFirstUse(pg, ['btn-copy-link', 'btn-embed', 'btn-trace'], () => partOf(pg, 'share', ({ wireShare }) => wireShare(pg)));
     wireOnFirstUse(pg, ['btn-fork'], () => forkView(pg));
     // A comparison from an attribute or a link, and the diagram for an export: loaded when asked for.

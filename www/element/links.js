@@ -85,15 +85,17 @@ export class PageAddress {
     pg.$('open-full').href = pageUrl(location, r.value);
   }
 
-  /** Opens the run of the fragment (or the default run, with a message for a bad link). */
+  /**
+   * Opens the run of the fragment (or the default run, with a message for a
+   * bad link). A fragment that carries a tour file (`#t=`) opens no run: its
+   * link is returned, `{ tour }`, for the caller to open the tour at its stop.
+   */
   loadFromHash(hash = location.hash) {
     const pg = this.pg;
     const { link, at, badAt, fork, tour } = parseFragment(hash);
     if (tour !== null) {
-      // A link that carries a tour file: the tour opens (the run it shows until then stays).
       if (!pg.sim) pg.loadScenario(pg.defaultScenario());
-      pg.tours.start({ link: tour });
-      return;
+      return { tour };
     }
     if (link) {
       try {
@@ -152,7 +154,8 @@ export class PageAddress {
       const hash = new URL(e.newURL).hash;
       if (hash === this.lastHash) return;
       this.pg.player.stop();
-      this.loadFromHash(hash);
+      const opened = this.loadFromHash(hash);
+      if (opened && opened.tour !== undefined) this.pg.tours.start({ link: opened.tour });
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);

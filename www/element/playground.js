@@ -549,6 +549,7 @@ export class Playground {
     if (this.forkView && !this.onFrame) this.forkView.draw();
     if (this.diagram && this.shows('diagram') && !this.onFrame) this.diagram.draw();
     if (tour) tour.positionChanged();
+    if (this.writer) this.writer.positionChanged();
     if (!this.compact) {
       if (this.shows('events')) this.$('event-log').scrollTop = 1e9; // follow the current step: the log ends with it
       // The producer list's scroll, now that the layout is done: a new run may have moved it.

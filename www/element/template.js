@@ -30,6 +30,7 @@ export const MARKUP = `
         <button type="button" id="btn-explore" data-i18n="nav.explore">Find a way to lose data</button>
         <button type="button" id="btn-fork" data-i18n="nav.fork">What if…</button>
         <button type="button" id="btn-whatif" data-i18n="nav.whatif">Every outcome</button>
+        <button type="button" id="btn-write" data-i18n="nav.write">Write a lesson</button>
         <button type="button" id="btn-settings" data-i18n="nav.settings">Settings</button>
         <button type="button" id="btn-copy-link" data-i18n="nav.copy_link">Copy link</button>
         <button type="button" id="btn-embed" data-i18n="nav.embed">Embed</button>
@@ -57,6 +58,7 @@ export const MARKUP = `
     </section>
 
     <section id="tour" class="tour-panel" aria-label="Tour" data-i18n-attr="aria-label:tour.tag" hidden></section>
+    <section id="writer" class="writer-panel" aria-labelledby="writer-title" hidden></section>
 
     <section class="player" aria-label="Timeline" data-i18n-attr="aria-label:player.label">
       <div class="player-buttons">

@@ -137,6 +137,7 @@ export class Tours {
     pg.$('tour').hidden = true;
     patch(pg.$('tour'), []);
     this.changed();
+    if (pg.writer) pg.writer.tourClosed(); // a preview ends: back to the draft
   }
 
   /** The tour's stop changed (or the tour closed): the page's address follows. */
