@@ -375,8 +375,9 @@ export class TourPlayer {
     const path = stop.predict;
     if (!prediction) {
       // The choices are on their way from the model.
-      return h('p', { class: 'tour-question', key: 'question', 'aria-live': 'polite' }, t('tour.predict', { what: describePath(path) }), ' ',
-        h('span', { class: 'muted' }, t('tour.predict_waiting')));
+      return h('div', { class: 'tour-predict', key: 'question', 'aria-live': 'polite' },
+        h('p', { class: 'tour-question' }, t('tour.predict', { what: describePath(path) })),
+        h('p', { class: 'muted tour-waiting' }, t('tour.predict_waiting')));
     }
     const chosen = this.answers.has(stop.key) ? this.answers.get(stop.key) : undefined;
     const open = waiting && chosen === undefined;

@@ -1,10 +1,12 @@
 // The words of a prediction: what a path of the facts' vocabulary names
 // (`brokers.2.high_watermark` is "broker 2's high watermark") and a value
 // of it as the board shows it (`[1, 2]` of an ISR is "{1, 2}", a leader 2 is
-// "broker 2", a write's "acked" is the producer list's "acked"). The paths
+// "broker 2", a write's "acked" is the producer list's "acked", a role the
+// board's role label, a time as the clock writes it). The paths
 // are those of `lookup` in src/view/tour.rs.
 
 import { t, has, num } from './i18n.js';
+import { formatMs } from './describe.js';
 
 /** What `path` names, in the page's language (the path itself for one it does not know). */
 export function describePath(path) {
@@ -22,8 +24,13 @@ export function formatValue(path, value) {
   const field = String(path).split('.').pop();
   if (value === null || value === undefined) return t(field === 'leader' ? 'predict.no_leader' : 'predict.none');
   if (typeof value === 'boolean') return t(value ? 'predict.yes' : 'predict.no');
-  if (typeof value === 'number') return field === 'leader' ? t('predict.broker_n', { broker: value }) : num(value);
-  if (typeof value === 'string') return path.startsWith('produce.') && has(`result.label.${value}`) ? t(`result.label.${value}`) : value;
+  if (typeof value === 'number') return field === 'leader' ? t('predict.broker_n', { broker: value }) : field === 'time_ms' ? formatMs(value) : num(value);
+  if (typeof value === 'string') {
+    // A write's result and a broker's role as the board labels them; an error code as Kafka names it.
+    if (path.startsWith('produce.') && has(`result.label.${value}`)) return t(`result.label.${value}`);
+    if (field === 'role' && has(`role.${value}`)) return t(`role.${value}`);
+    return value;
+  }
   if (Array.isArray(value)) {
     if (field === 'epoch_cache') return value.length ? value.map(([epoch, offset]) => `e${epoch}@${offset}`).join(' ') : t('predict.empty');
     if (field === 'isr' || field === 'elr') return `{${value.join(', ')}}`;
