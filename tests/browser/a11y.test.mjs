@@ -60,6 +60,24 @@ const STATES = {
     await page.waitForSelector('highwater-playground >> [data-testid="tour-caption"]');
     return page;
   },
+  // A tour file's prediction stop: the question, its choices, then the marked answer.
+  'prediction stop': async (lang) => {
+    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
+    await context.route(`${env.url}lessons/acks-1-loss.json`, (route) => route.fulfill({ contentType: 'application/json', path: path.join(ROOT, 'examples', 'tours', 'acks-1-loss.json') }));
+    const page = await context.newPage();
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(e.message));
+    await page.goto(`${env.url}?lang=${lang}&tour-src=lessons/acks-1-loss.json&step=3`);
+    await page.waitForSelector('highwater-playground >> .tour-choice:not(:disabled)');
+    return page;
+  },
+  'lesson writer': async (lang) => {
+    const page = await openPage(env, { path: `?lang=${lang}`, viewport: { width: 1440, height: 900 } });
+    await page.click('#btn-write');
+    await page.click('#writer [data-writer="add"]');
+    await page.waitForSelector('highwater-playground >> #writer textarea[data-field="caption"]');
+    return page;
+  },
   embed: async (lang) => {
     const page = await openPage(env, { path: `?embed&lang=${lang}`, hash: `#s=${kip101Link}&at=12`, viewport: { width: 800, height: 500 } });
     await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position')?.textContent.trim().startsWith('12 /'));
