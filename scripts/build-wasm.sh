@@ -2,8 +2,9 @@
 # Builds the wasm packages with wasm-pack (run scripts/setup.sh wasm first):
 #   www/pkg       the page's core, optimised for size (it is on the first load);
 #   www/pkg-fast  the same crate optimised for speed, for the Web Workers that
-#                 run long searches (the explorer, the what-if grid), loaded
-#                 only when one starts.
+#                 run long searches (the explorer, the what-if grid) and check
+#                 tours (with the `authoring` feature), loaded only when one
+#                 starts.
 # Usage: scripts/build-wasm.sh [CRATE_DIR [OUT_DIR [FAST_OUT_DIR]]]
 #   (default: repo root, www/pkg, www/pkg-fast; FAST_OUT_DIR "-" skips it)
 # Settings to try others: WASM_OPT_LEVEL and WASM_PAGE_RUSTFLAGS (the page's
@@ -94,6 +95,9 @@ class_check() {
 # speed against size").
 build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:-z}" \
   "${WASM_PAGE_RUSTFLAGS--C llvm-args=-inline-threshold=50}"
+# The workers' core also has the tour author's calls (the `authoring`
+# feature, src/boundary/authoring.rs): the page checks tours in a worker
+# (www/workers/tour-worker.js), so the page's core does not carry them.
 if [ "$FAST_OUT_DIR" != - ]; then
-  build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}" "${WASM_FAST_RUSTFLAGS:-}"
+  build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}" "${WASM_FAST_RUSTFLAGS:-}" --features authoring
 fi

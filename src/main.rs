@@ -56,7 +56,7 @@ enum Command {
         file: PathBuf,
     },
     /// Tours: `highwater tour check FILE` checks every fact a tour states
-    /// against the model (docs/tours.md).
+    /// against the model; `highwater tour link FILE` prints its link (docs/tours.md).
     #[command(subcommand)]
     Tour(TourCommand),
 }
@@ -71,6 +71,13 @@ enum TourCommand {
         #[arg(long)]
         json: bool,
         /// A tour file (`"highwater_tour": 1`) or a built-in tour (www/tours/<id>.json); `-` reads standard input.
+        file: PathBuf,
+    },
+    /// Print a tour file as a link's fragment (`#t=v1.…`), the file written
+    /// compactly, deflated and base64url-encoded. Exit 2 for a file that
+    /// cannot be read or a link past the limit.
+    Link {
+        /// A tour file (`"highwater_tour": 1`); `-` reads standard input.
         file: PathBuf,
     },
 }
@@ -166,6 +173,7 @@ fn main() -> ExitCode {
         Command::Explore(args) => explore_command(args),
         Command::Whatif { json, threads, file } => whatif_command(&file, json, threads),
         Command::Tour(TourCommand::Check { json, file }) => tour_check(&file, json),
+        Command::Tour(TourCommand::Link { file }) => tour_link(&file),
     }
 }
 
@@ -445,6 +453,22 @@ fn tour_check(file: &Path, json: bool) -> ExitCode {
     } else {
         eprintln!("{id}: {n} finding{} (a fact the model does not bear out, or a step or stop that cannot be)", if n == 1 { "" } else { "s" });
         ExitCode::from(1)
+    }
+}
+
+/// `tour link`: the fragment on stdout, for a page's address (`#t=`).
+fn tour_link(file: &Path) -> ExitCode {
+    use highwater::view::tour::{TourFile, MAX_TOUR_BYTES};
+    let (name, text) = match read_text(file, MAX_TOUR_BYTES) {
+        Ok(read) => read,
+        Err(e) => return fail(e),
+    };
+    match TourFile::from_json(&text).and_then(|tour| tour.to_link()) {
+        Ok(link) => {
+            print_all(&format!("#t={link}\n"));
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(format!("{name}: {e}")),
     }
 }
 

@@ -1,7 +1,8 @@
 //! `highwater tour check`, as a docs site's CI runs it: exit 0 when every
 //! fact of every stop holds, 1 naming each wrong fact (stop, fact, expected,
-//! actual), 2 for a file it cannot read. The sample lesson is
-//! examples/tours/acks-1-loss.json.
+//! actual), 2 for a file it cannot read. `highwater tour link`: the file as
+//! a `#t=` fragment, exit 2 for a file it cannot read or a link past the
+//! limit. The sample lesson is examples/tours/acks-1-loss.json.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -12,6 +13,10 @@ fn lesson() -> PathBuf {
 
 fn check(path: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_highwater")).args(["tour", "check"]).arg(path).output().expect("the binary runs")
+}
+
+fn link(path: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_highwater")).args(["tour", "link"]).arg(path).output().expect("the binary runs")
 }
 
 fn with_text(name: &str, text: &str) -> PathBuf {
@@ -75,6 +80,64 @@ fn an_unreadable_file_exits_2_with_a_short_message() {
 fn the_built_in_tours_check_as_well() {
     let out = check(&Path::new(env!("CARGO_MANIFEST_DIR")).join("www/tours/leo-and-hw.json"));
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn a_tour_link_is_the_file_as_read() {
+    use highwater::view::tour::TourFile;
+    let out = link(&lesson());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let fragment = stdout.strip_suffix('\n').expect("one line");
+    let text = fragment.strip_prefix("#t=").expect("a #t= fragment");
+    assert!(text.starts_with("v1.") && text.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)), "{fragment}");
+    let from_link = TourFile::from_link(text).unwrap();
+    let from_file = TourFile::from_json(&std::fs::read_to_string(lesson()).unwrap()).unwrap();
+    assert_eq!(serde_json::to_value(&from_link).unwrap(), serde_json::to_value(&from_file).unwrap());
+    // The same check from the link as from the file.
+    assert_eq!(serde_json::to_value(from_link.check()).unwrap(), serde_json::to_value(from_file.check()).unwrap());
+}
+
+#[test]
+fn a_tour_link_of_a_file_it_cannot_read_or_past_the_limit_exits_2() {
+    use highwater::view::tour::{MAX_TOUR_BYTES, MAX_TOUR_LINK_CHARS};
+    let sample = std::fs::read_to_string(lesson()).unwrap();
+    // Captions that do not compress, as long as the file's limit allows:
+    // a file the reader takes, whose link is past the link's limit.
+    let mut x: u64 = 7;
+    let mut noise = |n: usize| -> String {
+        (0..n)
+            .map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                char::from(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"[(x >> 58) as usize % 62])
+            })
+            .collect()
+    };
+    let stops: Vec<String> = (0..200)
+        .map(|i| {
+            let caption: Vec<String> = (0..16).map(|l| format!(r#""x{l}": "{}""#, noise(300))).collect();
+            format!(r#"{{"key": "s{i}", "at": 0, "caption": {{{}}}}}"#, caption.join(", "))
+        })
+        .collect();
+    let big = format!(
+        r#"{{"highwater_tour": 1, "id": "big", "title": {{"en": "Big"}}, "parts": [{{"scenario": {{"version": 1}}, "stops": [{}]}}]}}"#,
+        stops.join(", ")
+    );
+    assert!(big.len() <= MAX_TOUR_BYTES, "{} bytes", big.len());
+    for (name, text, says) in [
+        ("not-json.json", "{ this is not json".to_string(), "not valid JSON".to_string()),
+        ("unknown-key.json", sample.replacen("\"summary\"", "\"sumary\"", 1), "unknown field \"sumary\"".to_string()),
+        ("built-in.json", std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("www/tours/leo-and-hw.json")).unwrap(), "highwater_tour: missing".into()),
+        ("big.json", big, format!("characters is longer than the limit of {MAX_TOUR_LINK_CHARS}")),
+    ] {
+        let out = link(&with_text(name, &text));
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert!(out.stdout.is_empty(), "{name}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("highwater: ") && err.lines().count() == 1 && err.len() < 400 && err.contains(&says), "{name}: {err}");
+    }
+    assert_eq!(link(Path::new("/nonexistent/tour.json")).status.code(), Some(2));
 }
 
 /// The JSON Schema in the package (www/tour.schema.json) names exactly the

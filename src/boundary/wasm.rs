@@ -32,7 +32,7 @@ pub fn last_panic() -> Option<String> {
     LAST_PANIC.with(|p| p.borrow().clone())
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+pub(super) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let text = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
     js_sys::JSON::parse(&text).map_err(|_| JsError::new("JSON.parse failed"))
 }
@@ -58,7 +58,7 @@ fn trace_text(events: &[crate::model::event::Traced]) -> String {
 /// wraps 2^32 + 5 to 5 and NaN to 0. A value of the wrong type is a
 /// `TypeError`, a number that is not whole or out of range a `RangeError`,
 /// each naming the function and the argument.
-mod args {
+pub(super) mod args {
     use super::*;
 
     /// What a JS value is, for a message: `null`, `a number`, `an object`…

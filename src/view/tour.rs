@@ -11,6 +11,7 @@
 
 use crate::base::text::{quoted, thousands};
 use crate::model::config::limits;
+use crate::run::link::{self, Format};
 use crate::run::scenario::{path_error, reject_duplicate_keys, Scenario};
 use crate::run::timeline::Timeline;
 use crate::view::state::{EventView, LogWindow, StateView};
@@ -29,6 +30,22 @@ pub const MAX_TOUR_STOPS: usize = 200;
 /// A caption or a task: what fits a tour panel.
 pub const MAX_TOUR_TEXT_CHARS: usize = 2_000;
 pub const MAX_TOUR_LANGUAGES: usize = 16;
+/// Characters of a tour link (what follows `#t=`). A browser must take the
+/// whole URL: Chromium takes 2 MiB (`url::kMaxURLChars`), Firefox 1 MiB
+/// (`network.standard-url.max-length`); half of the smaller leaves room for
+/// the page's own address and query. A tour holds scenarios and words in
+/// several languages, so its links may be longer than a scenario's
+/// (`limits::MAX_LINK_CHARS`); the text a link holds is a tour file, at most
+/// `MAX_TOUR_BYTES` decompressed.
+pub const MAX_TOUR_LINK_CHARS: usize = 500_000;
+/// A tour link (`#t=`): the tour file as `link::encode_within` writes it.
+pub const TOUR_LINK: Format = Format {
+    holds: "tour",
+    foreign: "does not start with \"v1.\"; it is not a Highwater tour link",
+    label: "tour link",
+    max_chars: MAX_TOUR_LINK_CHARS,
+    max_bytes: MAX_TOUR_BYTES,
+};
 const MAX_KEY_CHARS: usize = 64;
 const MAX_LANGUAGE_TAG_CHARS: usize = 35;
 
@@ -185,6 +202,19 @@ impl TourFile {
             }
         }
         Ok(())
+    }
+
+    /// The tour as a link's text (`v1.…`, what follows `#t=`): the file as
+    /// read, written compactly. Refused past `TOUR_LINK`'s limits.
+    pub fn to_link(&self) -> Result<String, String> {
+        link::encode_within(&serde_json::to_string(self).expect("a tour serializes"), &TOUR_LINK)
+    }
+
+    /// Reads a tour link's text (what follows `#t=`) as `from_json` reads a
+    /// file. Every message starts with "tour link: ".
+    pub fn from_link(text: &str) -> Result<TourFile, String> {
+        let json = link::decode_text(text, &TOUR_LINK)?;
+        TourFile::from_json(&json).map_err(|e| format!("{}: {e}", TOUR_LINK.label))
     }
 
     /// Every fact of every stop against the model, and every step happens.
@@ -361,7 +391,10 @@ pub fn check_parts(parts: &[TourPart]) -> TourCheck {
                 (f.stop, f.part, f.at) = (stop.key.clone(), Some(p), Some(stop.at));
                 check.findings.push(f);
             }
-            if let Some(path) = &stop.predict {
+            if stop.predict.is_some() && stop.at == 0 {
+                // The page asks at the position before `at` and then moves the board there.
+                check.findings.push(finding("a \"predict\" stop is asked at the position before it (at 0 there is none)".into()));
+            } else if let Some(path) = &stop.predict {
                 match lookup(path, &state) {
                     Ok(answer) => {
                         let choices = choices(path, &answer, &state);
@@ -670,6 +703,94 @@ mod tests {
         assert!(messages.iter().any(|m| m.contains("unknown broker fact")));
         assert!(messages.iter().any(|m| m.contains("fact `lag`: unknown fact")));
         assert!(messages.iter().any(|m| m.contains("there is no broker \"9\"")));
+    }
+
+    #[test]
+    fn a_prediction_at_0_is_a_finding() {
+        // The page asks at the position before the stop's: at 0 there is none.
+        let tour = TourFile::from_json(&lesson("{}", "leader").replace(r#""facts": {"leader": 1}"#, r#""facts": {"leader": 1}, "predict": "leader""#)).unwrap();
+        let check = tour.check();
+        let at_0: Vec<&Finding> = check.findings.iter().filter(|f| f.stop == "intro").collect();
+        assert_eq!(at_0.len(), 1, "{:?}", check.findings);
+        assert_eq!(at_0[0].to_string(), "stop \"intro\" (part 1, at 0): a \"predict\" stop is asked at the position before it (at 0 there is none)");
+        assert_eq!(check.predictions.iter().map(|p| p.stop.as_str()).collect::<Vec<_>>(), ["guess"], "no choices for a question that cannot be asked");
+    }
+
+    /// What a tour link holds is the file as read: the same tour, the same
+    /// check, whatever whitespace and key order the author wrote.
+    #[test]
+    fn a_tour_link_round_trips() {
+        let text = lesson(r#"{"produce": {"m1": "acked"}}"#, "brokers.2.high_watermark");
+        let tour = TourFile::from_json(&text).unwrap();
+        let link = tour.to_link().unwrap();
+        assert!(link.starts_with("v1.") && link.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)), "{link}");
+        let back = TourFile::from_link(&link).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), serde_json::to_string(&tour).unwrap());
+        assert_eq!(back.check().predictions, tour.check().predictions);
+        assert_eq!(back.to_link().unwrap(), link, "a link of a link is the same link");
+        // Written compactly: no whitespace the author's file had survives.
+        let json = link::decode_text(&link, &TOUR_LINK).unwrap();
+        assert!(json.len() < text.len() && !json.contains("\n"), "{json}");
+    }
+
+    #[test]
+    fn a_bad_tour_link_is_refused_with_a_short_message() {
+        let link = TourFile::from_json(&lesson("{}", "leader")).unwrap().to_link().unwrap();
+        let mut corrupt = 0;
+        for cut in 1..20 {
+            let e = TourFile::from_link(&link[..link.len() - cut]).unwrap_err();
+            assert!(e.starts_with("tour link: ") && (e.contains("it may be cut short") || e.contains("is corrupt or truncated")), "{e}");
+            corrupt += e.contains("corrupt") as u32;
+        }
+        assert!(corrupt > 0, "some cuts reach the decompressor");
+        assert_eq!(TourFile::from_link("hello").unwrap_err(), "tour link: does not start with \"v1.\"; it is not a Highwater tour link");
+        assert!(TourFile::from_link("v1.@@@").unwrap_err().starts_with("tour link: is not valid base64url"));
+        let e = TourFile::from_link(&"v".repeat(MAX_TOUR_LINK_CHARS + 1)).unwrap_err();
+        assert_eq!(e, format!("tour link: {} characters is longer than the limit of {MAX_TOUR_LINK_CHARS}", MAX_TOUR_LINK_CHARS + 1));
+        let pack = |bytes: &[u8]| {
+            use base64::Engine;
+            format!("v1.{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(bytes, 9)))
+        };
+        // A bomb: 64 MiB of spaces is a short link; it stops at the limit.
+        let bomb = pack(&vec![b' '; 64 << 20]);
+        assert!(bomb.len() < MAX_TOUR_LINK_CHARS, "{} characters", bomb.len());
+        assert_eq!(TourFile::from_link(&bomb).unwrap_err(), format!("tour link: expands past the limit of {MAX_TOUR_BYTES} bytes"));
+        assert_eq!(TourFile::from_link(&pack(&[0xc3, 0x28])).unwrap_err(), "tour link: does not hold UTF-8 text");
+        // Text that is not a tour: the reader's message, its quotes bounded.
+        let e = TourFile::from_link(&pack(format!(r#"{{"highwater_tour": 1, "{}": 1}}"#, "k".repeat(100_000)).as_bytes())).unwrap_err();
+        assert!(e.starts_with("tour link: tour.kkk") && e.contains("unknown field \"kkk") && e.contains("(100,000 characters)") && e.len() < 400, "{e}");
+        let e = TourFile::from_link(&pack(br#"{"version": 1, "steps": []}"#)).unwrap_err();
+        assert!(e.starts_with("tour link: highwater_tour: missing"), "a scenario's text in a tour link: {e}");
+    }
+
+    #[test]
+    fn a_tour_past_the_link_limit_is_refused() {
+        // Words that do not compress, in 16 languages on 200 stops: a file
+        // under MAX_TOUR_BYTES whose link is past MAX_TOUR_LINK_CHARS.
+        let mut x: u64 = 1;
+        let mut noise = |n: usize| -> String {
+            (0..n)
+                .map(|_| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    char::from(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 "[(x >> 58) as usize % 63])
+                })
+                .collect()
+        };
+        let mut tour = TourFile::from_json(&lesson("{}", "leader")).unwrap();
+        let stops = &mut tour.parts[0].stops;
+        let template = stops[0].clone();
+        stops.clear();
+        for i in 0..MAX_TOUR_STOPS {
+            let mut stop = template.clone();
+            stop.key = format!("stop-{i}");
+            stop.facts.clear();
+            stop.caption = (0..MAX_TOUR_LANGUAGES).map(|l| (format!("x{l}"), noise(300))).collect();
+            stops.push(stop);
+        }
+        let json = serde_json::to_string(&tour).unwrap();
+        assert!(json.len() <= MAX_TOUR_BYTES, "{} bytes", json.len());
+        let e = tour.to_link().unwrap_err();
+        assert!(e.starts_with("tour link: ") && e.ends_with(&format!("characters is longer than the limit of {MAX_TOUR_LINK_CHARS}")), "{e}");
     }
 
     #[test]

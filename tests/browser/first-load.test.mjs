@@ -33,7 +33,7 @@ async function requests({ path = '', body = null, count = 1 } = {}) {
   return asked.filter((p) => !p.endsWith('.html') && p !== '/favicon.svg');
 }
 
-const LATER = ['explore-dialog.js', 'whatif-dialog.js', 'share-dialog.js', 'fork-view.js', 'export.js', 'compare.css', 'worker-runner.js', 'explore-worker.js', 'whatif-worker.js', 'pkg-fast'];
+const LATER = ['explore-dialog.js', 'whatif-dialog.js', 'share-dialog.js', 'fork-view.js', 'export.js', 'compare.css', 'worker-runner.js', 'explore-worker.js', 'whatif-worker.js', 'tour-worker.js', 'pkg-fast'];
 
 test('the page: one module for the element, nothing it does not show (on a first visit the diagram\'s panel is closed)', async () => {
   const asked = await requests();

@@ -149,3 +149,25 @@ for (const dir of ['pkg', 'pkg-fast']) {
     }
   });
 }
+
+// The tour author's calls are in the workers' core only (the `authoring`
+// feature, src/boundary/authoring.rs), checked as the others are.
+test('pkg-fast: the tour calls take only a string, and refuse text past the limit with a RangeError', () => {
+  const core = cores['pkg-fast'];
+  // Each call, its argument's name, and what it says of "{}".
+  const calls = [
+    ['checkTour', 'text', 'highwater_tour: missing'],
+    ['checkBuiltInTour', 'text', 'tour: missing field `id`'],
+    ['tourToLink', 'text', 'highwater_tour: missing'],
+    ['tourFromLink', 'link', 'tour link: does not start with "v1."'],
+  ];
+  for (const [name, arg, empty] of calls) {
+    assert.equal(typeof core[name], 'function', name);
+    assert.equal(name in cores.pkg, false, `the page's core has no ${name}`);
+    for (const bad of [123, {}, null, undefined, [], true, () => '{}', Symbol('x'), 12n]) {
+      refused(core, TypeError, `${name}: ${arg}: expected a string`, () => core[name](bad));
+    }
+    refused(core, RangeError, `${name}: ${arg}`, () => core[name](' '.repeat(name === 'tourFromLink' ? 2_000_001 : 1_048_577)));
+    refused(core, Error, empty, () => core[name]('{}'));
+  }
+});

@@ -1,7 +1,8 @@
 // The page's folders are its layers (www/*/README.md): imports run one way,
 // words ← draw ← element ← panels, dialogs ← the element module, with
-// core.js (the JS API) open to all and the workers apart. No browser needed:
-// this reads the modules' import statements.
+// core.js (the JS API) open to all and the workers apart (started by the
+// dialogs and by the element's tour check, element/tour-check.js). No
+// browser needed: this reads the modules' import statements.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ const WWW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..
 const MAY_USE = {
   words: [],
   draw: ['words'],
-  element: ['draw', 'words', 'core.js'],
+  element: ['draw', 'words', 'workers', 'core.js'],
   panels: ['element', 'draw', 'words', 'core.js'],
   dialogs: ['element', 'draw', 'words', 'workers', 'core.js'],
   workers: ['pkg-fast'],
