@@ -534,6 +534,8 @@ export class HighwaterPlayground extends HTMLElement {
   /** The page: the run from the address bar's fragment, then `?tour=&step=`. */
   async loadPage() {
     const pg = this.pg;
+    // Read before the run's own address replaces the fragment.
+    const tourLink = parseFragment(location.hash).tour;
     try {
       pg.address.loadFromHash();
     } catch (err) {
@@ -542,7 +544,6 @@ export class HighwaterPlayground extends HTMLElement {
     }
     const params = new URLSearchParams(location.search);
     // A tour: a link that carries a tour file (`#t=`), a tour file's URL (`?tour-src=`), or a built-in tour's id.
-    const tourLink = parseFragment(location.hash).tour;
     const source = tourLink !== null ? { link: tourLink } : params.has('tour-src') ? { src: params.get('tour-src') } : params.get('tour');
     if (source) {
       const raw = params.get('step');
