@@ -168,7 +168,7 @@ test('change text round-trips through the wasm binding; bad text and impossible 
   assert.deepEqual(r.taken, r.offered.map(() => null));
   assert.equal(r.stepText, 'step@8=crash:3');
   assert.deepEqual(r.fragments.map((f) => [f.link, f.at, f.fork]), r.texts.map((x) => ['v1.abc', 3, x]));
-  assert.deepEqual(r.plain, { link: 'v1.abc', at: 3, badAt: null, fork: null });
+  assert.deepEqual(r.plain, { link: 'v1.abc', at: 3, badAt: null, fork: null, tour: null });
   assert.deepEqual(page.errors, []);
 });
 
