@@ -2,7 +2,8 @@
 //! fact of every stop holds, 1 naming each wrong fact (stop, fact, expected,
 //! actual), 2 for a file it cannot read. `highwater tour link`: the file as
 //! a `#t=` fragment, exit 2 for a file it cannot read or a link past the
-//! limit. The sample lesson is examples/tours/acks-1-loss.json.
+//! limit. The sample lesson is examples/tours/acks-1-loss.json; the docs
+//! site's lessons are site/public/lessons/*.json.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -74,6 +75,28 @@ fn an_unreadable_file_exits_2_with_a_short_message() {
     }
     let out = check(Path::new("/nonexistent/tour.json"));
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// The docs site's lessons (site/public/lessons/*.json, served as they are
+/// and played by the element's `tour-src`), as the site's CI would check them.
+#[test]
+fn every_lesson_of_the_docs_site_holds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("site/public/lessons");
+    let mut lessons: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    lessons.sort();
+    assert!(!lessons.is_empty(), "no lesson in {}", dir.display());
+    for path in &lessons {
+        let out = check(path);
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{}:\n{stdout}{stderr}", path.display());
+        assert!(stderr.contains("every fact holds"), "{}: {stderr}", path.display());
+        // A lesson on the site asks for a prediction at least once (predict, then see).
+        assert!(!stderr.contains("(0 predictions)"), "{}: {stderr}", path.display());
+    }
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! the facts are checked by the crate's own tour check (`view::tour`), the
 //! one `highwater tour check` and the page use.
 
-use highwater::view::tour::{check_facts, event_types, is_kebab, state_value, BuiltInTour, TourStop};
+use highwater::view::tour::{check_facts, event_types, is_kebab, lookup, state_value, BuiltInTour, TourStop};
 use highwater::{Scenario, Timeline};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
@@ -153,6 +153,88 @@ fn every_tour_states_only_what_the_model_shows() {
         problems.extend(check_tour(&id, &locale));
     }
     assert!(problems.is_empty(), "{} problem(s) in the tours:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// A stop's facts as paths of the vocabulary (`brokers.2.high_watermark`,
+/// `produce.m5`, `isr`) with their values; `violations` and `events` are
+/// sets, not values at a path, and are left out.
+fn fact_paths(facts: &Map<String, Value>) -> Vec<(String, Value)> {
+    let mut out = vec![];
+    for (key, value) in facts {
+        match (key.as_str(), value.as_object()) {
+            ("violations" | "events", _) => {}
+            ("brokers", Some(ids)) => {
+                for (id, broker) in ids {
+                    for (field, v) in broker.as_object().into_iter().flatten() {
+                        out.push((format!("brokers.{id}.{field}"), v.clone()));
+                    }
+                }
+            }
+            ("leader_view" | "produce" | "produce_error", Some(map)) => {
+                out.extend(map.iter().map(|(k, v)| (format!("{key}.{k}"), v.clone())));
+            }
+            _ => out.push((key.clone(), value.clone())),
+        }
+    }
+    out
+}
+
+#[test]
+fn fact_paths_name_what_lookup_reads() {
+    let facts = json!({"leader": null, "isr": [1, 2], "brokers": {"2": {"high_watermark": 1}}, "produce": {"m5": "acked"}, "leader_view": {"3": 4}, "events": ["truncated"]});
+    let paths: Vec<String> = fact_paths(facts.as_object().unwrap()).into_iter().map(|(p, _)| p).collect();
+    assert_eq!(paths, ["brokers.2.high_watermark", "isr", "leader", "leader_view.3", "produce.m5"]);
+}
+
+/// Predict, then see: every built-in tour asks the learner at least once
+/// to choose a value before the board shows it. The page shows `at - 1`
+/// and then plays step `at`, so a prediction is never at 0; the path must
+/// name a value of the state at its stop (the model's answer, from which
+/// the choices are drawn); and since the caption, read after the choice,
+/// states the answer, the stop states it as a fact too, so that the
+/// answer the caption gives is the one the model has.
+#[test]
+fn every_tour_asks_for_a_prediction_and_its_caption_states_the_answer() {
+    let mut problems = vec![];
+    for id in index() {
+        let file = std::fs::read_to_string(www().join(format!("tours/{id}.json"))).expect("the tour file");
+        let tour = BuiltInTour::from_json(&file).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let mut predictions = 0;
+        for (p, part) in tour.parts.iter().enumerate() {
+            let scenario = Scenario::from_value(part.scenario.clone()).unwrap_or_else(|e| panic!("{id} part {}: {e}", p + 1));
+            let mut timeline = Timeline::new(&scenario).expect("the scenario builds");
+            for stop in part.stops.iter().filter(|s| s.predict.is_some()) {
+                let path = stop.predict.as_deref().unwrap_or_default();
+                let here = format!("{id}: stop {:?} (part {}, at {})", stop.key, p + 1, stop.at);
+                predictions += 1;
+                if stop.at == 0 {
+                    problems.push(format!("{here}: a prediction needs a step before it (at 0 there is none)"));
+                    continue;
+                }
+                if stop.at > timeline.len() {
+                    problems.push(format!("{here}: past the end of the run"));
+                    continue;
+                }
+                timeline.seek(stop.at).expect("a position within the timeline");
+                let answer = match lookup(path, &state_value(&timeline)) {
+                    Ok(answer) => answer,
+                    Err(e) => {
+                        problems.push(format!("{here}: predict `{path}`: {e}"));
+                        continue;
+                    }
+                };
+                match fact_paths(&stop.facts).into_iter().find(|(fact, _)| fact == path) {
+                    Some((_, stated)) if stated == answer => {}
+                    Some((_, stated)) => problems.push(format!("{here}: the fact `{path}` states {stated}, the model's answer is {answer}")),
+                    None => problems.push(format!("{here}: the caption states the answer to `{path}` ({answer}): add it to the stop's facts")),
+                }
+            }
+        }
+        if predictions == 0 {
+            problems.push(format!("{id}: no prediction stop (a stop with \"predict\")"));
+        }
+    }
+    assert!(problems.is_empty(), "{} problem(s) with the predictions:\n{}", problems.len(), problems.join("\n"));
 }
 
 /// The crate's check of one facts object, as lines.

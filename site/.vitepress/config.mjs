@@ -7,7 +7,8 @@ export default defineConfig({
   title: 'Kafka replication, by example',
   description: 'Lessons on Kafka partition replication with live Highwater playgrounds',
   cleanUrls: false,
-  // public/ holds the installed package (its README is not a page of the site).
+  // public/ holds the installed package (its README is not a page of the site)
+  // and the lessons in the tour format (public/lessons/*.json), served as they are.
   srcExclude: ['public/**', 'README.md'],
   // <highwater-playground> is a custom element: Vue must leave it to the browser.
   vue: { template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('highwater-') } } },
@@ -18,6 +19,7 @@ export default defineConfig({
       themeConfig: {
         nav: [
           { text: 'The high watermark', link: '/' },
+          { text: 'Why acks=1 can lose a write', link: '/acks-1-loss' },
           { text: 'Embedding with an iframe', link: '/iframe' },
         ],
         sidebar: [
@@ -25,6 +27,7 @@ export default defineConfig({
             text: 'Lessons',
             items: [
               { text: 'The high watermark', link: '/' },
+              { text: 'Why acks=1 can lose a write', link: '/acks-1-loss' },
               { text: 'Embedding with an iframe', link: '/iframe' },
             ],
           },
@@ -38,8 +41,19 @@ export default defineConfig({
       title: 'Kafka 副本同步实例',
       description: '用 Highwater 演示 Kafka 分区副本同步的课程',
       themeConfig: {
-        nav: [{ text: '高水位', link: '/zh-hans/' }],
-        sidebar: [{ text: '课程', items: [{ text: '高水位', link: '/zh-hans/' }] }],
+        nav: [
+          { text: '高水位', link: '/zh-hans/' },
+          { text: '为什么 acks=1 会丢数据', link: '/zh-hans/acks-1-loss' },
+        ],
+        sidebar: [
+          {
+            text: '课程',
+            items: [
+              { text: '高水位', link: '/zh-hans/' },
+              { text: '为什么 acks=1 会丢数据', link: '/zh-hans/acks-1-loss' },
+            ],
+          },
+        ],
         outline: { label: '本页内容' },
         docFooter: { prev: '上一页', next: '下一页' },
         sidebarMenuLabel: '菜单',

@@ -384,6 +384,10 @@ pub fn check_parts(parts: &[TourPart]) -> TourCheck {
             if stop.does && stop.at == 0 {
                 check.findings.push(finding("a \"do\" stop needs a step to do (at 0 there is none)".into()));
             }
+            // The page asks before the board moves: it shows `at - 1`, then plays step `at`.
+            if stop.predict.is_some() && stop.at == 0 {
+                check.findings.push(finding("a prediction stop needs a step to predict (at 0 there is none)".into()));
+            }
             timeline.seek(stop.at).expect("a position within the timeline");
             let state = state_value(&timeline);
             let events = event_types(&timeline, stop.at);
@@ -590,11 +594,13 @@ pub fn choices(path: &str, answer: &Value, state: &Value) -> Vec<Value> {
         }
         Value::Bool(b) => vec![Value::Bool(!b)],
         Value::Array(members) if members.iter().all(Value::is_u64) => {
-            // A set of brokers: one fewer, one more.
+            // A set of brokers: one fewer, one more. The ISR keeps its
+            // leader (the leader is always in it), so no choice drops it.
             let ids = broker_ids(state);
             let have: Vec<u64> = members.iter().filter_map(Value::as_u64).collect();
+            let leader = if path == "isr" { state["partition"]["leader"].as_u64() } else { None };
             let mut sets = vec![];
-            for &m in &have {
+            for &m in have.iter().filter(|&&m| Some(m) != leader) {
                 sets.push(have.iter().copied().filter(|&x| x != m).collect::<Vec<u64>>());
             }
             for &id in &ids {
@@ -628,13 +634,18 @@ fn broker_ids(state: &Value) -> Vec<u64> {
     state["brokers"].as_array().into_iter().flatten().filter_map(|b| b["id"].as_u64()).collect()
 }
 
-/// Numbers ascending, null last, then strings and arrays by their text.
+/// Numbers ascending, null last; sets of brokers by their ids ([1], [1, 2],
+/// [1, 2, 3], [2]); then strings and other arrays by their text.
 fn order(a: &Value, b: &Value) -> std::cmp::Ordering {
+    let ids = |v: &Value| -> Option<Vec<u64>> { v.as_array()?.iter().map(Value::as_u64).collect() };
     match (a.as_u64(), b.as_u64()) {
         (Some(x), Some(y)) => x.cmp(&y),
         (Some(_), None) => std::cmp::Ordering::Less,
         (None, Some(_)) => std::cmp::Ordering::Greater,
-        _ => (a.is_null(), a.to_string()).cmp(&(b.is_null(), b.to_string())),
+        _ => match (ids(a), ids(b)) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            _ => (a.is_null(), a.to_string()).cmp(&(b.is_null(), b.to_string())),
+        },
     }
 }
 
@@ -693,6 +704,15 @@ mod tests {
         assert!(err.contains("the key appears twice") || err.contains("twice"), "{err}");
         let huge = " ".repeat(MAX_TOUR_BYTES + 1);
         assert!(TourFile::from_json(&huge).unwrap_err().contains("larger than the limit"));
+    }
+
+    #[test]
+    fn a_prediction_at_zero_is_a_finding() {
+        // The page asks before step `at` and shows `at - 1`: at 0 there is no step to predict.
+        let text = lesson("{}", "leader").replacen(r#""at": 0, "caption""#, r#""at": 0, "predict": "leader", "caption""#, 1);
+        let findings = TourFile::from_json(&text).unwrap().check().findings;
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0].to_string(), "stop \"intro\" (part 1, at 0): a prediction stop needs a step to predict (at 0 there is none)");
     }
 
     #[test]
@@ -801,8 +821,11 @@ mod tests {
         });
         assert_eq!(choices("high_watermark", &Value::from(2), &state), [1, 2, 3, 4].map(Value::from).to_vec());
         assert_eq!(choices("leader", &Value::from(1), &state), vec![Value::from(1), Value::from(2), Value::from(3), Value::Null]);
+        // The ISR keeps its leader (1) in every choice, and sets come in the order of their ids.
         let isr = choices("isr", &serde_json::json!([1, 2]), &state);
-        assert!(isr.contains(&serde_json::json!([1, 2])) && isr.contains(&serde_json::json!([1, 2, 3])) && isr.len() == 4, "{isr:?}");
+        assert_eq!(isr, vec![serde_json::json!([1]), serde_json::json!([1, 2]), serde_json::json!([1, 2, 3])]);
+        let elr = choices("elr", &serde_json::json!([1, 2]), &state);
+        assert_eq!(elr, vec![serde_json::json!([1]), serde_json::json!([1, 2]), serde_json::json!([1, 2, 3]), serde_json::json!([2])]);
         assert_eq!(choices("produce.m1", &Value::from("acked"), &state).len(), 4);
         assert_eq!(choices("brokers.1.in_isr", &Value::Bool(true), &state), vec![Value::Bool(false), Value::Bool(true)]);
     }

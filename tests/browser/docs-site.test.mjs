@@ -17,6 +17,8 @@ const PAGES = [
   { name: 'lesson', path: 'index.html', elements: 2 },
   { name: 'zh-hans', path: 'zh-hans/index.html', elements: 1 },
   { name: 'iframe', path: 'iframe.html', elements: 0 },
+  { name: 'acks-1-loss', path: 'acks-1-loss.html', elements: 1 },
+  { name: 'zh-hans-acks-1-loss', path: 'zh-hans/acks-1-loss.html', elements: 1 },
 ];
 
 let out;
@@ -172,3 +174,67 @@ test('the Chinese page: the element speaks zh-Hans', { timeout: 60000 }, async (
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// The lesson written only in the tour format (site/public/lessons/acks-1-loss.json),
+// played by the element's tour-src in the page's language, with its predictions.
+// EXPECTED TO FAIL until the page side lands: tour-src, the choices
+// ([data-testid="tour-choices"], button[data-tour="choice"], .correct) and
+// the highwater-answer event are being written in www/element and www/panels.
+const LESSON = JSON.parse(fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'site', 'public', 'lessons', 'acks-1-loss.json'), 'utf8'));
+
+test('the lesson file is copied to the site as it is, and the pages embed it by tour-src', () => {
+  const served = path.join(out, 'lessons', 'acks-1-loss.json');
+  assert.ok(fs.existsSync(served), 'lessons/acks-1-loss.json is in the built site');
+  assert.deepEqual(JSON.parse(fs.readFileSync(served, 'utf8')), LESSON);
+  for (const p of ['acks-1-loss.html', 'zh-hans/acks-1-loss.html']) {
+    assert.match(fs.readFileSync(path.join(out, p), 'utf8'), /<highwater-playground [^>]*tour-src="\/lessons\/acks-1-loss\.json"/, p);
+  }
+});
+
+for (const [lang, file] of [['en', 'acks-1-loss.html'], ['zh-Hans', 'zh-hans/acks-1-loss.html']]) {
+  test(`the tour-file lesson in ${lang}: the file's title, a prediction with the model's choices, the answer marked and announced`, { timeout: 90000 }, async () => {
+    assertElementPackaged();
+    const page = await open(browser, `${server.url}${file}`);
+    assert.equal(await page.locator('html').getAttribute('lang'), lang);
+    await waitReady(page, 'highwater-playground');
+    const host = page.locator('highwater-playground');
+    await host.locator('[data-testid="tour-caption"]').waitFor({ timeout: 30000 });
+    assert.equal((await host.locator('#tour .tour-title').textContent()).trim(), LESSON.title[lang]);
+    // Every answer the element announces.
+    await page.evaluate(() => {
+      window.__answers = [];
+      document.addEventListener('highwater-answer', (e) => window.__answers.push({ ...e.detail }));
+    });
+    const stops = LESSON.parts.flatMap((p) => p.stops);
+    const first = stops.findIndex((s) => s.predict);
+    assert.ok(first >= 0, 'the lesson has a prediction stop');
+    // Up to the first prediction: "do" stops done for the learner, then Next.
+    for (let i = 0; i < first; i++) {
+      if (stops[i].do) await host.locator('#tour button[data-tour="do"]').click();
+      await host.locator('#tour button[data-tour="next"]').click();
+    }
+    const stop = stops[first];
+    const choices = host.locator('[data-testid="tour-choices"] button[data-tour="choice"]');
+    await choices.first().waitFor({ timeout: 30000 });
+    const n = await choices.count();
+    assert.ok(n >= 3 && n <= 4, `${n} choices`);
+    // The board waits at the position before the stop while the learner chooses.
+    assert.equal((await host.locator('#position').textContent()).trim().split(' ')[0], String(stop.at - 1));
+    await choices.first().click();
+    const correct = host.locator('[data-testid="tour-choices"] button[data-tour="choice"].correct');
+    await correct.waitFor({ timeout: 10000 });
+    assert.equal(await correct.count(), 1, 'one choice is marked as the model\'s answer');
+    // The model's answer: the stop's own fact at the predicted path (the lesson states it, tour check holds it).
+    const answer = stop.predict.split('.').reduce((v, k) => v?.[k], { ...stop.facts, brokers: stop.facts.brokers });
+    await page.waitForFunction(() => window.__answers.length > 0);
+    const [detail] = await page.evaluate(() => window.__answers);
+    assert.equal(detail.stop, stop.key);
+    assert.ok('chosen' in detail && typeof detail.correct === 'boolean', JSON.stringify(detail));
+    if (answer !== undefined) assert.equal(detail.correct, JSON.stringify(detail.chosen) === JSON.stringify(answer), JSON.stringify(detail));
+    await page.waitForFunction((at) => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith(`${at} /`), stop.at);
+    assert.equal((await host.locator('[data-testid="tour-caption"]').textContent()).trim(), stop.caption[lang]);
+    assert.deepEqual(page.failed, []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}

@@ -65,7 +65,7 @@ for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
 }
 
 test('a tour link opens at its stop, a reload shows the same caption, and a bad tour is a message on a working page', async () => {
-  const page = await openPage(env, { path: '?tour=leo-and-hw&step=5' });
+  const page = await openPage(env, { path: '?tour=leo-and-hw&step=4' });
   const caption = page.locator('[data-testid="tour-caption"]');
   await caption.waitFor();
   const first = await caption.textContent();
@@ -73,12 +73,13 @@ test('a tour link opens at its stop, a reload shows the same caption, and a bad 
   await page.waitForSelector('body[data-ready="true"]');
   await caption.waitFor();
   assert.equal(await caption.textContent(), first);
-  assert.equal(stepParam(page), '5');
-  // Stop 5 is the learner's to take (its control beside the caption); Next then goes to stop 6, and the URL follows.
+  assert.equal(stepParam(page), '4');
+  // Stop 4 (the first fetch) is the learner's to take (its control beside the caption); Next then goes to stop 5, and the URL follows.
+  assert.ok(tourData('leo-and-hw').parts[0].stops[3].do, 'stop 4 of leo-and-hw is a "do" stop');
   await page.locator('#tour button[data-tour="do"]').click();
-  assert.equal(stepParam(page), '5');
+  assert.equal(stepParam(page), '4');
   await page.locator('#tour button[data-tour="next"]').click();
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '6');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '5');
   const bad = await openPage(env, { path: '?tour=%3Cimg%20src%3Dx%3E&step=2' });
   await bad.locator('.notice-error').waitFor();
   assert.match(await bad.locator('.notice-error').textContent(), /no tour “<img src=x>”/);
@@ -158,10 +159,15 @@ test('the empty page offers the first tour, and a hint follows the state', async
 for (const lang of ['zh-Hans', 'zh-Hant']) {
   for (const [w, hgt] of [[1440, 900], [390, 844]]) {
     test(`screenshots in ${lang} at ${w} px: the leo-and-hw tour's two-round lesson`, async () => {
+      // Stop 5 (the second fetch) is a prediction: where the page asks for it, any choice moves the board to the stop.
       const page = await openPage(env, { path: `?lang=${lang}&tour=leo-and-hw&step=5`, viewport: { width: w, height: hgt } });
       await page.locator('[data-testid="tour-caption"]').waitFor();
-      await page.locator('#tour button[data-tour="do"]').click();
-      await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('4 /'));
+      const at = () => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('4 /');
+      const choice = page.locator('[data-testid="tour-choices"] button[data-tour="choice"]');
+      await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('4 /')
+        || document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-choices"] button[data-tour="choice"]'));
+      if (await choice.count()) await choice.first().click();
+      await page.waitForFunction(at);
       fs.mkdirSync(RESULTS, { recursive: true });
       const file = path.join(RESULTS, `tour-${lang}-${w}.png`);
       await page.screenshot({ path: file });
