@@ -384,10 +384,6 @@ pub fn check_parts(parts: &[TourPart]) -> TourCheck {
             if stop.does && stop.at == 0 {
                 check.findings.push(finding("a \"do\" stop needs a step to do (at 0 there is none)".into()));
             }
-            // The page asks before the board moves: it shows `at - 1`, then plays step `at`.
-            if stop.predict.is_some() && stop.at == 0 {
-                check.findings.push(finding("a prediction stop needs a step to predict (at 0 there is none)".into()));
-            }
             timeline.seek(stop.at).expect("a position within the timeline");
             let state = state_value(&timeline);
             let events = event_types(&timeline, stop.at);
@@ -704,15 +700,6 @@ mod tests {
         assert!(err.contains("the key appears twice") || err.contains("twice"), "{err}");
         let huge = " ".repeat(MAX_TOUR_BYTES + 1);
         assert!(TourFile::from_json(&huge).unwrap_err().contains("larger than the limit"));
-    }
-
-    #[test]
-    fn a_prediction_at_zero_is_a_finding() {
-        // The page asks before step `at` and shows `at - 1`: at 0 there is no step to predict.
-        let text = lesson("{}", "leader").replacen(r#""at": 0, "caption""#, r#""at": 0, "predict": "leader", "caption""#, 1);
-        let findings = TourFile::from_json(&text).unwrap().check().findings;
-        assert_eq!(findings.len(), 1, "{findings:?}");
-        assert_eq!(findings[0].to_string(), "stop \"intro\" (part 1, at 0): a prediction stop needs a step to predict (at 0 there is none)");
     }
 
     #[test]
