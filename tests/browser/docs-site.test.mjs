@@ -177,9 +177,9 @@ test('the Chinese page: the element speaks zh-Hans', { timeout: 60000 }, async (
 
 // The lesson written only in the tour format (site/public/lessons/acks-1-loss.json),
 // played by the element's tour-src in the page's language, with its predictions.
-// EXPECTED TO FAIL until the page side lands: tour-src, the choices
-// ([data-testid="tour-choices"], button[data-tour="choice"], .correct) and
-// the highwater-answer event are being written in www/element and www/panels.
+// The choices are buttons while asked ([data-testid="tour-choices"]
+// button[data-tour="choice"]), then a list with the model's answer marked
+// (.correct); each choice sends highwater-answer.
 const LESSON = JSON.parse(fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'site', 'public', 'lessons', 'acks-1-loss.json'), 'utf8'));
 
 test('the lesson file is copied to the site as it is, and the pages embed it by tour-src', () => {
@@ -199,7 +199,7 @@ for (const [lang, file] of [['en', 'acks-1-loss.html'], ['zh-Hans', 'zh-hans/ack
     await waitReady(page, 'highwater-playground');
     const host = page.locator('highwater-playground');
     await host.locator('[data-testid="tour-caption"]').waitFor({ timeout: 30000 });
-    assert.equal((await host.locator('#tour .tour-title').textContent()).trim(), LESSON.title[lang]);
+    assert.equal((await host.locator('#tour [data-testid="tour-title"]').textContent()).trim(), LESSON.title[lang]);
     // Every answer the element announces.
     await page.evaluate(() => {
       window.__answers = [];
@@ -221,7 +221,7 @@ for (const [lang, file] of [['en', 'acks-1-loss.html'], ['zh-Hans', 'zh-hans/ack
     // The board waits at the position before the stop while the learner chooses.
     assert.equal((await host.locator('#position').textContent()).trim().split(' ')[0], String(stop.at - 1));
     await choices.first().click();
-    const correct = host.locator('[data-testid="tour-choices"] button[data-tour="choice"].correct');
+    const correct = host.locator('[data-testid="tour-choices"] .tour-choice.correct');
     await correct.waitFor({ timeout: 10000 });
     assert.equal(await correct.count(), 1, 'one choice is marked as the model\'s answer');
     // The model's answer: the stop's own fact at the predicted path (the lesson states it, tour check holds it).

@@ -99,8 +99,10 @@ test('a tour file inside the element plays in the page\'s language: its title, i
   await inside(page, `button[data-tour="choice"][data-value='${JSON.stringify(wrong)}']`).click();
   await inside(page, '[data-testid="tour-verdict"]').waitFor();
   assert.equal(await position(page), guess.at);
-  assert.equal(await inside(page, 'button[data-tour="choice"].correct').getAttribute('data-value'), JSON.stringify(model.answer));
-  assert.equal(await inside(page, `button[data-tour="choice"][data-value='${JSON.stringify(wrong)}']`).getAttribute('aria-pressed'), 'true');
+  // Answered, the choices are a list: the model's marked, the learner's too; none is a button any more.
+  assert.equal(await inside(page, '[data-testid="tour-choices"] button').count(), 0);
+  assert.equal(await inside(page, '[data-testid="tour-choices"] .correct').getAttribute('data-value'), JSON.stringify(model.answer));
+  assert.equal(await inside(page, '[data-testid="tour-choices"] [data-chosen="true"]').getAttribute('data-value'), JSON.stringify(wrong));
   assert.equal(await inside(page, '[data-testid="tour-verdict"]').textContent(), `The model has ${model.answer}; you chose ${wrong}.`);
   assert.equal(await inside(page, '[data-testid="tour-caption"]').textContent(), guess.caption.en);
   // The board says what the caption says: broker 1's HW.

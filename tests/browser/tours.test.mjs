@@ -44,6 +44,13 @@ for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
         await page.waitForFunction((at) => Number(document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.split('/')[0]) >= at - 1 && !document.querySelector('highwater-playground').shadowRoot.querySelector('#btn-play').classList.contains('playing'), stop.at);
         assert.equal(stepParam(page), String(i + 1), `${id} stop ${i + 1}: step in the URL`);
         assert.equal(await page.locator('[data-testid="tour-count"]').textContent(), lang === 'en' ? `${i + 1} of ${stops.length}` : await page.locator('[data-testid="tour-count"]').textContent());
+        if (stop.predict) {
+          // A question first: the choices, the caption (which tells) held back; any choice moves on.
+          const choice = page.locator('#tour button[data-tour="choice"]:not([disabled])');
+          await choice.first().waitFor();
+          assert.equal(await caption.count(), 0, `${id}/${stop.key}: the caption waits for the answer`);
+          await choice.first().click();
+        }
         if (stop.do) {
           // The task first, said from the step itself (its value, acks, broker); its control takes the step, then the caption.
           const task = await page.locator('[data-testid="tour-task"]').textContent();
@@ -161,7 +168,6 @@ for (const lang of ['zh-Hans', 'zh-Hant']) {
     test(`screenshots in ${lang} at ${w} px: the leo-and-hw tour's two-round lesson`, async () => {
       // Stop 5 (the second fetch) is a prediction: where the page asks for it, any choice moves the board to the stop.
       const page = await openPage(env, { path: `?lang=${lang}&tour=leo-and-hw&step=5`, viewport: { width: w, height: hgt } });
-      await page.locator('[data-testid="tour-caption"]').waitFor();
       const at = () => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('4 /');
       const choice = page.locator('[data-testid="tour-choices"] button[data-tour="choice"]');
       await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.startsWith('4 /')
@@ -207,6 +213,13 @@ test('every tour fits the 800x500 embed at every stop: no scroll bars', async ()
     await page.waitForSelector('body[data-ready="true"]');
     for (let i = 0; i < stops.length; i++) {
       const stop = stops[i];
+      if (stop.predict) {
+        const choice = page.locator('#tour button[data-tour="choice"]:not([disabled])');
+        await choice.first().waitFor();
+        const size = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+        assert.ok(size.w <= 800 && size.h <= 500, `${id} stop ${i + 1} (${stop.key}, the question): ${size.w}x${size.h}`);
+        await choice.first().click();
+      }
       if (stop.do) await page.locator('#tour button[data-tour="do"]').click();
       await page.waitForFunction(([key, at]) => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key
         && document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith(`${at} /`)

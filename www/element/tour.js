@@ -232,6 +232,12 @@ export class TourPlayer {
     this.redraw();
   }
 
+  /** Is a question open: asked, the board one step before its stop? */
+  asking() {
+    const { stop } = this.current;
+    return this.asks(stop) && this.waiting();
+  }
+
   /** Is the board one step before the current stop, on track: its step (or its answer) still to come? */
   waiting() {
     const { stop } = this.current;
@@ -383,23 +389,27 @@ export class TourPlayer {
     const open = waiting && chosen === undefined;
     const revealed = !open && this.api.position() === stop.at;
     const right = chosen !== undefined && same(chosen, prediction.answer);
-    return h('div', { class: 'tour-predict', key: 'question' },
+    // Asked: the choices are buttons. Answered: the same values as a list, the model's marked (and the learner's).
+    const choices = open
+      ? h('div', { class: 'tour-choices', role: 'group', 'aria-labelledby': 'tour-question', 'data-testid': 'tour-choices' },
+          prediction.choices.map((value) => h('button', {
+            type: 'button', key: JSON.stringify(value), class: 'tour-choice', 'data-tour': 'choice', 'data-value': JSON.stringify(value),
+          }, formatValue(path, value))))
+      : h('ul', { class: 'tour-choices answered', 'data-testid': 'tour-choices', 'aria-label': t('tour.predict', { what: describePath(path) }) },
+          prediction.choices.map((value) => {
+            const isAnswer = same(value, prediction.answer);
+            const mine = chosen !== undefined && same(value, chosen);
+            return h('li', {
+              key: JSON.stringify(value),
+              class: `tour-choice${revealed && isAnswer ? ' correct' : ''}${revealed && mine && !isAnswer ? ' wrong' : ''}${mine ? ' chosen' : ''}`,
+              'data-value': JSON.stringify(value),
+              'data-correct': revealed ? String(isAnswer) : null,
+              'data-chosen': mine ? 'true' : null,
+            }, formatValue(path, value), revealed && isAnswer ? h('span', { class: 'choice-mark', 'aria-hidden': 'true' }, ' ✓') : null);
+          }));
+    return h('div', { class: `tour-predict${open ? '' : ' answered'}`, key: 'question' },
       h('p', { class: 'tour-question', id: 'tour-question' }, t('tour.predict', { what: describePath(path) })),
-      h('div', { class: 'tour-choices', role: 'group', 'aria-labelledby': 'tour-question', 'data-testid': 'tour-choices' },
-        prediction.choices.map((value) => {
-          const isAnswer = same(value, prediction.answer);
-          const mine = chosen !== undefined && same(value, chosen);
-          return h('button', {
-            type: 'button',
-            key: JSON.stringify(value),
-            class: `tour-choice${revealed && isAnswer ? ' correct' : ''}${revealed && mine && !isAnswer ? ' wrong' : ''}`,
-            'data-tour': 'choice',
-            'data-value': JSON.stringify(value),
-            'data-correct': revealed ? String(isAnswer) : null,
-            'aria-pressed': chosen === undefined ? null : String(mine),
-            disabled: !open,
-          }, formatValue(path, value), revealed && isAnswer ? h('span', { class: 'choice-mark', 'aria-hidden': 'true' }, ' ✓') : null);
-        })),
+      choices,
       revealed && chosen !== undefined
         ? h('p', { class: `tour-verdict ${right ? 'ok' : 'no'}`, role: 'status', 'data-testid': 'tour-verdict' },
             right ? t('tour.predict_right', { answer: formatValue(path, prediction.answer) })

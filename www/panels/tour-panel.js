@@ -133,6 +133,7 @@ export class Tours {
     const pg = this.pg;
     pg.tour = null;
     delete pg.host.dataset.tourErrors;
+    pg.$('root').classList.remove('asking');
     this.showLesson();
     pg.$('tour').hidden = true;
     patch(pg.$('tour'), []);
@@ -149,6 +150,8 @@ export class Tours {
   redrawn() {
     const pg = this.pg;
     const tour = pg.tour;
+    // While a question is open, the board waits for the answer: Play and Step forward (which would tell it) give way.
+    pg.$('root').classList.toggle('asking', Boolean(tour && tour.asking()));
     if (!tour) return;
     if (tour.finished() && !tour.origin) this.markDone(tour.id);
     const step = tour.expectedStep();
