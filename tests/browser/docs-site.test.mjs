@@ -221,8 +221,10 @@ for (const [lang, file] of [['en', 'acks-1-loss.html'], ['zh-Hans', 'zh-hans/ack
     // The board waits at the position before the stop while the learner chooses.
     assert.equal((await host.locator('#position').textContent()).trim().split(' ')[0], String(stop.at - 1));
     await choices.first().click();
+    // (In the element's compact size the verdict, which names both values, stands for the marked list.)
     const correct = host.locator('[data-testid="tour-choices"] .tour-choice.correct');
-    await correct.waitFor({ timeout: 10000 });
+    await correct.waitFor({ state: 'attached', timeout: 10000 });
+    await host.locator('[data-testid="tour-verdict"]').waitFor();
     assert.equal(await correct.count(), 1, 'one choice is marked as the model\'s answer');
     // The model's answer: the stop's own fact at the predicted path (the lesson states it, tour check holds it).
     const answer = stop.predict.split('.').reduce((v, k) => v?.[k], { ...stop.facts, brokers: stop.facts.brokers });
