@@ -319,9 +319,9 @@ fn producer_failure_handling_test_not_enough_replicas_after_broker_shutdown() {
 /// fenced; it still fetches from the leader up to the log end. The leader
 /// does not add it back (`Partition.isReplicaIsrEligible`) until it reaches
 /// the controller again and is unfenced. Under 2.8, before KIP-841, the
-/// caught-up fenced replica is added back at once. (The shutting-down half
-/// needs a broker that stays up in controlled shutdown; `controlled_shutdown`
-/// is one step here, so that half is not stated yet.)
+/// caught-up fenced replica is added back at once. The shutting-down half
+/// sets the controller's flag directly (no step leaves a broker up in
+/// controlled shutdown yet).
 #[test]
 fn partition_test_isr_not_expanded_if_replica_is_fenced_or_shutdown() {
     let config = r#""brokers": 2, "replica_lag_time_max_ms": 1000"#;
@@ -339,6 +339,25 @@ fn partition_test_isr_not_expanded_if_replica_is_fenced_or_shutdown() {
     let old = run(&scenario(Protocol::V2_8, config, steps));
     assert!(old.sim.controller.is_fenced(2));
     assert_eq!(old.sim.broker(1).isr.to_vec(), vec![1, 2], "2.8: the fenced replica is added back");
+
+    // The shutting-down half. No step leaves a broker up in controlled
+    // shutdown (`controlled_shutdown` stops it in the same step), so, as
+    // Kafka's test stubs `MetadataCache.isBrokerShuttingDown`, the
+    // controller's flag is set directly on a running simulation.
+    let shutting_down = |p: Protocol| {
+        let steps = r#"{"produce": {"value": "m1", "acks": "1"}}, {"advance_ms": 2000}"#;
+        let mut r = run(&scenario(p, config, steps));
+        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: broker 2 fell behind and left the ISR");
+        r.sim.controller.shutting_down[1] = true;
+        r.sim.apply(&highwater::model::step::Step::Fetch(2));
+        r.sim.apply(&highwater::model::step::Step::Fetch(2));
+        assert_eq!(r.sim.broker(2).log_end_offset(), 1, "{p}: broker 2 fetched to the log end");
+        r.sim.broker(1).isr.to_vec()
+    };
+    for p in [Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
+        assert_eq!(shutting_down(p), vec![1], "{p}: a shutting-down replica is not added to the ISR");
+    }
+    assert_eq!(shutting_down(Protocol::V2_8), vec![1, 2], "2.8: the shutting-down replica is added back");
 }
 
 /// Controlled shutdown (`KafkaController.doControlledShutdown`; KRaft
