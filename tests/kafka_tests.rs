@@ -310,3 +310,82 @@ fn producer_failure_handling_test_not_enough_replicas_after_broker_shutdown() {
         assert_eq!(final_result, expected, "{p}: after retries until delivery.timeout.ms (2.1+), else the first answer");
     }
 }
+
+// ----- fencing and controlled shutdown --------------------------------------
+
+/// `PartitionTest.testIsrNotExpandedIfReplicaIsFencedOrShutdown` (KIP-841,
+/// 3.3), the fenced half: broker 2 fell out of the ISR (the leader's lag
+/// check), then lost the controller only, so its session expired and it is
+/// fenced; it still fetches from the leader up to the log end. The leader
+/// does not add it back (`Partition.isReplicaIsrEligible`) until it reaches
+/// the controller again and is unfenced. Under 2.8, before KIP-841, the
+/// caught-up fenced replica is added back at once. The shutting-down half
+/// sets the controller's flag directly (no step leaves a broker up in
+/// controlled shutdown yet).
+#[test]
+fn partition_test_isr_not_expanded_if_replica_is_fenced_or_shutdown() {
+    let config = r#""brokers": 2, "replica_lag_time_max_ms": 1000"#;
+    let steps = r#"{"produce": {"value": "m1", "acks": "1"}}, {"advance_ms": 2000},
+                   {"cut_controller": 2}, {"advance_ms": 20000}, {"fetch": 2}, {"fetch": 2}"#;
+    for p in [Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, config, steps));
+        assert!(r.sim.controller.is_fenced(2), "{p}: broker 2's session expired");
+        assert_eq!(r.sim.broker(2).log_end_offset(), 1, "{p}: broker 2 fetched to the log end");
+        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: a fenced replica is not added to the ISR");
+        let r = run(&scenario(p, config, &format!(r#"{steps}, {{"heal": 2}}, {{"fetch": 2}}"#)));
+        assert!(!r.sim.controller.is_fenced(2), "{p}");
+        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1, 2], "{p}: unfenced, it rejoins the ISR");
+    }
+    let old = run(&scenario(Protocol::V2_8, config, steps));
+    assert!(old.sim.controller.is_fenced(2));
+    assert_eq!(old.sim.broker(1).isr.to_vec(), vec![1, 2], "2.8: the fenced replica is added back");
+
+    // The shutting-down half. No step leaves a broker up in controlled
+    // shutdown (`controlled_shutdown` stops it in the same step), so, as
+    // Kafka's test stubs `MetadataCache.isBrokerShuttingDown`, the
+    // controller's flag is set directly on a running simulation.
+    let shutting_down = |p: Protocol| {
+        let steps = r#"{"produce": {"value": "m1", "acks": "1"}}, {"advance_ms": 2000}"#;
+        let mut r = run(&scenario(p, config, steps));
+        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: broker 2 fell behind and left the ISR");
+        r.sim.controller.shutting_down[1] = true;
+        r.sim.apply(&highwater::model::step::Step::Fetch(2));
+        r.sim.apply(&highwater::model::step::Step::Fetch(2));
+        assert_eq!(r.sim.broker(2).log_end_offset(), 1, "{p}: broker 2 fetched to the log end");
+        r.sim.broker(1).isr.to_vec()
+    };
+    for p in [Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
+        assert_eq!(shutting_down(p), vec![1], "{p}: a shutting-down replica is not added to the ISR");
+    }
+    assert_eq!(shutting_down(Protocol::V2_8), vec![1, 2], "2.8: the shutting-down replica is added back");
+}
+
+/// Controlled shutdown (`KafkaController.doControlledShutdown`; KRaft
+/// `ReplicationControlManager.handleBrokerInControlledShutdown`): the leader
+/// asks to stop; leadership moves to another ISR member in a new epoch, the
+/// broker leaves the ISR, then stops. No acknowledged acks=all write is
+/// lost, the new leader takes writes at once (no session timeout to wait
+/// for), and a restart registers at once. A crash, by contrast, leaves the
+/// partition on the dead leader until its session expires.
+#[test]
+fn controlled_shutdown_moves_leadership_before_the_broker_stops() {
+    let steps = r#"{"produce": {"value": "m1", "acks": "all"}}, {"fetch": 2}, {"fetch": 3}, {"fetch": 2}, {"fetch": 3},
+                   {"controlled_shutdown": 1}, {"produce": {"value": "m2", "acks": "all"}},
+                   {"fetch": 3}, {"fetch": 3}, {"fetch": 3}"#;
+    for p in Protocol::ALL {
+        let r = run(&scenario(p, r#""brokers": 3"#, steps));
+        assert_eq!(r.sim.controller.leader, Some(2), "{p}: leadership moved to the first ISR member left");
+        assert_eq!(r.sim.controller.isr.to_vec(), vec![2, 3], "{p}");
+        assert!(!r.sim.broker(1).alive, "{p}: broker 1 stopped");
+        assert_eq!(values(&r, 2), ["m1", "m2"], "{p}");
+        assert_eq!(r.violations(highwater::ViolationKind::AckedWriteLost).len(), 0, "{p}");
+        assert_eq!(count(&r, |e| matches!(e, Event::LeaderElected { kind: ElectionKind::Clean, .. })), 1, "{p}");
+        let acked = count(&r, |e| matches!(e, Event::ProduceResponse { result: ProduceResult::Acked, acks: highwater::model::step::Acks::All, .. }));
+        assert_eq!(acked, 2, "{p}: both writes acknowledged");
+        let r = run(&scenario(p, r#""brokers": 3"#, &format!(r#"{steps}, {{"restart": 1}}"#)));
+        assert!(r.sim.broker(1).alive, "{p}: a cleanly stopped broker registers at once");
+        assert_eq!(r.sim.broker(1).high_watermark, 1, "{p}: its HW was checkpointed on the way down");
+    }
+    let crash = run(&scenario(Protocol::V3_7, r#""brokers": 3"#, &steps.replace(r#"{"controlled_shutdown": 1}"#, r#"{"crash": {"broker": 1}}"#)));
+    assert_eq!(crash.sim.controller.leader, Some(1), "a crashed leader stays leader until its session expires");
+}

@@ -20,6 +20,8 @@ fn arb_step() -> impl Strategy<Value = Step> {
         (id.clone(), id.clone()).prop_map(|(a, b)| Step::Cut([a, b])),
         (id.clone(), id.clone()).prop_map(|(a, b)| Step::Partition([a, b])),
         id.clone().prop_map(Step::Isolate),
+        id.clone().prop_map(Step::CutController),
+        id.clone().prop_map(Step::ControlledShutdown),
         prop_oneof![Just(Heal::All), id.clone().prop_map(Heal::Broker), (id.clone(), id.clone()).prop_map(|(a, b)| Heal::Link(a, b))]
             .prop_map(Step::Heal),
         Just(Step::Consume(())),

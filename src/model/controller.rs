@@ -25,9 +25,11 @@ pub struct Controller {
     pub fenced: PerBroker<bool>,
     /// Since when the controller has heard no heartbeat from a broker.
     pub silent_since_ms: PerBroker<Option<u64>>,
+    /// Brokers in controlled shutdown (KRaft `BrokerRegistration.inControlledShutdown`).
+    pub shutting_down: PerBroker<bool>,
 }
 
-crate::clone_in_place!(Controller { leader, leader_epoch, isr, elr, last_known_leader, fenced, silent_since_ms });
+crate::clone_in_place!(Controller { leader, leader_epoch, isr, elr, last_known_leader, fenced, silent_since_ms, shutting_down });
 
 impl Controller {
     /// Broker 1 leads epoch 0 with every broker in the ISR.
@@ -40,11 +42,16 @@ impl Controller {
             last_known_leader: None,
             fenced: (0..brokers).map(|_| false).collect(),
             silent_since_ms: (0..brokers).map(|_| None).collect(),
+            shutting_down: (0..brokers).map(|_| false).collect(),
         }
     }
 
     pub fn is_fenced(&self, b: BrokerId) -> bool {
         self.fenced[(b - 1) as usize]
+    }
+
+    pub fn is_shutting_down(&self, b: BrokerId) -> bool {
+        self.shutting_down[(b - 1) as usize]
     }
 
     /// Brokers whose session has expired by `now_ms`, in id order.
@@ -109,7 +116,8 @@ impl Simulation {
     /// cut before that: a broker that is down or unreachable but not yet
     /// fenced counts, and its election is followed by another when it is fenced.
     pub(crate) fn active(&self, b: BrokerId) -> bool {
-        !self.controller.is_fenced(b)
+        // `ClusterControlManager.isActive`: not fenced and not in controlled shutdown.
+        !self.controller.is_fenced(b) && !self.controller.is_shutting_down(b)
     }
 
     /// Up and reachable: the elected leader can serve.
@@ -172,7 +180,7 @@ impl Simulation {
                 // The leader learns the new ISR (LeaderAndIsr / partition change record).
                 if bumped {
                     self.notify_brokers();
-                } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && !self.network.is_isolated(l)) {
+                } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && self.network.reaches_controller(l)) {
                     self.broker_mut(l).isr = self.controller.isr;
                     self.maybe_increment_high_watermark(l);
                 }
@@ -181,7 +189,7 @@ impl Simulation {
         if was_leader {
             let _ = self.elect(Election::Failover);
         }
-        if self.broker(b).starting && !self.network.is_isolated(b) {
+        if self.broker(b).starting && self.network.reaches_controller(b) {
             self.register(b);
         }
     }
@@ -328,7 +336,7 @@ impl Simulation {
     /// LeaderAndIsr to every broker the controller reaches.
     pub(crate) fn notify_brokers(&mut self) {
         for b in self.config.broker_ids() {
-            if self.broker(b).alive && !self.network.is_isolated(b) {
+            if self.broker(b).alive && self.network.reaches_controller(b) {
                 self.send_leader_and_isr(b);
             }
         }
@@ -422,6 +430,7 @@ impl Simulation {
     /// restart, or healed).
     pub(crate) fn rejoin(&mut self, b: BrokerId) {
         self.controller.silent_since_ms[(b - 1) as usize] = None;
+        self.controller.shutting_down[(b - 1) as usize] = false;
         if self.controller.is_fenced(b) {
             self.controller.fenced[(b - 1) as usize] = false;
             self.emit(Event::BrokerUnfenced { broker: b });

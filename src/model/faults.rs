@@ -59,7 +59,7 @@ impl Simulation {
         if hw != hw_from {
             self.emit(Event::HighWatermarkChanged { broker: b, from: hw_from, to: hw, cause: HighWatermarkCause::Checkpoint { checkpointed } });
         }
-        if self.network.is_isolated(b) {
+        if !self.network.reaches_controller(b) {
             self.emit(Event::RegistrationRefused { broker: b, session_expires_ms: None });
         } else if self.controller.is_fenced(b) {
             self.register(b);
@@ -101,7 +101,11 @@ impl Simulation {
             Heal::Link(..) => vec![],
             _ => self.config.broker_ids().filter(|&b| touches(b) && self.network.is_isolated(b)).collect(),
         };
-        if cuts.is_empty() && isolated.is_empty() {
+        let controller_cut: Vec<BrokerId> = match h {
+            Heal::Link(..) => vec![],
+            _ => self.config.broker_ids().filter(|&b| touches(b) && self.network.controller_cut[(b - 1) as usize]).collect(),
+        };
+        if cuts.is_empty() && isolated.is_empty() && controller_cut.is_empty() {
             return Err("nothing to heal: no such cut or isolation".into());
         }
         for (x, y) in cuts {
@@ -124,9 +128,21 @@ impl Simulation {
                 self.broker_mut(f).fetcher.in_flight_since_ms = None;
             }
         }
-        for b in isolated {
-            self.network.make_mut().isolated[(b - 1) as usize] = false;
-            self.emit(Event::IsolationHealed { broker: b });
+        let mut back: Vec<BrokerId> = isolated.iter().chain(&controller_cut).copied().collect();
+        back.sort_unstable();
+        back.dedup();
+        for b in back {
+            if controller_cut.contains(&b) {
+                self.network.make_mut().controller_cut[(b - 1) as usize] = false;
+                self.emit(Event::ControllerLinkHealed { broker: b });
+            }
+            if isolated.contains(&b) {
+                self.network.make_mut().isolated[(b - 1) as usize] = false;
+                self.emit(Event::IsolationHealed { broker: b });
+            }
+            if !self.network.reaches_controller(b) {
+                continue;
+            }
             if self.broker(b).alive {
                 self.rejoin(b);
             } else if self.broker(b).starting {
@@ -138,6 +154,81 @@ impl Simulation {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The broker loses the controller only: heartbeats stop, so its session
+    /// expires and it is fenced, while its fetches still reach the leader.
+    pub(crate) fn cut_controller(&mut self, b: BrokerId) -> Result<(), String> {
+        if !self.network.reaches_controller(b) {
+            return Err(format!("broker {b} already cannot reach the controller"));
+        }
+        self.network.make_mut().controller_cut[(b - 1) as usize] = true;
+        self.emit(Event::ControllerCut { broker: b });
+        self.go_silent(b);
+        Ok(())
+    }
+
+    /// Controlled shutdown. KRaft: the broker's heartbeat asks wantShutDown;
+    /// `ReplicationControlManager.handleBrokerInControlledShutdown` runs
+    /// `generateLeaderAndIsrUpdates("enterControlledShutdown", ...)`: the
+    /// broker leaves the ISR (never emptied: the last member stays) and its
+    /// leadership moves to another active ISR member (`isActive` excludes a
+    /// broker in controlled shutdown). ZooKeeper: `KafkaController
+    /// .doControlledShutdown` (ControlledShutdownLeaderSelector, then
+    /// removeReplicasFromIsr). Once it leads nothing the broker stops: its
+    /// log is flushed and its HW checkpointed, nothing is lost. The model
+    /// takes the whole exchange as one step; the controller then counts the
+    /// broker as fenced at once (no session to wait for), so a restart
+    /// registers straight away.
+    pub(crate) fn controlled_shutdown(&mut self, b: BrokerId) -> Result<(), String> {
+        if !self.broker(b).alive {
+            return Err(format!("broker {b} is not running"));
+        }
+        if !self.network.reaches_controller(b) {
+            return Err(format!("broker {b} cannot reach the controller, which a controlled shutdown needs (crash it instead)"));
+        }
+        self.emit(Event::ControlledShutdownStarted { broker: b });
+        self.controller.shutting_down[(b - 1) as usize] = true;
+        let was_leader = self.controller.leader == Some(b);
+        let isr = &self.controller.isr;
+        if isr.contains(&b) && isr.len() > 1 {
+            let proposed: crate::model::config::BrokerList = isr.iter().copied().filter(|&x| x != b).collect();
+            let leader = self.controller.leader.filter(|&l| l != b);
+            self.emit_traced(crate::model::invariants::Touch::Checked, |_| Event::IsrShrunk {
+                leader,
+                removed: vec![b],
+                isr: proposed.to_vec(),
+                by_controller: true,
+            });
+            let bumped = self.change_isr(proposed, true, !was_leader);
+            if !was_leader {
+                if bumped {
+                    self.notify_brokers();
+                } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && self.network.reaches_controller(l)) {
+                    self.broker_mut(l).isr = self.controller.isr;
+                    self.maybe_increment_high_watermark(l);
+                }
+            }
+        }
+        if was_leader {
+            let _ = self.elect(crate::model::controller::Election::Failover);
+        }
+        // The clean stop: the HW checkpoint is written, the process exits.
+        self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
+        let broker = self.broker_mut(b);
+        let high_watermark = broker.high_watermark;
+        broker.checkpointed_high_watermark = high_watermark;
+        broker.alive = false;
+        broker.starting = false;
+        broker.pending_isr = None;
+        broker.delayed_fetches.clear();
+        broker.fetcher.in_flight_since_ms = None;
+        self.emit(Event::HighWatermarkCheckpointed { broker: b, high_watermark });
+        self.controller.fenced[(b - 1) as usize] = true;
+        self.controller.shutting_down[(b - 1) as usize] = false;
+        self.controller.silent_since_ms[(b - 1) as usize] = None;
+        self.emit(Event::ControlledShutdownCompleted { broker: b });
         Ok(())
     }
 }

@@ -137,6 +137,10 @@ impl Checker {
             | Event::Isolated { .. }
             | Event::LinkHealed { .. }
             | Event::IsolationHealed { .. }
+            | Event::ControllerCut { .. }
+            | Event::ControllerLinkHealed { .. }
+            | Event::ControlledShutdownStarted { .. }
+            | Event::ControlledShutdownCompleted { .. }
             | Event::FetcherPaused { .. }
             | Event::FetcherResumed { .. }
             | Event::ClockAdvanced { .. }

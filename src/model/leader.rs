@@ -129,7 +129,7 @@ impl Simulation {
     /// timeout AlterPartition request"), proposing nothing else meanwhile.
     pub(crate) fn alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
         let epoch = self.broker(l).leader_epoch;
-        let reason = if self.network.is_isolated(l) {
+        let reason = if !self.network.reaches_controller(l) {
             self.broker_mut(l).pending_isr = Some(proposed);
             Some("the controller is unreachable; the request stays pending and is retried")
         } else if self.controller.leader != Some(l) || self.controller.leader_epoch != epoch {
@@ -166,7 +166,12 @@ impl Simulation {
         let Some(leo) = leader.remote(f).log_end_offset else { return };
         let needs_epoch_start = self.rules.has(Rule::IsrExpansionNeedsEpochStart);
         let in_sync = leo >= leader.high_watermark && (!needs_epoch_start || leo >= leader.epoch_start_offset);
-        if in_sync {
+        // KIP-841 (3.3): `Partition.isReplicaIsrEligible` asks the metadata
+        // (`MetadataCache.isBrokerFenced` / `isBrokerShuttingDown`); a fenced
+        // or shutting-down broker is not added back, however caught up.
+        let eligible = !self.rules.has(Rule::IsrExpansionNeedsEligibleBroker)
+            || !(self.controller.is_fenced(f) || self.controller.is_shutting_down(f));
+        if in_sync && eligible {
             let mut proposed = leader.isr;
             proposed.push(f);
             proposed.sort_unstable();

@@ -16,12 +16,15 @@ pub struct Network {
     pub cuts: SortedSet<(BrokerId, BrokerId)>,
     /// Cut from every broker and from the controller (index `id - 1`).
     pub isolated: PerBroker<bool>,
+    /// Cut from the controller only (index `id - 1`): no heartbeats, but
+    /// the broker's links to other brokers stay up.
+    pub controller_cut: PerBroker<bool>,
     /// Messages in flight, by arrival time and send order.
     pub in_flight: Arrivals<Message>,
     next_seq: u64,
 }
 
-crate::clone_in_place!(Network { latency_ms, cuts, isolated, in_flight, next_seq });
+crate::clone_in_place!(Network { latency_ms, cuts, isolated, controller_cut, in_flight, next_seq });
 
 impl Network {
     pub fn new(brokers: u32, latency_ms: u64) -> Network {
@@ -29,6 +32,7 @@ impl Network {
             latency_ms: (0..brokers).map(|_| latency_ms).collect(),
             cuts: SortedSet::new(),
             isolated: (0..brokers).map(|_| false).collect(),
+            controller_cut: (0..brokers).map(|_| false).collect(),
             in_flight: Arrivals::new(),
             next_seq: 0,
         }
@@ -36,6 +40,11 @@ impl Network {
 
     pub fn is_isolated(&self, b: BrokerId) -> bool {
         self.isolated[(b - 1) as usize]
+    }
+
+    /// The broker and the controller hear each other.
+    pub fn reaches_controller(&self, b: BrokerId) -> bool {
+        !self.is_isolated(b) && !self.controller_cut[(b - 1) as usize]
     }
 
     /// Why a message from `from` to `to` would be lost now, if it would.

@@ -197,6 +197,9 @@ pub enum Rule {
     ConsumerTruncationDetection,
     /// The controller keeps Eligible Leader Replicas and may elect one.
     EligibleLeaderReplicas,
+    /// The leader adds a caught-up follower to the ISR only if its broker is
+    /// neither fenced nor in controlled shutdown (KIP-841).
+    IsrExpansionNeedsEligibleBroker,
 }
 
 /// One row of the table.
@@ -373,6 +376,16 @@ pub const RULES: &[RuleSource] = &[
         code: "PartitionChangeBuilder.maybePopulateTargetElr, electLeader",
         kafka_version: "4.0 (on by default for new clusters in 4.1)",
         summary: "replicas dropped from an ISR below min.insync.replicas stay eligible to lead (ELR)",
+    },
+    // KIP-841 shipped in 3.3.0 (KRaft); 3.5 is the first preset at or after it.
+    RuleSource {
+        rule: Rule::IsrExpansionNeedsEligibleBroker,
+        since: V3_5,
+        until: None,
+        source: "KIP-841",
+        code: "Partition.isReplicaIsrEligible (MetadataCache.isBrokerFenced, isBrokerShuttingDown)",
+        kafka_version: "3.3",
+        summary: "a caught-up follower on a fenced or shutting-down broker is not added back to the ISR",
     },
 ];
 

@@ -167,6 +167,8 @@ impl Simulation {
                 self.emit(Event::LinkCut { from: *a, to: *b, both_ways: true });
             }
             Step::Isolate(b) => self.isolate(*b)?,
+            Step::CutController(b) => self.cut_controller(*b)?,
+            Step::ControlledShutdown(b) => self.controlled_shutdown(*b)?,
             Step::Heal(h) => self.heal(*h)?,
             Step::Consume(()) => self.consume(),
             Step::Pause(b) | Step::Resume(b) => {

@@ -184,6 +184,15 @@ pub enum Step {
     Partition([BrokerId; 2]),
     /// Cut a broker from every other broker and from the controller (not from clients).
     Isolate(BrokerId),
+    /// Cut a broker from the controller only: its heartbeats stop (its
+    /// session expires and it is fenced) while it still fetches from the
+    /// leader and serves clients. `heal` with the broker or `"all"` restores it.
+    CutController(BrokerId),
+    /// A clean stop: the controller first moves leadership away and takes the
+    /// broker out of the ISR, then the broker stops with its log flushed and
+    /// its HW checkpointed (KRaft BrokerHeartbeat wantShutDown; ZooKeeper
+    /// ControlledShutdownRequest).
+    ControlledShutdown(BrokerId),
     Heal(Heal),
     /// The consumer reads from the leader up to the high watermark.
     Consume(()),
@@ -211,6 +220,8 @@ impl Step {
             Step::Cut([a, b]) => [Some(("cut", *a)), Some(("cut", *b))],
             Step::Partition([a, b]) => [Some(("partition", *a)), Some(("partition", *b))],
             Step::Isolate(b) => one("isolate", *b),
+            Step::CutController(b) => one("cut_controller", *b),
+            Step::ControlledShutdown(b) => one("controlled_shutdown", *b),
             Step::Heal(Heal::Link(a, b)) => [Some(("heal", *a)), Some(("heal", *b))],
             Step::Heal(Heal::Broker(b)) => one("heal", *b),
             Step::Pause(b) => one("pause", *b),
