@@ -73,6 +73,16 @@ const produce = (value, acks = 'all', to) => ({ produce: to ? { value, acks, to 
 /** Runs made to reach events the shipped scenarios do not. */
 const CRAFTED = [
   {
+    // KIP-841's two halves: a broker cut from the controller only, and a controlled shutdown.
+    name: 'controller cut and controlled shutdown',
+    config: { brokers: 3, protocol: '3.7' },
+    steps: [
+      produce('m1'), { fetch: 2 }, { fetch: 3 }, { fetch: 2 }, { fetch: 3 },
+      { cut_controller: 3 }, { advance_ms: 10000 }, { fetch: 3 }, { heal: 3 }, { advance_ms: 1000 }, { fetch: 3 },
+      { controlled_shutdown: 1 }, produce('m2'), { fetch: 3 }, { restart: 1 }, { advance_ms: 1000 }, { fetch: 1 },
+    ],
+  },
+  {
     name: 'timed faults',
     config: { brokers: 3, auto_fetch: true, seed: 3, link_latency_ms: 2 },
     steps: [

@@ -38,6 +38,10 @@ export function describeStep(step) {
       return t('step.partition', { a: v[0], b: v[1] });
     case 'isolate':
       return t('step.isolate', { broker: v });
+    case 'cut_controller':
+      return t('step.cut_controller', { broker: v });
+    case 'controlled_shutdown':
+      return t('step.controlled_shutdown', { broker: v });
     case 'heal':
       if (v === 'all') return t('step.heal_all');
       if (Array.isArray(v)) return t('step.heal_link', { a: v[0], b: v[1] });
