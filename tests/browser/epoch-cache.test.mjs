@@ -173,7 +173,9 @@ test('a tour stop whose caption states an epoch cache shows that cache on the bo
       if (!facts.length) continue;
       await page.goto(`${env.url}?tour=${id}&step=${i + 1}`);
       await page.waitForSelector('body[data-ready="true"]');
-      await page.locator('[data-testid="tour-caption"]').waitFor();
+      // A question first (any choice), then a "do" stop's step.
+      if (stop.predict) await page.locator('#tour button[data-tour="choice"]').first().click();
+      else await page.locator('[data-testid="tour-caption"]').waitFor();
       if (stop.do) await page.locator('#tour button[data-tour="do"]').click();
       await page.waitForFunction(([key]) => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key, [stop.key]);
       await goTo(page, stop.at);

@@ -36,7 +36,7 @@ function seen(page) {
     const controls = [...root.querySelectorAll('button, select, input, summary, a[href], textarea')].filter(visible);
     const caption = root.querySelector('[data-testid="tour-caption"]');
     // An open question's button is its first choice; else the stop's primary button.
-    const primary = root.querySelector('#tour .tour-choice:not(:disabled)') || root.querySelector('#tour .tour-buttons .primary');
+    const primary = root.querySelector('#tour button.tour-choice') || root.querySelector('#tour .tour-buttons .primary');
     const question = root.querySelector('#tour .tour-question');
     return {
       controls: controls.length,
@@ -58,7 +58,7 @@ function atStop(page, stop, done = false, asking = false) {
   const at = (stop.do || asking) && !done ? stop.at - 1 : stop.at;
   return page.waitForFunction(([key, position, question]) => {
     const root = document.querySelector('highwater-playground').shadowRoot;
-    const shown = question ? Boolean(root.querySelector('#tour .tour-choice:not(:disabled)')) : root.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key;
+    const shown = question ? Boolean(root.querySelector('#tour button.tour-choice')) : root.querySelector('[data-testid="tour-caption"]')?.dataset.stop === key;
     return shown
       && root.querySelector('#position').textContent.trim().startsWith(`${position} /`)
       && !root.querySelector('#btn-play').classList.contains('playing');

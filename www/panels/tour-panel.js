@@ -268,7 +268,7 @@ function doneKey() {
 
 /** Focus on the tour's own next move: a question's first choice, the task's control, Next or Finish. */
 function focusPrimary(pg) {
-  pg.$('tour').querySelector('.tour-choice:not(:disabled), .tour-buttons .primary')?.focus({ preventScroll: true });
+  pg.$('tour').querySelector('button.tour-choice, .tour-buttons .primary')?.focus({ preventScroll: true });
 }
 
 /** Scrolls `el` into view only when part of it is outside the viewport. */
