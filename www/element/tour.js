@@ -191,7 +191,11 @@ export class TourPlayer {
   /** The check could not run: the prediction stops are plain stops. */
   uncheckable() {
     this.checking = 'failed';
-    if (this.part >= 0) this.redraw();
+    if (this.part < 0) return;
+    // A question shown one step early becomes a plain stop: the board goes to the position its caption describes.
+    const { stop } = this.current;
+    if (stop.predict && !stop.do && stop.at > 0 && this.api.position() === stop.at - 1 && this.onTrack()) this.api.seek(stop.at);
+    this.redraw();
   }
 
   /** Does this stop (still) ask the learner to predict? */
