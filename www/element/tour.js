@@ -252,12 +252,7 @@ export class TourPlayer {
     const { stop } = this.current;
     // At a "do" stop not yet done, or a question not answered: take the step for the learner (the answer is shown).
     if (this.waiting()) {
-      this.moving = true;
-      try {
-        this.api.seek(stop.at, { animate: true });
-      } finally {
-        this.moving = false;
-      }
+      this.reveal(stop);
       this.redraw();
       return;
     }
@@ -272,15 +267,18 @@ export class TourPlayer {
     this.answers.set(stop.key, value);
     const correct = same(value, prediction.answer);
     if (this.api.answered) this.api.answered({ tour: this.id, stop: stop.key, path: prediction.path, chosen: value, answer: prediction.answer, correct });
-    if (!stop.do) {
-      this.moving = true;
-      try {
-        this.api.seek(stop.at, { animate: true });
-      } finally {
-        this.moving = false;
-      }
-    }
+    if (!stop.do) this.reveal(stop);
     this.redraw();
+  }
+
+  /** The board moves to the stop's own position, its step animated (the positions on the way belong to this stop). */
+  reveal(stop) {
+    this.moving = true;
+    try {
+      this.api.seek(stop.at, { animate: true });
+    } finally {
+      this.moving = false;
+    }
   }
 
   back() {
