@@ -165,10 +165,21 @@ impl Simulation {
     pub(crate) fn fence(&mut self, b: BrokerId) {
         self.controller.fenced[(b - 1) as usize] = true;
         self.emit(Event::BrokerFenced { broker: b, session_timeout_ms: self.config.broker_session_timeout_ms });
-        let was_leader = self.controller.leader == Some(b);
         let elr = self.rules.has(Rule::EligibleLeaderReplicas);
+        self.remove_from_isr(b, elr);
+        if self.broker(b).starting && self.network.reaches_controller(b) {
+            self.register(b);
+        }
+    }
+
+    /// The controller takes broker `b` out of the ISR (its session expired,
+    /// or it is shutting down) and, if it led, elects another. The ISR is
+    /// emptied only when `may_empty` (ELR, KIP-966: the last member leaves
+    /// for the ELR); else its last member stays.
+    pub(crate) fn remove_from_isr(&mut self, b: BrokerId, may_empty: bool) {
+        let was_leader = self.controller.leader == Some(b);
         let isr = &self.controller.isr;
-        if isr.contains(&b) && (isr.len() > 1 || elr) {
+        if isr.contains(&b) && (isr.len() > 1 || may_empty) {
             let proposed: BrokerList = isr.iter().copied().filter(|&x| x != b).collect();
             if proposed.is_empty() {
                 self.controller.last_known_leader = self.controller.leader;
@@ -188,9 +199,6 @@ impl Simulation {
         }
         if was_leader {
             let _ = self.elect(Election::Failover);
-        }
-        if self.broker(b).starting && self.network.reaches_controller(b) {
-            self.register(b);
         }
     }
 

@@ -190,30 +190,8 @@ impl Simulation {
         }
         self.emit(Event::ControlledShutdownStarted { broker: b });
         self.controller.shutting_down[(b - 1) as usize] = true;
-        let was_leader = self.controller.leader == Some(b);
-        let isr = &self.controller.isr;
-        if isr.contains(&b) && isr.len() > 1 {
-            let proposed: crate::model::config::BrokerList = isr.iter().copied().filter(|&x| x != b).collect();
-            let leader = self.controller.leader.filter(|&l| l != b);
-            self.emit_traced(crate::model::invariants::Touch::Checked, |_| Event::IsrShrunk {
-                leader,
-                removed: vec![b],
-                isr: proposed.to_vec(),
-                by_controller: true,
-            });
-            let bumped = self.change_isr(proposed, true, !was_leader);
-            if !was_leader {
-                if bumped {
-                    self.notify_brokers();
-                } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && self.network.reaches_controller(l)) {
-                    self.broker_mut(l).isr = self.controller.isr;
-                    self.maybe_increment_high_watermark(l);
-                }
-            }
-        }
-        if was_leader {
-            let _ = self.elect(crate::model::controller::Election::Failover);
-        }
+        // Leadership moves away and the broker leaves the ISR (never emptied), as for an expired session.
+        self.remove_from_isr(b, false);
         // The clean stop: the HW checkpoint is written, the process exits.
         self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
         let broker = self.broker_mut(b);
