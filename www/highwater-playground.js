@@ -27,6 +27,7 @@ import { Playground } from './element/playground.js';
 import { parseFragment } from './element/share.js';
 import { wireControls, closeMenusOnEscape } from './element/controls.js';
 import { wireGroups } from './element/groups.js';
+import { wireToolbars } from './element/toolbar.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
 import { wireGallery } from './dialogs/gallery-dialog.js';
 import { Tours } from './panels/tour-panel.js';
@@ -618,6 +619,7 @@ export class HighwaterPlayground extends HTMLElement {
     wireControls(pg);
     wireSettings(pg);
     wireRules(pg);
+    pg.refreshToolbars = wireToolbars(root);
     wireGroups(pg);
     wireGallery(pg);
     pg.tours = new Tours(pg);

@@ -40,8 +40,10 @@ test('a first visit at 1440x900: the brokers and the main actions, the other too
   }
   const first = await controlsInView(page);
   // Play and the timeline's buttons are there but disabled until there is a run to play.
-  assert.ok(first.usable <= 25, `${first.usable} usable controls in view: ${first.names.join(' | ')}`);
-  assert.ok(first.all <= 31, `${first.all} controls in view`);
+  assert.ok(first.all <= 25, `${first.all} controls in view: ${first.names.join(' | ')}`);
+  // The timeline's buttons come with the first step; Play is there, not pressable.
+  for (const later of ['#btn-start', '#btn-back', '#btn-forward', '#timeline', '#btn-reset']) assert.equal(await shown(page, later), false, `${later} waits for a step`);
+  assert.equal(await page.locator('#btn-play').isDisabled(), true);
   fs.mkdirSync(RESULTS, { recursive: true });
   await page.screenshot({ path: path.join(RESULTS, 'first-screen-1440.png') });
   assert.deepEqual(page.errors, []);
@@ -102,4 +104,63 @@ test('the embed shows what its size shows, whatever the page remembers', async (
     return r.names;
   };
   assert.deepEqual(await seen(null), await seen(['tools', 'network', 'operator', 'events', 'diagram']));
+});
+
+/** The control the keyboard focus is on, inside the element's shadow root: its id, or its text. */
+function focused(page) {
+  return page.evaluate(() => {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el ? el.id || el.textContent.trim() : null;
+  });
+}
+
+test('Produce is within the first 10 Tab stops of free play; the top row and the Tools row are one Tab stop each, the arrow keys move along them', async () => {
+  const page = await openPage(env, { viewport: { width: 1440, height: 900 }, groups: null });
+  const stops = [];
+  for (let i = 0; i < 12 && !stops.includes('btn-produce'); i++) {
+    await page.keyboard.press('Tab');
+    stops.push(await focused(page));
+  }
+  const at = stops.indexOf('btn-produce') + 1;
+  assert.ok(at >= 1 && at <= 10, `Produce is Tab stop ${at}: ${stops.join(' | ')}`);
+  assert.equal(stops[0], 'btn-tours');
+  assert.equal(stops.filter((id) => ['btn-gallery', 'btn-tools', 'btn-glossary', 'lang'].includes(id)).length, 0, 'the rest of the top row is not a Tab stop of its own');
+  // Shift+Tab back to the top row, then along it with the arrow keys (and no step is taken).
+  await page.keyboard.press('Home');
+  for (let i = 0; i < at - 1; i++) await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(page), 'btn-tours');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(page), 'btn-gallery');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(page), 'btn-tools');
+  await page.keyboard.press('End');
+  assert.equal(await focused(page), 'lang');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(page), 'btn-tours', 'the row wraps round');
+  // The row remembers the control used last: Tools, opened with Enter, is the Tab stop now.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#btn-tools').getAttribute('aria-expanded'), 'true');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(page), 'btn-explore', 'Tab goes from the top row to the Tools row');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(page), 'btn-fork');
+  await page.keyboard.press('Tab');
+  assert.notEqual(['btn-whatif', 'btn-write', 'btn-settings'].includes(await focused(page)), true, 'the Tools row is one Tab stop');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(page), 'btn-fork', 'the Tools row keeps its control');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(page), 'btn-tools');
+  // A run to step through: with the focus on a button put there by a click, the arrows step the timeline as before.
+  await page.click('#btn-produce');
+  await page.click('#btn-glossary');
+  await page.keyboard.press('Escape');
+  await page.click('#btn-tours');
+  await page.keyboard.press('Escape');
+  await page.locator('#btn-tools').click();
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await page.locator('#position').textContent()).trim(), '0 / 1', 'a clicked button leaves the arrows to the timeline');
+  assert.deepEqual(page.errors, []);
 });

@@ -186,6 +186,9 @@ export class Player {
     $('btn-play').classList.toggle('idle', view.length === 0);
     // Nor anything to reset: the run is already empty, with these settings.
     $('btn-reset').disabled = view.length === 0;
+    // Until the run has a step, the timeline and its buttons keep their place
+    // but are not drawn: a first visit sees Play, the speed and 0 / 0.
+    slider.closest('.player').classList.toggle('empty', view.length === 0);
   }
 
   wire() {

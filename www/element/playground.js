@@ -573,6 +573,12 @@ export class Playground {
       this.animation = null;
     }
     this.report(view);
+    // Which control of each toolbar is its Tab stop, once this draw is laid
+    // out (a group opened, lesson mode hid a control): read in the next frame.
+    if (this.refreshToolbars && !this.toolbarsPending) {
+      this.toolbarsPending = true;
+      requestAnimationFrame(() => { this.toolbarsPending = false; if (!this.closed) this.refreshToolbars(); });
+    }
     if (!this.drawnOnce) {
       this.drawnOnce = true;
       performance.mark('highwater:first-draw');

@@ -7,6 +7,11 @@
 // `markupFragment` below, element by element (createElement, setAttribute):
 // no HTML parser is involved, so a page under Trusted Types
 // (`require-trusted-types-for 'script'`) builds it as any other.
+//
+// Source order is Tab order: the page's top row and its Tools row are one
+// Tab stop each (toolbar.js), and the producer panel comes before the
+// replicas (drawn at the top of the side column: style.css, `.layout`), so
+// Produce is among the first Tab stops of free play.
 
 export const MARKUP = `
 <div class="hw" id="root" part="root" dir="ltr">
@@ -20,13 +25,15 @@ export const MARKUP = `
       </div>
     </div>
     <div class="top-actions full-only" id="top-actions">
+      <div class="page-tools" id="page-tools" data-toolbar role="toolbar" aria-label="Page" data-i18n-attr="aria-label:nav.page_tools">
       <button type="button" id="btn-tours" class="primary" data-i18n="nav.tours">Tours</button>
       <button type="button" id="btn-gallery" data-i18n="nav.scenarios">Scenarios</button>
       <button type="button" id="btn-tools" class="group-toggle" data-group-toggle="tools" aria-expanded="false" aria-controls="tools" data-i18n="nav.tools">Tools</button>
       <button type="button" id="btn-glossary" data-i18n="nav.glossary">Glossary</button>
       <button type="button" id="btn-help" class="round" popovertarget="help" aria-label="Help and keyboard shortcuts" data-i18n-attr="aria-label:nav.help">?</button>
       <label class="lang-pick"><span class="visually-hidden" data-i18n="nav.language">Language</span><select id="lang" aria-label="Language" data-i18n-attr="aria-label:nav.language"></select></label>
-      <div id="tools" class="tools" data-group="tools" role="group" aria-label="Tools" data-i18n-attr="aria-label:nav.tools">
+      </div>
+      <div id="tools" class="tools" data-group="tools" data-toolbar role="toolbar" aria-label="Tools" data-i18n-attr="aria-label:nav.tools">
         <button type="button" id="btn-explore" data-i18n="nav.explore">Find a way to lose data</button>
         <button type="button" id="btn-fork" data-i18n="nav.fork">What if…</button>
         <button type="button" id="btn-whatif" data-i18n="nav.whatif">Every outcome</button>
@@ -36,7 +43,7 @@ export const MARKUP = `
         <button type="button" id="btn-embed" data-i18n="nav.embed">Embed</button>
         <details id="export-menu" class="export-menu">
           <summary class="export-summary" data-i18n="export.title">Export</summary>
-          <div class="export-items" role="group" aria-label="Export" data-i18n-attr="aria-label:export.title">
+          <div class="export-items" data-toolbar role="toolbar" aria-orientation="vertical" aria-label="Export" data-i18n-attr="aria-label:export.title">
             <button type="button" data-export="scenario" data-i18n="export.scenario">Scenario (JSON)</button>
             <button type="button" data-export="trace" data-i18n="export.trace">Trace (text)</button>
             <button type="button" data-export="moment_svg" data-i18n="export.moment_svg">This moment (SVG)</button>
@@ -96,6 +103,25 @@ export const MARKUP = `
     <section id="compare" class="compare-host" aria-label="Comparison" data-i18n-attr="aria-label:compare.label"></section>
 
     <div class="layout">
+      <section class="panel producer full-only" aria-labelledby="producer-title">
+        <div class="panel-head"><h3 id="producer-title" data-i18n="panel.producer">Producer</h3></div>
+        <form id="produce-form" class="produce-form">
+          <label class="grow"><span data-i18n="producer.value">Value</span> <input id="produce-value" type="text" autocomplete="off" maxlength="1024" aria-label="Value of the record to produce" data-i18n-attr="aria-label:producer.value_label"></label>
+          <label>acks
+            <select id="produce-acks" aria-label="acks">
+              <option value="all">all</option>
+              <option value="1">1</option>
+              <option value="0">0</option>
+            </select>
+          </label>
+          <label><span data-i18n="producer.to">to</span>
+            <select id="produce-to" aria-label="Broker to send the produce request to" data-i18n-attr="aria-label:producer.to_label"><option value="">leader</option></select>
+          </label>
+          <button type="submit" id="btn-produce" class="primary" data-i18n="producer.produce">Produce</button>
+        </form>
+        <div id="producer" class="producer-list"></div>
+      </section>
+
       <div class="col-main">
         <section class="panel replicas" aria-labelledby="replicas-title">
           <div class="panel-head">
@@ -153,25 +179,6 @@ export const MARKUP = `
       </div>
 
       <div class="col-side">
-        <section class="panel producer full-only" aria-labelledby="producer-title">
-          <div class="panel-head"><h3 id="producer-title" data-i18n="panel.producer">Producer</h3></div>
-          <form id="produce-form" class="produce-form">
-            <label class="grow"><span data-i18n="producer.value">Value</span> <input id="produce-value" type="text" autocomplete="off" maxlength="1024" aria-label="Value of the record to produce" data-i18n-attr="aria-label:producer.value_label"></label>
-            <label>acks
-              <select id="produce-acks" aria-label="acks">
-                <option value="all">all</option>
-                <option value="1">1</option>
-                <option value="0">0</option>
-              </select>
-            </label>
-            <label><span data-i18n="producer.to">to</span>
-              <select id="produce-to" aria-label="Broker to send the produce request to" data-i18n-attr="aria-label:producer.to_label"><option value="">leader</option></select>
-            </label>
-            <button type="submit" id="btn-produce" class="primary" data-i18n="producer.produce">Produce</button>
-          </form>
-          <div id="producer" class="producer-list"></div>
-        </section>
-
         <section class="panel consumer full-only" aria-labelledby="consumer-title">
           <div class="panel-head">
             <h3 id="consumer-title" data-i18n="panel.consumer">Consumer</h3>
@@ -407,6 +414,7 @@ export const MARKUP = `
       <dt><kbd>→</kbd></dt><dd data-i18n="help.key_right">step forward</dd>
       <dt><kbd>←</kbd></dt><dd data-i18n="help.key_left">step back</dd>
       <dt><kbd>Home</kbd> / <kbd>End</kbd></dt><dd data-i18n="help.key_home">start / end of the timeline</dd>
+      <dt><kbd>←</kbd> / <kbd>→</kbd></dt><dd data-i18n="help.key_toolbar">in the top row and the Tools row, reached with Tab: the previous or next button (↑ and ↓ in the Export menu)</dd>
       <dt><kbd>?</kbd></dt><dd data-i18n="help.key_help">this help</dd>
     </dl>
     <button type="button" popovertarget="help" popovertargetaction="hide" data-i18n="common.close">Close</button>
