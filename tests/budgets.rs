@@ -65,8 +65,8 @@ fn an_unreachable_controller_leaves_one_pending_isr_change_not_millions() {
     assert!(failed[0].repeated.is_none());
     assert!(run.events.len() < 100, "{} events", run.events.len());
     assert_eq!(run.sim.stopped(), Some(Budget::WorkPerStep));
-    // One ISR check per millisecond: the budget is reached at about 2,000 s.
-    assert!((1_900_000..2_100_000).contains(&run.sim.now_ms), "stopped at {} ms", run.sim.now_ms);
+    // One ISR check per millisecond: the budget is reached at about 400 s.
+    assert!((380_000..420_000).contains(&run.sim.now_ms), "stopped at {} ms", run.sim.now_ms);
 }
 
 /// Healed before its session expires, the leader's pending ISR shrink is
@@ -183,14 +183,17 @@ fn timeline_snapshots_are_thinned_to_their_byte_budget() {
         s.steps.push(Step::Produce(highwater::run::scenario::Produce { value: format!("v{i}"), acks: highwater::Acks::One, to: None }));
         s.steps.push(Step::AdvanceMs(20));
     }
-    let unbounded = Timeline::with_budgets(&s, Budgets { timeline_snapshot_bytes: usize::MAX, ..Budgets::default() }).unwrap();
+    // Ten thousand timed steps: more events than a run may cause, so only the snapshots' budget is the one under test.
+    let roomy = Budgets { events_per_run: u64::MAX, events_per_step: u64::MAX, work_per_run: u64::MAX, ..Budgets::default() };
+    let unbounded = Timeline::with_budgets(&s, Budgets { timeline_snapshot_bytes: usize::MAX, ..roomy }).unwrap();
     let budget = unbounded.snapshot_bytes() / 4;
-    let mut t = Timeline::with_budgets(&s, Budgets { timeline_snapshot_bytes: budget, ..Budgets::default() }).unwrap();
+    let mut t = Timeline::with_budgets(&s, Budgets { timeline_snapshot_bytes: budget, ..roomy }).unwrap();
     assert!(t.snapshot_bytes() <= budget, "{} bytes over a budget of {budget}", t.snapshot_bytes());
     let (kept, every) = t.snapshot_spacing();
     let (kept_unbounded, every_unbounded) = unbounded.snapshot_spacing();
     assert!(kept < kept_unbounded && every > every_unbounded, "{kept} snapshots every {every} steps, {kept_unbounded} every {every_unbounded} without the budget");
     let mut fresh = Simulation::new(s.config.clone());
+    fresh.accounting.budgets = roomy;
     for step in &s.steps[..7_001] {
         fresh.apply(step);
     }
@@ -263,8 +266,8 @@ fn retries_that_leave_no_event_count_against_the_work_budget() {
 
 #[test]
 fn work_over_the_whole_run_is_bounded_too() {
-    let text = r#"{"version":1,"config":{"replica_lag_time_max_ms":2},"steps":[{"advance_ms":600000},{"advance_ms":600000},{"advance_ms":600000}]}"#;
-    // 600,000 ISR checks per step (every millisecond): the second step passes a million.
-    let stop = run_under(text, Budgets { work_per_run: 1_000_000, ..Budgets::default() });
+    let text = r#"{"version":1,"config":{"replica_lag_time_max_ms":2},"steps":[{"advance_ms":300000},{"advance_ms":300000},{"advance_ms":300000}]}"#;
+    // 300,000 ISR checks per step (every millisecond), under the step's budget: the second step passes 500,000.
+    let stop = run_under(text, Budgets { work_per_run: 500_000, ..Budgets::default() });
     assert_eq!((stop.step, stop.budget), (Some(2), Some(Budget::WorkPerRun)));
 }

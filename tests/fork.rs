@@ -348,25 +348,25 @@ fn a_run_that_stops_early_is_shown_where_it_stopped() {
     assert_eq!(aligned_position(5, 3), 3);
     assert_eq!(aligned_position(2, 3), 2);
     // A 2 ms lag time checks the ISR every millisecond: under a budget of a
-    // million checks the fork stops at step 2, the original runs all three.
-    let s = Scenario::from_json(r#"{"version":1,"steps":[{"advance_ms":600000},{"advance_ms":600000},{"advance_ms":600000}]}"#).unwrap();
+    // run of 500,000 checks the fork stops at step 2, the original runs all three.
+    let s = Scenario::from_json(r#"{"version":1,"steps":[{"advance_ms":300000},{"advance_ms":300000},{"advance_ms":300000}]}"#).unwrap();
     let f = fork(&s, &Change::ReplicaLagTimeMaxMs { value: 2 }).unwrap();
-    let budgets = highwater::model::config::Budgets { work_per_run: 1_000_000, ..Default::default() };
+    let budgets = highwater::model::config::Budgets { work_per_run: 500_000, ..Default::default() };
     let (mut left, mut right) = (Timeline::with_budgets(&s, budgets).unwrap(), Timeline::with_budgets(&f, budgets).unwrap());
     assert_eq!((left.len(), right.len()), (3, 2));
     left.seek(aligned_position(3, left.len())).unwrap();
     right.seek(aligned_position(3, right.len())).unwrap();
     let d = differences(&StateView::of(left.current(), LogWindow::ALL), &StateView::of(right.current(), LogWindow::ALL));
     assert_eq!(d.len(), 2, "{d:#?}");
-    assert_eq!(d[0], Difference::Time { left: 1_800_000, right: 1_000_001 }, "the fork stopped in step 2, at its millionth check");
+    assert_eq!(d[0], Difference::Time { left: 900_000, right: 500_001 }, "the fork stopped in step 2, at its 500,000th check");
     assert!(matches!(&d[1], Difference::Stopped { left: None, right: Some(m) } if m.contains("MAX_WORK_PER_RUN")), "{d:#?}");
     // At step 2: the original finished it, the fork stopped in it.
     left.seek(2).unwrap();
     let d = differences(&StateView::of(left.current(), LogWindow::ALL), &StateView::of(right.current(), LogWindow::ALL));
-    assert!(matches!(d.as_slice(), [Difference::Time { left: 1_200_000, right: 1_000_001 }, Difference::Stopped { left: None, right: Some(_) }]), "{d:#?}");
+    assert!(matches!(d.as_slice(), [Difference::Time { left: 600_000, right: 500_001 }, Difference::Stopped { left: None, right: Some(_) }]), "{d:#?}");
     let mut a = StateView::of(&highwater::Simulation::new(Default::default()), LogWindow::ALL);
     let b = a.clone();
-    a.stopped = Some("stopped: the run caused more than 250,000 events (limit MAX_EVENTS_PER_RUN); the steps after this one are not run".into());
+    a.stopped = Some("stopped: the run caused more than 60,000 events (limit MAX_EVENTS_PER_RUN); the steps after this one are not run".into());
     assert_eq!(differences(&a, &b), vec![Difference::Stopped { left: a.stopped.clone(), right: None }]);
 }
 

@@ -88,7 +88,8 @@ fn retries_refused_every_millisecond_stop_at_the_work_budget() {
     for name in ["retry-rescan.json", "retry-rescan.link", "retry-rescan-9999-steps.link", "retry-rescan-crash-restart.link"] {
         assert_eq!(outcome(name), Outcome::Stopped("MAX_WORK_PER_STEP"), "{name}");
     }
-    assert_eq!(outcome("retry-rescan-fuzzed.link"), Outcome::Finished);
+    // Its thousands of retries finished under the budgets sized for a second in the page; under those sized for 0.2 s they stop too.
+    assert_eq!(outcome("retry-rescan-fuzzed.link"), Outcome::Stopped("MAX_WORK_PER_STEP"));
 }
 
 #[test]

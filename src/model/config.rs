@@ -239,22 +239,26 @@ pub mod limits {
     // Budgets on the work a valid run does (`Budget`): past one, the run
     // stops at that step with a `budget_exceeded` event naming it.
 
-    /// Events one step may cause (each counted, repeats included): about a
-    /// fifth of a second natively, half a second in wasm.
-    pub const MAX_EVENTS_PER_STEP: u64 = 200_000;
+    // The page computes a run on its main thread: these are sized so that a
+    // run at a budget opens in the page's core within about 0.2 s on the
+    // development machine (docs/worst-cases-and-fuzzing.md), a twentieth of
+    // that natively.
+
+    /// Events one step may cause (each counted, repeats included).
+    pub const MAX_EVENTS_PER_STEP: u64 = 50_000;
     /// Events a whole run may cause: bounds the trace a timeline keeps (an
-    /// hour of 7 brokers in timed mode with Kafka's defaults is about 170,000).
-    pub const MAX_EVENTS_PER_RUN: u64 = 250_000;
+    /// hour of 3 brokers in timed mode with Kafka's defaults is about 45,000,
+    /// an hour of 7 about 170,000: that one stops after about 20 minutes).
+    pub const MAX_EVENTS_PER_RUN: u64 = 60_000;
     /// Messages in flight at once (timed mode).
     pub const MAX_MESSAGES_IN_FLIGHT: u64 = 10_000;
     /// Work that leaves no event, counted per step and per run: each moment
     /// the clock stops at (a timer, an arrival, a retry) and each producer
     /// retry handled there, traced or not (an identical refusal is not
-    /// traced again). About a tenth of a second natively and under a second
-    /// in wasm; a timer that fires every millisecond (a 2 ms lag time) reaches
-    /// it after about 2,000 s of simulated time.
-    pub const MAX_WORK_PER_STEP: u64 = 2_000_000;
-    pub const MAX_WORK_PER_RUN: u64 = 4_000_000;
+    /// traced again). A timer that fires every millisecond (a 2 ms lag time)
+    /// reaches it after about 400 s of simulated time.
+    pub const MAX_WORK_PER_STEP: u64 = 400_000;
+    pub const MAX_WORK_PER_RUN: u64 = 800_000;
     /// Bytes (estimated) of the states a timeline keeps to seek with: past
     /// it, every other snapshot goes and a seek replays more steps.
     pub const MAX_TIMELINE_SNAPSHOT_BYTES: usize = 32 << 20;
