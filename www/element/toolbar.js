@@ -28,16 +28,14 @@ export function refreshToolbar(bar) {
   for (const el of all) el.tabIndex = el === current ? 0 : -1;
 }
 
-/** Makes `bar` a toolbar (its role and label are the markup's); returns nothing, listens on the bar itself. */
-export function wireToolbar(bar) {
-  let pointer = false;
-  bar.addEventListener('pointerdown', () => { pointer = true; }, { capture: true });
+/** Makes `bar` a toolbar (its role and label are the markup's); `modality` says whether the focus last moved by a pointer. */
+export function wireToolbar(bar, modality = { pointer: false }) {
   bar.addEventListener('focusin', (e) => {
     const el = e.target;
     if (el.closest('[data-toolbar]') !== bar || !el.matches(ITEMS)) return;
     bar.current = el;
-    bar.byPointer = pointer;
-    pointer = false;
+    // How the focus came: by a click (or back from a dialog a click closed), or by Tab.
+    bar.byPointer = modality.pointer;
     refreshToolbar(bar);
   });
   bar.addEventListener('keydown', (e) => {
@@ -62,7 +60,11 @@ export function wireToolbar(bar) {
 
 /** Every toolbar of a playground, once its markup is built. */
 export function wireToolbars(root) {
+  // The last way the reader moved the focus in this playground: a pointer, or Tab.
+  const modality = { pointer: false };
+  root.addEventListener('pointerdown', () => { modality.pointer = true; }, { capture: true });
+  root.addEventListener('keydown', (e) => { if (e.key === 'Tab') modality.pointer = false; }, { capture: true });
   const bars = [...root.querySelectorAll('[data-toolbar]')];
-  bars.forEach(wireToolbar);
+  bars.forEach((bar) => wireToolbar(bar, modality));
   return () => bars.forEach(refreshToolbar);
 }
