@@ -389,3 +389,108 @@ fn controlled_shutdown_moves_leadership_before_the_broker_stops() {
     let crash = run(&scenario(Protocol::V3_7, r#""brokers": 3"#, &steps.replace(r#"{"controlled_shutdown": 1}"#, r#"{"crash": {"broker": 1}}"#)));
     assert_eq!(crash.sim.controller.leader, Some(1), "a crashed leader stays leader until its session expires");
 }
+
+// ----- the producer's send order ---------------------------------------------
+
+/// The offsets the leader gave each value, in log order.
+fn log_order(r: &Run, broker: u32) -> Vec<String> {
+    values(r, broker)
+}
+
+/// `SenderTest.testIdempotenceWithMultipleInflightsRetriedInOrder`: several
+/// requests in flight fail; an idempotent client sends them again one at a
+/// time, in sequence order, and a record handed to it meanwhile waits until
+/// they complete. Here m1 and m2 wait (acks=all) at leader 1 when broker 2
+/// takes over; m3 is produced while they are being retried. Without
+/// idempotence the failed batches go back to the front of the deque one
+/// after the other (`RecordAccumulator.reenqueue`: `addFirst`), so m2 is
+/// sent again before m1: the reordering `max.in.flight.requests.per.connection`
+/// above 1 allows (its documentation in `ProducerConfig`); with at most one
+/// in flight the order holds.
+#[test]
+fn sender_test_idempotence_with_multiple_inflights_retried_in_order() {
+    let steps = r#"{"produce": {"value": "m1", "acks": "all"}}, {"produce": {"value": "m2", "acks": "all"}},
+                   {"elect": 2}, {"produce": {"value": "m3", "acks": "all"}},
+                   {"advance_ms": 100}, {"fetch": 3}, {"fetch": 1}, {"fetch": 3}, {"fetch": 1}, {"fetch": 3}, {"fetch": 1},
+                   {"fetch": 3}, {"fetch": 1}, {"fetch": 3}, {"fetch": 1}, {"fetch": 3}, {"fetch": 1}"#;
+    for p in [Protocol::V2_1, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, r#""enable_idempotence": true"#, steps));
+        assert_eq!(log_order(&r, 2), ["m1", "m2", "m3"], "{p}: idempotent, sent again in order");
+        let acked = r.sim.producer.requests.iter().filter(|q| q.status == highwater::model::producer::Status::Done(ProduceResult::Acked)).count();
+        assert_eq!(acked, 3, "{p}: every record acknowledged");
+        assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
+        // Without idempotence, five in flight: reordered on retry.
+        let r = run(&scenario(p, r#""enable_idempotence": false"#, steps));
+        assert_eq!(log_order(&r, 2), ["m2", "m1", "m3"], "{p}: not idempotent, the retries go back to the front in turn");
+        // One in flight: m2 is not sent before m1 is answered, and the order holds.
+        let r = run(&scenario(p, r#""enable_idempotence": false, "max_in_flight_requests_per_connection": 1"#, steps));
+        assert_eq!(log_order(&r, 2), ["m1", "m2", "m3"], "{p}: one in flight keeps the order");
+    }
+}
+
+/// The issue's reproducer of the overtaking retry, and
+/// `RecordAccumulatorTest.testRetryBackoff`: a batch waiting out
+/// `retry.backoff.ms` at the front of the deque holds back the batches
+/// behind it. m1 is refused (NOT_ENOUGH_REPLICAS); m2, produced while m1
+/// waits to be sent again, waits behind it, and is written after it once
+/// the ISR is back.
+#[test]
+fn record_accumulator_test_retry_backoff_holds_later_batches() {
+    let steps = r#"{"crash": {"broker": 2}}, {"advance_ms": 20000},
+                   {"produce": {"value": "m1", "acks": "all"}}, {"produce": {"value": "m2", "acks": "all"}},
+                   {"restart": 2}, {"fetch": 2}, {"advance_ms": 200}, {"fetch": 2}, {"fetch": 2}"#;
+    // From 2.1 (KIP-91): before, `retries` was 0 and m1 failed at once.
+    for p in [Protocol::V2_1, Protocol::V2_8, Protocol::V3_7] {
+        let r = run(&scenario(p, r#""brokers": 2, "min_insync_replicas": 2"#, steps));
+        let queued = count(&r, |e| matches!(e, Event::ProduceQueued { request: 1, behind: Some(0), .. }));
+        assert_eq!(queued, 1, "{p}: m2 waits behind m1");
+        assert_eq!(log_order(&r, 1), ["m1", "m2"], "{p}: written in send order");
+    }
+}
+
+/// `SenderTest.testWhenFirstBatchExpireNoSendSecondBatchIfGuaranteeOrder`:
+/// with one request in flight (the partition muted while it is out), a
+/// second record waits in the client; when the first expires, the second is
+/// sent. m1 waits at the leader (acks=all) for broker 2, which never fetches;
+/// its `request.timeout.ms` runs out with its `delivery.timeout.ms` too.
+#[test]
+fn sender_test_when_first_batch_expire_no_send_second_batch_if_guarantee_order() {
+    let steps = r#"{"produce": {"value": "m1", "acks": "all"}}, {"produce": {"value": "m2", "acks": "all"}}"#;
+    let config = r#""brokers": 2, "max_in_flight_requests_per_connection": 1, "request_timeout_ms": 5000, "delivery_timeout_ms": 5050"#;
+    let r = run(&scenario(Protocol::V3_7, config, steps));
+    assert_eq!(log_order(&r, 1), ["m1"], "m2 is not sent while m1 is in flight");
+    assert_eq!(count(&r, |e| matches!(e, Event::ProduceQueued { request: 1, behind: None, in_flight: 1, .. })), 1);
+    let r = run(&scenario(Protocol::V3_7, config, &format!("{steps}, {{\"advance_ms\": 5000}}")));
+    let expired = |id: u64| count(&r, |e| matches!(e, Event::ProduceResponse { request, expired: Some(_), .. } if *request == id));
+    assert_eq!(expired(0), 1, "m1 expires");
+    assert_eq!(log_order(&r, 1), ["m1", "m2"], "then m2 is sent");
+    // Acknowledged instead: m2 goes once m1 is answered.
+    let r = run(&scenario(Protocol::V3_7, config, &format!("{steps}, {{\"fetch\": 2}}, {{\"fetch\": 2}}")));
+    assert_eq!(log_order(&r, 1), ["m1", "m2"]);
+    // Five in flight (the default): both are sent at once.
+    let r = run(&scenario(Protocol::V3_7, r#""brokers": 2"#, steps));
+    assert_eq!(log_order(&r, 1), ["m1", "m2"]);
+    assert_eq!(count(&r, |e| matches!(e, Event::ProduceQueued { .. })), 0);
+}
+
+/// `RecordAccumulatorTest.testExpiredBatches`: a batch that waits in the
+/// accumulator past `delivery.timeout.ms` expires there, never sent. m2
+/// waits behind m1, which holds the one in-flight request; m1 is sent again
+/// after its request times out, and m2's time runs out in the queue.
+#[test]
+fn record_accumulator_test_expired_batches() {
+    let steps = r#"{"produce": {"value": "m1", "acks": "all"}}, {"produce": {"value": "m2", "acks": "all"}}, {"advance_ms": 9000}"#;
+    let config = r#""brokers": 2, "max_in_flight_requests_per_connection": 1, "request_timeout_ms": 5000, "delivery_timeout_ms": 8000"#;
+    let r = run(&scenario(Protocol::V3_7, config, steps));
+    let unsent = count(&r, |e| {
+        matches!(e, Event::ProduceResponse { request: 1, expired: Some(highwater::model::event::Expiry { last_error: None, .. }), .. })
+    });
+    assert_eq!(unsent, 1, "m2 expires in the client, never sent");
+    let m2 = &r.sim.producer.requests[1];
+    assert_eq!((m2.attempts, m2.offset), (0, None));
+    assert_eq!(r.sim.producer.requests[1].status, highwater::model::producer::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)));
+    // Before 2.1 (no delivery.timeout.ms, KIP-91) a record in the client
+    // expired after request.timeout.ms: the same, sooner.
+    let r = run(&scenario(Protocol::V2_0, &format!("{config}, \"retries\": 5"), steps));
+    assert_eq!(count(&r, |e| matches!(e, Event::ProduceResponse { request: 1, expired: Some(_), .. })), 1);
+}

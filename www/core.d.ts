@@ -27,6 +27,7 @@ export interface Config {
   retries?: number;
   delivery_timeout_ms?: number;
   retry_backoff_ms?: number;
+  max_in_flight_requests_per_connection?: number;
   auto_offset_reset?: 'latest' | 'earliest' | 'none';
   link_latency_ms?: number;
   seed?: number;

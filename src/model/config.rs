@@ -58,6 +58,10 @@ pub struct Config {
     pub delivery_timeout_ms: u64,
     /// The producer's `retry.backoff.ms` (100).
     pub retry_backoff_ms: u64,
+    /// The producer's `max.in.flight.requests.per.connection` (5): requests
+    /// sent and not yet answered, at most 5 with idempotence
+    /// (`ProducerConfig`, KAFKA-5494 from 1.0).
+    pub max_in_flight_requests_per_connection: u32,
 }
 
 /// The consumer's `auto.offset.reset`: where it goes when its position is
@@ -114,6 +118,7 @@ impl Config {
             retries: d.retries,
             delivery_timeout_ms: 120_000,
             retry_backoff_ms: 100,
+            max_in_flight_requests_per_connection: 5,
         }
     }
 
@@ -170,6 +175,7 @@ struct ConfigFields {
     retries: Option<u32>,
     delivery_timeout_ms: Option<u64>,
     retry_backoff_ms: Option<u64>,
+    max_in_flight_requests_per_connection: Option<u32>,
 }
 
 impl<'de> Deserialize<'de> for Config {
@@ -193,10 +199,15 @@ impl<'de> Deserialize<'de> for Config {
             link_latency_ms: f.link_latency_ms.unwrap_or(c.link_latency_ms),
             seed: f.seed.unwrap_or(c.seed),
             auto_offset_reset: f.auto_offset_reset.unwrap_or(c.auto_offset_reset),
-            enable_idempotence: f.enable_idempotence.unwrap_or(c.enable_idempotence),
+            // Not written and more than 5 in flight: the client turns
+            // idempotence off (`postProcessAndValidateIdempotenceConfigs`, 3.x).
+            enable_idempotence: f.enable_idempotence.unwrap_or(
+                c.enable_idempotence && f.max_in_flight_requests_per_connection.is_none_or(|n| n <= limits::MAX_IDEMPOTENT_IN_FLIGHT),
+            ),
             retries: f.retries.unwrap_or(c.retries),
             delivery_timeout_ms: f.delivery_timeout_ms.unwrap_or(c.delivery_timeout_ms),
             retry_backoff_ms: f.retry_backoff_ms.unwrap_or(c.retry_backoff_ms),
+            max_in_flight_requests_per_connection: f.max_in_flight_requests_per_connection.unwrap_or(c.max_in_flight_requests_per_connection),
         })
     }
 }
@@ -223,6 +234,10 @@ pub mod limits {
     pub const MIN_FETCH_WAIT_MS: u64 = 10;
     /// The producer's `retries` is a Java int.
     pub const MAX_RETRIES: u32 = i32::MAX as u32;
+    /// The producer's `max.in.flight.requests.per.connection` (Kafka bounds
+    /// it only by an int); `MAX_IDEMPOTENT_IN_FLIGHT` with idempotence.
+    pub const MAX_IN_FLIGHT: u32 = 100;
+    pub const MAX_IDEMPOTENT_IN_FLIGHT: u32 = 5;
     /// Seeds stay exact in JavaScript numbers.
     pub const MAX_SEED: u64 = (1 << 53) - 1;
     pub const MAX_NAME_CHARS: usize = 200;
@@ -370,6 +385,17 @@ impl Config {
         }
         if c.retries > MAX_RETRIES {
             return Err(format!("config.retries: {} is larger than Kafka's largest, {MAX_RETRIES}", c.retries));
+        }
+        let in_flight = c.max_in_flight_requests_per_connection;
+        if !(1..=MAX_IN_FLIGHT).contains(&in_flight) {
+            return Err(format!("config.max_in_flight_requests_per_connection: {in_flight} is out of range 1..={MAX_IN_FLIGHT}"));
+        }
+        // `ProducerConfig.postProcessAndValidateIdempotenceConfigs`: idempotence
+        // keeps the order of at most 5 requests in flight.
+        if c.enable_idempotence && in_flight > MAX_IDEMPOTENT_IN_FLIGHT {
+            return Err(format!(
+                "config.max_in_flight_requests_per_connection: {in_flight} is more than {MAX_IDEMPOTENT_IN_FLIGHT}, the most enable_idempotence allows"
+            ));
         }
         if c.seed > MAX_SEED {
             return Err(format!("config.seed: {} is larger than {MAX_SEED} (2^53 - 1)", c.seed));

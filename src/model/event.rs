@@ -104,7 +104,8 @@ impl fmt::Display for HighWatermarkCause {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Expiry {
     pub timeout: &'static str,
-    pub last_error: Errors,
+    /// None: the record was never sent.
+    pub last_error: Option<Errors>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -155,6 +156,10 @@ impl fmt::Display for DropReason {
 pub enum Event {
     /// An attempt of the producer client (1 for the first send).
     ProduceRequest { request: u64, to: Option<BrokerId>, value: Arc<str>, acks: Acks, attempt: u32 },
+    /// A new record waits in its client: behind `behind`, an earlier record
+    /// waiting to be sent (again), or for one of the `in_flight` requests
+    /// unanswered to be answered (`max.in.flight.requests.per.connection`).
+    ProduceQueued { request: u64, value: Arc<str>, acks: Acks, behind: Option<u64>, in_flight: u32 },
     /// An idempotent retry of a record the leader already holds (KIP-98).
     DuplicateProduce { broker: BrokerId, request: u64, offset: u64 },
     Appended { broker: BrokerId, offset: u64, epoch: u32, value: Arc<str> },
@@ -265,6 +270,13 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Event::*;
         match self {
+            ProduceQueued { request, value, acks, behind, in_flight } => {
+                write!(f, "producer: Produce #{request} {} {acks} waits in the client ", quoted(value))?;
+                match behind {
+                    Some(b) => write!(f, "behind #{b}, which waits to be sent"),
+                    None => write!(f, "for an answer: {in_flight} in flight, the most max.in.flight.requests.per.connection allows"),
+                }
+            }
             ProduceRequest { request, to, value, acks, attempt } => {
                 match to {
                     Some(b) => write!(f, "producer -> broker {b}: Produce #{request} {} {acks}", quoted(value))?,
@@ -293,8 +305,10 @@ impl fmt::Display for Event {
                 if let Some(ms) = retry_in_ms {
                     return write!(f, ", retrying in {ms} ms");
                 }
-                if let Some(Expiry { timeout, last_error }) = expired {
-                    write!(f, " ({timeout} ran out in the client; last error {last_error})")?;
+                match expired {
+                    Some(Expiry { timeout, last_error: Some(e) }) => write!(f, " ({timeout} ran out in the client; last error {e})")?,
+                    Some(Expiry { timeout, last_error: None }) => write!(f, " ({timeout} ran out in the client before it was sent)")?,
+                    None => {}
                 }
                 if *attempts > 1 {
                     write!(f, " after {attempts} attempts")?;

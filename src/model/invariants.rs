@@ -117,6 +117,7 @@ impl Checker {
         match event {
             Event::ProduceResponse { .. } if !Checker::reads(event) => Touch::Nothing,
             Event::ProduceRequest { .. }
+            | Event::ProduceQueued { .. }
             | Event::DuplicateProduce { .. }
             | Event::Sent { .. }
             | Event::Dropped { .. }

@@ -5,7 +5,7 @@
 //! does, as data), `protocol` (the messages on the wire), `step` (the closed
 //! enum of actions), `event` (what happened, typed) and `violation` (a broken
 //! guarantee). The state: `log` (records and the leader-epoch cache),
-//! `replica` (a broker), `network`, `retries`. The engine is `simulation`
+//! `replica` (a broker), `network`. The engine is `simulation`
 //! (`Simulation::apply`; its fields are the partition) beside `accounting`
 //! (the run's events and budgets), with each part of the protocol in a file of its own
 //! implementing its share of the engine: `leader`, `fetcher`, `controller`,
@@ -22,7 +22,6 @@ pub mod violation;
 pub mod log;
 pub mod replica;
 pub mod network;
-pub mod retries;
 pub mod accounting;
 pub mod simulation;
 pub mod leader;

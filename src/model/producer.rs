@@ -3,6 +3,12 @@
 //! idempotence (`clients/.../producer/internals/Sender.java`,
 //! `RecordAccumulator`; KIP-91, KIP-98, KIP-679). What an application sees is
 //! the final result, after the retries.
+//!
+//! `acks` is a producer setting, so records with different acks come from
+//! different clients: one queue per acks value. Each queue is the client's
+//! deque for the partition (`RecordAccumulator`), sent from its front: a
+//! record waits behind an earlier one that waits to be sent again, and
+//! while `max.in.flight.requests.per.connection` requests are unanswered.
 
 use crate::model::config::BrokerId;
 use crate::model::event::{Event, Expiry, ProduceResult};
@@ -12,13 +18,16 @@ use crate::model::step::{Acks, Produce};
 use crate::model::invariants::Touch;
 use crate::model::simulation::Simulation;
 use serde::Serialize;
-use crate::model::retries::Retries;
 use smallvec::SmallVec;
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    /// Handed to the client and not sent yet: it waits behind an earlier
+    /// record of its client, or for a free in-flight request.
+    Queued,
     /// acks=all, appended, waiting at the broker for the HW to pass it.
     Pending,
     /// Failed with a retriable error (or found no reachable leader); the
@@ -85,23 +94,37 @@ pub struct Producer {
     /// Every pending request in deadline order (one timeout for all, so send
     /// order); the ones no longer pending leave from the front.
     deadlines: RequestIds,
-    /// Requests waiting to be retried.
-    retries: Retries,
+    /// Per client (`Acks::index`): the records handed to it and not in
+    /// flight, `Queued` or `Retrying`, in the order it sends them.
+    queues: [VecDeque<u64>; 3],
 }
 
 impl Clone for Producer {
     fn clone(&self) -> Self {
-        let Producer { requests, pending, deadlines, retries } = self;
-        Producer { requests: requests.clone(), pending: pending.clone(), deadlines: deadlines.clone(), retries: retries.clone() }
+        let Producer { requests, pending, deadlines, queues } = self;
+        Producer { requests: requests.clone(), pending: pending.clone(), deadlines: deadlines.clone(), queues: queues.clone() }
     }
 
     fn clone_from(&mut self, source: &Self) {
         self.requests.clone_from(&source.requests);
         crate::CopyShort::copy_short(&mut self.pending, &source.pending);
         crate::CopyShort::copy_short(&mut self.deadlines, &source.deadlines);
-        // The requests are the same now.
-        self.retries.clone_from_same_requests(&source.retries);
+        for (queue, source) in self.queues.iter_mut().zip(&source.queues) {
+            if queue != source {
+                queue.clone_from(source);
+            }
+        }
     }
+}
+
+/// Why a client's front record is not sent now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Held {
+    /// Its retry is due at this time (`retry.backoff.ms`).
+    Until(u64),
+    /// `max.in.flight.requests.per.connection` requests are unanswered, or
+    /// (idempotence) a retry waits for every request in flight.
+    InFlight,
 }
 
 impl Producer {
@@ -127,12 +150,53 @@ impl Producer {
         self.deadlines.push(id);
     }
 
-    pub fn retry_at(&mut self, id: u64, at_ms: u64, error: Errors) {
+    /// The record goes back into its client's queue, to be sent again at
+    /// `at_ms`: at the front (`RecordAccumulator.reenqueue`: `addFirst`), or
+    /// with idempotence in sequence order (`insertInSequenceOrder`; sequence
+    /// numbers follow send order, which is id order then).
+    pub fn retry_at(&mut self, id: u64, at_ms: u64, error: Errors, idempotent: bool) {
         let r = &mut self.requests[id as usize];
         r.status = Status::Retrying { at_ms };
         r.last_error = Some(error);
-        let acks = r.acks;
-        self.retries.insert(at_ms, id, acks);
+        let queue = &mut self.queues[r.acks.index()];
+        if idempotent {
+            let at = queue.partition_point(|&other| other < id);
+            queue.insert(at, id);
+        } else {
+            queue.push_front(id);
+        }
+    }
+
+    /// A new record at the back of its client's queue.
+    pub fn enqueue(&mut self, id: u64) {
+        let acks = self.requests[id as usize].acks;
+        self.queues[acks.index()].push_back(id);
+    }
+
+    /// The first record of this client's queue.
+    pub fn front(&self, acks: Acks) -> Option<u64> {
+        self.queues[acks.index()].front().copied()
+    }
+
+    /// Takes the front record of this client's queue, to send it.
+    pub fn pop_front(&mut self, acks: Acks) -> Option<u64> {
+        self.queues[acks.index()].pop_front()
+    }
+
+    /// Requests of this client sent and not answered, on its connection to
+    /// `broker` or (None) on any: acks=all attempts waiting at a broker
+    /// (acks=0 and 1 are answered at once).
+    pub fn in_flight(&self, acks: Acks, broker: Option<BrokerId>) -> u32 {
+        if acks != Acks::All {
+            return 0;
+        }
+        let waiting = |r: &ProduceRequest| r.status == Status::Pending && broker.is_none_or(|b| r.broker == Some(b));
+        self.pending.iter().filter(|&&id| waiting(&self.requests[id as usize])).count() as u32
+    }
+
+    /// Records waiting in the clients' queues.
+    pub fn queued(&self) -> impl Iterator<Item = u64> + '_ {
+        self.queues.iter().flatten().copied()
     }
 
     /// Pending requests on `broker` whose offset is below `high_watermark`.
@@ -182,21 +246,6 @@ impl Producer {
         expired
     }
 
-    /// Requests whose retry is due by `now_ms`, in time order.
-    pub fn take_due_retries(&mut self, now_ms: u64) -> RequestIds {
-        let mut due = RequestIds::new();
-        while let Some((at, id)) = self.retries.first() {
-            if at > now_ms {
-                break;
-            }
-            self.retries.pop_first(self.requests[id as usize].acks);
-            if self.requests[id as usize].status == (Status::Retrying { at_ms: at }) {
-                due.push(id);
-            }
-        }
-        due
-    }
-
     /// The deadline queue is empty or starts with a pending request (none
     /// for `take_expired` to drop).
     pub fn deadlines_start_pending(&self) -> bool {
@@ -206,16 +255,6 @@ impl Producer {
     /// The next `request.timeout.ms` of an attempt waiting at a broker.
     pub fn next_deadline_ms(&self) -> Option<u64> {
         self.deadlines.iter().map(|&id| &self.requests[id as usize]).find(|r| r.status == Status::Pending).map(|r| r.deadline_ms)
-    }
-
-    pub fn next_retry_ms(&self) -> Option<u64> {
-        self.retries.first().map(|(at, _)| at)
-    }
-
-    /// The time of the first retry of a record with these acks, other than `except`.
-    pub fn first_retry_ms(&self, acks: Acks, except: u64) -> Option<u64> {
-        let waiting = |&(at, id): &(u64, u64)| id != except && self.requests[id as usize].status == (Status::Retrying { at_ms: at });
-        self.retries.with_acks(acks).find(waiting).map(|(at, _)| at)
     }
 
     pub fn finish(&mut self, id: u64, result: ProduceResult) -> &ProduceRequest {
@@ -237,24 +276,114 @@ impl Simulation {
             broker: None,
             offset: None,
             epoch: None,
-            status: Status::Retrying { at_ms: self.now_ms },
+            status: Status::Queued,
             step: self.step,
             deadline_ms: 0,
             attempts: 0,
             created_ms: self.now_ms,
             last_error: None,
         });
-        self.send_produce(id, p.to.or(self.controller.leader));
+        let ahead = self.producer.front(p.acks);
+        self.producer.enqueue(id);
+        let retry_ahead = ahead.filter(|&a| matches!(self.producer.requests[a as usize].status, Status::Retrying { .. }));
+        if ahead.is_some() || self.held(id).is_some() {
+            let in_flight = self.producer.in_flight(p.acks, self.send_target(id));
+            self.emit_traced(Touch::Nothing, |s| {
+                let value = s.producer.requests[id as usize].value.clone();
+                Event::ProduceQueued { request: id, value, acks: p.acks, behind: retry_ahead, in_flight }
+            });
+        }
+        self.send_produces();
     }
 
-    /// A retry is due: the client sends to the leader its refreshed metadata
+    /// Why `id`, at the front of its client's queue, is not sent now: its
+    /// retry is not due (`RecordAccumulator.shouldBackoff`), or the
+    /// connection has `max.in.flight.requests.per.connection` requests
+    /// unanswered (`InFlightRequests.canSendMore`), or, with idempotence, it
+    /// is a retry and a request of the partition is in flight: a retried
+    /// batch goes only when it is the first in flight
+    /// (`shouldStopDrainBatchesForPartition`).
+    pub(crate) fn held(&self, id: u64) -> Option<Held> {
+        let r = &self.producer.requests[id as usize];
+        if let Status::Retrying { at_ms } = r.status {
+            if at_ms > self.now_ms {
+                return Some(Held::Until(at_ms));
+            }
+        }
+        let on_connection = self.producer.in_flight(r.acks, self.send_target(id));
+        let retry_waits = self.config.enable_idempotence && r.attempts > 0 && self.producer.in_flight(r.acks, None) > 0;
+        (on_connection >= self.config.max_in_flight_requests_per_connection || retry_waits).then_some(Held::InFlight)
+    }
+
+    /// Where the client sends `id` next: a new record to the broker its step
+    /// names or to the leader; a retry to the leader its refreshed metadata
     /// names (`Sender` after a metadata update).
-    pub(crate) fn retry_produces(&mut self) {
-        for id in self.producer.take_due_retries(self.now_ms) {
-            self.accounting.work += 1;
-            self.send_produce(id, self.controller.leader);
+    fn send_target(&self, id: u64) -> Option<BrokerId> {
+        let r = &self.producer.requests[id as usize];
+        match r.status {
+            Status::Queued => r.to.or(self.controller.leader),
+            _ => self.controller.leader,
+        }
+    }
+
+    /// The clients send what their queues let go now, each from its front
+    /// (`Sender` draining `RecordAccumulator`), the one due first first, to
+    /// its `send_target`. A record whose time in the client ran out fails
+    /// first (`Sender.sendProducerData` expires it).
+    pub(crate) fn send_produces(&mut self) {
+        loop {
+            let expiry_ms = self.client_expiry_ms();
+            let ran_out = [Acks::Zero, Acks::One, Acks::All]
+                .into_iter()
+                .filter_map(|acks| self.producer.front(acks))
+                .find(|&id| self.now_ms >= self.producer.requests[id as usize].created_ms + expiry_ms);
+            if let Some(id) = ran_out {
+                self.producer.pop_front(self.producer.requests[id as usize].acks);
+                self.expire_in_client(id);
+                self.end_action();
+                continue;
+            }
+            let due = |s: &Simulation, id: u64| match s.producer.requests[id as usize].status {
+                Status::Retrying { at_ms } => (at_ms, id),
+                _ => (s.producer.requests[id as usize].created_ms, id),
+            };
+            let next = [Acks::Zero, Acks::One, Acks::All]
+                .into_iter()
+                .filter_map(|acks| self.producer.front(acks))
+                .filter(|&id| self.held(id).is_none())
+                .min_by_key(|&id| due(self, id));
+            let Some(id) = next else { break };
+            let r = &self.producer.requests[id as usize];
+            let (acks, retry, to) = (r.acks, r.status != Status::Queued, self.send_target(id));
+            self.producer.pop_front(acks);
+            if retry {
+                self.accounting.work += 1;
+            }
+            self.send_produce(id, to);
             self.end_action();
         }
+    }
+
+    /// When a client next sends or expires a record on its own: a front's
+    /// retry time, or the time in the client of a front waiting for a free
+    /// in-flight request.
+    pub(crate) fn next_send_ms(&self) -> Option<u64> {
+        [Acks::Zero, Acks::One, Acks::All]
+            .into_iter()
+            .filter_map(|acks| self.producer.front(acks))
+            .map(|id| match self.held(id) {
+                Some(Held::Until(at_ms)) => at_ms,
+                Some(Held::InFlight) => self.producer.requests[id as usize].created_ms + self.client_expiry_ms(),
+                None => self.now_ms,
+            })
+            .min()
+    }
+
+    /// A record's time in the client ran out before it could be sent (again).
+    fn expire_in_client(&mut self, id: u64) {
+        let timeout = if self.rules.has(Rule::DeliveryTimeout) { "delivery.timeout.ms" } else { "request.timeout.ms" };
+        let last_error = self.producer.requests[id as usize].last_error;
+        self.finish_produce(id, ProduceResult::Error(Errors::RequestTimedOut), Some(Expiry { timeout, last_error }));
     }
 
     /// One attempt. A leader that is unknown or down is not reached: the
@@ -314,7 +443,11 @@ impl Simulation {
         let others = [Acks::Zero, Acks::One, Acks::All]
             .into_iter()
             .filter(|&acks| self.attempt_refusal(leader, acks).is_none())
-            .filter_map(|acks| self.producer.first_retry_ms(acks, id))
+            .filter_map(|acks| self.producer.front(acks))
+            .filter_map(|other| match self.producer.requests[other as usize].status {
+                Status::Retrying { at_ms } if other != id => Some(at_ms),
+                _ => None,
+            })
             .min();
         let due = self.next_change_ms().min(self.advance_until_ms);
         let horizon = others.map_or(due, |t| t.min(due));
@@ -347,13 +480,13 @@ impl Simulation {
         // Before 2.1 (KIP-91) a record waiting in the client expired after
         // `request.timeout.ms` (`RecordAccumulator.expiredBatches`).
         let in_time = next_ms < r.created_ms + self.client_expiry_ms();
-        let (acks, attempts) = (r.acks, r.attempts);
+        let (acks, attempts, idempotent) = (r.acks, r.attempts, self.config.enable_idempotence);
         if retries_left && in_time {
             match retry {
                 // No leader: no request went out, so no answer is traced.
-                Retry::Next if error == Errors::LeaderNotAvailable => self.producer.retry_at(id, next_ms, error),
+                Retry::Next if error == Errors::LeaderNotAvailable => self.producer.retry_at(id, next_ms, error, idempotent),
                 Retry::Next => {
-                    self.producer.retry_at(id, next_ms, error);
+                    self.producer.retry_at(id, next_ms, error, idempotent);
                     let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
                     self.emit_traced(Touch::Nothing, |s| {
                         let value = s.producer.requests[id as usize].value.clone();
@@ -362,13 +495,13 @@ impl Simulation {
                 }
                 Retry::SkipIdentical { counted } => {
                     let at_ms = self.skip_identical_retries(id, next_ms, counted);
-                    self.producer.retry_at(id, at_ms, error);
+                    self.producer.retry_at(id, at_ms, error, idempotent);
                 }
             }
             return;
         }
         let timeout = if self.rules.has(Rule::DeliveryTimeout) { "delivery.timeout.ms" } else { "request.timeout.ms" };
-        let expired = (retries_left && !in_time).then_some(Expiry { timeout, last_error: error });
+        let expired = (retries_left && !in_time).then_some(Expiry { timeout, last_error: Some(error) });
         let result = ProduceResult::Error(if expired.is_some() { Errors::RequestTimedOut } else { error });
         self.producer.requests[id as usize].last_error = Some(error);
         self.finish_produce(id, result, expired);

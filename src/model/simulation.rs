@@ -131,7 +131,9 @@ impl Simulation {
             return &self.accounting.out;
         }
         match self.run_step(step) {
-            Ok(()) => {}
+            // A step may free an in-flight request (a fetch moves a HW, an
+            // election fails what waited at the old leader).
+            Ok(()) => self.send_produces(),
             Err(reason) => self.emit_traced(Touch::Nothing, |_| Event::StepRejected { action: step.clone(), reason }),
         }
         self.end_action();
@@ -391,7 +393,7 @@ impl Simulation {
     /// checkpoints, or `u64::MAX`.
     fn next_due_ms_except_timers(&self) -> u64 {
         let due = self.next_event_ms().unwrap_or(u64::MAX);
-        self.producer.next_retry_ms().map_or(due, |retry| retry.min(due))
+        self.next_send_ms().map_or(due, |send| send.min(due))
     }
 
     /// The periodic timers due now would do nothing: the ISR check (if due)
@@ -487,7 +489,7 @@ impl Simulation {
             self.end_action();
         }
         self.expire_produces();
-        self.retry_produces();
+        self.send_produces();
     }
 
     pub(crate) fn send(&mut self, m: Message) {

@@ -320,6 +320,7 @@ fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
     h.push(sim.producer.requests.len() as u64);
     for r in &sim.producer.requests {
         let (status, retry_at) = match r.status {
+            Status::Queued => (255, 0),
             Status::Pending => (0, 0),
             Status::Retrying { at_ms } => (1, at_ms),
             Status::Done(ProduceResult::Acked) => (2, 0),
@@ -331,6 +332,11 @@ fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
         h.push(retry_at);
         h.push(some(r.offset));
         h.push(r.deadline_ms.saturating_sub(now).min(cap));
+    }
+    // The clients' queues: their order is not in the statuses (a retry goes
+    // back to the front).
+    for id in sim.producer.queued() {
+        h.push(id);
     }
     h.push(sim.consumer.position);
 }

@@ -167,6 +167,7 @@ impl<'a> EventView<'a> {
 
 pub fn result_name(status: Status) -> &'static str {
     match status {
+        Status::Queued => "queued",
         Status::Pending => "pending",
         Status::Retrying { .. } => "retrying",
         Status::Done(ProduceResult::Acked) => "acked",

@@ -131,6 +131,12 @@ const CRAFTED = [
     ],
   },
   {
+    // One request in flight: m2 waits in the client for it, and its delivery.timeout.ms runs out there.
+    name: 'producer in-flight limit and expiry in the client',
+    config: { brokers: 2, max_in_flight_requests_per_connection: 1, request_timeout_ms: 5000, delivery_timeout_ms: 8000 },
+    steps: [produce('f1'), produce('f2'), { advance_ms: 9000 }],
+  },
+  {
     name: 'consumer offset reset none',
     config: { brokers: 3, protocol: '0.10', auto_offset_reset: 'none' },
     steps: [

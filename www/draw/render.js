@@ -509,7 +509,7 @@ export function renderProducer(state, view = {}) {
 
 function producerRow(r, index, view) {
   const result = r.result;
-  const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
+  const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' || result === 'queued' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
   return h('li', { key: index, class: 'record-row' },
     h('bdi', { class: 'rec-value' }, visible(r.value)),
     h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),

@@ -369,6 +369,7 @@ function explainProduceResponse(e) {
   const result = resultName(e.result);
   const p = { value: quote(e.value), acks: e.acks, offset: e.offset ?? '?', error: result, attempts: e.attempts };
   if (has(e.retry_in_ms)) return t('explain.produce.retry', { ...p, ms: formatMs(e.retry_in_ms) });
+  if (e.expired && e.expired.last_error == null) return t('explain.produce.expired_unsent', { ...p, timeout: e.expired.timeout });
   if (e.expired) return t('explain.produce.expired', { ...p, timeout: e.expired.timeout, last: resultName(e.expired.last_error) });
   if (result === 'acked') return t(e.acks === 'all' ? 'explain.produce.acked_all' : 'explain.produce.acked', p);
   if (result === 'sent') return null;

@@ -346,6 +346,10 @@ const SPECIAL = {
     p.attempt = e.attempt > 1 ? t(`${K}produce_request.attempt`, p) : '';
     return t(`${K}produce_request.${e.to == null ? 'no_leader' : 'to_broker'}`, p);
   },
+  produce_queued(e, p, t) {
+    p.value = quoted(e.value);
+    return t(`${K}produce_queued.${e.behind == null ? 'in_flight' : 'behind'}`, p);
+  },
   appended(e, p, t) {
     p.value = quoted(e.value);
     return t(`${K}appended`, p);
@@ -359,7 +363,8 @@ const SPECIAL = {
     if (e.retry_in_ms != null) {
       p.more = t(`${key}.retry`, p);
     } else {
-      p.more = (e.expired ? t(`${key}.expired`, fields(e.expired)) : '') + (e.attempts > 1 ? t(`${key}.attempts`, p) : '');
+      const expired = !e.expired ? '' : e.expired.last_error == null ? t(`${key}.expired_unsent`, fields(e.expired)) : t(`${key}.expired`, fields(e.expired));
+      p.more = expired + (e.attempts > 1 ? t(`${key}.attempts`, p) : '');
     }
     return t(`${key}.line`, p);
   },
