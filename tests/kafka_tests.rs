@@ -494,3 +494,43 @@ fn record_accumulator_test_expired_batches() {
     let r = run(&scenario(Protocol::V2_0, &format!("{config}, \"retries\": 5"), steps));
     assert_eq!(count(&r, |e| matches!(e, Event::ProduceResponse { request: 1, expired: Some(_), .. })), 1);
 }
+
+// ----- AlterPartition and the maximal ISR --------------------------------------
+
+/// `PartitionTest.testIsrExpansion` and `testIsrNotExpandedIfUpdateFails`
+/// (KIP-497): a follower that catches up is proposed to the controller; until
+/// the answer the ISR stays as committed and the maximal ISR holds the new
+/// member, which the HW and acks=all then wait for (`maybeIncrementLeaderHW`,
+/// `checkEnoughReplicasReachOffset`). Here the leader cannot reach the
+/// controller (`cut_controller`), so its AlterPartition stays pending: m2
+/// (acks=1) is not committed until broker 2 has it, and m3 (acks=all) waits
+/// for broker 2 too. Under 2.1 (before AlterIsr) the HW follows the committed
+/// ISR alone and both are committed at once. Healing the link answers the
+/// request: the ISR becomes the maximal ISR.
+#[test]
+fn partition_test_isr_expansion_counts_the_maximal_isr() {
+    let steps = r#"{"crash": {"broker": 2}}, {"advance_ms": 20000}, {"produce": {"value": "m1", "acks": "1"}},
+                   {"cut_controller": 1}, {"restart": 2}, {"fetch": 2}, {"fetch": 2},
+                   {"produce": {"value": "m2", "acks": "1"}}, {"produce": {"value": "m3", "acks": "all"}}"#;
+    let acked = |r: &Run, id: usize| r.sim.producer.requests[id].status == highwater::model::producer::Status::Done(ProduceResult::Acked);
+    for p in [Protocol::V2_8, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, r#""brokers": 2"#, steps));
+        let leader = r.sim.broker(1);
+        assert_eq!((leader.isr.to_vec(), leader.maximal_isr().to_vec()), (vec![1], vec![1, 2]), "{p}: pending expansion");
+        assert_eq!(r.sim.high_watermark_members(1).to_vec(), vec![1, 2], "{p}");
+        assert_eq!(leader.high_watermark, 1, "{p}: m2 waits for broker 2, in the maximal ISR");
+        assert!(!acked(&r, 2), "{p}: m3 (acks=all) waits for broker 2");
+        // Broker 2 fetches m2 and m3: both committed, the ISR still as committed.
+        let r = run(&scenario(p, r#""brokers": 2"#, &format!(r#"{steps}, {{"fetch": 2}}, {{"fetch": 2}}"#)));
+        assert_eq!(r.sim.broker(1).high_watermark, 3, "{p}");
+        assert!(acked(&r, 2), "{p}");
+        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: not committed while the controller is unreachable");
+        // The controller answers once the leader reaches it again.
+        let r = run(&scenario(p, r#""brokers": 2"#, &format!(r#"{steps}, {{"heal": 1}}"#)));
+        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1, 2], "{p}: the expansion is committed");
+    }
+    let r = run(&scenario(Protocol::V2_1, r#""brokers": 2"#, steps));
+    assert_eq!(r.sim.high_watermark_members(1).to_vec(), vec![1], "2.1: the committed ISR");
+    assert_eq!(r.sim.broker(1).high_watermark, 3, "2.1: committed without broker 2");
+    assert!(acked(&r, 2));
+}

@@ -104,6 +104,8 @@ export interface Broker {
   log: { offset: number; epoch: number; value: string }[];
   leader_epoch_cache: { epoch: number; start_offset: number }[];
   isr: BrokerId[] | null;
+  /** On a leader: the replicas its HW and acks=all wait for (from 2.7 the maximal ISR, KIP-497: the ISR plus a member an AlterPartition waiting for the controller adds). */
+  maximal_isr: BrokerId[] | null;
   remote: { id: BrokerId; log_end_offset: number | null; last_caught_up_ms: number; fetch_held_until_ms: number | null }[] | null;
 }
 

@@ -79,7 +79,7 @@ impl Simulation {
     /// (`DelayedProduce` / `Partition.checkEnoughReplicasReachOffset`).
     pub(crate) fn complete_produces(&mut self, b: BrokerId) {
         let broker = self.broker(b);
-        let enough = broker.isr.len() as u32 >= self.config.min_insync_replicas;
+        let enough = self.high_watermark_members(b).len() as u32 >= self.config.min_insync_replicas;
         for id in self.producer.take_reached(b, broker.high_watermark) {
             if enough {
                 self.finish_produce(id, ProduceResult::Acked, None);
@@ -91,6 +91,14 @@ impl Simulation {
 
     // ----- leader side -----------------------------------------------------
 
+    /// The replicas whose LEO the leader's HW and acks=all wait for: the ISR,
+    /// or from 2.7 the maximal ISR (KIP-497: `maybeIncrementLeaderHW` and
+    /// `checkEnoughReplicasReachOffset` read `maximalIsr`).
+    pub fn high_watermark_members(&self, b: BrokerId) -> BrokerList {
+        let broker = self.broker(b);
+        if self.rules.has(Rule::MaximalIsr) { broker.maximal_isr() } else { broker.isr }
+    }
+
     /// `Partition.maybeIncrementLeaderHW`: HW = min LEO over the ISR; never
     /// down; since 3.7 not at all while the ISR is below
     /// `min.insync.replicas` (KAFKA-15583, `isUnderMinIsr`).
@@ -101,7 +109,9 @@ impl Simulation {
         if !broker.is_leader() {
             return;
         }
-        let Some(hw) = broker.isr_high_watermark() else { return };
+        let members = self.high_watermark_members(b);
+        let broker = self.broker(b);
+        let Some(hw) = broker.isr_high_watermark(&members) else { return };
         if hw <= broker.high_watermark {
             return;
         }
@@ -115,8 +125,9 @@ impl Simulation {
             self.emit(event);
             return;
         }
+        let broker = self.broker_mut(b);
         let from = std::mem::replace(&mut broker.high_watermark, hw);
-        let isr = broker.isr_log_end_offsets();
+        let isr = broker.isr_log_end_offsets(&members);
         self.emit_traced(Touch::Checked, |_| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
         self.complete_produces(b);
     }

@@ -216,9 +216,9 @@ impl Broker {
     /// The HW the leader may move to: the smallest LEO over itself and its
     /// ISR (`Partition.maybeIncrementLeaderHW`). `None` while some ISR
     /// follower's LEO is unknown (a new leader waits for every ISR follower).
-    pub fn isr_high_watermark(&self) -> Option<u64> {
+    pub fn isr_high_watermark(&self, members: &BrokerList) -> Option<u64> {
         let mut hw = self.log_end_offset();
-        for &b in &self.isr {
+        for &b in members {
             if b != self.id {
                 hw = hw.min(self.remote(b).log_end_offset?);
             }
@@ -227,8 +227,22 @@ impl Broker {
     }
 
     /// The LEO of each ISR member as this leader knows it (for the trace).
-    pub fn isr_log_end_offsets(&self) -> PerBroker<(BrokerId, u64)> {
+    pub fn isr_log_end_offsets(&self, members: &BrokerList) -> PerBroker<(BrokerId, u64)> {
         let leo = |b: BrokerId| if b == self.id { Some(self.log_end_offset()) } else { self.remote(b).log_end_offset };
-        self.isr.iter().filter_map(|&b| leo(b).map(|l| (b, l))).collect()
+        members.iter().filter_map(|&b| leo(b).map(|l| (b, l))).collect()
+    }
+
+    /// KIP-497's maximal ISR: the ISR with the member an expansion waiting
+    /// for the controller adds (`PendingExpandIsr`: `isr + newInSyncReplicaId`;
+    /// a pending shrink keeps the ISR as it is until it is committed).
+    pub fn maximal_isr(&self) -> BrokerList {
+        let mut members = self.isr;
+        for &b in self.pending_isr.iter().flatten() {
+            if !members.contains(&b) {
+                members.push(b);
+            }
+        }
+        members.sort_unstable();
+        members
     }
 }

@@ -200,6 +200,10 @@ pub enum Rule {
     /// The leader adds a caught-up follower to the ISR only if its broker is
     /// neither fenced nor in controlled shutdown (KIP-841).
     IsrExpansionNeedsEligibleBroker,
+    /// While an ISR change waits for the controller, the leader counts the
+    /// ISR with the member being added (the maximal ISR) for the HW and for
+    /// acks=all.
+    MaximalIsr,
 }
 
 /// One row of the table.
@@ -376,6 +380,17 @@ pub const RULES: &[RuleSource] = &[
         code: "PartitionChangeBuilder.maybePopulateTargetElr, electLeader",
         kafka_version: "4.0 (on by default for new clusters in 4.1)",
         summary: "replicas dropped from an ISR below min.insync.replicas stay eligible to lead (ELR)",
+    },
+    // KIP-497 shipped AlterIsr in 2.7.0 (`IsrState.maximalIsr`, absent at
+    // 2.6.0); 2.8 is the first preset at or after it.
+    RuleSource {
+        rule: Rule::MaximalIsr,
+        since: V2_8,
+        until: None,
+        source: "KIP-497",
+        code: "Partition.maybeIncrementLeaderHW, checkEnoughReplicasReachOffset (PendingExpandIsr.maximalIsr)",
+        kafka_version: "2.7",
+        summary: "while an ISR expansion waits for the controller, the leader already counts the new member for the HW and for acks=all (the maximal ISR)",
     },
     // KIP-841 shipped in 3.3.0 (KRaft); 3.5 is the first preset at or after it.
     RuleSource {

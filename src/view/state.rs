@@ -90,6 +90,10 @@ pub struct BrokerView {
     pub leader_epoch_cache: Vec<EpochEntry>,
     /// On a leader: its ISR and what it knows of each follower.
     pub isr: Option<Vec<BrokerId>>,
+    /// On a leader: the replicas its HW and acks=all wait for. From 2.7 the
+    /// maximal ISR (KIP-497): the ISR with the member an expansion waiting
+    /// for the controller adds; before, the ISR.
+    pub maximal_isr: Option<Vec<BrokerId>>,
     pub remote: Option<Vec<RemoteView>>,
 }
 
@@ -118,8 +122,9 @@ pub struct ProduceView {
     pub offset: Option<u64>,
     pub epoch: Option<u32>,
     /// The outcome as the application sees it, after the client's retries:
-    /// "acked", "sent" (acks=0) or a Kafka error name; "pending" (waiting
-    /// for the HW) or "retrying" while it is not decided yet.
+    /// "acked", "sent" (acks=0) or a Kafka error name; "queued" (waiting in
+    /// the client to be sent), "pending" (waiting for the HW) or "retrying"
+    /// while it is not decided yet.
     pub result: &'static str,
     /// Attempts that reached a broker.
     pub attempts: u32,
@@ -237,6 +242,7 @@ impl StateView {
                     log,
                     leader_epoch_cache: b.log.epochs().entries().to_vec(),
                     isr: is_leader.then(|| b.isr.to_vec()),
+                    maximal_isr: is_leader.then(|| sim.high_watermark_members(b.id).to_vec()),
                     remote,
                 }
             })

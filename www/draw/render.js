@@ -350,9 +350,12 @@ function epochCache(b) {
 
 function leaderView(b) {
   const remote = b.remote || [];
+  // KIP-497: shown while an ISR expansion waits for the controller.
+  const maximal = Array.isArray(b.maximal_isr) && b.maximal_isr.length !== (b.isr || []).length;
   return h('div', { class: 'leader-view' },
     h('span', { class: 'muted' }, `${t('broker.leader_view')} `),
     h('span', null, `ISR ${braces(b.isr)}`),
+    maximal ? h('span', { class: 'maximal-isr', 'data-testid': 'maximal-isr', title: t('broker.maximal_isr_help') }, ` · ${t('broker.maximal_isr', { isr: braces(b.maximal_isr) })}`) : null,
     remote.map((r) => h('span', { class: 'remote', key: r.id, 'data-remote': r.id },
       ` · ${t('broker.remote_at', { broker: r.id })} `,
       has(r.log_end_offset) ? `LEO ${r.log_end_offset}` : h('span', { class: 'unknown', title: t('glossary.leo_unknown.short') }, 'LEO ?'),
