@@ -88,6 +88,8 @@ export interface Broker {
   id: BrokerId;
   alive: boolean;
   isolated: boolean;
+  /** Cut from the controller only (`cut_controller`): it still reaches the other brokers. */
+  controller_cut: boolean;
   fenced: boolean;
   role: 'leader' | 'follower' | 'none' | 'starting' | 'down';
   stale_leader: boolean;

@@ -66,6 +66,9 @@ pub struct BrokerView {
     pub id: BrokerId,
     pub alive: bool,
     pub isolated: bool,
+    /// Cut from the controller only (`cut_controller`): it still reaches the
+    /// other brokers.
+    pub controller_cut: bool,
     /// The controller's session for this broker expired.
     pub fenced: bool,
     /// "leader", "follower", "none" (knows no leader), "starting" (restarted,
@@ -226,6 +229,7 @@ impl StateView {
                     id: b.id,
                     alive: b.alive,
                     isolated: sim.network.is_isolated(b.id),
+                    controller_cut: sim.network.controller_cut[(b.id - 1) as usize],
                     fenced: c.is_fenced(b.id),
                     role,
                     stale_leader: is_leader && (c.leader != Some(b.id) || c.leader_epoch != b.leader_epoch),

@@ -285,6 +285,7 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, 
           : null,
         b.fenced ? h('span', { class: 'tag tag-bad', title: t('broker.fenced_help') }, t('broker.fenced')) : null,
         b.isolated ? h('span', { class: 'tag tag-bad', title: t('broker.isolated_help') }, t('broker.isolated')) : null,
+        b.controller_cut && !b.isolated ? h('span', { class: 'tag tag-bad', 'data-testid': 'controller-cut', title: t('broker.controller_cut_help') }, t('broker.controller_cut')) : null,
         b.stale_leader
           ? h('span', { class: 'tag tag-bad', 'data-testid': 'stale-leader', title: t('broker.stale_help', { epoch: b.leader_epoch, leader: controllerLeader }) }, t('broker.stale'))
           : null,
@@ -393,7 +394,14 @@ function brokerActions(b, state) {
               btn('powerloss', a('power_loss'), a('power_loss_label')))
           : null,
         h('div', { class: 'menu-row', key: 'isolate' },
-          b.isolated ? btn('heal-broker', a('reconnect'), a('reconnect_label')) : btn('isolate', a('isolate'), a('isolate_label'))),
+          b.isolated || b.controller_cut ? btn('heal-broker', a('reconnect'), a('reconnect_label')) : btn('isolate', a('isolate'), a('isolate_label'))),
+        // KIP-841's two halves: losing the controller only, and a clean stop.
+        !b.isolated && !b.controller_cut
+          ? h('div', { class: 'menu-row', key: 'controller' }, btn('cut-controller', a('cut_controller'), a('cut_controller_label')))
+          : null,
+        b.alive
+          ? h('div', { class: 'menu-row', key: 'shutdown' }, btn('controlled-shutdown', a('controlled_shutdown'), a('controlled_shutdown_label')))
+          : null,
         follower
           ? h('div', { class: 'menu-row', key: 'fetcher' },
               b.fetcher_paused ? btn('resume', a('resume'), a('resume_label')) : btn('pause', a('pause'), a('pause_label')))

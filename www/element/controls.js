@@ -23,6 +23,8 @@ function brokerStep(pg, button) {
     powerloss: () => ({ crash: { broker: id, lose_unflushed: Math.max(1, intField(field('lose'), 1)) } }),
     isolate: () => ({ isolate: id }),
     'heal-broker': () => ({ heal: id }),
+    'cut-controller': () => ({ cut_controller: id }),
+    'controlled-shutdown': () => ({ controlled_shutdown: id }),
     pause: () => ({ pause: id }),
     resume: () => ({ resume: id }),
     delay: () => ({ delay: { broker: id, ms: intField(field('delay'), 400) } }),

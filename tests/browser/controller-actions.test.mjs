@@ -1,0 +1,87 @@
+// KIP-841's two actions from a broker's menu (a cut to the controller only,
+// a controlled shutdown), and KIP-497's maximal ISR on the leader's card:
+// what the card says is the core's state at that position.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, openPage, loadCore, pageTrace } from './harness.mjs';
+
+let env;
+let core;
+before(async () => {
+  env = await setup();
+  core = await loadCore();
+});
+after(async () => { await env?.close(); });
+
+const root = (page) => page.locator('highwater-playground');
+
+async function menuAction(page, broker, action) {
+  const card = root(page).locator(`.broker-row[data-broker="${broker}"]`);
+  await card.locator('details.more > summary').click();
+  await card.locator(`button[data-action="${action}"]`).click();
+}
+
+test('a broker menu cuts a broker from the controller only, and reconnects it', async () => {
+  const page = await openPage(env);
+  await menuAction(page, 2, 'cut-controller');
+  const card = root(page).locator('.broker-row[data-broker="2"]');
+  await card.locator('[data-testid="controller-cut"]').waitFor();
+  assert.match(await pageTrace(page), /broker 2 cut from the controller \(it still reaches the other brokers\)/);
+  // The same menu now offers the way back, and no second cut.
+  await card.locator('details.more > summary').click();
+  assert.equal(await card.locator('button[data-action="cut-controller"]').count(), 0);
+  await card.locator('button[data-action="heal-broker"]').click();
+  await card.locator('[data-testid="controller-cut"]').waitFor({ state: 'detached' });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a controlled shutdown of the leader moves leadership first, then stops the broker', async () => {
+  const page = await openPage(env);
+  await menuAction(page, 1, 'controlled-shutdown');
+  await root(page).locator('.broker-row.role-leader[data-broker="2"]').waitFor();
+  await root(page).locator('.broker-row.is-down[data-broker="1"]').waitFor();
+  const trace = await pageTrace(page);
+  assert.match(trace, /controlled shutdown/i);
+  // The page's board is the core's state after the same step.
+  const sim = core.Simulation.fromScenario({ version: 1, config: {}, steps: [{ controlled_shutdown: 1 }] });
+  const state = sim.state();
+  sim.free();
+  assert.equal(state.partition.leader, 2, 'leadership moved to another ISR member');
+  assert.equal(state.brokers[0].alive, false, 'then broker 1 stopped');
+  assert.ok(!state.partition.isr.includes(1), 'and left the ISR');
+  assert.equal(await root(page).locator('[data-testid="partition-isr"]').textContent(), `{${state.partition.isr.join(', ')}}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("the leader's card shows the maximal ISR while an expansion waits for the controller, as the core has it", async () => {
+  const scenario = {
+    version: 1,
+    config: { protocol: '3.7', brokers: 2 },
+    steps: [
+      { crash: { broker: 2 } }, { advance_ms: 20000 }, { produce: { value: 'm1', acks: '1' } },
+      { cut_controller: 1 }, { restart: 2 }, { fetch: 2 }, { fetch: 2 }, { produce: { value: 'm2', acks: '1' } },
+    ],
+  };
+  const sim = core.Simulation.fromScenario(scenario);
+  const link = sim.toLink();
+  const leader = sim.state().brokers[0];
+  sim.free();
+  assert.deepEqual([leader.isr, leader.maximal_isr, leader.high_watermark], [[1], [1, 2], 1], 'the core: pending expansion');
+  const page = await openPage(env, { hash: `#s=${link}` });
+  const card = root(page).locator('.broker-row[data-broker="1"]');
+  const shown = card.locator('[data-testid="maximal-isr"]');
+  await shown.waitFor();
+  assert.match(await shown.textContent(), /maximal ISR \{1, 2\}/);
+  assert.match(await card.locator('.leader-view').textContent(), /ISR \{1\}/);
+  // Once the controller answers, the ISR is the maximal ISR and the line goes.
+  const healed = core.Simulation.fromScenario({ ...scenario, steps: [...scenario.steps, { heal: 1 }] });
+  assert.deepEqual(healed.state().brokers[0].isr, [1, 2]);
+  const healedLink = healed.toLink();
+  healed.free();
+  await page.evaluate((l) => { location.hash = `#s=${l}`; }, healedLink);
+  await shown.waitFor({ state: 'detached' });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
