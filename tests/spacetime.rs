@@ -284,3 +284,27 @@ fn a_retried_produce_is_marked_as_retried_not_as_given_up() {
     assert!(d.marks.iter().any(|m| m.mark == MarkKind::ProduceRetried { error: Some(Errors::NetworkException) }), "{:?}", d.marks);
     assert!(!d.marks.iter().any(|m| matches!(m.mark, MarkKind::ProduceFailed { .. })), "{:?}", d.marks);
 }
+
+/// KIP-841's two steps leave marks on the broker's lane: a cut to the
+/// controller only and its healing, and a controlled shutdown.
+#[test]
+fn controller_cut_and_controlled_shutdown_are_marked() {
+    let text = r#"{"version": 1, "config": {"protocol": "3.7"}, "steps": [
+        {"cut_controller": 3}, {"heal": 3}, {"controlled_shutdown": 1}]}"#;
+    let timeline = Timeline::new(&Scenario::from_json(text).unwrap()).unwrap();
+    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+    let marks: Vec<(u64, Lane, MarkKind)> = d
+        .marks
+        .iter()
+        .filter(|m| matches!(m.mark, MarkKind::ControllerCut | MarkKind::ControllerLinkHealed | MarkKind::ControlledShutdown))
+        .map(|m| (m.at.step, m.lane, m.mark.clone()))
+        .collect();
+    assert_eq!(
+        marks,
+        vec![
+            (1, Lane::Broker(3), MarkKind::ControllerCut),
+            (2, Lane::Broker(3), MarkKind::ControllerLinkHealed),
+            (3, Lane::Broker(1), MarkKind::ControlledShutdown)
+        ]
+    );
+}

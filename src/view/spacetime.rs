@@ -133,6 +133,11 @@ pub enum MarkKind {
     PartitionOffline,
     Isolated,
     IsolationHealed,
+    /// Cut from the controller only (KIP-841's case), and back.
+    ControllerCut,
+    ControllerLinkHealed,
+    /// Stopped after a controlled shutdown (leadership moved first).
+    ControlledShutdown,
     LinkCut { to: BrokerId },
     LinkHealed { to: BrokerId },
     Consumed { from: u64, to: u64 },
@@ -540,6 +545,9 @@ impl Replay {
                 Event::PartitionOffline { .. } => r.mark(CONTROLLER, at, order, MarkKind::PartitionOffline),
                 Event::Isolated { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::Isolated),
                 Event::IsolationHealed { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::IsolationHealed),
+                Event::ControllerCut { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::ControllerCut),
+                Event::ControllerLinkHealed { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::ControllerLinkHealed),
+                Event::ControlledShutdownCompleted { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::ControlledShutdown),
                 Event::LinkCut { from, to, .. } => r.mark(Lane::Broker(*from), at, order, MarkKind::LinkCut { to: *to }),
                 Event::LinkHealed { from, to } => r.mark(Lane::Broker(*from), at, order, MarkKind::LinkHealed { to: *to }),
                 Event::Violation(v) => {
