@@ -123,7 +123,7 @@ struct ExploreArgs {
     /// Allow power loss (a crash that drops the last unflushed record).
     #[arg(long = "power-loss")]
     power_loss: bool,
-    /// Allow one-way link cuts from the leader, and heal.
+    /// Allow one-way link cuts from the leader, cuts to the controller, and heal.
     #[arg(long = "network-faults")]
     network_faults: bool,
     #[arg(long, value_enum, default_value = "bfs")]

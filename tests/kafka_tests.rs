@@ -534,3 +534,84 @@ fn partition_test_isr_expansion_counts_the_maximal_isr() {
     assert_eq!(r.sim.broker(1).high_watermark, 3, "2.1: committed without broker 2");
     assert!(acked(&r, 2));
 }
+
+/// The AlterPartition requests a run sent: (time, proposed ISR, added, answer time).
+fn alter_partitions_sent(r: &Run) -> Vec<(u64, Vec<u32>, Option<u32>, u64)> {
+    r.events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::AlterPartitionSent { proposed, added, answer_in_ms, .. } => Some((e.time_ms, proposed.clone(), *added, e.time_ms + answer_in_ms)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `PartitionTest.testSingleInFlightAlterIsr` (KIP-497, 2.7.0): while an
+/// ISR expansion waits for the controller's answer, the leader counts the
+/// maximal ISR and sends nothing else, though a follower is out of sync by
+/// then; the shrink goes out with the first check after the answer. Timed
+/// mode, broker 1's links at 10 s, so the AlterPartition takes 20 s. Under
+/// 2.1 (a ZooKeeper write in one step) the expansion is at once.
+#[test]
+fn partition_test_single_in_flight_alter_isr() {
+    let config = r#""brokers": 3, "auto_fetch": true, "replica_lag_time_max_ms": 10000"#;
+    // Broker 3 leaves the ISR, then catches up over slow links; broker 2
+    // stops fetching as m2 is written.
+    let steps = r#"{"pause": 3}, {"produce": {"value": "m1", "acks": "1"}}, {"advance_ms": 20000},
+                   {"delay": {"broker": 1, "ms": 10000}}, {"resume": 3}, {"advance_ms": 30500},
+                   {"pause": 2}, {"produce": {"value": "m2", "acks": "1"}}"#;
+    for p in [Protocol::V2_8, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, config, &format!(r#"{steps}, {{"advance_ms": 15000}}"#)));
+        let sent = alter_partitions_sent(&r);
+        let (at, proposed, added, answer) = sent.last().cloned().expect("an expansion was sent");
+        assert_eq!((proposed, added), (vec![1, 2, 3], Some(3)), "{p}: {sent:?}");
+        assert!(r.sim.now_ms < answer, "{p}: still in flight");
+        let leader = r.sim.broker(1);
+        assert_eq!((leader.isr.to_vec(), leader.maximal_isr().to_vec()), (vec![1, 2], vec![1, 2, 3]), "{p}");
+        assert_eq!(r.sim.high_watermark_members(1).to_vec(), vec![1, 2, 3], "{p}");
+        // m2 was written more than replica.lag.time.max.ms ago: broker 2 is
+        // out of sync, yet no shrink was proposed.
+        let m2_at = r.events.iter().rev().find(|e| matches!(e.event, Event::Appended { offset: 1, .. })).expect("m2").time_ms;
+        assert!(m2_at + 10_000 < r.sim.now_ms, "{p}");
+        assert!(sent.iter().all(|s| s.0 <= at), "{p}: {sent:?}");
+        // After the answer, the next check proposes the shrink.
+        let r = run(&scenario(p, config, &format!(r#"{steps}, {{"advance_ms": 30000}}"#)));
+        let sent = alter_partitions_sent(&r);
+        let expanded = r.events.iter().find(|e| matches!(e.event, Event::IsrExpanded { added: 3, .. })).expect("expanded");
+        assert_eq!(expanded.time_ms, answer, "{p}");
+        let next = sent.iter().find(|s| s.0 > at).expect("a shrink after the answer");
+        assert!(next.0 >= answer && next.0 <= answer + 5_000 && next.2.is_none() && !next.1.contains(&2), "{p}: {sent:?}");
+    }
+    let r = run(&scenario(Protocol::V2_1, config, &format!(r#"{steps}, {{"advance_ms": 15000}}"#)));
+    assert!(alter_partitions_sent(&r).is_empty(), "2.1: no request in flight");
+    let expanded = r.events.iter().find(|e| matches!(e.event, Event::IsrExpanded { added: 3, .. })).expect("2.1: expanded");
+    let fetched = r.events.iter().find(|e| matches!(e.event, Event::RemoteLogEndOffsetUpdated { follower: 3, to: 1, .. }));
+    assert_eq!(Some(expanded.time_ms), fetched.map(|e| e.time_ms), "2.1: expanded as broker 3's fetch arrives");
+}
+
+/// `PartitionTest.testAlterIsrLeaderAndIsrRace`: a shrink is in flight when
+/// the leader learns a new partition state from the controller (here: the
+/// controller fences broker 3). The leader drops its pending change, but
+/// the request is still out, so it sends no other until the answer arrives;
+/// that answer is ignored, and the next check sends the shrink again.
+#[test]
+fn partition_test_alter_isr_leader_and_isr_race() {
+    let config = r#""brokers": 3, "auto_fetch": true, "replica_lag_time_max_ms": 10000"#;
+    let steps = r#"{"delay": {"broker": 1, "ms": 10000}}, {"pause": 2}, {"produce": {"value": "m1", "acks": "1"}},
+                   {"advance_ms": 15001}, {"cut_controller": 3}, {"advance_ms": 45000}"#;
+    for p in [Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, config, steps));
+        let sent = alter_partitions_sent(&r);
+        assert_eq!(sent.len(), 2, "{p}: {sent:?}\n{}", r.trace());
+        let (first, second) = (&sent[0], &sent[1]);
+        let fenced = r.events.iter().find(|e| matches!(e.event, Event::IsrShrunk { by_controller: true, .. })).expect("fenced").time_ms;
+        assert!(first.0 < fenced && fenced < first.3, "{p}: the controller's change comes while the shrink is out");
+        let ignored = r.events.iter().find(|e| matches!(e.event, Event::IsrChangeFailed { leader: 1, .. })).expect("ignored answer");
+        assert_eq!(ignored.time_ms, first.3, "{p}");
+        assert!(second.0 >= first.3, "{p}: nothing sent while the first was out");
+        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: the second shrink is committed");
+        assert_eq!(count(&r, |e| matches!(e, Event::IsrShrunk { leader: Some(1), by_controller: false, .. })), 1, "{p}");
+    }
+    let r = run(&scenario(Protocol::V2_1, config, steps));
+    assert!(alter_partitions_sent(&r).is_empty(), "2.1: the shrink is one step");
+}

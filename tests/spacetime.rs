@@ -308,3 +308,28 @@ fn controller_cut_and_controlled_shutdown_are_marked() {
         ]
     );
 }
+
+/// Timed mode from the 2.8 preset: an AlterPartition is an arrow from the
+/// leader to the controller that ends when its answer arrives (ignored when
+/// the partition's state changed meanwhile; lost when the leader crashes).
+#[test]
+fn an_alter_partition_in_flight_is_an_arrow_to_its_answer() {
+    let text = r#"{"version": 1, "config": {"protocol": "3.7", "brokers": 3, "auto_fetch": true, "replica_lag_time_max_ms": 10000},
+        "steps": [{"delay": {"broker": 1, "ms": 10000}}, {"pause": 2}, {"produce": {"value": "m1", "acks": "1"}},
+                  {"advance_ms": 15001}, {"cut_controller": 3}, {"advance_ms": 45000}, {"resume": 2}, {"advance_ms": 35000}, {"crash": {"broker": 1}}]}"#;
+    let timeline = Timeline::new(&Scenario::from_json(text).unwrap()).unwrap();
+    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+    let arrows: Vec<(u64, Option<u64>, Fate)> = d
+        .arrows
+        .iter()
+        .filter(|a| a.kind == "AlterPartition" && a.from == Lane::Broker(1) && a.to == CONTROLLER)
+        .map(|a| (a.sent.time_ms, a.received.map(|r| r.time_ms), a.fate))
+        .collect();
+    // Sent at the ISR check at 15 s, answered (and ignored: the controller
+    // fenced broker 3 meanwhile) at 35 s; sent again, accepted at 55 s;
+    // broker 2's return is proposed at 90 s, and lost with the leader at 95 s.
+    let lost = arrows.get(2).copied();
+    assert_eq!(arrows[..2], [(15_000, Some(35_000), Fate::Failed), (35_000, Some(55_000), Fate::Delivered)], "{arrows:?}");
+    assert_eq!(lost.map(|a| (a.1, a.2)), Some((Some(95_001), Fate::Dropped)), "{arrows:?}");
+    assert_eq!(arrows.len(), 3, "{arrows:?}");
+}

@@ -192,8 +192,7 @@ impl Simulation {
                 if bumped {
                     self.notify_brokers();
                 } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && self.network.reaches_controller(l)) {
-                    self.broker_mut(l).isr = self.controller.isr;
-                    self.maybe_increment_high_watermark(l);
+                    self.send_leader_and_isr(l);
                 }
             }
         }
@@ -358,7 +357,15 @@ impl Simulation {
         if leader == Some(b) {
             if broker.is_leader() && broker.leader_epoch == epoch {
                 let isr = self.controller.isr;
-                self.broker_mut(b).isr = isr;
+                let broker = self.broker_mut(b);
+                // The controller changed the ISR itself (a new partition
+                // epoch): the leader takes it as committed and drops the
+                // change it proposed (`Partition.makeLeader`; an answer still
+                // out is then ignored, `PartitionTest.testAlterIsrLeaderAndIsrRace`).
+                if broker.isr != isr {
+                    broker.pending_isr = None;
+                }
+                broker.isr = isr;
                 self.maybe_increment_high_watermark(b);
             } else {
                 self.become_leader(b);
@@ -450,8 +457,10 @@ impl Simulation {
             }
         }
         self.send_leader_and_isr(b);
-        // Back in touch: the AlterPartition it kept retrying gets its answer.
-        if let Some(proposed) = self.broker(b).is_leader().then(|| self.broker_mut(b).pending_isr.take()).flatten() {
+        // Back in touch: the AlterPartition it kept retrying gets its answer
+        // (unless a request sent before the cut is still out).
+        let retry = self.broker(b).is_leader() && self.broker(b).alter_partition.is_none();
+        if let Some(proposed) = retry.then(|| self.broker_mut(b).pending_isr.take()).flatten() {
             if self.alter_partition(b, proposed) {
                 self.maybe_increment_high_watermark(b);
             }

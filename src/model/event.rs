@@ -203,6 +203,10 @@ pub enum Event {
     EpochCacheTrimmed { broker: BrokerId, epoch: u32, start_offset: u64 },
     IsrShrunk { leader: Option<BrokerId>, removed: Vec<BrokerId>, isr: Vec<BrokerId>, by_controller: bool },
     IsrExpanded { leader: BrokerId, added: BrokerId, isr: Vec<BrokerId> },
+    /// An AlterPartition request leaves for the controller (timed mode,
+    /// from 2.7); the answer arrives after `answer_in_ms`. `added`: the
+    /// follower an expansion adds (None for a shrink).
+    AlterPartitionSent { leader: BrokerId, proposed: Vec<BrokerId>, added: Option<BrokerId>, answer_in_ms: u64 },
     IsrChangeFailed { leader: BrokerId, proposed: Vec<BrokerId>, reason: &'static str },
     BrokerFenced { broker: BrokerId, session_timeout_ms: u64 },
     /// A restarted broker cannot register while its old session lives.
@@ -372,6 +376,9 @@ impl fmt::Display for Event {
                 }
             }
             IsrExpanded { leader, added, isr } => write!(f, "ISR expanded to {} (broker {added} caught up) on leader {leader}", list(isr)),
+            AlterPartitionSent { leader, proposed, answer_in_ms, .. } => {
+                write!(f, "broker {leader} asked the controller to change the ISR to {} (AlterPartition; the answer in {answer_in_ms} ms)", list(proposed))
+            }
             IsrChangeFailed { leader, proposed, reason } => {
                 write!(f, "broker {leader} could not change the ISR to {}: {reason}", list(proposed))
             }

@@ -21,6 +21,7 @@ impl Simulation {
         broker.alive = false;
         broker.starting = false;
         broker.pending_isr = None;
+        broker.alter_partition = None;
         broker.delayed_fetches.clear();
         broker.fetcher.in_flight_since_ms = None;
         let leo = broker.log_end_offset();
@@ -200,6 +201,7 @@ impl Simulation {
         broker.alive = false;
         broker.starting = false;
         broker.pending_isr = None;
+        broker.alter_partition = None;
         broker.delayed_fetches.clear();
         broker.fetcher.in_flight_since_ms = None;
         self.emit(Event::HighWatermarkCheckpointed { broker: b, high_watermark });

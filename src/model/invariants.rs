@@ -129,6 +129,7 @@ impl Checker {
             | Event::HighWatermarkHeld { .. }
             | Event::HighWatermarkCheckpointed { .. }
             | Event::IsrChangeFailed { .. }
+            | Event::AlterPartitionSent { .. }
             | Event::BrokerFenced { .. }
             | Event::BrokerUnfenced { .. }
             | Event::RegistrationRefused { .. }

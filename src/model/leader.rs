@@ -8,7 +8,7 @@ use crate::model::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::model::log::Record;
 use crate::model::producer::Retry;
 use crate::model::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
-use crate::model::replica::{Broker, DelayedFetch};
+use crate::model::replica::{AlterPartitionInFlight, Broker, DelayedFetch};
 use crate::model::rules::Rule;
 use crate::model::step::Acks;
 use crate::model::invariants::Touch;
@@ -138,7 +138,56 @@ impl Simulation {
     /// cannot reach the controller keeps the request pending and retries it
     /// until it is answered (`DefaultAlterPartitionManager`: "we will not
     /// timeout AlterPartition request"), proposing nothing else meanwhile.
+    ///
+    /// From 2.7 (KIP-497, `AlterPartitionManager`) the request is sent and
+    /// answered later: in timed mode it takes the leader's link latency to
+    /// the controller and as long back, and the change stays pending (the
+    /// HW counting the maximal ISR) until the answer arrives
+    /// (`answer_alter_partitions`). Before 2.7 the leader wrote the ISR to
+    /// ZooKeeper itself, holding its ISR lock: one step. True if the change
+    /// took effect now.
     pub(crate) fn alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
+        let latency = self.network.latency_ms[(l - 1) as usize];
+        if self.config.auto_fetch && self.rules.has(Rule::MaximalIsr) && latency > 0 && self.network.reaches_controller(l) {
+            let answer_in_ms = 2 * latency;
+            let answer_ms = self.now_ms + answer_in_ms;
+            let broker = self.broker_mut(l);
+            let added = proposed.iter().copied().find(|b| !broker.isr.contains(b));
+            broker.pending_isr = Some(proposed);
+            broker.alter_partition = Some(AlterPartitionInFlight { isr: proposed, leader_epoch: broker.leader_epoch, answer_ms });
+            self.emit_traced(Touch::Nothing, |_| Event::AlterPartitionSent { leader: l, proposed: proposed.to_vec(), added, answer_in_ms });
+            return false;
+        }
+        self.decide_alter_partition(l, proposed)
+    }
+
+    /// The controller's answers due now (timed mode). An answer to a state
+    /// the partition has left (a new leader epoch, a new leader, a restart)
+    /// is ignored; otherwise the controller decides as in one step.
+    pub(crate) fn answer_alter_partitions(&mut self) {
+        let now = self.now_ms;
+        for l in self.config.broker_ids() {
+            let Some(sent) = self.broker(l).alter_partition.filter(|a| a.answer_ms <= now) else { continue };
+            let broker = self.broker_mut(l);
+            broker.alter_partition = None;
+            let current = broker.is_leader() && broker.leader_epoch == sent.leader_epoch && broker.pending_isr == Some(sent.isr);
+            if !current {
+                let reason = "the answer came after the partition's state had changed, and is ignored";
+                self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: sent.isr.to_vec(), reason });
+            } else {
+                broker.pending_isr = None;
+                if self.decide_alter_partition(l, sent.isr) {
+                    self.maybe_increment_high_watermark(l);
+                }
+            }
+            self.end_action();
+        }
+    }
+
+    /// The controller's answer to a proposed ISR: kept pending while the
+    /// controller is unreachable, refused to a leader of an older epoch,
+    /// otherwise applied. True if it took effect.
+    fn decide_alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
         let epoch = self.broker(l).leader_epoch;
         let reason = if !self.network.reaches_controller(l) {
             self.broker_mut(l).pending_isr = Some(proposed);
@@ -171,7 +220,7 @@ impl Simulation {
     /// 2.1 (KAFKA-7128), >= the start offset of the leader's epoch.
     pub(crate) fn maybe_expand_isr(&mut self, l: BrokerId, f: BrokerId) {
         let leader = self.broker(l);
-        if leader.isr.contains(&f) || leader.pending_isr.is_some() {
+        if leader.isr.contains(&f) || !leader.may_propose_isr() {
             return;
         }
         let Some(leo) = leader.remote(f).log_end_offset else { return };
@@ -315,7 +364,7 @@ impl Simulation {
         let lag = self.config.replica_lag_time_max_ms;
         for i in 0..self.brokers.len() {
             let b = &self.brokers[i];
-            if !b.is_leader() || b.pending_isr.is_some() {
+            if !b.is_leader() || !b.may_propose_isr() {
                 continue;
             }
             let out = b.out_of_sync_replicas(self.now_ms, lag, self.rules.has(Rule::CaughtUpAtLogEnd));

@@ -108,9 +108,25 @@ pub struct Broker {
     /// yet (Kafka's `PendingShrinkIsr` / `PendingExpandIsr`). While it is
     /// pending the leader proposes no other change.
     pub pending_isr: Option<BrokerList>,
+    /// The AlterPartition request on its way to the controller and back
+    /// (timed mode, from 2.7). Kafka's `DefaultAlterPartitionManager` keeps
+    /// one per partition, and it outlives the partition's state: a new
+    /// leader epoch drops `pending_isr` but not this, and the answer is then
+    /// ignored (`Partition.sendAlterPartitionRequest`'s callback). While it
+    /// is out, nothing else is sent (`PartitionTest.testAlterIsrLeaderAndIsrRace`).
+    pub alter_partition: Option<AlterPartitionInFlight>,
 }
 
-crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, pending_isr } short { delayed_fetches });
+/// An AlterPartition request in flight: what it proposed, in which leader
+/// epoch, and when the controller's answer arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AlterPartitionInFlight {
+    pub isr: BrokerList,
+    pub leader_epoch: u32,
+    pub answer_ms: u64,
+}
+
+crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, pending_isr, alter_partition } short { delayed_fetches });
 
 impl Broker {
     pub fn new(id: BrokerId, brokers: u32) -> Broker {
@@ -129,6 +145,7 @@ impl Broker {
             fetcher: Fetcher::default(),
             delayed_fetches: Vec::new(),
             pending_isr: None,
+            alter_partition: None,
         }
     }
 
@@ -236,13 +253,20 @@ impl Broker {
     /// for the controller adds (`PendingExpandIsr`: `isr + newInSyncReplicaId`;
     /// a pending shrink keeps the ISR as it is until it is committed).
     pub fn maximal_isr(&self) -> BrokerList {
+        let Some(pending) = self.pending_isr else { return self.isr };
         let mut members = self.isr;
-        for &b in self.pending_isr.iter().flatten() {
+        for &b in pending.iter() {
             if !members.contains(&b) {
                 members.push(b);
             }
         }
         members.sort_unstable();
         members
+    }
+
+    /// A leader may propose an ISR change: none is pending, and no
+    /// AlterPartition request of an earlier state is still out.
+    pub fn may_propose_isr(&self) -> bool {
+        self.pending_isr.is_none() && self.alter_partition.is_none()
     }
 }

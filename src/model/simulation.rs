@@ -405,7 +405,7 @@ impl Simulation {
         let now = self.now_ms;
         let (lag, at_log_end) = (self.config.replica_lag_time_max_ms, self.rules.has(Rule::CaughtUpAtLogEnd));
         let isr_check_quiet = self.next_isr_check_ms > now
-            || self.brokers.iter().all(|b| !b.is_leader() || b.pending_isr.is_some() || b.out_of_sync_replicas(now, lag, at_log_end).is_empty());
+            || self.brokers.iter().all(|b| !b.is_leader() || !b.may_propose_isr() || b.out_of_sync_replicas(now, lag, at_log_end).is_empty());
         let checkpoint_quiet = self.next_checkpoint_ms > now
             || self.brokers.iter().all(|b| !b.alive || b.checkpointed_high_watermark == b.high_watermark);
         isr_check_quiet && checkpoint_quiet && self.producer.deadlines_start_pending()
@@ -425,7 +425,7 @@ impl Simulation {
 
     /// Due work other than the producer's retries and the periodic timers:
     /// session expiries, produce deadlines and, in timed mode, messages,
-    /// held fetches and fetchers.
+    /// the controller's AlterPartition answers, held fetches and fetchers.
     #[inline]
     fn next_event_ms(&self) -> Option<u64> {
         let later = |due: Option<u64>, t: Option<u64>| match (due, t) {
@@ -437,7 +437,8 @@ impl Simulation {
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
             let held = self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
-            due = [held, self.network.next_arrival_ms(), self.next_fetcher_due_ms()].into_iter().fold(due, later);
+            let answers = self.brokers.iter().filter_map(|b| b.alter_partition.map(|a| a.answer_ms)).min();
+            due = [held, answers, self.network.next_arrival_ms(), self.next_fetcher_due_ms()].into_iter().fold(due, later);
         }
         due
     }
@@ -467,6 +468,7 @@ impl Simulation {
             }
             self.end_action();
         }
+        self.answer_alter_partitions();
         for l in self.config.broker_ids() {
             if self.broker(l).is_leader() && self.broker(l).delayed_fetches.iter().any(|d| d.until_ms <= now) {
                 self.complete_delayed_fetches(l);

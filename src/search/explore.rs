@@ -31,7 +31,7 @@ pub struct Search {
     pub config: Config,
     pub acks: Acks,
     pub power_loss: bool,
-    /// Allow one-way cuts from the leader and `heal`.
+    /// Allow one-way cuts from the leader, cuts to the controller and `heal`.
     pub network_faults: bool,
     /// Steps to start from (a scenario prefix).
     pub prefix: Vec<Step>,
@@ -130,14 +130,15 @@ struct Moves {
     elect: usize,
     advance: usize,
     cut: usize,
+    cut_controller: usize,
     heal: usize,
     produce: usize,
 }
 
 type Move = u16;
 
-/// At most 4 moves per broker and 4 more (see `Moves::list`).
-const MOST_MOVES: usize = 4 * limits::MAX_BROKERS as usize + 4;
+/// At most 5 moves per broker and 4 more (see `Moves::list`).
+const MOST_MOVES: usize = 5 * limits::MAX_BROKERS as usize + 4;
 
 type MoveList = ArrayVec<Move, MOST_MOVES>;
 
@@ -149,7 +150,7 @@ impl Moves {
         let ids: Vec<BrokerId> = config.broker_ids().collect();
         let per_broker = |f: &dyn Fn(BrokerId) -> Step| ids.iter().map(|&b| f(b)).collect::<Vec<Step>>();
         let records = records.min(search.max_produces as usize);
-        let kinds: [Vec<Step>; 9] = [
+        let kinds: [Vec<Step>; 10] = [
             per_broker(&Step::Fetch),
             per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 0 })),
             per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 1 })),
@@ -157,18 +158,19 @@ impl Moves {
             vec![Step::Elect(None)],
             advances(config).into_iter().map(Step::AdvanceMs).collect(),
             ids.iter().flat_map(|&a| ids.iter().map(move |&b| Step::Cut([a, b]))).collect(),
+            per_broker(&Step::CutController),
             vec![Step::Heal(Heal::All)],
             (1..=records).map(|k| Step::Produce(Produce { value: format!("v{k}"), acks: search.acks, to: None })).collect(),
         ];
-        let mut starts = [0; 9];
+        let mut starts = [0; 10];
         let mut steps = vec![];
         for (start, kind) in starts.iter_mut().zip(kinds) {
             *start = steps.len();
             steps.extend(kind);
         }
-        let [fetch, crash, power_loss, restart, elect, advance, cut, heal, produce] = starts;
+        let [fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, produce] = starts;
         assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
-        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, heal, produce }
+        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, produce }
     }
 
     fn step(&self, m: Move) -> &Step {
@@ -219,7 +221,14 @@ impl Moves {
                     add(self.cut, (l as usize - 1) * self.brokers + f as usize - 1);
                 }
             }
-            if !sim.network.cuts.is_empty() {
+            // KIP-841's cases: a broker that still fetches but has lost the
+            // controller (its session expires, it is fenced).
+            for (i, b) in sim.brokers.iter().enumerate() {
+                if b.alive && sim.network.reaches_controller(b.id) {
+                    add(self.cut_controller, i);
+                }
+            }
+            if !sim.network.cuts.is_empty() || sim.network.controller_cut.iter().any(|&c| c) {
                 add(self.heal, 0);
             }
         }
@@ -316,7 +325,7 @@ fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
         h.push(some(s.map(age)));
     }
     h.push(sim.network.cuts.iter().fold(0u64, |w, &(a, b)| w | 1 << ((a - 1) * 8 + (b - 1))));
-    h.push(flags(&sim.network.isolated));
+    h.push(flags(&sim.network.isolated) | flags(&sim.network.controller_cut) << 8 | flags(&c.shutting_down) << 16);
     h.push(sim.producer.requests.len() as u64);
     for r in &sim.producer.requests {
         let (status, retry_at) = match r.status {
@@ -606,6 +615,25 @@ mod tests {
         }
     }
 
+    /// With network faults the explorer cuts any live broker from the
+    /// controller (KIP-841's fenced broker that still fetches), and heals it.
+    #[test]
+    fn network_faults_include_a_cut_to_the_controller() {
+        let config = Config { brokers: 3, ..Config::for_protocol(Protocol::V3_7) };
+        let search = Search { network_faults: true, ..Search::new(config.clone()) };
+        let mut sim = Simulation::new(config.clone());
+        let mut moves = vec![];
+        actions(&sim, &search, &mut moves);
+        let cuts: Vec<&Step> = moves.iter().filter(|m| matches!(m, Step::CutController(_))).collect();
+        assert_eq!(cuts, [&Step::CutController(1), &Step::CutController(2), &Step::CutController(3)]);
+        assert!(!moves.contains(&Step::Heal(crate::model::step::Heal::All)), "nothing to heal yet");
+        sim.apply(&Step::CutController(2));
+        actions(&sim, &search, &mut moves);
+        assert!(!moves.contains(&Step::CutController(2)) && moves.contains(&Step::Heal(crate::model::step::Heal::All)));
+        // Without network faults, none.
+        actions(&sim, &Search::new(config), &mut moves);
+        assert!(!moves.iter().any(|m| matches!(m, Step::CutController(_) | Step::Heal(_))));
+    }
 
     #[test]
     fn jumps_when_the_growth_so_far_fits_the_depth_in_half_the_states() {

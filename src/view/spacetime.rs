@@ -219,6 +219,9 @@ struct Replayer {
     wire: Arrivals<Wire>,
     /// A `fetch` step's round: its messages arrive at once, not through the wire.
     at_once: Vec<Wire>,
+    /// AlterPartition requests out to the controller (timed mode), by
+    /// leader: each ends with the leader's next ISR change or failure.
+    alter_partitions: Vec<(BrokerId, Option<Arrow>)>,
     /// Kept arrows still on the wire.
     tracked: usize,
     seq: u64,
@@ -249,7 +252,11 @@ impl Replayer {
     /// A message's journey is over (or the run is): its arrow is drawn if
     /// it touches the window.
     fn finish(&mut self, w: Wire, received: Option<At>, fate: Fate, drop_reason: Option<DropReason>) {
-        if let Some(mut a) = w.arrow {
+        self.finish_arrow(w.arrow, received, fate, drop_reason);
+    }
+
+    fn finish_arrow(&mut self, arrow: Option<Arrow>, received: Option<At>, fate: Fate, drop_reason: Option<DropReason>) {
+        if let Some(mut a) = arrow {
             self.tracked -= 1;
             a.received = received;
             a.fate = fate;
@@ -257,6 +264,26 @@ impl Replayer {
             if received.is_none_or(|r| r.step >= self.from_step) {
                 self.out.arrows.push(a);
             }
+        }
+    }
+
+    /// A leader's AlterPartition is answered now (`fate`): the arrow of the
+    /// request it sent, or one that arrives as it leaves.
+    fn alter_partition_answered(&mut self, leader: BrokerId, at: At, order: u64, fate: Fate) {
+        match self.alter_partitions.iter().position(|(l, _)| *l == leader) {
+            Some(i) => {
+                let (_, arrow) = self.alter_partitions.swap_remove(i);
+                self.finish_arrow(arrow, Some(at), fate, None);
+            }
+            None => self.instant(("AlterPartition", Lane::Broker(leader), CONTROLLER), at, order, fate, None),
+        }
+    }
+
+    /// The leader stopped: its AlterPartition's answer finds no one.
+    fn alter_partition_lost(&mut self, leader: BrokerId, at: At) {
+        if let Some(i) = self.alter_partitions.iter().position(|(l, _)| *l == leader) {
+            let (_, arrow) = self.alter_partitions.swap_remove(i);
+            self.finish_arrow(arrow, Some(at), Fate::Dropped, Some(DropReason::BrokerDown));
         }
     }
 
@@ -341,6 +368,7 @@ impl Replay {
             kept_in_window: 0,
             wire: Arrivals::new(),
             at_once: vec![],
+            alter_partitions: vec![],
             tracked: 0,
             seq: 0,
             out: Replay::default(),
@@ -481,19 +509,36 @@ impl Replay {
                 Event::BecameFollower { broker, .. } => {
                     r.instant(("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker)), at, order, Fate::Delivered, None)
                 }
+                Event::AlterPartitionSent { leader, answer_in_ms, .. } => {
+                    let arrow = r.admit(Arrow {
+                        kind: "AlterPartition",
+                        from: Lane::Broker(*leader),
+                        to: CONTROLLER,
+                        sent: at,
+                        arrives_ms: Some(e.time_ms + answer_in_ms),
+                        received: None,
+                        fate: Fate::InFlight,
+                        drop_reason: None,
+                        ignored: false,
+                        order,
+                        message: None,
+                        error: None,
+                        repeated: None,
+                    });
+                    r.tracked += arrow.is_some() as usize;
+                    r.alter_partitions.push((*leader, arrow));
+                }
                 Event::IsrExpanded { leader, isr, .. } => {
-                    r.instant(("AlterPartition", Lane::Broker(*leader), CONTROLLER), at, order, Fate::Delivered, None);
+                    r.alter_partition_answered(*leader, at, order, Fate::Delivered);
                     r.mark(CONTROLLER, at, order, MarkKind::IsrExpanded { isr: isr.clone() });
                 }
                 Event::IsrShrunk { leader, isr, by_controller, .. } => {
                     if let (Some(l), false) = (leader, by_controller) {
-                        r.instant(("AlterPartition", Lane::Broker(*l), CONTROLLER), at, order, Fate::Delivered, None);
+                        r.alter_partition_answered(*l, at, order, Fate::Delivered);
                     }
                     r.mark(CONTROLLER, at, order, MarkKind::IsrShrunk { isr: isr.clone() });
                 }
-                Event::IsrChangeFailed { leader, .. } => {
-                    r.instant(("AlterPartition", Lane::Broker(*leader), CONTROLLER), at, order, Fate::Failed, None)
-                }
+                Event::IsrChangeFailed { leader, .. } => r.alter_partition_answered(*leader, at, order, Fate::Failed),
                 Event::ProduceRequest { request, to: Some(b), .. } => {
                     let i = *request as usize;
                     if produce_to.len() <= i {
@@ -525,6 +570,7 @@ impl Replay {
                     r.mark(CONSUMER, at, order, MarkKind::Consumed { from: *from, to: *to });
                 }
                 Event::Crashed { broker, lose_unflushed } => {
+                    r.alter_partition_lost(*broker, at);
                     r.mark(Lane::Broker(*broker), at, order, MarkKind::Crashed { lose_unflushed: *lose_unflushed })
                 }
                 Event::Restarted { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::Restarted),
@@ -547,7 +593,10 @@ impl Replay {
                 Event::IsolationHealed { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::IsolationHealed),
                 Event::ControllerCut { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::ControllerCut),
                 Event::ControllerLinkHealed { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::ControllerLinkHealed),
-                Event::ControlledShutdownCompleted { broker } => r.mark(Lane::Broker(*broker), at, order, MarkKind::ControlledShutdown),
+                Event::ControlledShutdownCompleted { broker } => {
+                    r.alter_partition_lost(*broker, at);
+                    r.mark(Lane::Broker(*broker), at, order, MarkKind::ControlledShutdown)
+                }
                 Event::LinkCut { from, to, .. } => r.mark(Lane::Broker(*from), at, order, MarkKind::LinkCut { to: *to }),
                 Event::LinkHealed { from, to } => r.mark(Lane::Broker(*from), at, order, MarkKind::LinkHealed { to: *to }),
                 Event::Violation(v) => {
@@ -564,6 +613,9 @@ impl Replay {
         // What is still on the wire at the end stays in flight.
         for w in std::mem::take(&mut r.wire).into_values() {
             r.finish(w, None, Fate::InFlight, None);
+        }
+        for (_, arrow) in std::mem::take(&mut r.alter_partitions) {
+            r.finish_arrow(arrow, None, Fate::InFlight, None);
         }
         let mut out = r.out;
         out.arrows.sort_by_key(|a| a.order);

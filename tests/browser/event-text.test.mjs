@@ -83,6 +83,15 @@ const CRAFTED = [
     ],
   },
   {
+    // KIP-497: an AlterPartition in flight, its answer ignored after the controller changed the ISR.
+    name: 'alter partition in flight',
+    config: { brokers: 3, protocol: '3.7', auto_fetch: true, replica_lag_time_max_ms: 10000 },
+    steps: [
+      { delay: { broker: 1, ms: 10000 } }, { pause: 2 }, produce('m1', '1'), { advance_ms: 15001 },
+      { cut_controller: 3 }, { advance_ms: 45000 }, { resume: 2 }, { advance_ms: 35000 }, { crash: { broker: 1 } },
+    ],
+  },
+  {
     name: 'timed faults',
     config: { brokers: 3, auto_fetch: true, seed: 3, link_latency_ms: 2 },
     steps: [

@@ -233,6 +233,7 @@ const RANK = {
   high_watermark_held: 6,
   isr_shrunk: 6,
   isr_expanded: 6,
+  alter_partition_sent: 4,
   produce_response: 5,
   broker_fenced: 5,
   registration_refused: 5,
@@ -271,6 +272,8 @@ function explainText(e) {
         : t('explain.isr_shrunk', { removed: braces(e.removed), isr: braces(e.isr), leader: e.leader });
     case 'isr_expanded':
       return t('explain.isr_expanded', { added: e.added, isr: braces(e.isr), leader: e.leader });
+    case 'alter_partition_sent':
+      return t(`explain.alter_partition_sent.${e.added == null ? 'shrink' : 'expand'}`, { leader: e.leader, proposed: braces(e.proposed), added: e.added, ms: e.answer_in_ms });
     case 'isr_change_failed':
       return t('explain.isr_change_failed', { leader: e.leader, proposed: braces(e.proposed) });
     case 'produce_response':

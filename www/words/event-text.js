@@ -74,6 +74,7 @@ export const PHRASES = {
   'phrase.log_end_moved': 'its log end moved since the request',
   'phrase.controller_unreachable': 'the controller is unreachable; the request stays pending and is retried',
   'phrase.controller_rejected': 'the controller rejected it (FENCED_LEADER_EPOCH: no longer the leader)',
+  'phrase.stale_isr_answer': "the answer came after the partition's state had changed, and is ignored",
   'phrase.every_replica_fenced': 'every replica is fenced',
   'phrase.no_unfenced_in_isr_or_elr': 'no unfenced replica in the ISR {isr} or the ELR {elr}, and unclean.leader.election.enable is false',
   'phrase.no_unfenced_in_isr': 'no unfenced replica in the ISR {isr} and unclean.leader.election.enable is false',
@@ -407,6 +408,10 @@ const SPECIAL = {
   isr_expanded(e, p, t) {
     p.isr = brokerList(e.isr);
     return t(`${K}isr_expanded`, p);
+  },
+  alter_partition_sent(e, p, t) {
+    p.proposed = brokerList(e.proposed);
+    return t(`${K}alter_partition_sent`, p);
   },
   isr_change_failed(e, p, t) {
     p.proposed = brokerList(e.proposed);
