@@ -230,6 +230,8 @@ export function core(): Core;
 export function loadCore(): Promise<Core>;
 /** The core, loaded once for the page: every caller (every playground) shares the instance. */
 export function ensureCore(): Promise<Core>;
+/** True once the core is loaded (`core()` answers). */
+export function coreLoaded(): boolean;
 /** True when an error means the core instance is dead (a trap, or a panic the core recorded). */
 export function isCrash(err: unknown): boolean;
 /** The panic message of the current instance, if it recorded one. */

@@ -21,6 +21,11 @@ export function core() {
   return shared.current;
 }
 
+/** True once the core is loaded (no download or compilation left). */
+export function coreLoaded() {
+  return shared.current !== null;
+}
+
 /** The core, loaded once for the page: every playground shares the instance. Call it early: the download starts at once. */
 export function ensureCore() {
   if (shared.current) return Promise.resolve(shared.current);

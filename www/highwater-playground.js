@@ -18,7 +18,7 @@
 // `data-ready` attribute once drawn. `sync-url` makes it the page: the address
 // bar carries its run, tour and language.
 
-import { ensureCore } from './core.js';
+import { ensureCore, coreLoaded } from './core.js';
 import { setLanguage, loadLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
 import { h, patch } from './draw/dom.js';
 import { markupFragment } from './element/template.js';
@@ -253,8 +253,11 @@ export class HighwaterPlayground extends HTMLElement {
     watchScheme(this, true);
     this.applyScheme();
     if (this.pg || this.starting) return;
-    // What its first draw needs is asked for at once, even while it waits to be scrolled near.
-    ensureCore().catch(() => {});
+    // What its first draw needs is asked for at once, even while it waits to
+    // be scrolled near. The core (the largest file) too, unless a first frame
+    // can be drawn without it: then it is asked for once that frame is drawn
+    // (build), so that the two do not share the network.
+    if (coreLoaded() || !this.frameSource()) ensureCore().catch(() => {});
     styleSheets().catch(() => {});
     loadLanguage(this.language()).catch(() => {});
     const scenario = (this.getAttribute('scenario') || '').trim();
@@ -419,37 +422,50 @@ export class HighwaterPlayground extends HTMLElement {
    * scenario's, or the empty run's; none for a link, a tour or a fork.
    */
   firstFrame() {
-    let id = null;
-    let at = null;
-    if (this.hasAttribute('sync-url')) {
-      const params = new URLSearchParams(location.search);
-      if (!location.hash && !params.has('tour') && !params.has('tour-src')) id = 'default';
-    } else if (!this.tourSource() && !this.hasAttribute('fork')) {
-      const scenario = (this.getAttribute('scenario') || '').trim();
-      id = scenario || 'default';
-      at = stepNumber(this.getAttribute('step'));
-    }
-    if (!id) return Promise.resolve(null);
+    const source = this.frameSource();
+    if (!source) return Promise.resolve(null);
+    const { id, at } = source;
     const autoplay = this.hasAttribute('autoplay');
     return loadFrame(id).then((frame) => (frame && (at === null || at <= frame.length) ? { frame, at: at ?? (autoplay ? 0 : frame.focus ?? 0) } : null));
+  }
+
+  /** The first frame's gallery id and step for what it opens on; null for a link, a tour or a fork. */
+  frameSource() {
+    if (this.hasAttribute('sync-url')) {
+      const params = new URLSearchParams(location.search);
+      return !location.hash && !params.has('tour') && !params.has('tour-src') ? { id: 'default', at: null } : null;
+    }
+    if (this.tourSource() || this.hasAttribute('fork')) return null;
+    const scenario = (this.getAttribute('scenario') || '').trim();
+    if (/^v\d+\./.test(scenario)) return null; // a link: no frame of its own
+    return { id: scenario || 'default', at: stepNumber(this.getAttribute('step')) };
   }
 
   async build(keep) {
     const page = this.hasAttribute('sync-url');
     const size = this.size();
-    const core = ensureCore().then(() => null, (err) => err);
     let coreReady = false;
-    core.then(() => { coreReady = true; });
+    const startCore = () => {
+      const p = ensureCore().then(() => null, (err) => err);
+      p.then(() => { coreReady = true; });
+      return p;
+    };
+    // With a first frame to draw, the core is asked for once it is drawn (below).
+    const frameFirst = !keep && !coreLoaded() && this.frameSource() !== null;
+    let core = frameFirst ? null : startCore();
+    const withHead = (f) => f && Promise.all([
+      loadGallery().catch(() => null), size === 'full' ? tourIds().catch(() => []) : [],
+    ]).then(([gallery, tours]) => ({ ...f, gallery, tours }));
     const [styles, lang, first] = await Promise.all([
       styleSheets().catch(() => []),
       setLanguage(this.language()).catch(() => setLanguage('en').catch(() => 'en')),
       // The first frame, with what its head shows (the gallery's names, the first tour), unless the core is there first.
-      keep ? null : Promise.race([core.then(() => null), this.firstFrame().then((f) => f && Promise.all([
-        loadGallery().catch(() => null), size === 'full' ? tourIds().catch(() => []) : [],
-      ]).then(([gallery, tours]) => ({ ...f, gallery, tours })))]).catch(() => null),
+      keep ? null
+        : frameFirst ? this.firstFrame().then(withHead).catch(() => null)
+          : Promise.race([core.then(() => null), this.firstFrame().then(withHead)]).catch(() => null),
     ]);
     const frame = coreReady ? null : first;
-    const coreError = frame ? null : await core;
+    const coreError = frame ? null : await (core ??= startCore());
     // Another playground may have made its language current meanwhile.
     useLanguage(lang);
     // Removed while it loaded: nothing to lay out.
@@ -499,6 +515,8 @@ export class HighwaterPlayground extends HTMLElement {
       pg.adopt(snapshot, { at: frame.at });
       pg.draw();
       frame.moved = () => (snapshot.position() === frame.at ? null : snapshot.position());
+      // The core, once this frame is painted (a task queued from the frame callback runs after the paint).
+      core ??= new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0))).then(startCore);
       const err = await core;
       if (pg.closed) return;
       pg.enter();

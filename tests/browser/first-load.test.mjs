@@ -7,7 +7,7 @@
 // scripts/bench-first-load.mjs and docs/performance.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup } from './harness.mjs';
+import { setup, loadCore } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -77,4 +77,34 @@ test('a part is fetched at its first use, once, and works (the explorer opens)',
   await page.locator('#diagram svg').first().waitFor();
   assert.equal(asked.filter((p) => p === '/bundle/diagram-panel.js').length, 1);
   await context.close();
+});
+
+/** When the page asked for the core's wasm, and when it first drew the board (ms from navigation). */
+async function coreAndFirstDraw(path) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${env.url}${path}`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  const times = await page.evaluate(() => ({
+    wasm: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/highwater_bg.wasm'))?.startTime ?? null,
+    drawn: performance.getEntriesByName('highwater:first-draw')[0]?.startTime ?? null,
+    ready: document.querySelector('highwater-playground').dataset.ready,
+  }));
+  await context.close();
+  return times;
+}
+
+test('with a first frame the core is asked for once the frame is drawn; for a link, at once', async () => {
+  // The empty run has a frame: the first draw does not share the network with the wasm.
+  const framed = await coreAndFirstDraw('');
+  assert.ok(framed.wasm !== null && framed.drawn !== null, JSON.stringify(framed));
+  assert.ok(framed.wasm > framed.drawn, `the wasm after the first draw: ${JSON.stringify(framed)}`);
+  assert.equal(framed.ready, 'true', 'the live board replaced the frame');
+  // A link has no frame: the core is asked for before anything is drawn.
+  const core = await loadCore();
+  const sim = core.Simulation.fromScenario({ version: 1, config: { brokers: 2 }, steps: [{ produce: { value: 'a', acks: 'all' } }] });
+  const link = sim.toLink();
+  sim.free();
+  const linked = await coreAndFirstDraw(`#s=${link}`);
+  assert.ok(linked.wasm !== null && linked.drawn !== null && linked.wasm < linked.drawn, JSON.stringify(linked));
 });
