@@ -271,3 +271,56 @@ fn work_over_the_whole_run_is_bounded_too() {
     let stop = run_under(text, Budgets { work_per_run: 500_000, ..Budgets::default() });
     assert_eq!((stop.step, stop.budget), (Some(2), Some(Budget::WorkPerRun)));
 }
+
+/// Every input worth slicing: the worst cases, the fuzz seeds (links and
+/// files) and the scenarios, as scenarios (those that read).
+fn sliceable_inputs() -> Vec<(String, Scenario)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut out = vec![];
+    for dir in ["worst-case", "fuzz-seeds", "scenarios"] {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let scenario = match path.extension().and_then(|e| e.to_str()) {
+                Some("json") => Scenario::from_json(&text).ok(),
+                Some("link") => highwater::link::decode(text.trim()).ok(),
+                _ => None,
+            };
+            if let Some(s) = scenario {
+                out.push((path.file_name().unwrap().to_string_lossy().into_owned(), s));
+            }
+        }
+    }
+    out
+}
+
+/// A timeline built in slices (the page's way with a long link: a clock
+/// step paused where its loop checks the budgets, and gone on with) is the
+/// one built at once: the same events, step ends, stop and final state,
+/// whatever the slice.
+#[test]
+fn a_timeline_built_in_slices_is_the_one_built_at_once() {
+    let inputs = sliceable_inputs();
+    assert!(inputs.len() >= 30, "{} inputs", inputs.len());
+    let mut paused_somewhere = 0;
+    for (name, scenario) in &inputs {
+        let whole = Timeline::new(scenario).unwrap();
+        for slice in [1u64, 97, 5_000] {
+            let mut build = Timeline::build(scenario, Budgets::default()).unwrap();
+            let mut runs = 0u64;
+            while !build.run(slice).unwrap() {
+                runs += 1;
+            }
+            paused_somewhere += (runs > build.progress().1 as u64) as u32;
+            let sliced = build.finish();
+            assert_eq!(sliced.len(), whole.len(), "{name}, slice {slice}");
+            assert_eq!(sliced.step_ends(), whole.step_ends(), "{name}, slice {slice}");
+            assert!(sliced.all_events() == whole.all_events(), "{name}, slice {slice}: the events differ");
+            assert_eq!(sliced.stopped(), whole.stopped(), "{name}, slice {slice}");
+            assert!(*sliced.current() == *whole.current(), "{name}, slice {slice}: the final state differs");
+        }
+    }
+    // Slices that small pause long clock steps, not only between steps.
+    assert!(paused_somewhere >= 10, "{paused_somewhere}");
+}

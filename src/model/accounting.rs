@@ -37,9 +37,14 @@ pub struct Accounting {
     pub(crate) work_at_step_start: u64,
     /// The budget this run went past: it stopped, and runs no more steps.
     pub stopped: Option<Budget>,
+    /// A clock step pauses once events and work together reach this count
+    /// (`Simulation::apply_sliced`), so that a long one can be run in slices.
+    pub(crate) pause_at: Option<u64>,
+    /// The clock step paused there: `Simulation::resume` goes on with it.
+    pub(crate) paused: bool,
 }
 
-crate::clone_in_place!(Accounting { out, action_start, trace, dropped_last, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, work, work_at_step_start, stopped });
+crate::clone_in_place!(Accounting { out, action_start, trace, dropped_last, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, work, work_at_step_start, stopped, pause_at, paused });
 
 impl Accounting {
     pub(crate) fn new() -> Accounting {
@@ -56,6 +61,8 @@ impl Accounting {
             work: 0,
             work_at_step_start: 0,
             stopped: None,
+            pause_at: None,
+            paused: false,
         }
     }
 
@@ -98,6 +105,12 @@ impl Accounting {
         if touch == Touch::Checked {
             self.unchecked_change = true;
         }
+    }
+
+    /// A slice of a clock step is used up: it pauses here.
+    #[inline]
+    pub(crate) fn pause_due(&self) -> bool {
+        self.pause_at.is_some_and(|at| self.emitted + self.work >= at)
     }
 
     /// Events since the checks last ran.

@@ -131,14 +131,63 @@ impl Simulation {
             return &self.accounting.out;
         }
         match self.run_step(step) {
+            Ok(()) if self.accounting.paused => return &self.accounting.out,
             // A step may free an in-flight request (a fetch moves a HW, an
             // election fails what waited at the old leader).
             Ok(()) => self.send_produces(),
             Err(reason) => self.emit_traced(Touch::Nothing, |_| Event::StepRejected { action: step.clone(), reason }),
         }
+        self.finish_step();
+        &self.accounting.out
+    }
+
+    fn finish_step(&mut self) {
         self.end_action();
         self.over_budget();
-        &self.accounting.out
+    }
+
+    /// `apply`, in slices: a clock step pauses once `slice` more events and
+    /// units of work are done (at a moment where its loop would check the
+    /// budgets). `None` when the step is done, with its events, as `apply`
+    /// gives them; `Some` (no events yet) when it paused: call `resume`
+    /// until it is done. The result is the same as `apply`'s, event for
+    /// event and state for state (`tests/budgets.rs`).
+    pub fn apply_sliced(&mut self, step: &Step, slice: u64) -> Option<()> {
+        self.accounting.pause_at = Some(self.work_done().saturating_add(slice));
+        self.apply_in_place(step);
+        self.accounting.pause_at = None;
+        self.accounting.paused.then_some(())
+    }
+
+    /// Goes on with a paused clock step for another `slice`; `None` once it
+    /// is done (its events are then in `take_events`).
+    pub fn resume(&mut self, slice: u64) -> Option<()> {
+        assert!(self.accounting.paused, "no step is paused");
+        self.accounting.paused = false;
+        self.accounting.pause_at = Some(self.work_done().saturating_add(slice));
+        self.advance_to(self.advance_until_ms);
+        self.accounting.pause_at = None;
+        if self.accounting.paused {
+            return Some(());
+        }
+        self.send_produces();
+        self.finish_step();
+        None
+    }
+
+    /// The events of the step just done (`apply_in_place`, `apply_sliced`, `resume`).
+    pub fn take_events(&mut self) -> Vec<Traced> {
+        std::mem::take(&mut self.accounting.out)
+    }
+
+    /// Events and units of work done in the run so far (what a slice counts).
+    pub fn work_done(&self) -> u64 {
+        self.accounting.emitted + self.accounting.work
+    }
+
+    /// A clock step is paused (`apply_sliced`).
+    pub fn is_paused(&self) -> bool {
+        self.accounting.paused
     }
 
     pub(crate) fn run_step(&mut self, step: &Step) -> Result<(), String> {
@@ -338,6 +387,14 @@ impl Simulation {
         self.advance_until_ms = to_ms;
         self.emit(Event::ClockAdvanced { from_ms, to_ms });
         self.end_action();
+        self.advance_to(to_ms);
+    }
+
+    /// `advance`'s loop, from now to `to_ms`. It may pause (`apply_sliced`)
+    /// where it checks the budgets: nothing of the moment it would go on
+    /// with is done yet, so going on (`resume`) enters this loop again with
+    /// the same state, as if it had never stopped.
+    fn advance_to(&mut self, to_ms: u64) {
         loop {
             let other = self.next_due_ms_except_timers();
             let t = other.min(self.next_isr_check_ms).min(self.next_checkpoint_ms);
@@ -346,6 +403,10 @@ impl Simulation {
             }
             if self.over_budget() {
                 return; // the clock stays where the work stopped
+            }
+            if self.accounting.pause_due() {
+                self.accounting.paused = true;
+                return;
             }
             self.now_ms = t;
             self.accounting.work += 1;
@@ -380,6 +441,12 @@ impl Simulation {
                 return true;
             }
             if self.over_budget() {
+                return false;
+            }
+            // Paused here, `advance_to` comes back to this moment: its timers
+            // are the earliest due, before `until`, and still quiet.
+            if self.accounting.pause_due() {
+                self.accounting.paused = true;
                 return false;
             }
             self.now_ms = next;

@@ -34,10 +34,17 @@ impl Timeline {
 
     /// `new` under other budgets (tests that need to reach one quickly).
     pub fn with_budgets(scenario: &Scenario, budgets: Budgets) -> Result<Timeline, ScenarioError> {
+        let mut build = Timeline::build(scenario, budgets)?;
+        while !build.run(u64::MAX)? {}
+        Ok(build.finish())
+    }
+
+    /// `with_budgets`, to be run in slices (`TimelineBuild::run`).
+    pub fn build(scenario: &Scenario, budgets: Budgets) -> Result<TimelineBuild, ScenarioError> {
         scenario.validate()?;
         let mut start = Simulation::new(scenario.config.clone());
         start.accounting.budgets = budgets;
-        let mut t = Timeline {
+        let timeline = Timeline {
             scenario: Scenario { steps: vec![], ..scenario.clone() },
             events: vec![],
             step_ends: vec![],
@@ -46,13 +53,7 @@ impl Timeline {
             position: 0,
             current: start,
         };
-        for (i, step) in scenario.steps.iter().enumerate() {
-            t.apply(step.clone()).map_err(|e| ScenarioError(format!("steps[{i}].{e}")))?;
-            if t.current.stopped().is_some() {
-                break;
-            }
-        }
-        Ok(t)
+        Ok(TimelineBuild { timeline, steps: scenario.steps.clone(), next: 0, paused: false })
     }
 
     /// Why the run stopped at the current position, if it went past a
@@ -66,6 +67,14 @@ impl Timeline {
     /// allowed at all (a limit or a broker that does not exist); a step that
     /// is merely impossible now is applied and comes back as a rejected event.
     pub fn apply(&mut self, step: Step) -> Result<&[Traced], String> {
+        self.check_step(&step)?;
+        self.truncate_future();
+        let events = self.current.apply(&step);
+        Ok(self.record(step, events))
+    }
+
+    /// Why `step` cannot be applied at the current position, if it cannot.
+    fn check_step(&self, step: &Step) -> Result<(), String> {
         if self.position >= limits::MAX_STEPS {
             return Err(format!("steps: the limit of {} steps is reached", limits::MAX_STEPS));
         }
@@ -77,9 +86,11 @@ impl Timeline {
                 budget.limit_name()
             ));
         }
-        step.validate(&self.scenario.config, self.current.now_ms)?;
-        self.truncate_future();
-        let events = self.current.apply(&step);
+        step.validate(&self.scenario.config, self.current.now_ms)
+    }
+
+    /// A step just applied at the current position, with its events.
+    fn record(&mut self, step: Step, events: Vec<Traced>) -> &[Traced] {
         let from = self.events.len();
         self.events.extend(events);
         self.step_ends.push(self.events.len());
@@ -95,7 +106,7 @@ impl Timeline {
                 self.every *= 2;
             }
         }
-        Ok(&self.events[from..])
+        &self.events[from..]
     }
 
     /// The estimated memory of the snapshots kept.
@@ -190,5 +201,71 @@ impl Timeline {
     /// The scenario with every step of the timeline.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
+    }
+}
+
+/// A scenario's timeline being built (`Timeline::build`): each `run` applies
+/// steps for a slice of work, a long clock step in slices of its own
+/// (`Simulation::apply_sliced`), so that a caller with other work to do (the
+/// page's main thread) can stop between slices. The timeline is the same as
+/// `Timeline::new` makes.
+#[derive(Debug)]
+pub struct TimelineBuild {
+    timeline: Timeline,
+    steps: Vec<Step>,
+    next: usize,
+    /// `steps[next]` is applied and paused.
+    paused: bool,
+}
+
+impl TimelineBuild {
+    /// Runs on for about `slice` events and units of work, finishing the
+    /// step under way or pausing it; true once every step is applied (or
+    /// the run stopped at a budget). An error names the step, as
+    /// `Timeline::new`'s does.
+    pub fn run(&mut self, slice: u64) -> Result<bool, ScenarioError> {
+        let slice = slice.max(1);
+        let start = self.timeline.current.work_done();
+        loop {
+            let used = self.timeline.current.work_done() - start;
+            if used >= slice && self.next < self.steps.len() {
+                return Ok(false);
+            }
+            let left = slice - used.min(slice);
+            let t = &mut self.timeline;
+            if self.paused {
+                if t.current.resume(left.max(1)).is_some() {
+                    return Ok(false);
+                }
+                self.paused = false;
+            } else {
+                if self.next == self.steps.len() || t.current.stopped().is_some() {
+                    self.next = self.steps.len();
+                    return Ok(true);
+                }
+                let step = &self.steps[self.next];
+                let i = self.next;
+                t.check_step(step).map_err(|e| ScenarioError(format!("steps[{i}].{e}")))?;
+                t.truncate_future();
+                if t.current.apply_sliced(step, left.max(1)).is_some() {
+                    self.paused = true;
+                    return Ok(false);
+                }
+            }
+            let events = t.current.take_events();
+            t.record(self.steps[self.next].clone(), events);
+            self.next += 1;
+        }
+    }
+
+    /// Steps applied so far, and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.steps.len())
+    }
+
+    /// The timeline built; call once `run` has said it is done.
+    pub fn finish(self) -> Timeline {
+        assert!(!self.paused && (self.next == self.steps.len() || self.timeline.current.stopped().is_some()), "the build is not done");
+        self.timeline
     }
 }
