@@ -14,7 +14,7 @@ help:
 	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
 	@echo "make build   the wasm packages (www/pkg, www/pkg-fast for the workers), the gallery and the bundle (www/bundle)"
 	@echo "make bench   $(BENCH)"
-	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome"
+	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome; the page's longest task opening each"
 	@echo "make fuzz    fuzz links, scenarios and the timeline for $(SECONDS) s (make fuzz SECONDS=600 SEED=N)"
 	@echo "make bless   rewrite the golden traces (review the diff)"
 	@echo "make screenshots  refresh docs/screenshot-*.png"
@@ -60,12 +60,14 @@ test-browser:
 bench:
 	$(BENCH)
 
-# tests/worst-case/ and the slowest tests/fuzz-seeds/, native and wasm: a markdown table.
+# tests/worst-case/ and the slowest tests/fuzz-seeds/, native and wasm, then the page's longest task opening each: markdown tables.
 bench-worst:
 	@scripts/setup.sh wasm browser docs
 	cargo build --release --bin highwater --example fuzz
 	@scripts/build-wasm.sh
+	@node scripts/gallery.mjs && node scripts/first-frames.mjs && node scripts/bundle.mjs
 	node scripts/worst-case.mjs
+	node scripts/bench-main-thread.mjs --runs 3
 
 # Findings (and the slowest inputs) go to target/fuzz-findings/; exit 1 if any failed.
 fuzz:

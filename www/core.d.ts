@@ -166,6 +166,22 @@ export interface SimulationConstructor {
   fromScenario(scenario: Scenario | string): Simulation;
   /** Throws on a corrupt, truncated or oversized link; a TypeError when `text` is not a string. */
   fromLink(text: string): Simulation;
+  /** `fromScenario`, computed a slice at a time (for a caller that must not block: the page's main thread). */
+  buildScenario(scenario: Scenario | string): SimulationBuild;
+  /** `fromLink`, computed a slice at a time. */
+  buildLink(text: string): SimulationBuild;
+}
+
+/** A run being computed (`buildLink`, `buildScenario`): the same run `fromLink` / `fromScenario` makes. Free it when done. */
+export interface SimulationBuild {
+  /** Runs on for about `slice` events and units of work (a whole number from 1); true once the run is computed. Throws as `fromScenario` does for a step it refuses. */
+  run(slice: number): boolean;
+  /** Steps computed so far, and in all. */
+  stepsDone(): number;
+  stepsTotal(): number;
+  /** The run, once `run` has returned true (throws before); the build is then used up. */
+  finish(): Simulation;
+  free(): void;
 }
 
 export interface Limits {

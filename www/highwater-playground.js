@@ -556,7 +556,7 @@ export class HighwaterPlayground extends HTMLElement {
     // Read before the run's own address replaces the fragment.
     const tourLink = parseFragment(location.hash).tour;
     try {
-      pg.address.loadFromHash();
+      await pg.address.loadFromHash();
     } catch (err) {
       pg.notify('error', t('notice.could_not_start', { message: err.message }));
       pg.loadScenario(pg.defaultScenario());
@@ -602,7 +602,7 @@ export class HighwaterPlayground extends HTMLElement {
       if (!scenario) {
         pg.loadScenario(pg.defaultScenario());
       } else if (/^v\d+\./.test(scenario)) {
-        pg.loadLink(scenario, { at: step ?? 0 });
+        if (!(await pg.loadLink(scenario, { at: step ?? 0 }))) return; // stopped, removed, or overtaken
       } else {
         const entry = galleryEntry(await loadGallery(), scenario);
         if (pg.closed) return; // removed while the gallery loaded

@@ -3,11 +3,11 @@
 //! No protocol logic lives on this side or in JavaScript.
 
 use crate::base::text;
-use crate::model::config::{limits, Config};
+use crate::model::config::{limits, Budgets, Config};
 use crate::search::explore::{self, Search, Strategy};
 use crate::run::link;
 use crate::run::scenario::{Acks, Scenario, Step};
-use crate::run::timeline::Timeline;
+use crate::run::timeline::{Timeline, TimelineBuild};
 use crate::view::state::{EventView, LogWindow, StateView};
 use serde::Serialize;
 use std::cell::RefCell;
@@ -175,6 +175,24 @@ impl Simulation {
 
     fn run(scenario: &Scenario) -> Result<Simulation, JsError> {
         Timeline::new(scenario).map(|timeline| Simulation { timeline }).map_err(|e| JsError::new(&e.0))
+    }
+
+    /// `fromScenario`, computed in slices (`SimulationBuild.run`), so that a
+    /// long run leaves the caller's thread free between them. Throws at once
+    /// for what `fromScenario` refuses before running a step.
+    #[wasm_bindgen(js_name = buildScenario)]
+    pub fn build_scenario(#[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue) -> Result<SimulationBuild, JsValue> {
+        let text = json_text(&scenario, "buildScenario: scenario")?;
+        let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+        Ok(SimulationBuild::start(&scenario)?)
+    }
+
+    /// `fromLink`, computed in slices (`buildScenario`).
+    #[wasm_bindgen(js_name = buildLink)]
+    pub fn build_link(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<SimulationBuild, JsValue> {
+        let text = args::text(&text, "buildLink: text", 4 * limits::MAX_LINK_CHARS)?;
+        let scenario = link::decode(&text).map_err(|e| JsError::new(&e.0))?;
+        Ok(SimulationBuild::start(&scenario)?)
     }
 
     /// Applies one step (scenario format) at the current position and returns
@@ -626,6 +644,62 @@ impl Simulation {
         let a = StateView::of(self.timeline.current(), LogWindow::ALL);
         let b = StateView::of(other.timeline.current(), LogWindow::ALL);
         to_js(&crate::view::fork::differences(&a, &b))
+    }
+}
+
+/// A run being computed a slice at a time (`Simulation.buildLink`,
+/// `buildScenario`): `run(slice)` until it returns true, then `finish()`.
+/// The run is the one `fromLink` / `fromScenario` makes.
+#[wasm_bindgen]
+pub struct SimulationBuild {
+    build: Option<TimelineBuild>,
+}
+
+impl SimulationBuild {
+    fn start(scenario: &Scenario) -> Result<SimulationBuild, JsError> {
+        let build = Timeline::build(scenario, Budgets::default()).map_err(|e| JsError::new(&e.0))?;
+        Ok(SimulationBuild { build: Some(build) })
+    }
+
+    fn build(&mut self, what: &str) -> Result<&mut TimelineBuild, JsValue> {
+        self.build.as_mut().ok_or_else(|| JsError::new(&format!("{what}: the build is finished")).into())
+    }
+}
+
+#[wasm_bindgen]
+impl SimulationBuild {
+    /// Runs on for about `slice` events and units of work (a whole number
+    /// from 1); true once every step is applied or the run stopped at a
+    /// budget. Throws as `fromScenario` would for a step it refuses.
+    pub fn run(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] slice: JsValue) -> Result<bool, JsValue> {
+        let slice = args::whole(&slice, "run: slice", args::MAX_SAFE_INTEGER)?;
+        if slice == 0 {
+            return Err(args::range_error("run: slice: 0 is not a whole number in 1..=9007199254740991"));
+        }
+        let build = self.build("run")?;
+        build.run(slice).map_err(|e| JsError::new(&e.0).into())
+    }
+
+    /// Steps applied so far.
+    #[wasm_bindgen(js_name = stepsDone)]
+    pub fn steps_done(&self) -> usize {
+        self.build.as_ref().map_or(0, |b| b.progress().0)
+    }
+
+    /// Steps in the scenario.
+    #[wasm_bindgen(js_name = stepsTotal)]
+    pub fn steps_total(&self) -> usize {
+        self.build.as_ref().map_or(0, |b| b.progress().1)
+    }
+
+    /// The run, once `run` has returned true; the build is then used up.
+    pub fn finish(&mut self) -> Result<Simulation, JsValue> {
+        let build = self.build.take().ok_or_else(|| JsValue::from(JsError::new("finish: the build is finished")))?;
+        if !build.is_done() {
+            self.build = Some(build);
+            return Err(JsError::new("finish: the run is not computed yet (run until it returns true)").into());
+        }
+        Ok(Simulation { timeline: build.finish() })
     }
 }
 

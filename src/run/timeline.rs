@@ -263,9 +263,14 @@ impl TimelineBuild {
         (self.next, self.steps.len())
     }
 
+    /// Every step is applied, or the run stopped at a budget.
+    pub fn is_done(&self) -> bool {
+        !self.paused && (self.next == self.steps.len() || self.timeline.current.stopped().is_some())
+    }
+
     /// The timeline built; call once `run` has said it is done.
     pub fn finish(self) -> Timeline {
-        assert!(!self.paused && (self.next == self.steps.len() || self.timeline.current.stopped().is_some()), "the build is not done");
+        assert!(self.is_done(), "the build is not done");
         self.timeline
     }
 }

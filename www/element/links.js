@@ -90,7 +90,7 @@ export class PageAddress {
    * bad link). A fragment that carries a tour file (`#t=`) opens no run: its
    * link is returned, `{ tour }`, for the caller to open the tour at its stop.
    */
-  loadFromHash(hash = location.hash) {
+  async loadFromHash(hash = location.hash) {
     const pg = this.pg;
     const { link, at, badAt, fork, tour } = parseFragment(hash);
     if (tour !== null) {
@@ -99,7 +99,8 @@ export class PageAddress {
     }
     if (link) {
       try {
-        pg.loadLink(link, { at });
+        // Stopped, or overtaken by another link: what is shown stays.
+        if (!(await pg.loadLink(link, { at }))) return;
         if (badAt !== null) pg.notify('warn', t('notice.bad_at', { at: badAt }));
         if (at !== null && at > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at, count: pg.sim.length() }));
         // A comparison's link: the fork opens beside the run (a change the core refuses is a message).
@@ -154,8 +155,9 @@ export class PageAddress {
       const hash = new URL(e.newURL).hash;
       if (hash === this.lastHash) return;
       this.pg.player.stop();
-      const opened = this.loadFromHash(hash);
-      if (opened && opened.tour !== undefined) this.pg.tours.start({ link: opened.tour });
+      this.loadFromHash(hash).then((opened) => {
+        if (opened && opened.tour !== undefined && !this.pg.closed) this.pg.tours.start({ link: opened.tour });
+      }, () => {});
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);

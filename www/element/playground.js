@@ -24,6 +24,11 @@ const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 /** A step's animation at 1x takes at most this long, a truncation's slower fade included: under 2 s. */
 const STEP_MS = 1400;
 const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
+// A link's run is computed BUILD_SLICE events and units of work at a time,
+// and the main thread is given back every BUILD_SLICE_MS (loadLink).
+const BUILD_SLICE = 2000;
+const BUILD_SLICE_MS = 40;
+const BUILD_NOTICE_MS = 24 * 3600 * 1000; // the progress notice goes when the run is done
 const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
 export class Playground {
@@ -63,6 +68,7 @@ export class Playground {
     this.firstTour = null; // offered on an empty page
     this.gallery = null; // the gallery's entries once loaded (names in every language)
     this.address = null; // the page's address bar, when this playground is the page (links.js)
+    this.building = null; // a token while a link's run is being computed (loadLink)
     this.forkView = null; // What if…: the fork and the comparison (fork-view.js)
     this.openGroups = new Set(); // the groups shown (groups.js): a closed panel is not drawn
     this.diagram = null; // the space-time diagram's panel (diagram-panel.js)
@@ -257,6 +263,8 @@ export class Playground {
   /** Adopts a new Simulation (or frees it if it cannot be adopted), then draws. */
   load(make, opts) {
     if (this.closed) return;
+    // Another run asked for: a link still being computed gives way to it.
+    if (!opts?.meanwhile) this.building = null;
     const sim = make(core().Simulation);
     try {
       this.adopt(sim, opts);
@@ -271,8 +279,71 @@ export class Playground {
     this.load((Simulation) => Simulation.fromScenario(scenario), opts);
   }
 
-  loadLink(link, opts) {
-    this.load((Simulation) => Simulation.fromLink(link), opts);
+  /**
+   * Loads a link's run. The core computes it a slice at a time
+   * (`SimulationBuild`), and a run that takes longer than a slice of the main
+   * thread goes on in later tasks: the page answers meanwhile, a notice says
+   * how far it is (with Stop), and the run shown stays until the new one is
+   * done (the empty run when there was none; the address bar keeps the link).
+   * Resolves true once loaded, false when stopped, removed or overtaken by
+   * another link; throws as `fromLink` does for a link it refuses.
+   */
+  async loadLink(link, opts) {
+    if (this.closed) return false;
+    const token = {};
+    this.building = token;
+    const goOn = async () => {
+      await new Promise((resolve) => { setTimeout(resolve, 0); });
+      return !this.closed && this.building === token;
+    };
+    // In a task of its own: reading a long link is work too.
+    if (!(await goOn())) return false;
+    let build;
+    try {
+      build = core().Simulation.buildLink(link);
+    } catch (err) {
+      this.building = null;
+      throw err;
+    }
+    let note = null;
+    try {
+      let sliceStart = performance.now();
+      while (!build.run(BUILD_SLICE)) {
+        if (performance.now() - sliceStart < BUILD_SLICE_MS) continue;
+        if (!(await goOn())) return false;
+        if (!this.sim) {
+          // A board to show meanwhile (its first draw is a task of its own).
+          this.loadScenario(this.defaultScenario(), { meanwhile: true });
+          if (!(await goOn())) return false;
+        }
+        note ??= this.notify('info', '', {
+          timeoutMs: BUILD_NOTICE_MS,
+          action: { label: t('notice.stop_computing'), run: () => { if (this.building === token) this.building = null; } },
+        });
+        note.querySelector('.notice-text').textContent = t('notice.computing', { done: build.stepsDone(), total: build.stepsTotal() });
+        sliceStart = performance.now();
+      }
+      this.building = null;
+      const sim = build.finish();
+      try {
+        this.adopt(sim, opts);
+      } catch (err) {
+        sim.free();
+        throw err;
+      }
+      // The first draw of a long run is a task of its own too.
+      await new Promise((resolve) => { setTimeout(resolve, 0); });
+      if (this.closed) return false;
+      this.draw();
+      return true;
+    } finally {
+      const stopped = this.building === token || this.building === null;
+      if (this.building === token) this.building = null;
+      build.free();
+      if (note) note.remove();
+      // Stopped (or refused) with the board shown meanwhile: it is now the run, ready and in the address.
+      if (stopped && !this.closed && this.sim && !this.firstDrawn) this.draw();
+    }
   }
 
   /** Keeps the run as it is now for the Undo of a notice. */
@@ -335,6 +406,7 @@ export class Playground {
 
   /** Applies one step at the current position. Returns true if the core took it. */
   apply(step, { animate = true } = {}) {
+    this.building = null; // a step taken on the run shown: a link still being computed gives way
     const sim = this.sim;
     const position = sim.position();
     const future = sim.length() - position;
@@ -562,7 +634,8 @@ export class Playground {
     }
     if (this.diagram && this.diagram.scroll && this.shows('diagram') && !this.onFrame) this.diagram.scroll();
     // The address after the layout: replaceState with a style still to do would do it there and then.
-    if (this.address && !this.onFrame) this.address.scheduleHash();
+    // (Not while a link is computed: the address keeps it, and a reload opens it again.)
+    if (this.address && !this.onFrame && !this.building) this.address.scheduleHash();
     drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
     if (events && events.length && !reducedMotion.matches) {
       // While the clock runs, a tick's messages fit in about one tick; a recorded step gets its full time.
@@ -586,7 +659,7 @@ export class Playground {
     // Drawn from the first frame: `data-ready="frame"`; from the core (the controls work): "true".
     if (this.onFrame) {
       this.host.dataset.ready = 'frame';
-    } else if (!this.firstDrawn) {
+    } else if (!this.firstDrawn && !this.building) {
       this.firstDrawn = true;
       $('app').setAttribute('aria-busy', 'false');
       this.host.dataset.ready = 'true';

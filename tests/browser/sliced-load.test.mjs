@@ -1,0 +1,88 @@
+// A long link is computed a slice at a time (playground.js loadLink, the
+// core's SimulationBuild): the page's main thread is given back between
+// slices, a notice says how far it is and offers Stop, the address keeps the
+// link, and the run is then the one the core makes at once. Behaviour only:
+// the blocked times are in scripts/bench-main-thread.mjs and
+// docs/worst-cases-and-fuzzing.md.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, loadCore, ROOT } from './harness.mjs';
+
+let env;
+let core;
+before(async () => { env = await setup(); core = await loadCore(); });
+after(async () => env && env.close());
+
+const LONG = fs.readFileSync(path.join(ROOT, 'tests/fuzz-seeds/retry-rescan-9999-steps.link'), 'utf8').trim();
+
+/** A page that counts the tasks it gets to run (a chain of 0 ms timeouts) until the element is ready. */
+async function openCounting(hash, { slow = 1 } = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  await context.addInitScript(() => {
+    window.__ticks = 0;
+    window.__sawNotice = '';
+    const tick = () => {
+      window.__ticks += 1;
+      const root = document.querySelector('highwater-playground')?.shadowRoot;
+      const note = root?.querySelector('.notice-info .notice-text');
+      if (note && !window.__sawNotice) window.__sawNotice = note.textContent;
+      if (!window.__hash && note) window.__hash = location.hash;
+      if (document.body?.dataset.ready !== 'true') setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  // A slower CPU keeps the computing on screen long enough to act on it.
+  if (slow > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: slow });
+  await page.goto(`${env.url}${hash}`);
+  return { page, context };
+}
+
+test('a long link is computed in slices: the page runs other tasks meanwhile, says how far it is, keeps the link in the address, then shows the run', async () => {
+  const expected = core.Simulation.fromLink(LONG);
+  const length = expected.length();
+  const lastLine = expected.traceLines().at(-1);
+  expected.free();
+  const { page, context } = await openCounting(`#s=${LONG}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  const root = (sel) => page.locator('highwater-playground').locator(sel);
+  assert.equal(await root('#position').textContent(), `${length.toLocaleString('en-US')} / ${length.toLocaleString('en-US')}`);
+  const seen = await page.evaluate(() => ({ ticks: window.__ticks, notice: window.__sawNotice, hash: window.__hash }));
+  assert.ok(seen.ticks >= 5, `other tasks ran while it was computed: ${seen.ticks}`);
+  assert.match(seen.notice, /^Computing the run: step [\d,]+ of 9,999…$/);
+  assert.equal(seen.hash, `#s=${LONG}`, 'the address kept the link while it was computed');
+  assert.equal(await root('.notice-info', { hasText: 'Computing the run' }).count(), 0, 'the notice goes once the run is there');
+  // The same run as the core makes at once: its last trace line.
+  const trace = await page.evaluate(() => document.querySelector('highwater-playground').pg.sim.traceLines().at(-1));
+  assert.equal(trace, lastLine);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
+
+test('Stop leaves the empty run, live and in the address; a step taken meanwhile stops the computing too', async () => {
+  const { page, context } = await openCounting(`#s=${LONG}`, { slow: 20 });
+  const stop = page.locator('highwater-playground').locator('.notice-info button.notice-action', { hasText: 'Stop' });
+  await stop.waitFor({ timeout: 60_000 });
+  await stop.click();
+  await page.waitForSelector('body[data-ready="true"]');
+  const pos = page.locator('highwater-playground').locator('#position');
+  assert.equal(await pos.textContent(), '0 / 0', 'the empty run shown meanwhile stays');
+  await page.waitForFunction((long) => location.hash !== `#s=${long}`, LONG);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+
+  // Producing on the board shown meanwhile is a step on that run: the link gives way.
+  const second = await openCounting(`#s=${LONG}`, { slow: 20 });
+  const note = second.page.locator('highwater-playground').locator('.notice-info', { hasText: 'Computing the run' });
+  await note.waitFor({ timeout: 60_000 });
+  await second.page.evaluate(() => document.querySelector('highwater-playground').pg.apply({ produce: { value: 'mine', acks: 'all' } }));
+  await second.page.waitForSelector('body[data-ready="true"]');
+  await note.waitFor({ state: 'detached' });
+  assert.equal(await second.page.locator('highwater-playground').locator('#position').textContent(), '1 / 1', 'the step taken stays');
+  assert.deepEqual(second.page.errors, []);
+  await second.context.close();
+});
