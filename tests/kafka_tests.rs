@@ -615,3 +615,102 @@ fn partition_test_alter_isr_leader_and_isr_race() {
     let r = run(&scenario(Protocol::V2_1, config, steps));
     assert!(alter_partitions_sent(&r).is_empty(), "2.1: the shrink is one step");
 }
+
+// ----- consumer ---------------------------------------------------------------
+
+/// The consumer that read m2, which an unclean election then removed; m3 is
+/// written at its offset (tests/scenarios/consumer-saw-vanished-record.json).
+const VANISHED: &str = r#"{"produce": {"value": "m1", "acks": "all"}}, {"fetch": 2}, {"fetch": 2}, {"crash": {"broker": 2}},
+    {"advance_ms": 9000}, {"produce": {"value": "m2", "acks": "1"}}, {"consume": null}, {"crash": {"broker": 1}},
+    {"restart": 2}, {"advance_ms": 9000}, {"produce": {"value": "m3", "acks": "1"}}, {"consume": null}"#;
+
+fn read_values(r: &Run) -> Vec<String> {
+    r.sim.consumer.read.iter().map(|c| c.value.to_string()).collect()
+}
+
+/// `SubscriptionStateTest.testTruncationDetectionWithResetPolicy` and
+/// `testTruncationDetectionWithoutResetPolicy` (KIP-320, 2.3.0): after the
+/// leader change the consumer validates its position against the leader's
+/// end offset for its epoch; finding the log truncated below it, with a
+/// reset policy it moves to that end offset (and reads m3 there), without
+/// one (`none`) the application gets a LogTruncationException and the
+/// position waits, still awaiting validation. Under 2.1 the consumer never
+/// validates: it stays past offset 1 and never sees m3.
+#[test]
+fn subscription_state_test_truncation_detection_with_and_without_reset_policy() {
+    let config = |reset: &str| format!(r#""brokers": 2, "unclean_leader_election": true, "broker_session_timeout_ms": 9000, "auto_offset_reset": "{reset}""#);
+    for p in [Protocol::V2_8, Protocol::V3_7, Protocol::V4_1] {
+        for reset in ["latest", "earliest"] {
+            let r = run(&scenario(p, &config(reset), VANISHED));
+            assert_eq!(count(&r, |e| matches!(e, Event::ConsumerTruncationDetected { position: 2, end_offset: 1, seek: true, .. })), 1, "{p} {reset}\n{}", r.trace());
+            assert_eq!(read_values(&r), ["m1", "m2", "m3"], "{p} {reset}: back to offset 1, where m3 is");
+            assert_eq!(r.sim.consumer.position, 2, "{p} {reset}");
+        }
+        let r = run(&scenario(p, &config("none"), VANISHED));
+        assert_eq!(count(&r, |e| matches!(e, Event::ConsumerTruncationDetected { position: 2, end_offset: 1, seek: false, .. })), 1, "{p} none\n{}", r.trace());
+        assert_eq!(read_values(&r), ["m1", "m2"], "{p} none: nothing read after the exception");
+        assert_eq!(r.sim.consumer.position, 2, "{p} none: the position is left as it was");
+    }
+    let r = run(&scenario(Protocol::V2_1, &config("latest"), VANISHED));
+    assert_eq!(count(&r, |e| matches!(e, Event::ConsumerTruncationDetected { .. })), 0, "2.1: no validation");
+    assert_eq!(read_values(&r), ["m1", "m2"], "2.1: m3 is never read");
+}
+
+// ----- replication under bounces ----------------------------------------------
+
+/// `EpochDrivenReplicationProtocolAcceptanceTest.shouldSurviveFastLeaderChange`:
+/// two brokers, acks=all; five times: write a record, bounce the follower
+/// (it rejoins the ISR), then bounce the leader; no record is lost, every
+/// log ends at the number written. Kafka's test notes that it passes before
+/// the leader-epoch change too; here it holds under every preset.
+#[test]
+fn epoch_driven_replication_protocol_acceptance_test_should_survive_fast_leader_change() {
+    let mut steps = vec![r#"{"produce": {"value": "m0", "acks": "all"}}, {"fetch": 2}, {"fetch": 2}"#.to_string()];
+    let (mut leader, mut follower) = (1, 2);
+    for i in 1..=5 {
+        steps.push(format!(
+            r#"{{"produce": {{"value": "m{i}", "acks": "all"}}}}, {{"fetch": {follower}}}, {{"fetch": {follower}}},
+               {{"crash": {{"broker": {follower}}}}}, {{"restart": {follower}}}, {{"advance_ms": 20000}}, {{"fetch": {follower}}}, {{"fetch": {follower}}},
+               {{"crash": {{"broker": {leader}}}}}, {{"advance_ms": 20000}}, {{"restart": {leader}}}, {{"advance_ms": 20000}},
+               {{"fetch": {leader}}}, {{"fetch": {leader}}}"#
+        ));
+        (leader, follower) = (follower, leader);
+    }
+    let steps = steps.join(", ");
+    for p in Protocol::ALL {
+        let r = run(&scenario(p, r#""brokers": 2"#, &steps));
+        assert_eq!(count(&r, |e| matches!(e, Event::StepRejected { .. })), 0, "{p}: every step as planned\n{}", r.trace());
+        assert_eq!(r.sim.controller.leader, Some(leader), "{p}");
+        for b in [1, 2] {
+            assert_eq!(r.sim.broker(b).log_end_offset(), 6, "{p}: broker {b}'s log holds the six records");
+            assert_eq!(values(&r, b), ["m0", "m1", "m2", "m3", "m4", "m5"], "{p}: broker {b}");
+        }
+        assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
+    }
+}
+
+// ----- controller -------------------------------------------------------------
+
+/// `ReplicationControlManagerTest.testEligibleLeaderReplicas_BrokerFence`
+/// (KIP-966, the 4.1 preset): four replicas, min.insync.replicas 3. Fencing
+/// brokers 3 and 4 shrinks the ISR below the minimum as 4 leaves: 4 joins the
+/// ELR. Fencing 2 as well puts it there too. Unfencing them (their
+/// controller link healed: no unclean shutdown) leaves the ELR as it is.
+/// (Kafka's brokers 0..3 are 1..4 here.) Without ELR (3.7) the ELR stays empty.
+#[test]
+fn replication_control_manager_test_eligible_leader_replicas_broker_fence() {
+    let config = r#""brokers": 4, "min_insync_replicas": 3"#;
+    let fence_3_4 = r#"{"cut_controller": 3}, {"cut_controller": 4}, {"advance_ms": 20000}"#;
+    let fence_2 = r#"{"cut_controller": 2}, {"advance_ms": 20000}"#;
+    let elr = |r: &Run| r.sim.controller.elr.to_vec();
+    let r = run(&scenario(Protocol::V4_1, config, fence_3_4));
+    assert_eq!((elr(&r), r.sim.controller.isr.to_vec()), (vec![4], vec![1, 2]), "{}", r.trace());
+    let r = run(&scenario(Protocol::V4_1, config, &format!("{fence_3_4}, {fence_2}")));
+    assert_eq!((elr(&r), r.sim.controller.isr.to_vec()), (vec![2, 4], vec![1]));
+    let r = run(&scenario(Protocol::V4_1, config, &format!(r#"{fence_3_4}, {fence_2}, {{"heal": "all"}}, {{"advance_ms": 1000}}"#)));
+    assert!([2, 3, 4].iter().all(|&b| !r.sim.controller.is_fenced(b)), "unfenced");
+    assert_eq!(elr(&r), vec![2, 4], "unfencing leaves the ELR");
+    assert_eq!(r.sim.controller.leader, Some(1));
+    let r = run(&scenario(Protocol::V3_7, config, &format!("{fence_3_4}, {fence_2}")));
+    assert!(elr(&r).is_empty(), "3.7: no ELR");
+}
