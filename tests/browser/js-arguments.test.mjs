@@ -171,3 +171,28 @@ test('pkg-fast: the tour calls take only a string, and refuse text past the limi
     refused(core, Error, empty, () => core[name]('{}'));
   }
 });
+
+for (const dir of ['pkg', 'pkg-fast']) {
+  test(`${dir}: a build in slices checks its arguments and gives the run fromScenario gives`, () => {
+    const core = cores[dir];
+    for (const bad of [123, {}, null, undefined, []]) refused(core, TypeError, 'buildLink: text', () => core.Simulation.buildLink(bad));
+    refused(core, TypeError, 'buildScenario: scenario', () => core.Simulation.buildScenario(42));
+    const build = core.Simulation.buildScenario(SCENARIO);
+    for (const bad of [0, -1, 1.5, NaN, 2 ** 53]) refused(core, RangeError, 'run: slice', () => build.run(bad));
+    refused(core, TypeError, 'run: slice', () => build.run('10'));
+    assert.throws(() => build.finish(), /not computed yet/, 'finish before the end');
+    let calls = 0;
+    while (!build.run(1)) calls += 1;
+    assert.ok(calls >= 2, `${calls}`);
+    assert.equal(build.stepsDone(), 3);
+    assert.equal(build.stepsTotal(), 3);
+    const sim = build.finish();
+    assert.throws(() => build.finish(), /finished/);
+    const whole = core.Simulation.fromScenario(SCENARIO);
+    assert.equal(sim.traceText(), whole.traceText());
+    assert.deepEqual(sim.state(), whole.state());
+    sim.free();
+    whole.free();
+    build.free();
+  });
+}

@@ -339,7 +339,11 @@ export class Playground {
     } finally {
       const stopped = this.building === token || this.building === null;
       if (this.building === token) this.building = null;
-      build.free();
+      try {
+        build.free();
+      } catch {
+        // A core that trapped cannot free it: it is replaced (recover), and the build with it.
+      }
       if (note) note.remove();
       // Stopped (or refused) with the board shown meanwhile: it is now the run, ready and in the address.
       if (stopped && !this.closed && this.sim && !this.firstDrawn) this.draw();
