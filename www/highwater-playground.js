@@ -402,6 +402,7 @@ export class HighwaterPlayground extends HTMLElement {
     root.getElementById('scenario-name').textContent = words('page.core_failed');
     root.getElementById('scenario-description').textContent = words('page.core_failed_detail', { message: err.message });
     root.getElementById('app').setAttribute('aria-busy', 'false');
+    root.getElementById('root').classList.remove('undrawn');
     this.dataset.ready = 'error';
     if (this.hasAttribute('sync-url')) document.body.dataset.ready = 'error';
   }
@@ -413,6 +414,7 @@ export class HighwaterPlayground extends HTMLElement {
     const message = err && err.message ? err.message : String(err);
     if (pg) {
       pg.enter();
+      pg.reveal();
       pg.notify('error', t('notice.could_not_start', { message }));
     }
   }

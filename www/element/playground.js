@@ -116,6 +116,11 @@ export class Playground {
     useLanguage(this.lang);
   }
 
+  /** Shows the markup (hidden until the first draw, or a message that there will be none). */
+  reveal() {
+    this.$('root').classList.remove('undrawn');
+  }
+
   notify(kind, text, options) {
     if (this.closed) return null;
     return showNotice(this.$('notices'), kind, text, options);
@@ -658,6 +663,7 @@ export class Playground {
     }
     if (!this.drawnOnce) {
       this.drawnOnce = true;
+      this.reveal();
       performance.mark('highwater:first-draw');
     }
     // Drawn from the first frame: `data-ready="frame"`; from the core (the controls work): "true".

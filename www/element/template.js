@@ -14,7 +14,7 @@
 // Produce is among the first Tab stops of free play.
 
 export const MARKUP = `
-<div class="hw" id="root" part="root" dir="ltr">
+<div class="hw undrawn" id="root" part="root" dir="ltr">
   <div class="topbar" id="topbar">
     <div class="brand">
       <svg class="logo" viewBox="0 0 32 32" width="30" height="30" aria-hidden="true"><rect x="3" y="6" width="6" height="20" rx="1.5"/><rect x="13" y="6" width="6" height="20" rx="1.5"/><rect x="23" y="6" width="6" height="20" rx="1.5" class="logo-tail"/><path d="M1 17 H31" class="logo-line"/></svg>
