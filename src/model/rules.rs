@@ -200,7 +200,8 @@ pub enum Rule {
     /// The leader adds a caught-up follower to the ISR only if its broker is
     /// neither fenced nor in controlled shutdown (KIP-841).
     IsrExpansionNeedsEligibleBroker,
-    /// While an ISR change waits for the controller, the leader counts the
+    /// An ISR change is an AlterPartition request answered later (timed
+    /// mode: a round trip); while an expansion waits, the leader counts the
     /// ISR with the member being added (the maximal ISR) for the HW and for
     /// acks=all.
     MaximalIsr,
@@ -388,9 +389,9 @@ pub const RULES: &[RuleSource] = &[
         since: V2_8,
         until: None,
         source: "KIP-497",
-        code: "Partition.maybeIncrementLeaderHW, checkEnoughReplicasReachOffset (PendingExpandIsr.maximalIsr)",
+        code: "AlterPartitionManager; Partition.maybeIncrementLeaderHW, checkEnoughReplicasReachOffset (PendingExpandIsr.maximalIsr)",
         kafka_version: "2.7",
-        summary: "while an ISR expansion waits for the controller, the leader already counts the new member for the HW and for acks=all (the maximal ISR)",
+        summary: "an ISR change is an AlterPartition request the controller answers later (in timed mode after a round trip over the leader's link); while an expansion waits, the leader already counts the new member for the HW and for acks=all (the maximal ISR)",
     },
     // KIP-841 shipped in 3.3.0 (KRaft); 3.5 is the first preset at or after it.
     RuleSource {
