@@ -517,8 +517,13 @@ export class HighwaterPlayground extends HTMLElement {
       pg.adopt(snapshot, { at: frame.at });
       pg.draw();
       frame.moved = () => (snapshot.position() === frame.at ? null : snapshot.position());
-      // The core, once this frame is painted (a task queued from the frame callback runs after the paint).
-      core ??= new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0))).then(startCore);
+      // The core, once this frame is painted (a task queued from the frame
+      // callback runs after the paint); in a hidden tab, which paints no
+      // frames, after half a second.
+      core ??= new Promise((painted) => {
+        requestAnimationFrame(() => setTimeout(painted, 0));
+        setTimeout(painted, 500);
+      }).then(startCore);
       const err = await core;
       if (pg.closed) return;
       pg.enter();
