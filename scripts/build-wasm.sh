@@ -49,7 +49,7 @@ fi
 # name the dependencies' sources under $CARGO_HOME/registry (or git), std's
 # under the sysroot, and the crate's under its directory; each is rewritten
 # to a fixed prefix, so the build is the same wherever it runs
-# (tests/browser/wasm-builds.test.mjs checks the shipped files for paths).
+# (tests/browser/build-paths.test.mjs checks the shipped files for paths, package.test.mjs the tarball).
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 sysroot=$(cd "$CRATE_DIR" && rustc --print sysroot)
 remap=""

@@ -69,8 +69,12 @@ fn each_change_changes_one_thing() {
     let f = fork(&s, &Change::ReplicaLagTimeMaxMs { value: 10_000 }).unwrap();
     assert_eq!(f.config, highwater::Config { replica_lag_time_max_ms: 10_000, ..s.config.clone() });
 
-    let f = fork(&s, &Change::EnableIdempotence { value: true }).unwrap();
-    assert_eq!(f.config, highwater::Config { enable_idempotence: true, ..s.config.clone() });
+    // 0.10's client has no idempotent producer (KIP-98 is 0.11): refused there, a change elsewhere.
+    let refused = fork(&s, &Change::EnableIdempotence { value: true }).unwrap_err();
+    assert!(format!("{refused:?}").contains("the idempotent producer came in 0.11"), "{refused:?}");
+    let s2 = highwater::Scenario { config: s.config.with_protocol(Protocol::V2_1), ..s.clone() };
+    let f = fork(&s2, &Change::EnableIdempotence { value: true }).unwrap();
+    assert_eq!(f.config, highwater::Config { enable_idempotence: true, ..s2.config.clone() });
 
     let f = fork(&s, &Change::Step { step: 14, with: Step::Crash(Crash { broker: 3, lose_unflushed: 0 }) }).unwrap();
     assert_eq!(changed_steps(&s, &f), vec![13]);

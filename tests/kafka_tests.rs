@@ -428,6 +428,50 @@ fn sender_test_idempotence_with_multiple_inflights_retried_in_order() {
     }
 }
 
+/// `KafkaProducerTest.testInflightRequestsAndIdempotenceForIdempotentProducers`
+/// (3.7.0): six in flight with `enable.idempotence` unset turns idempotence
+/// off and keeps six; six with it set to true is refused. And 0.11's client
+/// (`KafkaProducer.configureInflightRequests` at 0.11.0.0): idempotence
+/// lowers the default to one in flight and refuses any other number; from
+/// 1.0 (KAFKA-5494) up to five are allowed. 0.10 has no idempotent producer.
+#[test]
+fn kafka_producer_test_inflight_requests_and_idempotence_for_idempotent_producers() {
+    let read = |p: Protocol, config: &str| {
+        let text = format!(r#"{{"version": 1, "config": {{"protocol": "{p}", {config}}}, "steps": []}}"#);
+        Scenario::from_json(&text).map(|s| (s.config.enable_idempotence, s.config.max_in_flight_requests_per_connection))
+    };
+    for p in [Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
+        assert_eq!(read(p, r#""max_in_flight_requests_per_connection": 6"#).unwrap(), (false, 6), "{p}");
+        let refused = read(p, r#""max_in_flight_requests_per_connection": 6, "enable_idempotence": true"#).unwrap_err();
+        assert!(refused.0.contains("6 is more than 5, the most enable_idempotence allows"), "{p}: {}", refused.0);
+        assert_eq!(read(p, r#""max_in_flight_requests_per_connection": 5"#).unwrap(), (true, 5), "{p}");
+    }
+    // 0.11: one in flight when idempotent, five otherwise; two are refused.
+    assert_eq!(read(Protocol::V0_11, r#""enable_idempotence": true"#).unwrap(), (true, 1));
+    assert_eq!(read(Protocol::V0_11, r#""enable_idempotence": false"#).unwrap(), (false, 5));
+    let refused = read(Protocol::V0_11, r#""enable_idempotence": true, "max_in_flight_requests_per_connection": 2"#).unwrap_err();
+    assert!(refused.0.contains("2 is more than 1, the most enable_idempotence allows in 0.11"), "{}", refused.0);
+    // 2.0 (standing for 1.0 - 2.0): up to five.
+    assert_eq!(read(Protocol::V2_0, r#""enable_idempotence": true"#).unwrap(), (true, 5));
+    let refused = read(Protocol::V0_10, r#""enable_idempotence": true"#).unwrap_err();
+    assert!(refused.0.contains("the idempotent producer came in 0.11 (KIP-98)"), "{}", refused.0);
+    // Switching versions moves the defaults with it, as it does every other.
+    let c = highwater::Config::for_protocol(Protocol::V2_0);
+    let c = highwater::Config { enable_idempotence: true, ..c };
+    let eleven = c.with_protocol(Protocol::V0_11);
+    assert_eq!((eleven.enable_idempotence, eleven.max_in_flight_requests_per_connection), (true, 1));
+    assert!(eleven.validate().is_ok());
+    let back = eleven.with_protocol(Protocol::V2_0);
+    assert_eq!(back.max_in_flight_requests_per_connection, 5);
+    assert!(!c.with_protocol(Protocol::V0_10).enable_idempotence, "0.10's client has none");
+    // Under 0.11, one in flight: m2 is sent only once m1 is answered.
+    let steps = r#"{"produce": {"value": "m1", "acks": "all"}}, {"produce": {"value": "m2", "acks": "all"}}"#;
+    let r = run(&scenario(Protocol::V0_11, r#""enable_idempotence": true"#, steps));
+    assert_eq!(count(&r, |e| matches!(e, Event::ProduceQueued { .. })), 1, "m2 waits in the client");
+    let r = run(&scenario(Protocol::V2_0, r#""enable_idempotence": true"#, steps));
+    assert_eq!(count(&r, |e| matches!(e, Event::ProduceQueued { .. })), 0, "1.0 - 2.0: both in flight");
+}
+
 /// The issue's reproducer of the overtaking retry, and
 /// `RecordAccumulatorTest.testRetryBackoff`: a batch waiting out
 /// `retry.backoff.ms` at the front of the deque holds back the batches

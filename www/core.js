@@ -7,13 +7,21 @@ import * as firstGlue from './pkg/highwater.js';
 
 // One core for the page, however this module is reached: the element's
 // bundle holds a copy of it, and a page may import this file (the JS API)
-// too; both copies keep their state here.
-const shared = (globalThis[Symbol.for('highwater.core')] ??= {
-  compiled: null, // Promise<WebAssembly.Module>, compiled once
-  generation: 0,
-  current: null,
-  first: null, // the first load, shared by every playground on the page
-});
+// too; both copies keep their state here. It is the module's one mark on the
+// host's global object: a registered symbol (no name a host script could
+// take or collide with), not enumerable, not writable.
+const SHARED = Symbol.for('highwater.core');
+if (!Object.hasOwn(globalThis, SHARED)) {
+  Object.defineProperty(globalThis, SHARED, {
+    value: {
+      compiled: null, // Promise<WebAssembly.Module>, compiled once
+      generation: 0,
+      current: null,
+      first: null, // the first load, shared by every playground on the page
+    },
+  });
+}
+const shared = globalThis[SHARED];
 
 /** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation }. */
 export function core() {

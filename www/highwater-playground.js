@@ -134,6 +134,9 @@ function markup() {
 
 const SIZES = { full: 'full', compact: 'compact', none: 'bare' };
 
+/** The longest a first draw waits for its tour's panel (a tour file fetched from afar): then it is shown without it. */
+const TOUR_REVEAL_WAIT_MS = 1000;
+
 /**
  * The full page is the element: its parts are the page's landmarks and its
  * name the page's heading. An element in a docs page has none (its labelled
@@ -414,6 +417,7 @@ export class HighwaterPlayground extends HTMLElement {
     const message = err && err.message ? err.message : String(err);
     if (pg) {
       pg.enter();
+      pg.releaseReveal();
       pg.reveal();
       pg.notify('error', t('notice.could_not_start', { message }));
     }
@@ -540,12 +544,18 @@ export class HighwaterPlayground extends HTMLElement {
     // The full size shows the diagram: its panel comes once the board is drawn (or once it is opened).
     if (size === 'full' && pg.shows('diagram')) pg.loadDiagram().catch((err) => pg.notify('error', t('notice.failed', { what: t('diagram.title'), message: err.message })));
 
-    if (keep) {
-      pg.loadScenario(keep.scenario, { at: keep.at });
-    } else if (page) {
-      await this.loadPage();
-    } else {
-      await this.loadFromAttributes();
+    // A tour's panel is drawn above the board: both are shown at once (no layout shift).
+    if (!keep && (page ? this.pageTourSource() : this.tourSource())) pg.holdReveal(TOUR_REVEAL_WAIT_MS);
+    try {
+      if (keep) {
+        pg.loadScenario(keep.scenario, { at: keep.at });
+      } else if (page) {
+        await this.loadPage();
+      } else {
+        await this.loadFromAttributes();
+      }
+    } finally {
+      pg.releaseReveal();
     }
     if (pg.closed) return; // removed while it loaded
     if (frame) {
@@ -569,14 +579,19 @@ export class HighwaterPlayground extends HTMLElement {
       pg.loadScenario(pg.defaultScenario());
     }
     const params = new URLSearchParams(location.search);
-    // A tour: a link that carries a tour file (`#t=`), a tour file's URL (`?tour-src=`), or a built-in tour's id.
-    const source = tourLink !== null ? { link: tourLink } : params.has('tour-src') ? { src: params.get('tour-src') } : params.get('tour');
+    const source = this.pageTourSource(tourLink);
     if (source) {
       const raw = params.get('step');
       const step = raw !== null && /^\d{1,15}$/.test(raw) ? Number(raw) : 1;
       if (raw !== null && String(step) !== raw) pg.notify('warn', t('tour.bad_step', { step: excerpt(raw, 20) }));
       await pg.tours.start(source, step);
     }
+  }
+
+  /** The page's tour: a link that carries a tour file (`#t=`), a tour file's URL (`?tour-src=`), or a built-in tour's id. */
+  pageTourSource(tourLink = parseFragment(location.hash).tour) {
+    const params = new URLSearchParams(location.search);
+    return tourLink !== null ? { link: tourLink } : params.has('tour-src') ? { src: params.get('tour-src') } : params.get('tour');
   }
 
   /** The tour the attributes ask for: a tour file's URL (`tour-src`), a tour file inside the element, or a built-in tour's id (`tour`). */

@@ -448,6 +448,10 @@ struct ExploreOptions {
     seed: u64,
 }
 
+/// The page's explorer: at most 16 records produced, at most 64 steps deep (`Search::validate`).
+const MAX_EXPLORER_PRODUCES: u32 = 16;
+const MAX_EXPLORER_DEPTH: usize = 64;
+
 fn default_strategy() -> String {
     "bfs".into()
 }
@@ -483,6 +487,16 @@ pub fn explore(
     let progress = args::function(&progress, "explore: progress")?;
     let text = json_text(&options, "explore: options")?;
     let o: ExploreOptions = from_json_text(&text, "options")?;
+    // The search's numbers out of range are a RangeError, as every argument's are.
+    if !(1..=MAX_EXPLORER_PRODUCES).contains(&o.max_produces) {
+        return Err(args::range_error(&format!("explore: options.max_produces: {} is out of range 1..={MAX_EXPLORER_PRODUCES}", o.max_produces)));
+    }
+    if o.depth == 0 || o.depth > MAX_EXPLORER_DEPTH {
+        return Err(args::range_error(&format!("explore: options.depth: {} is out of range 1..={MAX_EXPLORER_DEPTH}", o.depth)));
+    }
+    if o.max_states == 0 || o.max_states > limits::MAX_EXPLORER_STATES {
+        return Err(args::range_error(&format!("explore: options.max_states: {} is out of range 1..={}", o.max_states, limits::MAX_EXPLORER_STATES)));
+    }
     let strategy = match o.strategy.as_str() {
         "bfs" => Strategy::Bfs,
         "random" => Strategy::Random,
@@ -496,7 +510,7 @@ pub fn explore(
         strategy,
         depth: o.depth,
         max_states: o.max_states,
-        max_produces: o.max_produces.clamp(1, 16),
+        max_produces: o.max_produces,
         seed: o.seed,
         ..Search::new(o.config)
     };
@@ -574,9 +588,13 @@ pub fn whatif_scenario(
     let protocol = protocol_arg(&protocol, "whatifScenario: protocol")?;
     let acks = args::text(&acks, "whatifScenario: acks", 1_000)?;
     let min_insync_replicas = args::whole(&min_insync_replicas, "whatifScenario: minInsyncReplicas", limits::MAX_BROKERS as u64)? as u32;
+    if min_insync_replicas == 0 {
+        return Err(args::range_error(&format!("whatifScenario: minInsyncReplicas: 0 is not a whole number in 1..={}", limits::MAX_BROKERS)));
+    }
     let unclean_leader_election = args::flag(&unclean_leader_election, "whatifScenario: uncleanLeaderElection")?;
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-    let acks: Acks = from_json_value(serde_json::Value::String(acks), "acks")?;
+    let acks: Acks = serde_json::from_value(serde_json::Value::String(acks.clone()))
+        .map_err(|_| args::range_error(&format!("whatifScenario: acks: {} is not \"0\", \"1\" or \"all\"", text::quoted(&acks))))?;
     let spec = crate::search::whatif::CellSpec { protocol, acks, min_insync_replicas, unclean_leader_election };
     Ok(to_js(&crate::search::whatif::scenario_for(&scenario, &spec))?)
 }

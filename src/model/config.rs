@@ -141,6 +141,13 @@ impl Config {
         if c.enable_idempotence == old.enable_idempotence {
             c.enable_idempotence = new.enable_idempotence;
         }
+        // 0.10's client has no idempotent producer (KIP-98 came in 0.11).
+        if protocol < Protocol::V0_11 {
+            c.enable_idempotence = false;
+        }
+        if c.max_in_flight_requests_per_connection == default_in_flight(self.protocol, self.enable_idempotence) {
+            c.max_in_flight_requests_per_connection = default_in_flight(protocol, c.enable_idempotence);
+        }
         if c.retries == old.retries {
             c.retries = new.retries;
         }
@@ -150,6 +157,14 @@ impl Config {
     pub fn rules(&self) -> Rules {
         self.protocol.rules()
     }
+}
+
+/// `max.in.flight.requests.per.connection` when not written: 5, or 1 for an
+/// idempotent producer under 0.11, whose client lowers the default to 1
+/// (`KafkaProducer.configureInflightRequests` at 0.11.0.0).
+fn default_in_flight(protocol: Protocol, enable_idempotence: bool) -> u32 {
+    let d = Config::for_protocol(protocol).max_in_flight_requests_per_connection;
+    if enable_idempotence { d.min(protocol.idempotent_max_in_flight()) } else { d }
 }
 
 /// What a file may write: any subset of the settings.
@@ -184,6 +199,12 @@ impl<'de> Deserialize<'de> for Config {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let f = ConfigFields::deserialize(d)?;
         let c = Config::for_protocol(f.protocol.unwrap_or(Protocol::V3_7));
+        // Not written and more requests in flight than idempotence allows:
+        // the client turns idempotence off (`postProcessAndValidateIdempotenceConfigs`, 3.x).
+        let enable_idempotence = f.enable_idempotence.unwrap_or(
+            c.enable_idempotence
+                && f.max_in_flight_requests_per_connection.is_none_or(|n| n <= c.protocol.idempotent_max_in_flight()),
+        );
         Ok(Config {
             brokers: f.brokers.unwrap_or(c.brokers),
             protocol: c.protocol,
@@ -199,15 +220,13 @@ impl<'de> Deserialize<'de> for Config {
             link_latency_ms: f.link_latency_ms.unwrap_or(c.link_latency_ms),
             seed: f.seed.unwrap_or(c.seed),
             auto_offset_reset: f.auto_offset_reset.unwrap_or(c.auto_offset_reset),
-            // Not written and more than 5 in flight: the client turns
-            // idempotence off (`postProcessAndValidateIdempotenceConfigs`, 3.x).
-            enable_idempotence: f.enable_idempotence.unwrap_or(
-                c.enable_idempotence && f.max_in_flight_requests_per_connection.is_none_or(|n| n <= limits::MAX_IDEMPOTENT_IN_FLIGHT),
-            ),
+            enable_idempotence,
             retries: f.retries.unwrap_or(c.retries),
             delivery_timeout_ms: f.delivery_timeout_ms.unwrap_or(c.delivery_timeout_ms),
             retry_backoff_ms: f.retry_backoff_ms.unwrap_or(c.retry_backoff_ms),
-            max_in_flight_requests_per_connection: f.max_in_flight_requests_per_connection.unwrap_or(c.max_in_flight_requests_per_connection),
+            max_in_flight_requests_per_connection: f
+                .max_in_flight_requests_per_connection
+                .unwrap_or(default_in_flight(c.protocol, enable_idempotence)),
         })
     }
 }
@@ -235,9 +254,8 @@ pub mod limits {
     /// The producer's `retries` is a Java int.
     pub const MAX_RETRIES: u32 = i32::MAX as u32;
     /// The producer's `max.in.flight.requests.per.connection` (Kafka bounds
-    /// it only by an int); `MAX_IDEMPOTENT_IN_FLIGHT` with idempotence.
+    /// it only by an int); with idempotence, `Protocol::idempotent_max_in_flight`.
     pub const MAX_IN_FLIGHT: u32 = 100;
-    pub const MAX_IDEMPOTENT_IN_FLIGHT: u32 = 5;
     /// Seeds stay exact in JavaScript numbers.
     pub const MAX_SEED: u64 = (1 << 53) - 1;
     pub const MAX_NAME_CHARS: usize = 200;
@@ -390,11 +408,19 @@ impl Config {
         if !(1..=MAX_IN_FLIGHT).contains(&in_flight) {
             return Err(format!("config.max_in_flight_requests_per_connection: {in_flight} is out of range 1..={MAX_IN_FLIGHT}"));
         }
+        // The idempotent producer is KIP-98's, first in 0.11: 0.10's client
+        // has no `enable.idempotence`.
+        if c.enable_idempotence && c.protocol < Protocol::V0_11 {
+            return Err(format!("config.enable_idempotence: the idempotent producer came in 0.11 (KIP-98); {} has none", c.protocol));
+        }
+        // `KafkaProducer.configureInflightRequests` (0.11 - 2.x), then
         // `ProducerConfig.postProcessAndValidateIdempotenceConfigs`: idempotence
-        // keeps the order of at most 5 requests in flight.
-        if c.enable_idempotence && in_flight > MAX_IDEMPOTENT_IN_FLIGHT {
+        // keeps the order of at most 5 requests in flight (1 in 0.11).
+        let idempotent_limit = c.protocol.idempotent_max_in_flight();
+        if c.enable_idempotence && in_flight > idempotent_limit {
             return Err(format!(
-                "config.max_in_flight_requests_per_connection: {in_flight} is more than {MAX_IDEMPOTENT_IN_FLIGHT}, the most enable_idempotence allows"
+                "config.max_in_flight_requests_per_connection: {in_flight} is more than {idempotent_limit}, the most enable_idempotence allows in {}",
+                c.protocol
             ));
         }
         if c.seed > MAX_SEED {

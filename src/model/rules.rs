@@ -104,6 +104,13 @@ impl Protocol {
             retries: if self >= Protocol::V2_1 { i32::MAX as u32 } else { 0 },
         }
     }
+
+    /// The most requests in flight the idempotent producer allows: 1 in 0.11
+    /// (`KafkaProducer.configureInflightRequests`: "Must set
+    /// max.in.flight.requests.per.connection to 1"), 5 from 1.0 (KAFKA-5494).
+    pub fn idempotent_max_in_flight(self) -> u32 {
+        if self <= Protocol::V0_11 { 1 } else { 5 }
+    }
 }
 
 /// The defaults that differ between versions (`Config::for_protocol` fills

@@ -86,6 +86,18 @@ for (const dir of ['pkg', 'pkg-fast']) {
     refused(core, TypeError, 'whatifScenario: uncleanLeaderElection', () => core.whatifScenario(SCENARIO, '3.7', 'all', 1, 'yes'));
   });
 
+  test(`${dir}: the explorer's numbers and the what-if cell's acks and min.insync.replicas out of range are a RangeError`, () => {
+    const core = cores[dir];
+    const config = { brokers: 2 };
+    for (const [option, value] of [['depth', 0], ['depth', 65], ['max_states', 0], ['max_states', 10_000_001], ['max_produces', 0], ['max_produces', 17]]) {
+      refused(core, RangeError, `explore: options.${option}: ${value} is out of range`, () => core.explore({ config, [option]: value }, () => false));
+    }
+    refused(core, RangeError, 'whatifScenario: acks: "2" is not "0", "1" or "all"', () => core.whatifScenario(SCENARIO, '3.7', '2', 1, false));
+    refused(core, RangeError, 'whatifScenario: minInsyncReplicas: 0', () => core.whatifScenario(SCENARIO, '3.7', 'all', 0, false));
+    // In range, the search runs (stopped at once by its callback).
+    assert.equal(typeof core.explore({ config, depth: 2, max_produces: 16 }, () => false).states, 'number');
+  });
+
   test(`${dir}: positions and counts are whole numbers in range, not wrapped`, () => {
     const core = cores[dir];
     const sim = core.Simulation.fromScenario(SCENARIO);

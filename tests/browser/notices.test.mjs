@@ -3,6 +3,7 @@
 // the pointer still expires.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { setup, openPage, missingKeys } from './harness.mjs';
 
 let env;
@@ -45,4 +46,27 @@ test('a notice under the pointer stays past its time but still expires', async (
   // …and gone in the end, the pointer still on it.
   await note.waitFor({ state: 'detached', timeout: 5000 });
   assert.deepEqual(page.errors, []);
+});
+
+// Issue 20's reproducer: a 237-character link whose scenario has a 100,000-character
+// unknown key. It once gave a notice 83,000 px tall over the top bar, its ✕ off-screen.
+test('the link with a 100,000-character unknown key gives a short notice, with its ✕ in view, and a board', async () => {
+  const link = readFileSync(new URL('../fuzz-seeds/hostile-unknown-field-100k.link', import.meta.url), 'utf8').trim();
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 700 }]) {
+    const page = await openPage(env, { viewport, hash: `#s=${encodeURIComponent(link)}` });
+    const note = page.locator('#notices .notice').first();
+    await note.waitFor();
+    const text = await note.locator('p').evaluate((p) => p.getAttribute('title') || p.textContent);
+    // Bounded whatever the key's length: the excerpt, its length, and the fields the reader expects.
+    assert.ok(text.length < 1000, `${text.length} characters: ${text.slice(0, 200)}`);
+    assert.match(text, /"a{60}…" \(100,011 characters\)/, 'the key is quoted as an excerpt with its length');
+    const box = await note.boundingBox();
+    const lineHeight = await note.locator('p').evaluate((p) => parseFloat(getComputedStyle(p).lineHeight));
+    assert.ok(box.height <= lineHeight * 5 + 30, `${viewport.width}px: ${box.height}px tall`);
+    const c = await note.locator('button.close').boundingBox();
+    assert.ok(c.x >= 0 && c.y >= 0 && c.x + c.width <= viewport.width && c.y + c.height <= viewport.height, `${viewport.width}px: the ✕ is in view`);
+    assert.ok(await page.locator('.broker-row').count() > 0, 'a board is drawn');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });

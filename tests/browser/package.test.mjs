@@ -25,6 +25,21 @@ before(() => {
 
 const LANGS = ['en', 'zh-Hans', 'zh-Hant'];
 
+test('no file in the tarball names a path of the machine that built it (issue 20: builds are path-free)', () => {
+  const forbidden = [...new Set(['/root/', '/home/', '.cargo/registry', ROOT, fs.realpathSync(ROOT)])];
+  const found = [];
+  for (const f of files) {
+    // latin1: one character per byte, so a path inside the wasm is found as text.
+    const text = fs.readFileSync(path.join(dir, f), 'latin1');
+    for (const p of forbidden) {
+      const at = text.indexOf(p);
+      if (at >= 0) found.push(`${f}: ${JSON.stringify(text.slice(Math.max(0, at - 20), at + 80))}`);
+    }
+  }
+  assert.ok(files.some((f) => f.endsWith('.wasm')), 'the tarball holds the wasm');
+  assert.deepEqual(found, []);
+});
+
 test('the file list is derived from what the entry points reach', () => {
   const www = tmpdir('reach');
   const write = (f, text = '') => {

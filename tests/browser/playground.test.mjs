@@ -258,6 +258,44 @@ test('a panic in the core: an error is shown and the page recovers the run', asy
   await context.close();
 });
 
+test('a panic in one element\'s run leaves the other elements of the page working, their runs replayed on the new core', async () => {
+  const context = await env.browser.newContext({ reducedMotion: 'reduce' });
+  await context.route(/\/pkg\/highwater\.js$/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/apply\(step(, last)?\) \{/, (head) => `${head} if (JSON.stringify(step).includes("__trap__")) throw new WebAssembly.RuntimeError("unreachable");`);
+    await route.fulfill({ response, body });
+  });
+  const url = `${env.url}two-elements-host.html`;
+  await context.route(url, (route) => route.fulfill({
+    contentType: 'text/html; charset=utf-8',
+    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Two</title><script type="module" src="./highwater-playground.js"></script></head><body>'
+      + '<highwater-playground id="a" scenario="hw-is-min-isr-leo"></highwater-playground><highwater-playground id="b" scenario="kip101-loss-after-restart" step="8"></highwater-playground></body></html>',
+  }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => [...document.querySelectorAll('highwater-playground')].every((el) => el.dataset.ready === 'true'));
+  const at = (id) => page.evaluate((id) => {
+    const el = document.getElementById(id);
+    const s = el.playground.sim.state();
+    return { position: el.position, length: el.length, leos: s.brokers.map((b) => b.log_end_offset) };
+  }, id);
+  const before = await at('b');
+  // Element a's step traps the shared core.
+  await page.evaluate(() => document.getElementById('a').playground.apply({ produce: { value: '__trap__', acks: '1' } }));
+  await page.waitForFunction(() => document.getElementById('a').shadowRoot.querySelector('.notice-error')?.textContent.includes('stopped unexpectedly'));
+  // Element b, untouched, still shows its run, and steps on the new core.
+  await page.evaluate(() => document.getElementById('b').playground.draw());
+  assert.deepEqual(await at('b'), before, 'b\'s run is replayed as it was');
+  await page.evaluate((p) => document.getElementById('b').playground.seek(p), before.position + 1);
+  assert.equal((await at('b')).position, before.position + 1, 'b steps forward');
+  await page.evaluate(() => document.getElementById('a').playground.apply({ produce: { value: 'after', acks: '1' } }));
+  assert.ok((await at('a')).leos[0] >= 1, 'a works again too');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('an empty run has nothing to play: Play is disabled and not drawn as the primary action; a step makes it so', async () => {
   const page = await openPage(env);
   assert.equal(await page.locator('#position').textContent(), '0 / 0');

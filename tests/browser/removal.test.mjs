@@ -88,6 +88,12 @@ test('the module adds no global to the host page', async () => {
   await page.goto(url);
   await page.waitForSelector('highwater-playground[data-ready="true"]');
   assert.deepEqual(await page.evaluate(() => Object.getOwnPropertyNames(globalThis).filter((k) => /highwater/i.test(k))), []);
+  // Its one mark: the core shared by the bundle's copy of core.js and the JS API's, under a
+  // registered symbol, not enumerable, not writable (docs/embedding.md).
+  assert.deepEqual(await page.evaluate(() => Object.getOwnPropertySymbols(globalThis).map((s) => {
+    const d = Object.getOwnPropertyDescriptor(globalThis, s);
+    return { key: Symbol.keyFor(s) ?? s.description, enumerable: d.enumerable, writable: d.writable, configurable: d.configurable };
+  })), [{ key: 'highwater.core', enumerable: false, writable: false, configurable: false }]);
   // The tests' locale check asks an element instead.
   assert.deepEqual(await page.evaluate(() => document.querySelector('highwater-playground').missingKeys()), []);
   await context.close();

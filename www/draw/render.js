@@ -511,7 +511,9 @@ export function renderProducer(state, view = {}) {
   return h('div', null,
     all.length > shown.length ? h('p', { class: 'muted small', key: 'earlier' }, t('producer.earlier', { count: all.length - shown.length })) : null,
     windowed ? spacer('above', from) : null,
-    h('ol', { class: windowed ? 'records windowed' : 'records', key: 'list', start: base + from + 1 },
+    // Each row says its number (`value`): a window that moves by a row then
+    // changes that row alone, not every row's ordinal (and layout).
+    h('ol', { class: windowed ? 'records windowed' : 'records', key: 'list' },
       shown.slice(from, to).map((r, i) => memoized(JSON.stringify(['produced', lang, base + from + i, r, view.recordEpochs === false]), () => producerRow(r, base + from + i, view))),
     ),
     windowed ? spacer('below', shown.length - to) : null,
@@ -521,7 +523,7 @@ export function renderProducer(state, view = {}) {
 function producerRow(r, index, view) {
   const result = r.result;
   const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' || result === 'queued' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
-  return h('li', { key: index, class: 'record-row' },
+  return h('li', { key: index, class: 'record-row', value: index + 1 },
     h('bdi', { class: 'rec-value' }, visible(r.value)),
     h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
     has(r.offset) ? h('span', { class: 'muted small' }, view.recordEpochs === false ? ` @${r.offset}` : ` @${r.offset} e${r.epoch}`) : null,

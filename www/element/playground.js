@@ -118,7 +118,29 @@ export class Playground {
 
   /** Shows the markup (hidden until the first draw, or a message that there will be none). */
   reveal() {
-    this.$('root').classList.remove('undrawn');
+    if (this.revealHeld) return;
+    const root = this.$('root');
+    if (!root.classList.contains('undrawn')) return;
+    root.classList.remove('undrawn');
+    // The first board a reader sees (the benchmarks' first drawn state).
+    if (this.drawnOnce) performance.mark('highwater:first-draw');
+  }
+
+  /**
+   * Keeps the first draw hidden until `releaseReveal` (at most `ms`): a tour's
+   * panel, above the board, then comes with the board instead of pushing it
+   * down after it is drawn.
+   */
+  holdReveal(ms) {
+    this.revealHeld = true;
+    this.revealTimer = setTimeout(() => this.releaseReveal(), ms);
+  }
+
+  releaseReveal() {
+    clearTimeout(this.revealTimer);
+    if (!this.revealHeld) return;
+    this.revealHeld = false;
+    if (this.drawnOnce && !this.closed) this.reveal();
   }
 
   notify(kind, text, options) {
@@ -666,7 +688,6 @@ export class Playground {
     if (!this.drawnOnce) {
       this.drawnOnce = true;
       this.reveal();
-      performance.mark('highwater:first-draw');
     }
     // Drawn from the first frame: `data-ready="frame"`; from the core (the controls work): "true".
     if (this.onFrame) {

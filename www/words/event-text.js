@@ -183,6 +183,8 @@ export const PHRASES = {
   'phrase.out_of_range': '{field}: {number} is out of range {range}',
   'phrase.min_isr_range': 'config.min_insync_replicas: {number} must be between 1 and brokers ({brokers})',
   'phrase.retries_too_large': 'config.retries: {number} is larger than Kafka\'s largest, {limit}',
+  'phrase.idempotent_in_flight': 'config.max_in_flight_requests_per_connection: {number} is more than {limit}, the most enable_idempotence allows in {version}',
+  'phrase.no_idempotence': 'config.enable_idempotence: the idempotent producer came in 0.11 (KIP-98); {version} has none',
   'phrase.seed_too_large': 'config.seed: {number} is larger than {limit} (2^53 - 1)',
   'phrase.json_eof': 'EOF while parsing {what} at line {line} column {column}',
   'phrase.json_a_value': 'a value',

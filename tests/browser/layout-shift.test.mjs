@@ -1,0 +1,82 @@
+// No layout shift after the first draw (issue 19's CLS 0): the page, a tour
+// stop on the page (its panel above the board comes with the board, not
+// after it), and a docs element that plays a tour. Shifts the reader caused
+// (an input within 500 ms) are not counted, as CLS does not count them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+/** Records every layout shift from the start; `highwater:first-draw` is the element's first drawn board. */
+function observeShifts() {
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      window.__shifts.push({ value: e.value, startTime: e.startTime, hadRecentInput: e.hadRecentInput, nodes: (e.sources || []).map((s) => [s.node && (s.node.id || s.node.className || s.node.nodeName), JSON.stringify(s.previousRect), JSON.stringify(s.currentRect)].join(' ')) });
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+/** The shifts after the first draw, once the page has settled (its tour or run loaded, the diagram in). */
+async function shiftsAfterFirstDraw(page) {
+  await page.waitForFunction(() => document.querySelector('highwater-playground')?.dataset.ready === 'true');
+  await page.waitForTimeout(1500);
+  return page.evaluate(() => {
+    const first = performance.getEntriesByName('highwater:first-draw')[0];
+    const from = first ? first.startTime : 0;
+    return { drawn: Boolean(first), after: window.__shifts.filter((s) => s.startTime > from && !s.hadRecentInput) };
+  });
+}
+
+/**
+ * CLS 0 as a report gives it (three decimals): a few millionths are left
+ * where an element's box is first laid out inside the board (the legend's
+ * 2 px HW line); a panel arriving above the board is 0.08.
+ */
+function assertNoShift(shifts) {
+  const total = shifts.reduce((a, s) => a + s.value, 0);
+  assert.ok(total < 0.0005, `layout shift ${total.toFixed(4)} after the first draw: ${JSON.stringify(shifts)}`);
+}
+
+async function open(url, { route = null } = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  await context.addInitScript(observeShifts);
+  const page = await context.newPage();
+  if (route) await page.route(url, route);
+  await page.goto(url);
+  return { page, context };
+}
+
+for (const [name, path] of [['the page', ''], ['a tour stop on the page', '?tour=leo-and-hw'], ['a later tour stop', '?tour=unclean-election&step=3']]) {
+  test(`no layout shift after the first draw: ${name}`, async () => {
+    const { page, context } = await open(`${env.url}${path}`);
+    try {
+      const { drawn, after: shifts } = await shiftsAfterFirstDraw(page);
+      assert.ok(drawn, 'the first draw is marked');
+      if (path) assert.ok(await page.locator('highwater-playground').evaluate((el) => el.shadowRoot.querySelector('#tour:not([hidden])') !== null), 'the tour panel is shown');
+      assertNoShift(shifts);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('no layout shift after the first draw: a docs element that plays a tour', async () => {
+  const url = `${env.url}layout-shift-host.html`;
+  const { page, context } = await open(url, {
+    route: (route) => route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title><script type="module" src="./bundle/highwater-playground.js"></script></head><body><h1>Docs</h1><highwater-playground tour="leo-and-hw"></highwater-playground><p>After.</p></body></html>',
+    }),
+  });
+  try {
+    const { drawn, after: shifts } = await shiftsAfterFirstDraw(page);
+    assert.ok(drawn);
+    assertNoShift(shifts);
+  } finally {
+    await context.close();
+  }
+});
