@@ -24,10 +24,21 @@ const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 /** A step's animation at 1x takes at most this long, a truncation's slower fade included: under 2 s. */
 const STEP_MS = 1400;
 const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
-// A link's run is computed BUILD_SLICE events and units of work at a time,
-// and the main thread is given back every BUILD_SLICE_MS (loadLink).
+// A link's run is computed a slice of events and units of work at a time
+// (BUILD_SLICE to start with, then sized so that one call takes about
+// BUILD_CALL_MS: a unit costs from under a microsecond to tens of them, and
+// four times that on a slow phone), and the main thread is given back every
+// BUILD_SLICE_MS (loadLink).
 const BUILD_SLICE = 2000;
+const BUILD_SLICE_RANGE = [20, 50_000];
+const BUILD_CALL_MS = 6;
 const BUILD_SLICE_MS = 25;
+/** The next slice: scaled to take about BUILD_CALL_MS by what the last one took. */
+function nextSlice(slice, tookMs) {
+  const scaled = tookMs > 0 ? Math.round(slice * BUILD_CALL_MS / tookMs) : slice * 2;
+  return Math.max(BUILD_SLICE_RANGE[0], Math.min(BUILD_SLICE_RANGE[1], slice * 2, scaled));
+}
+
 const BUILD_NOTICE_MS = 24 * 3600 * 1000; // the progress notice goes when the run is done
 const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
@@ -337,8 +348,13 @@ export class Playground {
       // Reading it was this task's work: the run is computed from the next.
       if (!(await goOn())) return false;
       let sliceStart = performance.now();
-      while (!build.run(BUILD_SLICE)) {
-        if (performance.now() - sliceStart < BUILD_SLICE_MS) continue;
+      let slice = BUILD_SLICE;
+      for (;;) {
+        const callStart = performance.now();
+        if (build.run(slice)) break;
+        const now = performance.now();
+        slice = nextSlice(slice, now - callStart);
+        if (now - sliceStart < BUILD_SLICE_MS) continue;
         if (!(await goOn())) return false;
         if (!this.sim) {
           // A board to show meanwhile (its first draw is a task of its own).
