@@ -9,28 +9,36 @@ import { inFlightTitle } from './render.js';
 import { t } from '../words/i18n.js';
 
 const running = new Set();
+let generation = 0; // a step's animation waiting for its first frame starts only if nothing cancelled it meanwhile
 
-/** Stops every animation and clears the overlay. */
+/** Stops every animation (and one still waiting to start) and clears the overlay. */
 export function cancelAnimations(cluster) {
+  generation += 1;
   for (const a of running) a.cancel();
   running.clear();
   const overlay = cluster && cluster.querySelector('.overlay');
   if (overlay) overlay.replaceChildren();
 }
 
+/** Resolves once the frame drawn now is painted (or after 100 ms, in a tab that paints no frames). */
+function afterPaint() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 100);
+  });
+}
+
 /**
  * Plays the events of a step over the drawn cluster; resolves when done.
- * `perMessageMs` is the time one message takes to travel.
+ * `perMessageMs` is the time one message takes to travel. `afterFirstPaint`:
+ * the animation starts once the step's new board is painted, so the step's
+ * answer to a click is that paint, and measuring the rows and building the
+ * envelopes come after it. The returned promise's `plannedMs` is known at once.
  */
-export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = Infinity } = {}) {
+export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = Infinity, afterFirstPaint = false } = {}) {
   cancelAnimations(cluster);
   const overlay = cluster.querySelector('.overlay');
   if (!overlay || !events.length) return Promise.resolve();
-  // Every row's place, read at once before anything is added to the overlay
-  // (a read after each added envelope would lay the page out again each time).
-  const places = trackPlaces(cluster);
-  const geometry = (broker) => places.get(String(broker)) || null;
-
   const items = thin(plan(events));
   const slots = items.filter((x) => x.type !== 'flash').length;
   // Many messages (timed mode): let them overlap rather than queue up, and
@@ -39,7 +47,7 @@ export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = In
   let stagger = slots > 4 ? per / 3 : per;
   if (slots > 1 && (slots - 1) * stagger + per > budgetMs) stagger = Math.max(0, (budgetMs - per) / (slots - 1));
   perMessageMs = per;
-  const done = [];
+  const schedule = [];
   let slot = -1;
   let plannedMs = 0;
   for (const item of items) {
@@ -47,11 +55,25 @@ export function animateStep(cluster, events, { perMessageMs = 600, budgetMs = In
     const delay = Math.max(0, slot) * stagger;
     const duration = item.type === 'truncated' ? perMessageMs * 1.6 : perMessageMs;
     plannedMs = Math.max(plannedMs, delay + duration);
-    if (item.type === 'message') done.push(message(overlay, geometry, item, delay, duration));
-    else if (item.type === 'truncated') done.push(truncation(overlay, geometry, item.event, delay, duration));
-    else done.push(flash(cluster, item.selector, delay, duration));
+    schedule.push({ item, delay, duration });
   }
-  const all = Promise.all(done).then(() => {}, () => {});
+  const play = () => {
+    // Every row's place, read at once before anything is added to the overlay
+    // (a read after each added envelope would lay the page out again each time).
+    const places = trackPlaces(cluster);
+    const geometry = (broker) => places.get(String(broker)) || null;
+    const done = schedule.map(({ item, delay, duration }) => (item.type === 'message'
+      ? message(overlay, geometry, item, delay, duration)
+      : item.type === 'truncated' ? truncation(overlay, geometry, item.event, delay, duration) : flash(cluster, item.selector, delay, duration)));
+    return Promise.all(done).then(() => {}, () => {});
+  };
+  let all;
+  if (afterFirstPaint) {
+    const mine = generation;
+    all = afterPaint().then(() => (mine === generation && cluster.isConnected ? play() : undefined));
+  } else {
+    all = play();
+  }
   all.plannedMs = plannedMs; // how long the step's animation is to take
   return all;
 }

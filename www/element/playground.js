@@ -690,7 +690,7 @@ export class Playground {
       // While the clock runs, a tick's messages fit in about one tick; a recorded step gets its full time.
       // A recorded step at most STEP_MS at 1x (a timed step's many fetches overlap to fit).
       const budgetMs = this.player.clockRunning && this.player.tickingClock ? PLAY_TICK_MS * 1.5 : STEP_MS / this.player.speed();
-      this.animation = animateStep(cluster.firstElementChild, events, { perMessageMs: this.player.perMessageMs(), budgetMs });
+      this.animation = animateStep(cluster.firstElementChild, events, { perMessageMs: this.player.perMessageMs(), budgetMs, afterFirstPaint: true });
     } else {
       this.animation = null;
     }
