@@ -333,3 +333,23 @@ fn an_alter_partition_in_flight_is_an_arrow_to_its_answer() {
     assert_eq!(lost.map(|a| (a.1, a.2)), Some((Some(95_001), Fate::Dropped)), "{arrows:?}");
     assert_eq!(arrows.len(), 3, "{arrows:?}");
 }
+
+/// How a broker learns that it leads or follows, drawn as Kafka does it: a
+/// LeaderAndIsr request from the controller in the ZooKeeper era (0.10 to
+/// 2.8 here); under KRaft (3.5 on) no LeaderAndIsr is sent, the controller
+/// writes a PartitionChangeRecord to the metadata log and each broker
+/// replays it (`ReplicationControlManager`, `ReplicaManager.applyDelta`).
+#[test]
+fn role_changes_are_leader_and_isr_under_zookeeper_and_partition_change_records_under_kraft() {
+    let base = common::load("kip101-loss-after-restart");
+    for protocol in highwater::Protocol::ALL {
+        let scenario = highwater::Scenario { config: base.config.with_protocol(protocol), ..base.clone() };
+        let timeline = Timeline::new(&scenario).unwrap();
+        let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+        let kinds: std::collections::BTreeSet<&str> = d.arrows.iter().filter(|a| a.from == CONTROLLER).map(|a| a.kind).collect();
+        let kraft = protocol >= highwater::Protocol::V3_5;
+        let (drawn, never) = if kraft { ("PartitionChangeRecord", "LeaderAndIsr") } else { ("LeaderAndIsr", "PartitionChangeRecord") };
+        assert!(kinds.contains(drawn), "{protocol}: {kinds:?}");
+        assert!(!kinds.contains(never), "{protocol}: {kinds:?}");
+    }
+}

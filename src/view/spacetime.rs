@@ -22,10 +22,13 @@
 //! not paired (their times are not in the events).
 //!
 //! The controller, the producer and the consumer reach the brokers at once
-//! (reference §10): their arrows (LeaderAndIsr, AlterPartition, Produce and
-//! the consumer's Fetch) are drawn from the events that say they happened.
+//! (reference §10): their arrows (LeaderAndIsr, or under KRaft the
+//! PartitionChangeRecord brokers read from the metadata log; AlterPartition,
+//! Produce and the consumer's Fetch) are drawn from the events that say they
+//! happened.
 
 use crate::model::config::BrokerId;
+use crate::model::rules::Rule;
 use crate::model::event::{DropReason, ElectionKind, Event, ProduceResult, Truncation};
 use crate::model::violation::ViolationKind;
 use crate::model::protocol::{Errors, Message};
@@ -222,6 +225,13 @@ struct Replayer {
     /// AlterPartition requests out to the controller (timed mode), by
     /// leader: each ends with the leader's next ISR change or failure.
     alter_partitions: Vec<(BrokerId, Option<Arrow>)>,
+    /// How a broker learns that it leads or follows: the controller's
+    /// LeaderAndIsr request in the ZooKeeper era; under KRaft the controller
+    /// writes a PartitionChangeRecord to the metadata log, which each broker
+    /// replays (`ReplicationControlManager`; `BrokerMetadataPublisher` then
+    /// `ReplicaManager.applyDelta`, at 3.7.0), and no
+    /// LeaderAndIsr is sent.
+    role_change: &'static str,
     /// Kept arrows still on the wire.
     tracked: usize,
     seq: u64,
@@ -369,6 +379,7 @@ impl Replay {
             wire: Arrivals::new(),
             at_once: vec![],
             alter_partitions: vec![],
+            role_change: if timeline.scenario().config.rules().has(Rule::KraftController) { "PartitionChangeRecord" } else { "LeaderAndIsr" },
             tracked: 0,
             seq: 0,
             out: Replay::default(),
@@ -503,11 +514,11 @@ impl Replay {
                     }
                 }
                 Event::BecameLeader { broker, leader_epoch, .. } => {
-                    r.instant(("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker)), at, order, Fate::Delivered, None);
+                    r.instant((r.role_change, CONTROLLER, Lane::Broker(*broker)), at, order, Fate::Delivered, None);
                     r.mark(Lane::Broker(*broker), at, order, MarkKind::BecameLeader { leader_epoch: *leader_epoch });
                 }
                 Event::BecameFollower { broker, .. } => {
-                    r.instant(("LeaderAndIsr", CONTROLLER, Lane::Broker(*broker)), at, order, Fate::Delivered, None)
+                    r.instant((r.role_change, CONTROLLER, Lane::Broker(*broker)), at, order, Fate::Delivered, None)
                 }
                 Event::AlterPartitionSent { leader, answer_in_ms, .. } => {
                     let arrow = r.admit(Arrow {

@@ -34,6 +34,7 @@ const KIND_COLOUR = {
   OffsetsForLeaderEpoch: '#7d3c98',
   OffsetsForLeaderEpochResponse: '#7d3c98',
   LeaderAndIsr: '#a04f00',
+  PartitionChangeRecord: '#a04f00',
   AlterPartition: '#a04f00',
   Produce: '#117a52',
   ProduceResponse: '#117a52',
