@@ -75,6 +75,18 @@ fn each_change_changes_one_thing() {
     let s2 = highwater::Scenario { config: s.config.with_protocol(Protocol::V2_1), ..s.clone() };
     let f = fork(&s2, &Change::EnableIdempotence { value: true }).unwrap();
     assert_eq!(f.config, highwater::Config { enable_idempotence: true, ..s2.config.clone() });
+    // Under 0.11 the client lowers a default in-flight limit of 5 to 1 for an
+    // idempotent producer (`KafkaProducer.configureInflightRequests`), so the
+    // fork is taken; a limit written by hand stays and is refused.
+    let s3 = highwater::Scenario { config: s.config.with_protocol(Protocol::V0_11), ..s.clone() };
+    assert_eq!(s3.config.max_in_flight_requests_per_connection, 5);
+    let f = fork(&s3, &Change::EnableIdempotence { value: true }).unwrap();
+    assert_eq!(f.config, highwater::Config { enable_idempotence: true, max_in_flight_requests_per_connection: 1, ..s3.config.clone() });
+    let back = fork(&f, &Change::EnableIdempotence { value: false }).unwrap();
+    assert_eq!(back.config, s3.config);
+    let s4 = highwater::Scenario { config: highwater::Config { max_in_flight_requests_per_connection: 3, ..s3.config.clone() }, ..s.clone() };
+    let refused = fork(&s4, &Change::EnableIdempotence { value: true }).unwrap_err();
+    assert!(format!("{refused}").contains("max_in_flight_requests_per_connection"), "{refused}");
 
     let f = fork(&s, &Change::Step { step: 14, with: Step::Crash(Crash { broker: 3, lose_unflushed: 0 }) }).unwrap();
     assert_eq!(changed_steps(&s, &f), vec![13]);

@@ -213,7 +213,9 @@ export interface RuleSource {
 export interface VersionInfo {
   name: Protocol;
   aliases: string[];
-  defaults: { broker_session_timeout_ms: number; replica_lag_time_max_ms: number; unclean_leader_election: boolean };
+  defaults: { broker_session_timeout_ms: number; replica_lag_time_max_ms: number; unclean_leader_election: boolean; enable_idempotence: boolean; retries: number };
+  /** The client has `enable.idempotence` (KIP-98, 0.11 on). */
+  idempotent_producer: boolean;
   rules: string[];
   introduced: string[];
   retired: string[];

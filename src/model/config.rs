@@ -142,7 +142,7 @@ impl Config {
             c.enable_idempotence = new.enable_idempotence;
         }
         // 0.10's client has no idempotent producer (KIP-98 came in 0.11).
-        if protocol < Protocol::V0_11 {
+        if !protocol.has_idempotent_producer() {
             c.enable_idempotence = false;
         }
         if c.max_in_flight_requests_per_connection == default_in_flight(self.protocol, self.enable_idempotence) {
@@ -150,6 +150,18 @@ impl Config {
         }
         if c.retries == old.retries {
             c.retries = new.retries;
+        }
+        c
+    }
+
+    /// The same settings with `enable.idempotence` set: an in-flight limit
+    /// left at its default takes the default for the new setting (1 for an
+    /// idempotent producer under 0.11, `KafkaProducer.configureInflightRequests`).
+    pub fn with_idempotence(&self, value: bool) -> Config {
+        let mut c = self.clone();
+        c.enable_idempotence = value;
+        if c.max_in_flight_requests_per_connection == default_in_flight(self.protocol, self.enable_idempotence) {
+            c.max_in_flight_requests_per_connection = default_in_flight(self.protocol, value);
         }
         c
     }
@@ -410,7 +422,7 @@ impl Config {
         }
         // The idempotent producer is KIP-98's, first in 0.11: 0.10's client
         // has no `enable.idempotence`.
-        if c.enable_idempotence && c.protocol < Protocol::V0_11 {
+        if c.enable_idempotence && !c.protocol.has_idempotent_producer() {
             return Err(format!("config.enable_idempotence: the idempotent producer came in 0.11 (KIP-98); {} has none", c.protocol));
         }
         // `KafkaProducer.configureInflightRequests` (0.11 - 2.x), then

@@ -105,6 +105,12 @@ impl Protocol {
         }
     }
 
+    /// Whether the client has an idempotent producer: KIP-98 brought
+    /// `enable.idempotence` in 0.11; 0.10's client has none.
+    pub fn has_idempotent_producer(self) -> bool {
+        self >= Protocol::V0_11
+    }
+
     /// The most requests in flight the idempotent producer allows: 1 in 0.11
     /// (`KafkaProducer.configureInflightRequests`: "Must set
     /// max.in.flight.requests.per.connection to 1"), 5 from 1.0 (KAFKA-5494).
@@ -456,6 +462,8 @@ pub struct VersionInfo {
     pub name: &'static str,
     pub aliases: Vec<&'static str>,
     pub defaults: VersionDefaults,
+    /// Whether `enable.idempotence` exists (KIP-98, 0.11 on).
+    pub idempotent_producer: bool,
     /// The rules in force, in table order.
     pub rules: Vec<Rule>,
     /// Rules this version brought, and rules it retired, against the previous preset.
@@ -487,6 +495,7 @@ pub fn catalogue() -> Catalogue {
             name: p.name(),
             aliases: Protocol::ALIASES.iter().filter(|(_, q)| *q == p).map(|(a, _)| *a).collect(),
             defaults: p.defaults(),
+            idempotent_producer: p.has_idempotent_producer(),
             rules: ids,
             introduced,
             retired,

@@ -156,7 +156,7 @@ pub fn fork(scenario: &Scenario, change: &Change) -> Result<Scenario, ForkError>
         Change::MinInsyncReplicas { value } => s.config.min_insync_replicas = *value,
         Change::UncleanLeaderElection { value } => s.config.unclean_leader_election = *value,
         Change::ReplicaLagTimeMaxMs { value } => s.config.replica_lag_time_max_ms = *value,
-        Change::EnableIdempotence { value } => s.config.enable_idempotence = *value,
+        Change::EnableIdempotence { value } => s.config = s.config.with_idempotence(*value),
         Change::Step { step, with } => {
             let i = at(*step)?;
             s.steps[i] = with.clone();

@@ -134,7 +134,12 @@ test('change text round-trips through the wasm binding; bad text and impossible 
     const back = texts.map((x) => c.changeText(c.parseChange(x)));
     const error = (f) => { try { f(); return null; } catch (e) { return e.message; } };
     const scenario = JSON.parse(scenarioText);
-    const choices = forkChoices(scenario, 8, c.versions.versions.map((v) => v.name));
+    const choices = forkChoices(scenario, 8, c.versions.versions);
+    // Under 0.11 (which has the idempotent producer) turning it on is offered and taken too.
+    const at011 = c.forkScenario(scenarioText, 'protocol=0.11').scenario;
+    const choices011 = forkChoices(at011, 8, c.versions.versions);
+    const idempotence011 = choices011.find((ch) => ch.kind === 'enable_idempotence');
+    const taken011 = idempotence011 && error(() => c.forkScenario(JSON.stringify(at011), c.changeText(idempotence011.options[0].change)));
     // Every offered option is a change the core takes.
     const offered = choices.flatMap((ch) => (ch.options || []).map((o) => c.changeText(o.change)));
     const taken = offered.map((x) => error(() => c.forkScenario(scenarioText, x)));
@@ -145,7 +150,7 @@ test('change text round-trips through the wasm binding; bad text and impossible 
       bad: ['min_isr=2', 'acks@0=all', 'step@3=produce:a b:1', 'protocol=9.9'].map((x) => error(() => c.parseChange(x))),
       impossible: ['acks@2=1', 'min_insync_replicas=4', 'step@99=fetch:2'].map((x) => error(() => c.forkScenario(scenarioText, x))),
       kinds: choices.map((ch) => (ch.step ? `${ch.kind}@${ch.step}` : ch.kind)),
-      offered, taken,
+      offered, taken, idempotence011: idempotence011 && idempotence011.options.map((o) => c.changeText(o.change)), taken011,
       stepText: c.changeText(stepChoice.change({ crash: { broker: 3, lose_unflushed: 0 } })),
       // The link carries the change as written, %XX and all.
       fragments: texts.map((x) => parseFragment(buildFragment('v1.abc', 3, x))),
@@ -161,8 +166,11 @@ test('change text round-trips through the wasm binding; bad text and impossible 
   assert.equal(r.impossible[0], 'acks@2: step 2 is a fetch step, not a produce');
   assert.match(r.impossible[1], /min_insync_replicas: 4 must be between 1 and brokers \(3\)/);
   assert.equal(r.impossible[2], 'step 99: the scenario has steps 1..=19');
-  // At step 8: both produce steps so far (latest first), a step to replace, and the settings.
-  assert.deepEqual(r.kinds, ['protocol', 'acks_all', 'acks@8', 'acks@1', 'min_insync_replicas', 'unclean_leader_election', 'enable_idempotence', 'replica_lag_time_max_ms', 'step@8']);
+  // At step 8: both produce steps so far (latest first), a step to replace, and the settings;
+  // enable.idempotence is not offered under 0.10, whose client has none.
+  assert.deepEqual(r.kinds, ['protocol', 'acks_all', 'acks@8', 'acks@1', 'min_insync_replicas', 'unclean_leader_election', 'replica_lag_time_max_ms', 'step@8']);
+  assert.deepEqual(r.idempotence011, ['enable_idempotence=true']);
+  assert.equal(r.taken011, null);
   assert.ok(r.offered.includes('protocol=0.11') && !r.offered.includes('protocol=0.10'), r.offered.join(' '));
   assert.ok(r.offered.includes('acks@8=1') && r.offered.includes('min_insync_replicas=2'));
   assert.deepEqual(r.taken, r.offered.map(() => null));

@@ -284,12 +284,15 @@ export function compareView({ left, right, differences = [], change = null, posi
  * make sense here, each with its current value and its options as typed
  * changes (turn one into link text with the core's `changeText`).
  *   scenario: the original; position: the step shown (0 = the start)
- *   presets: the version presets' names (`core().versions.versions.map((v) => v.name)`)
+ *   versions: the version presets (`core().versions.versions`: each with its
+ *     `name` and whether it has an idempotent producer, `idempotent_producer`)
  * The produce steps are those up to the position (all of them at the start),
  * latest first; a step is replaced at the position (the step just shown).
  */
-export function forkChoices(scenario, position, presets = []) {
+export function forkChoices(scenario, position, versions = []) {
   const c = scenario.config || {};
+  const presets = versions.map((v) => v.name);
+  const version = versions.find((v) => v.name === c.protocol);
   const steps = scenario.steps || [];
   const choices = [];
   const others = (list, current) => list.filter((x) => x !== current);
@@ -308,7 +311,10 @@ export function forkChoices(scenario, position, presets = []) {
   }
   const brokers = c.brokers ?? 3;
   choices.push({ kind: 'min_insync_replicas', setting: 'min.insync.replicas', current: c.min_insync_replicas, options: others(Array.from({ length: brokers }, (_, i) => i + 1), c.min_insync_replicas).map((value) => ({ value, change: { change: 'min_insync_replicas', value } })) });
-  for (const [kind, setting] of [['unclean_leader_election', 'unclean.leader.election.enable'], ['enable_idempotence', 'enable.idempotence']]) {
+  // 0.10's client has no enable.idempotence (KIP-98 came in 0.11): not offered there.
+  const flags = [['unclean_leader_election', 'unclean.leader.election.enable'], ['enable_idempotence', 'enable.idempotence']]
+    .filter(([kind]) => kind !== 'enable_idempotence' || !version || version.idempotent_producer);
+  for (const [kind, setting] of flags) {
     const current = Boolean(c[kind]);
     choices.push({ kind, setting, current, options: [{ value: !current, change: { change: kind, value: !current } }] });
   }

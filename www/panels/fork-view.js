@@ -135,8 +135,7 @@ export class ForkView {
   openChooser() {
     const pg = this.pg;
     const $ = (id) => pg.$(id);
-    const presets = core().versions.versions.map((v) => v.name);
-    this.choices = forkChoices(pg.currentScenario(), pg.sim.position(), presets);
+    this.choices = forkChoices(pg.currentScenario(), pg.sim.position(), core().versions.versions);
     patch($('fork-kind'), this.choices.map((c, i) => h('option', { value: i, key: `${c.kind}:${c.step ?? ''}` }, choiceLabel(c))));
     $('fork-kind').value = '0';
     this.drawValues();
