@@ -72,6 +72,67 @@ test('the main view at 360 px wide has no horizontal scroll', async () => {
   assert.ok(await noHorizontalScroll(long), 'search dialog');
 });
 
+/**
+ * Each drawn cell of a broker's row against where its offset is: the
+ * window's first offset at the track's left padding, one cell width per
+ * offset (the ruler's ticks and the LEO marker by the same measure).
+ */
+async function cellPlaces(page, broker) {
+  return page.locator(`.broker-row[data-broker="${broker}"] > .track`).evaluate((track) => {
+    const box = track.getBoundingClientRect();
+    const style = getComputedStyle(track);
+    const cell = parseFloat(style.getPropertyValue('--cell-w'));
+    const pad = parseFloat(style.getPropertyValue('--pad'));
+    const start = Number(track.dataset.windowStart);
+    const at = (o) => pad + (o - start) * cell;
+    const drawn = [...track.querySelectorAll('.cell')].map((el) => ({ offset: Number(el.querySelector('.cell-offset').textContent), left: el.getBoundingClientRect().left - box.left }));
+    const left = new Map(drawn.map((c) => [c.offset, c.left]));
+    const ruler = track.closest('.cluster').querySelector('.ruler');
+    const rulerLeft = ruler.getBoundingClientRect().left;
+    const ticks = [...ruler.querySelectorAll('.tick')].map((el) => ({ offset: Number(el.textContent), left: el.getBoundingClientRect().left - rulerLeft }));
+    const leo = Number(track.closest('.broker-row').querySelector('[data-stat="leo"]').textContent);
+    return {
+      start, cells: drawn.length, first: drawn[0]?.offset, last: drawn.at(-1)?.offset,
+      worst: Math.max(...drawn.map((c) => Math.abs(c.left - at(c.offset)))),
+      // The marker's line is 2 px left of its slot (style.css .marker).
+      leoError: Math.abs(track.querySelector('.marker-leo').getBoundingClientRect().left - box.left + 2 - at(leo)),
+      tickErrors: ticks.filter((tk) => left.has(tk.offset)).map((tk) => Math.abs(tk.left - left.get(tk.offset))),
+    };
+  });
+}
+
+test('every cell is drawn at its offset, the ruler\'s tick and the LEO marker with it, wherever the window starts and at every zoom', async () => {
+  const page = await openPage(env, { viewport: { width: 1440, height: 900 }, hash: `#s=${link(longRun(3, 1100))}` });
+  await page.locator('#log-window').waitFor();
+  const seen = [];
+  for (const zoom of ['normal', 'compact', 'dense']) {
+    await page.locator('#zoom').evaluate((el, value) => { el.value = value; el.dispatchEvent(new Event('change')); }, zoom);
+    // The end (1,100 records), a window across the 1,024th offset, the start.
+    for (const from of [null, 1010, 0]) {
+      if (from === null) {
+        if (await page.locator('#win-end').isEnabled()) await page.click('#win-end');
+      } else await page.locator('#win-start').fill(String(from));
+      let r = null;
+      for (let tries = 0; tries < 50; tries++) {
+        r = await cellPlaces(page, 1);
+        if (from === null ? r.last === 1099 : r.start === from) break;
+        await page.waitForTimeout(50);
+      }
+      seen.push([zoom, r.start]);
+      assert.ok(r.cells > 3, `${zoom} from ${r.start}: ${r.cells} cells`);
+      assert.equal(r.first, r.start, `${zoom}: the first cell drawn is the window's first offset`);
+      assert.ok(r.worst < 0.5, `${zoom} from ${r.start}: a cell is ${r.worst} px from its offset`);
+      assert.ok(r.tickErrors.length > 0 && r.tickErrors.every((e) => e < 0.5), `${zoom} from ${r.start}: ticks ${r.tickErrors.join(' ')}`);
+      if (from === null) {
+        assert.equal(r.last, 1099);
+        assert.ok(r.leoError < 0.5, `${zoom}: the LEO marker is ${r.leoError} px from offset 1100`);
+      }
+    }
+  }
+  assert.ok(seen.some(([, start]) => start > 1024) && seen.some(([, start]) => start > 1000 && start < 1024), seen.join(' '));
+  assert.deepEqual(page.errors, []);
+});
+
 test('long logs are windowed: a few cells in the DOM, and the offsets can be scrolled', async () => {
   const page = await openPage(env, { hash: `#s=${link(longRun(3, 1000))}` });
   const cells = await page.locator('.broker-row[data-broker="1"] .cell').count();
