@@ -140,6 +140,8 @@ test('change text round-trips through the wasm binding; bad text and impossible 
     const choices011 = forkChoices(at011, 8, c.versions.versions);
     const idempotence011 = choices011.find((ch) => ch.kind === 'enable_idempotence');
     const taken011 = idempotence011 && error(() => c.forkScenario(JSON.stringify(at011), c.changeText(idempotence011.options[0].change)));
+    // A file that names 0.10 by its alias ("legacy") is 0.10 all the same.
+    const legacy = forkChoices({ ...scenario, config: { ...scenario.config, protocol: 'legacy' } }, 8, c.versions.versions).map((ch) => (ch.step ? `${ch.kind}@${ch.step}` : ch.kind));
     // Every offered option is a change the core takes.
     const offered = choices.flatMap((ch) => (ch.options || []).map((o) => c.changeText(o.change)));
     const taken = offered.map((x) => error(() => c.forkScenario(scenarioText, x)));
@@ -150,7 +152,7 @@ test('change text round-trips through the wasm binding; bad text and impossible 
       bad: ['min_isr=2', 'acks@0=all', 'step@3=produce:a b:1', 'protocol=9.9'].map((x) => error(() => c.parseChange(x))),
       impossible: ['acks@2=1', 'min_insync_replicas=4', 'step@99=fetch:2'].map((x) => error(() => c.forkScenario(scenarioText, x))),
       kinds: choices.map((ch) => (ch.step ? `${ch.kind}@${ch.step}` : ch.kind)),
-      offered, taken, idempotence011: idempotence011 && idempotence011.options.map((o) => c.changeText(o.change)), taken011,
+      offered, taken, legacy, idempotence011: idempotence011 && idempotence011.options.map((o) => c.changeText(o.change)), taken011,
       stepText: c.changeText(stepChoice.change({ crash: { broker: 3, lose_unflushed: 0 } })),
       // The link carries the change as written, %XX and all.
       fragments: texts.map((x) => parseFragment(buildFragment('v1.abc', 3, x))),
@@ -169,6 +171,7 @@ test('change text round-trips through the wasm binding; bad text and impossible 
   // At step 8: both produce steps so far (latest first), a step to replace, and the settings;
   // enable.idempotence is not offered under 0.10, whose client has none.
   assert.deepEqual(r.kinds, ['protocol', 'acks_all', 'acks@8', 'acks@1', 'min_insync_replicas', 'unclean_leader_election', 'replica_lag_time_max_ms', 'step@8']);
+  assert.deepEqual(r.legacy, r.kinds);
   assert.deepEqual(r.idempotence011, ['enable_idempotence=true']);
   assert.equal(r.taken011, null);
   assert.ok(r.offered.includes('protocol=0.11') && !r.offered.includes('protocol=0.10'), r.offered.join(' '));

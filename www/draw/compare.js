@@ -292,7 +292,7 @@ export function compareView({ left, right, differences = [], change = null, posi
 export function forkChoices(scenario, position, versions = []) {
   const c = scenario.config || {};
   const presets = versions.map((v) => v.name);
-  const version = versions.find((v) => v.name === c.protocol);
+  const version = versions.find((v) => v.name === c.protocol || (v.aliases || []).includes(c.protocol));
   const steps = scenario.steps || [];
   const choices = [];
   const others = (list, current) => list.filter((x) => x !== current);
