@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, loadCore, ROOT, RESULTS } from './harness.mjs';
+import { setup, RESULTS, scenarioLink } from './harness.mjs';
 
 /** What docs/embedding.md says the element needs. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob:";
@@ -18,10 +18,7 @@ let env;
 let link;
 before(async () => {
   env = await setup();
-  const core = await loadCore();
-  const sim = core.Simulation.fromScenario(JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'kip101-loss-after-restart.json'), 'utf8')));
-  link = sim.toLink();
-  sim.free();
+  link = await scenarioLink('kip101-loss-after-restart');
 });
 after(async () => env && env.close());
 

@@ -25,6 +25,17 @@ export async function loadCore() {
   return core;
 }
 
+/** The share link of a scenario of tests/scenarios/ (by file name, without .json), as the core writes it. */
+export async function scenarioLink(name) {
+  const core = await loadCore();
+  const sim = core.Simulation.fromScenario(JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', `${name}.json`), 'utf8')));
+  try {
+    return sim.toLink();
+  } finally {
+    sim.free();
+  }
+}
+
 /** The wasm package (built if missing), the gallery and the first frames (always rewritten: cheap, and they must match the scenarios) and the bundle. */
 export function ensureBuilt() {
   if (['pkg', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(ROOT, 'www', dir, 'highwater_bg.wasm')))) run('bash', ['scripts/build-wasm.sh']);

@@ -6,16 +6,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, loadCore, ROOT, RESULTS, ALL_GROUPS } from './harness.mjs';
+import { setup, RESULTS, ALL_GROUPS, scenarioLink } from './harness.mjs';
 
 let env;
 let link;
 before(async () => {
   env = await setup();
-  const core = await loadCore();
-  const sim = core.Simulation.fromScenario(JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'kip101-loss-after-restart.json'), 'utf8')));
-  link = sim.toLink();
-  sim.free();
+  link = await scenarioLink('kip101-loss-after-restart');
 });
 after(async () => env && env.close());
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { setup, loadCore, ROOT, RESULTS } from './harness.mjs';
+import { setup, RESULTS, scenarioLink } from './harness.mjs';
 
 let env;
 let link;
@@ -44,10 +44,7 @@ function proxy(cors, host) {
 
 before(async () => {
   env = await setup();
-  const core = await loadCore();
-  const sim = core.Simulation.fromScenario(JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'kip101-loss-after-restart.json'), 'utf8')));
-  link = sim.toLink();
-  sim.free();
+  link = await scenarioLink('kip101-loss-after-restart');
 });
 after(async () => {
   for (const server of proxies) server.close();
