@@ -539,6 +539,41 @@ fn record_accumulator_test_expired_batches() {
     assert_eq!(count(&r, |e| matches!(e, Event::ProduceResponse { request: 1, expired: Some(_), .. })), 1);
 }
 
+/// `SenderTest.testInflightBatchesExpireOnDeliveryTimeout`
+/// (`Sender.getExpiredInflightBatches`, 2.1, KIP-91): a batch whose
+/// `delivery.timeout.ms` passes while its request is in flight fails then,
+/// with a TimeoutException, and the answer that comes later does not turn it
+/// into an ack. m1 waits at the leader for broker 2, which does not fetch
+/// (and stays in the ISR: a long `replica.lag.time.max.ms`):
+/// its request times out at 30 s and it is sent again three times; the last
+/// attempt goes at 90.3 s, and its request timeout (120.3 s) comes after
+/// the delivery timeout (120 s). Broker 2 then fetches and the HW passes m1:
+/// the record is committed, and the application was told it failed.
+#[test]
+fn sender_test_inflight_batches_expire_on_delivery_timeout() {
+    let steps = r#"{"produce": {"value": "m1", "acks": "all"}}, {"advance_ms": 119950}, {"advance_ms": 100},
+                   {"fetch": 2}, {"fetch": 2}"#;
+    for p in [Protocol::V2_1, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, r#""brokers": 2, "replica_lag_time_max_ms": 300000"#, steps));
+        let expired: Vec<u64> = r
+            .events
+            .iter()
+            .filter(|e| matches!(&e.event, Event::ProduceResponse { request: 0, expired: Some(x), .. } if x.in_flight && x.timeout == "delivery.timeout.ms"))
+            .map(|e| e.time_ms)
+            .collect();
+        assert_eq!(expired, [120_000], "{p}: m1 fails at its delivery timeout, in flight");
+        let m1 = &r.sim.producer.requests[0];
+        assert_eq!(m1.status, highwater::model::producer::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)), "{p}: not acked later");
+        assert_eq!(count(&r, |e| matches!(e, Event::ProduceResponse { result: ProduceResult::Acked, .. })), 0, "{p}");
+        assert!(r.sim.broker(1).high_watermark >= 1, "{p}: the record is committed all the same");
+        assert!(r.trace().contains("ran out while its request was in flight"), "{p}");
+    }
+    // Before 2.1 there is no delivery.timeout.ms: the attempt in flight ends
+    // with its request.timeout.ms, and a retry is another attempt.
+    let r = run(&scenario(Protocol::V2_0, r#""brokers": 2, "replica_lag_time_max_ms": 300000, "retries": 5"#, steps));
+    assert_eq!(count(&r, |e| matches!(e, Event::ProduceResponse { expired: Some(x), .. } if x.in_flight)), 0);
+}
+
 // ----- AlterPartition and the maximal ISR --------------------------------------
 
 /// `PartitionTest.testIsrExpansion` and `testIsrNotExpandedIfUpdateFails`

@@ -106,6 +106,10 @@ pub struct Expiry {
     pub timeout: &'static str,
     /// None: the record was never sent.
     pub last_error: Option<Errors>,
+    /// It ran out while a request for it was in flight (from 2.1,
+    /// `Sender.getExpiredInflightBatches`): the application is told now, and
+    /// a later answer is ignored, though the record may be in the log.
+    pub in_flight: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -310,8 +314,11 @@ impl fmt::Display for Event {
                     return write!(f, ", retrying in {ms} ms");
                 }
                 match expired {
-                    Some(Expiry { timeout, last_error: Some(e) }) => write!(f, " ({timeout} ran out in the client; last error {e})")?,
-                    Some(Expiry { timeout, last_error: None }) => write!(f, " ({timeout} ran out in the client before it was sent)")?,
+                    Some(Expiry { timeout, in_flight: true, .. }) => {
+                        write!(f, " ({timeout} ran out while its request was in flight; a later answer is ignored, though the record may be written)")?
+                    }
+                    Some(Expiry { timeout, last_error: Some(e), .. }) => write!(f, " ({timeout} ran out in the client; last error {e})")?,
+                    Some(Expiry { timeout, last_error: None, .. }) => write!(f, " ({timeout} ran out in the client before it was sent)")?,
                     None => {}
                 }
                 if *attempts > 1 {

@@ -68,7 +68,7 @@ impl Simulation {
         match result {
             Some(result) => self.finish_produce(id, result, None),
             None => {
-                let deadline = self.now_ms + self.config.request_timeout_ms;
+                let deadline = (self.now_ms + self.config.request_timeout_ms).min(self.delivery_deadline_ms(id));
                 self.producer.wait_at(id, b, offset, epoch, deadline);
             }
         }

@@ -138,7 +138,11 @@ impl Producer {
         id
     }
 
-    /// The attempt now waits at `broker` for the HW (acks=all).
+    /// The attempt now waits at `broker` for the HW (acks=all), until
+    /// `deadline_ms`: its `request.timeout.ms`, or the record's
+    /// `delivery.timeout.ms` if that comes first. The deadline queue stays
+    /// in deadline order (a retry's delivery timeout may come before the
+    /// request timeout of an attempt sent earlier), one entry per request.
     pub fn wait_at(&mut self, id: u64, broker: BrokerId, offset: u64, epoch: Option<u32>, deadline_ms: u64) {
         let r = &mut self.requests[id as usize];
         r.broker = Some(broker);
@@ -147,7 +151,10 @@ impl Producer {
         r.status = Status::Pending;
         r.deadline_ms = deadline_ms;
         self.pending.push(id);
-        self.deadlines.push(id);
+        self.deadlines.retain(|other| *other != id);
+        let requests = &self.requests;
+        let at = self.deadlines.partition_point(|&other| requests[other as usize].deadline_ms <= deadline_ms);
+        self.deadlines.insert(at, id);
     }
 
     /// The record goes back into its client's queue, to be sent again at
@@ -228,7 +235,8 @@ impl Producer {
         taken
     }
 
-    /// Pending requests whose `request.timeout.ms` has passed by `now_ms`.
+    /// Pending requests whose deadline (`request.timeout.ms`, or the
+    /// record's `delivery.timeout.ms`) has passed by `now_ms`.
     pub fn take_expired(&mut self, now_ms: u64) -> RequestIds {
         let mut expired = RequestIds::new();
         let mut gone = 0;
@@ -383,7 +391,7 @@ impl Simulation {
     fn expire_in_client(&mut self, id: u64) {
         let timeout = if self.rules.has(Rule::DeliveryTimeout) { "delivery.timeout.ms" } else { "request.timeout.ms" };
         let last_error = self.producer.requests[id as usize].last_error;
-        self.finish_produce(id, ProduceResult::Error(Errors::RequestTimedOut), Some(Expiry { timeout, last_error }));
+        self.finish_produce(id, ProduceResult::Error(Errors::RequestTimedOut), Some(Expiry { timeout, last_error, in_flight: false }));
     }
 
     /// One attempt. A leader that is unknown or down is not reached: the
@@ -501,7 +509,7 @@ impl Simulation {
             return;
         }
         let timeout = if self.rules.has(Rule::DeliveryTimeout) { "delivery.timeout.ms" } else { "request.timeout.ms" };
-        let expired = (retries_left && !in_time).then_some(Expiry { timeout, last_error: Some(error) });
+        let expired = (retries_left && !in_time).then_some(Expiry { timeout, last_error: Some(error), in_flight: false });
         let result = ProduceResult::Error(if expired.is_some() { Errors::RequestTimedOut } else { error });
         self.producer.requests[id as usize].last_error = Some(error);
         self.finish_produce(id, result, expired);
@@ -523,12 +531,41 @@ impl Simulation {
         }
     }
 
-    /// Waiting acks=all attempts whose `request.timeout.ms` ran out.
+    /// Waiting acks=all attempts whose `request.timeout.ms` ran out, or
+    /// whose record's `delivery.timeout.ms` did while the request was in
+    /// flight.
     pub(crate) fn expire_produces(&mut self) {
         for id in self.producer.take_expired(self.now_ms) {
-            self.produce_failed(id, Errors::RequestTimedOut, Retry::Next);
+            if self.now_ms >= self.delivery_deadline_ms(id) {
+                self.expire_in_flight(id);
+            } else {
+                self.produce_failed(id, Errors::RequestTimedOut, Retry::Next);
+            }
             self.end_action();
         }
+    }
+
+    /// When the client gives up on a record in flight: its
+    /// `delivery.timeout.ms` from 2.1 (KIP-91); before, only a request's own
+    /// `request.timeout.ms` ended it (`u64::MAX` here).
+    pub(crate) fn delivery_deadline_ms(&self, id: u64) -> u64 {
+        if self.rules.has(Rule::DeliveryTimeout) {
+            self.producer.requests[id as usize].created_ms.saturating_add(self.config.delivery_timeout_ms)
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// `Sender.getExpiredInflightBatches` (2.1, KIP-91): a batch whose
+    /// delivery timeout passes while its request is in flight fails with a
+    /// TimeoutException (`ProducerBatch.hasReachedDeliveryTimeout`); the
+    /// request's answer, if one comes, no longer completes it
+    /// (`ProducerBatch.done` on a batch already completed). The record may
+    /// still be in the log and be committed: the application was told it
+    /// failed. (`SenderTest.testInflightBatchesExpireOnDeliveryTimeout`.)
+    fn expire_in_flight(&mut self, id: u64) {
+        let last_error = self.producer.requests[id as usize].last_error;
+        self.finish_produce(id, ProduceResult::Error(Errors::RequestTimedOut), Some(Expiry { timeout: "delivery.timeout.ms", last_error, in_flight: true }));
     }
 
     pub(crate) fn finish_produce(&mut self, id: u64, result: ProduceResult, expired: Option<Expiry>) {

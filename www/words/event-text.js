@@ -366,7 +366,8 @@ const SPECIAL = {
     if (e.retry_in_ms != null) {
       p.more = t(`${key}.retry`, p);
     } else {
-      const expired = !e.expired ? '' : e.expired.last_error == null ? t(`${key}.expired_unsent`, fields(e.expired)) : t(`${key}.expired`, fields(e.expired));
+      const kind = !e.expired ? null : e.expired.in_flight ? 'expired_in_flight' : e.expired.last_error == null ? 'expired_unsent' : 'expired';
+      const expired = kind ? t(`${key}.${kind}`, fields(e.expired)) : '';
       p.more = expired + (e.attempts > 1 ? t(`${key}.attempts`, p) : '');
     }
     return t(`${key}.line`, p);
