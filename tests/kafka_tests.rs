@@ -537,6 +537,40 @@ fn record_accumulator_test_expired_batches() {
     // expired after request.timeout.ms: the same, sooner.
     let r = run(&scenario(Protocol::V2_0, &format!("{config}, \"retries\": 5"), steps));
     assert_eq!(count(&r, |e| matches!(e, Event::ProduceResponse { request: 1, expired: Some(_), .. })), 1);
+    // `expiredBatches` has no acks check: an acks=0 record that cannot be
+    // sent (the partition has no leader) waits and expires too; it is not
+    // reported sent, nor failed at once.
+    let steps = r#"{"crash": {"broker": 1}}, {"advance_ms": 10000}, {"produce": {"value": "m1", "acks": "0"}}, {"advance_ms": 120000}"#;
+    for p in [Protocol::V2_1, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, r#""brokers": 1"#, steps));
+        let expired: Vec<u64> = r
+            .events
+            .iter()
+            .filter(|e| matches!(&e.event, Event::ProduceResponse { request: 0, expired: Some(x), .. } if x.last_error == Some(Errors::LeaderNotAvailable)))
+            .map(|e| e.time_ms)
+            .collect();
+        // A record waiting in the client fails at its last look at the
+        // metadata before the timeout, up to retry.backoff.ms early (docs/model.md).
+        assert!(expired.len() == 1 && (129_900..=130_000).contains(&expired[0]), "{p}: acks=0 expires at its delivery timeout\n{}", r.trace());
+        assert_eq!(r.sim.producer.requests[0].status, highwater::model::producer::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)));
+    }
+}
+
+/// `AbstractFetcherThreadTest.testTruncateToHighWatermarkIfLeaderEpochInfoNotAvailable`
+/// and the `leader-epoch` tour's modern stop: a follower whose log holds no
+/// epoch (an empty log) sends no OffsetsForLeaderEpoch (`fetchTruncatingPartitions`
+/// puts it with the partitions without epochs, which truncate to their HW),
+/// and fetches without a last fetched epoch.
+#[test]
+fn abstract_fetcher_thread_test_truncate_to_high_watermark_if_leader_epoch_info_not_available() {
+    let steps = r#"{"crash": {"broker": 1}}, {"advance_ms": 20000}, {"fetch": 3}, {"produce": {"value": "m1", "acks": "1"}}, {"fetch": 3}"#;
+    for p in [Protocol::V0_11, Protocol::V2_1, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, "", steps));
+        assert_eq!(r.sim.controller.leader, Some(2), "{p}");
+        let asked = count(&r, |e| matches!(e, Event::Sent { message: Message::OffsetsForLeaderEpoch(_), .. }));
+        assert_eq!(asked, 0, "{p}: an empty log asks nothing\n{}", r.trace());
+        assert_eq!(values(&r, 3), ["m1"], "{p}");
+    }
 }
 
 /// `SenderTest.testInflightBatchesExpireOnDeliveryTimeout`
@@ -792,4 +826,139 @@ fn replication_control_manager_test_eligible_leader_replicas_broker_fence() {
     assert_eq!(r.sim.controller.leader, Some(1));
     let r = run(&scenario(Protocol::V3_7, config, &format!("{fence_3_4}, {fence_2}")));
     assert!(elr(&r).is_empty(), "3.7: no ELR");
+}
+
+/// `PartitionChangeBuilderTest.testEligibleLeaderReplicas_IsrCanShrinkToZero`
+/// through a controlled shutdown (`ReplicationControlManager
+/// .handleBrokerInControlledShutdown` takes the same partition-change path as
+/// fencing): RF 3, min.insync.replicas 2, ELR on (4.1). Brokers 3, 2 and 1
+/// stop cleanly one after the other: ISR [1, 2] then [1] with ELR [2], then
+/// [] with no leader, ELR [1, 2] and last known leader 1. Broker 1 comes back
+/// after its clean stop (`previousBrokerEpoch` matches,
+/// `ClusterControlManagerTest.testReRegistrationWithCleanShutdownDetection`):
+/// it stays in the ELR and is elected from it
+/// (`testEligibleLeaderReplicas_ElrCanBeElected`): leader 1, ISR [1], ELR [2].
+/// After a crash instead (`testEligibleLeaderReplicas_UncleanShutdown`) it
+/// leaves the ELR as it registers, the last known leader cannot be elected
+/// while the ELR holds broker 2 (`canElectLastKnownLeader`), and the
+/// partition stays offline until broker 2 returns. Under 3.7 (no ELR) the
+/// last member stays in the ISR and is elected when it returns.
+#[test]
+fn partition_change_builder_test_eligible_leader_replicas_isr_can_shrink_to_zero() {
+    let config = r#""brokers": 3, "min_insync_replicas": 2"#;
+    let stop = r#"{"controlled_shutdown": 3}, {"controlled_shutdown": 2}"#;
+    let c = |r: &Run| (r.sim.controller.isr.to_vec(), r.sim.controller.leader, r.sim.controller.elr.to_vec());
+    let r = run(&scenario(Protocol::V4_1, config, r#"{"controlled_shutdown": 3}"#));
+    assert_eq!(c(&r), (vec![1, 2], Some(1), vec![]));
+    let r = run(&scenario(Protocol::V4_1, config, stop));
+    assert_eq!(c(&r), (vec![1], Some(1), vec![2]));
+    let all = format!(r#"{stop}, {{"controlled_shutdown": 1}}"#);
+    let r = run(&scenario(Protocol::V4_1, config, &all));
+    assert_eq!(c(&r), (vec![], None, vec![1, 2]), "{}", r.trace());
+    assert_eq!(r.sim.controller.last_known_leader, Some(1));
+    // Broker 1 returns after its clean stop: elected from the ELR.
+    let r = run(&scenario(Protocol::V4_1, config, &format!(r#"{all}, {{"restart": 1}}"#)));
+    assert_eq!(c(&r), (vec![1], Some(1), vec![2]), "{}", r.trace());
+    assert_eq!(count(&r, |e| matches!(e, Event::LeaderElected { leader: 1, kind: ElectionKind::EligibleLeaderReplica, .. })), 1);
+    // Broker 1 crashed instead of stopping cleanly: it leaves the ELR as it registers.
+    let crash = format!(r#"{stop}, {{"crash": {{"broker": 1}}}}, {{"advance_ms": 10000}}, {{"restart": 1}}"#);
+    let r = run(&scenario(Protocol::V4_1, config, &crash));
+    assert_eq!(c(&r), (vec![], None, vec![2]), "{}", r.trace());
+    assert_eq!(count(&r, |e| matches!(e, Event::LeaderElected { .. })), 0, "the last known leader waits while the ELR is not empty");
+    let r = run(&scenario(Protocol::V4_1, config, &format!(r#"{crash}, {{"restart": 2}}"#)));
+    assert_eq!(c(&r), (vec![2], Some(2), vec![]), "{}", r.trace());
+    // 3.7: the ISR keeps its last member, which is elected when it returns.
+    let r = run(&scenario(Protocol::V3_7, config, &all));
+    assert_eq!(c(&r), (vec![1], None, vec![]));
+    let r = run(&scenario(Protocol::V3_7, config, &format!(r#"{all}, {{"restart": 1}}"#)));
+    assert_eq!(c(&r), (vec![1], Some(1), vec![]));
+}
+
+// ----- producer retry backoff ---------------------------------------------------
+
+/// `RecordAccumulatorTest.testExponentialRetryBackoff` (KIP-580, 3.7): the
+/// n-th retry waits `retry.backoff.ms` * 2^(n-1) times a jitter in [0.8,
+/// 1.2), never more than `retry.backoff.max.ms` (1000). Then the run: m1 is
+/// refused (NOT_ENOUGH_REPLICAS: broker 2 is fenced, min ISR 2) and retried
+/// for a second. Kafka's client makes 4 attempts in that second (at 0, then
+/// about 100, 300 and 700 ms); under 3.5, with a constant 100 ms, 11.
+#[test]
+fn record_accumulator_test_exponential_retry_backoff() {
+    use highwater::model::simulation::Simulation;
+    let sim = Simulation::new(scenario(Protocol::V3_7, "", "").config);
+    for id in 0..200 {
+        for failed in 1..=8u32 {
+            let term = (100u64 << (failed - 1)).min(1000);
+            let wait = sim.retry_backoff_ms(id, failed);
+            assert!(wait * 10 >= term * 8 && (wait * 10 < term * 12 || wait == 1000) && wait <= 1000, "retry {failed}: {wait} ms against {term}");
+        }
+    }
+    let waits: std::collections::BTreeSet<u64> = (0..200).map(|id| sim.retry_backoff_ms(id, 1)).collect();
+    assert!(waits.len() > 20, "the jitter varies from record to record: {waits:?}");
+    // Before 3.7: constant.
+    let sim = Simulation::new(scenario(Protocol::V3_5, "", "").config);
+    assert!((1..=8).all(|n| sim.retry_backoff_ms(0, n) == 100));
+
+    let steps = r#"{"crash": {"broker": 2}}, {"advance_ms": 20000}, {"produce": {"value": "m1", "acks": "all"}}, {"advance_ms": 1000}"#;
+    let config = r#""brokers": 2, "min_insync_replicas": 2"#;
+    let attempts = |p| run(&scenario(p, config, steps)).sim.producer.requests[0].attempts;
+    assert_eq!(attempts(Protocol::V3_7), 4);
+    assert_eq!(attempts(Protocol::V4_1), 4);
+    assert_eq!(attempts(Protocol::V3_5), 11);
+    // The next retry waits by four failures: 800 ms, jittered.
+    let next = |r: &Run| match r.sim.producer.requests[0].status {
+        highwater::model::producer::Status::Retrying { at_ms } => at_ms,
+        s => panic!("{s:?}"),
+    };
+    let r = run(&scenario(Protocol::V3_7, config, steps));
+    assert!((21_200..21_800).contains(&next(&r)), "{}", next(&r));
+    // Refused retries are counted, not run one by one, up to the next moment
+    // anything can change; advancing a millisecond at a time runs each one:
+    // the same attempts at the same times.
+    let one_by_one = format!(r#"{{"crash": {{"broker": 2}}}}, {{"advance_ms": 20000}}, {{"produce": {{"value": "m1", "acks": "all"}}}}{}"#, r#", {"advance_ms": 1}"#.repeat(1000));
+    let s = run(&scenario(Protocol::V3_7, config, &one_by_one));
+    assert_eq!((s.sim.producer.requests[0].attempts, next(&s)), (4, next(&r)));
+}
+
+/// `PartitionTest.testIsrNotExpandedIfReplicaIsInControlledShutdown` (KIP-841,
+/// 3.3): a broker that asked for a controlled shutdown
+/// (`begin_controlled_shutdown`) and follows from outside the ISR gets no
+/// change from the controller, so it keeps fetching; it catches up, and the
+/// leader does not add it back (`Partition.isReplicaIsrEligible`). It stops
+/// by itself at its next heartbeat, `broker.heartbeat.interval.ms` (2 s)
+/// later (`BrokerLifecycleManager`, `shouldShutDown`). A broker that was in
+/// the ISR leaves it and stops fetching at once
+/// (`ReplicaManagerTest.testReplicasAreStoppedWhileInControlledShutdown`).
+/// Without the shutdown, the same fetches bring broker 3 back into the ISR.
+#[test]
+fn partition_test_isr_not_expanded_if_replica_is_in_controlled_shutdown() {
+    // Broker 3 never fetches m1 and leaves the ISR at the lag check; broker 2 keeps up.
+    let lagging = r#"{"produce": {"value": "m1", "acks": "1"}}, {"fetch": 2}, {"fetch": 2}, {"advance_ms": 46000}"#;
+    let catch_up = r#"{"fetch": 3}, {"fetch": 3}, {"fetch": 3}"#;
+    for p in [Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
+        let r = run(&scenario(p, "", lagging));
+        assert_eq!(r.sim.controller.isr.to_vec(), vec![1, 2], "{p}");
+        let r = run(&scenario(p, "", &format!(r#"{lagging}, {{"begin_controlled_shutdown": 3}}, {catch_up}"#)));
+        assert_eq!(count(&r, |e| matches!(e, Event::StepRejected { .. })), 0, "{p}: it still fetches\n{}", r.trace());
+        assert_eq!(r.sim.broker(3).log_end_offset(), 1, "{p}: caught up");
+        assert_eq!(r.sim.controller.isr.to_vec(), vec![1, 2], "{p}: not added back");
+        assert!(r.sim.broker(3).alive, "{p}: still up until its next heartbeat");
+        let r = run(&scenario(p, "", &format!(r#"{lagging}, {{"begin_controlled_shutdown": 3}}, {catch_up}, {{"advance_ms": 2000}}"#)));
+        let stopped: Vec<u64> = r.events.iter().filter(|e| matches!(e.event, Event::ControlledShutdownCompleted { broker: 3 })).map(|e| e.time_ms).collect();
+        assert_eq!(stopped, [48_000], "{p}: stopped 2 s after asking");
+        assert!(!r.sim.broker(3).alive && r.sim.broker(3).clean_shutdown, "{p}");
+        // Without the shutdown it rejoins.
+        let r = run(&scenario(p, "", &format!("{lagging}, {catch_up}")));
+        assert_eq!(r.sim.controller.isr.to_vec(), vec![1, 2, 3], "{p}");
+        // A broker in the ISR leaves it and stops fetching at once.
+        let r = run(&scenario(p, "", &format!(r#"{lagging}, {{"begin_controlled_shutdown": 2}}, {{"fetch": 2}}"#)));
+        assert_eq!(r.sim.controller.isr.to_vec(), vec![1], "{p}");
+        assert_eq!(count(&r, |e| matches!(e, Event::ShutdownFetcherStopped { broker: 2 })), 1, "{p}");
+        assert_eq!(count(&r, |e| matches!(e, Event::StepRejected { .. })), 1, "{p}: the fetch is refused");
+    }
+    // ZooKeeper era: the controller stops the broker's replicas and the
+    // broker stops at once (StopReplica; the ControlledShutdownResponse
+    // leaves nothing to move), so there is no moment in between.
+    let r = run(&scenario(Protocol::V2_8, "", &format!(r#"{lagging}, {{"begin_controlled_shutdown": 3}}"#)));
+    assert!(!r.sim.broker(3).alive, "2.8: stopped in the same step");
 }

@@ -115,16 +115,20 @@ fn unclean_election_loses_data_and_clean_stays_offline() {
     assert_eq!(last.attempts, 0, "no broker was reached");
 }
 
-/// NOT_ENOUGH_REPLICAS: refused before the append, retried every
-/// retry.backoff.ms until delivery.timeout.ms; the application then sees
-/// REQUEST_TIMED_OUT.
+/// NOT_ENOUGH_REPLICAS: refused before the append, retried until
+/// delivery.timeout.ms; the application then sees REQUEST_TIMED_OUT. Under
+/// 3.7 the backoff doubles from 100 ms up to retry.backoff.max.ms (1000),
+/// with ±20% jitter (KIP-580): 4 attempts in the first 1.5 s, then one every
+/// 0.8 to 1 s; under 3.5 one every 100 ms.
 #[test]
 fn not_enough_replicas_refuses_before_append() {
     let r = run(&load("not-enough-replicas"));
     let reqs = &r.sim.producer.requests;
     assert_eq!(highwater::view::state::result_name(reqs[0].status), "REQUEST_TIMED_OUT");
     assert_eq!(reqs[0].last_error, Some(highwater::model::protocol::Errors::NotEnoughReplicas));
-    assert_eq!(reqs[0].attempts, 1200, "one attempt every 100 ms for 120 s");
+    assert!((120..=150).contains(&reqs[0].attempts), "{}: one attempt every 0.8 to 1 s for 120 s", reqs[0].attempts);
+    let constant = run(&with_protocol(load("not-enough-replicas"), Protocol::V3_5));
+    assert_eq!(constant.sim.producer.requests[0].attempts, 1200, "3.5: one attempt every 100 ms for 120 s");
     assert_eq!(reqs[0].offset, None);
     // Under 2.0 (retries = 0) the first refusal is final.
     let old = run(&with_protocol(load("not-enough-replicas"), Protocol::V2_0));

@@ -309,3 +309,28 @@ fn the_checker_reports_wrong_facts() {
     let errors = check(&json!({"brokers": {"2": {"high_watermark": 0}}}), &state, &events).unwrap_err();
     assert_eq!(errors, vec!["fact `brokers.2.high_watermark`: expected 0, actual 1".to_string()]);
 }
+
+/// The `isr-and-lag` tour's pause stop: only broker 3's fetcher stops, and
+/// the leader's lag check takes it out of the ISR. A stall of the whole
+/// broker (a long GC pause) stops its heartbeats too: under the tour's
+/// version (3.7: `broker.session.timeout.ms` 9 s) the controller fences it
+/// 9 s after the stall, before the leader's check, which runs every 5 s
+/// (half the tour's 10 s lag time) and would drop it only at 15 s.
+#[test]
+fn isr_and_lag_a_stall_of_the_whole_broker_is_fenced_before_the_lag_check() {
+    use highwater::model::event::Event;
+    let text = r#"{"version": 1, "config": {"brokers": 3, "auto_fetch": true, "replica_lag_time_max_ms": 10000},
+        "steps": [{"produce": {"value": "m1", "acks": "all"}}, {"advance_ms": 1000}, {"pause": 3}, {"cut_controller": 3},
+                  {"advance_ms": 1000}, {"produce": {"value": "m2", "acks": "all"}}, {"advance_ms": 10000}]}"#;
+    let s = highwater::Scenario::from_json(text).expect("scenario");
+    let mut sim = highwater::Simulation::new(s.config.clone());
+    let events: Vec<_> = s.steps.iter().flat_map(|step| sim.apply(step)).collect();
+    let fenced: Vec<u64> = events.iter().filter(|e| matches!(e.event, Event::BrokerFenced { broker: 3, .. })).map(|e| e.time_ms).collect();
+    assert_eq!(fenced, [10_000], "9 s after the stall at 1 s");
+    let shrinks: Vec<(u64, bool)> = events.iter().filter_map(|e| match &e.event {
+        Event::IsrShrunk { removed, by_controller, .. } if removed == &vec![3] => Some((e.time_ms, *by_controller)),
+        _ => None,
+    }).collect();
+    assert_eq!(shrinks, [(10_000, true)], "the controller, not the leader's lag check");
+    assert_eq!(sim.controller.isr.to_vec(), vec![1, 2]);
+}

@@ -27,6 +27,7 @@ export interface Config {
   retries?: number;
   delivery_timeout_ms?: number;
   retry_backoff_ms?: number;
+  retry_backoff_max_ms?: number;
   max_in_flight_requests_per_connection?: number;
   auto_offset_reset?: 'latest' | 'earliest' | 'none';
   link_latency_ms?: number;
@@ -44,6 +45,9 @@ export type Step =
   | { cut: [BrokerId, BrokerId] }
   | { partition: [BrokerId, BrokerId] }
   | { isolate: BrokerId }
+  | { cut_controller: BrokerId }
+  | { controlled_shutdown: BrokerId }
+  | { begin_controlled_shutdown: BrokerId }
   | { heal: [BrokerId, BrokerId] | BrokerId | 'all' }
   | { consume: null }
   | { pause: BrokerId }
@@ -88,6 +92,10 @@ export interface Broker {
   id: BrokerId;
   alive: boolean;
   isolated: boolean;
+  /** In controlled shutdown and still up (`begin_controlled_shutdown`): it stops at this time, its next heartbeat. */
+  shutdown_at_ms: number | null;
+  /** It stopped fetching: shutting down and no longer in the ISR. */
+  fetcher_stopped_for_shutdown: boolean;
   /** Cut from the controller only (`cut_controller`): it still reaches the other brokers. */
   controller_cut: boolean;
   fenced: boolean;
@@ -104,7 +112,8 @@ export interface Broker {
   fetcher_paused: boolean;
   log_window_start: number;
   log: { offset: number; epoch: number; value: string }[];
-  leader_epoch_cache: { epoch: number; start_offset: number }[];
+  /** Null under 0.10, which has no leader epochs (KIP-101 is 0.11). */
+  leader_epoch_cache: { epoch: number; start_offset: number }[] | null;
   isr: BrokerId[] | null;
   /** On a leader: the replicas its HW and acks=all wait for (from 2.7 the maximal ISR, KIP-497: the ISR plus a member an AlterPartition waiting for the controller adds). */
   maximal_isr: BrokerId[] | null;
@@ -116,6 +125,8 @@ export interface State {
   time_ms: number;
   step: number;
   protocol: Protocol;
+  /** A KRaft preset (3.5 on): a controlled shutdown can be asked for and waited out. */
+  kraft: boolean;
   partition: {
     leader: BrokerId | null;
     leader_epoch: number;

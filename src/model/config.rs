@@ -58,6 +58,9 @@ pub struct Config {
     pub delivery_timeout_ms: u64,
     /// The producer's `retry.backoff.ms` (100).
     pub retry_backoff_ms: u64,
+    /// The producer's `retry.backoff.max.ms` (1000, KIP-580): from 3.7 the
+    /// backoff doubles from `retry_backoff_ms` up to this, with jitter.
+    pub retry_backoff_max_ms: u64,
     /// The producer's `max.in.flight.requests.per.connection` (5): requests
     /// sent and not yet answered, at most 5 with idempotence
     /// (`ProducerConfig`, KAFKA-5494 from 1.0).
@@ -118,6 +121,7 @@ impl Config {
             retries: d.retries,
             delivery_timeout_ms: 120_000,
             retry_backoff_ms: 100,
+            retry_backoff_max_ms: 1_000,
             max_in_flight_requests_per_connection: 5,
         }
     }
@@ -202,6 +206,7 @@ struct ConfigFields {
     retries: Option<u32>,
     delivery_timeout_ms: Option<u64>,
     retry_backoff_ms: Option<u64>,
+    retry_backoff_max_ms: Option<u64>,
     max_in_flight_requests_per_connection: Option<u32>,
 }
 
@@ -236,6 +241,7 @@ impl<'de> Deserialize<'de> for Config {
             retries: f.retries.unwrap_or(c.retries),
             delivery_timeout_ms: f.delivery_timeout_ms.unwrap_or(c.delivery_timeout_ms),
             retry_backoff_ms: f.retry_backoff_ms.unwrap_or(c.retry_backoff_ms),
+            retry_backoff_max_ms: f.retry_backoff_max_ms.unwrap_or(c.retry_backoff_max_ms),
             max_in_flight_requests_per_connection: f
                 .max_in_flight_requests_per_connection
                 .unwrap_or(default_in_flight(c.protocol, enable_idempotence)),
@@ -407,6 +413,7 @@ impl Config {
             ("link_latency_ms", c.link_latency_ms, 0),
             ("delivery_timeout_ms", c.delivery_timeout_ms, 1),
             ("retry_backoff_ms", c.retry_backoff_ms, 1),
+            ("retry_backoff_max_ms", c.retry_backoff_max_ms, 1),
         ];
         for (name, value, min) in durations {
             if value < min || value > MAX_DURATION_MS {

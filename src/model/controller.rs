@@ -204,19 +204,23 @@ impl Simulation {
     /// A restarted broker registers with the controller: a new incarnation,
     /// accepted only once the old session has expired (KRaft
     /// `ClusterControlManager.registerBroker`; ZooKeeper's ephemeral broker
-    /// node). Since 4.x a broker whose last shutdown was unclean leaves the
+    /// node). Since 4.0 a broker whose last shutdown was unclean leaves the
     /// ISR and the ELR as it registers
-    /// (`ReplicationControlManager.handleBrokerUncleanShutdown`, KIP-966).
+    /// (`ReplicationControlManager.handleBrokerUncleanShutdown`, KIP-966);
+    /// after a clean one (a controlled shutdown: `previousBrokerEpoch`
+    /// matches, `ClusterControlManagerTest.testReRegistrationWithCleanShutdownDetection`)
+    /// it stays in the ELR and can be elected from it.
     pub(crate) fn register(&mut self, b: BrokerId) {
         let broker = self.broker_mut(b);
         broker.starting = false;
         broker.alive = true;
+        let clean = std::mem::take(&mut broker.clean_shutdown);
         self.emit(Event::BrokerRegistered { broker: b });
         // The last known leader is kept: `handleBrokerUncleanShutdown` changes
         // the partitions whose ISR or ELR holds the broker, and the last known
         // leader is in neither (it is `lastKnownElr`); so it is elected when it
         // registers (`canElectLastKnownLeader`).
-        if self.rules.has(Rule::EligibleLeaderReplicas) {
+        if self.rules.has(Rule::EligibleLeaderReplicas) && !clean {
             if self.controller.elr.contains(&b) {
                 self.controller.elr.retain(|x| *x != b);
                 self.emit_elr_changed();
@@ -436,6 +440,12 @@ impl Simulation {
         }
         let hw = broker.high_watermark;
         self.emit(Event::BecameFollower { broker: b, leader, leader_epoch: epoch });
+        // In controlled shutdown (KRaft): a partition it is not in the ISR of,
+        // or without a leader, is no longer fetched (`applyLocalFollowersDelta`).
+        let shutting_down = self.broker(b).shutdown_at_ms.is_some() && !self.broker(b).fetcher.stopped_for_shutdown;
+        if shutting_down && (leader.is_none() || !self.controller.isr.contains(&b)) {
+            self.stop_fetching_for_shutdown(b);
+        }
         if rules.truncation() == TruncationRule::HighWatermark && truncate {
             self.truncate(b, hw, Truncation::HighWatermark { high_watermark: hw });
         }
@@ -445,7 +455,10 @@ impl Simulation {
     /// restart, or healed).
     pub(crate) fn rejoin(&mut self, b: BrokerId) {
         self.controller.silent_since_ms[(b - 1) as usize] = None;
-        self.controller.shutting_down[(b - 1) as usize] = false;
+        // A broker still in controlled shutdown stays so (it stops at its next heartbeat).
+        if self.broker(b).shutdown_at_ms.is_none() {
+            self.controller.shutting_down[(b - 1) as usize] = false;
+        }
         if self.controller.is_fenced(b) {
             self.controller.fenced[(b - 1) as usize] = false;
             self.emit(Event::BrokerUnfenced { broker: b });

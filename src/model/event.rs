@@ -246,6 +246,9 @@ pub enum Event {
     ControllerLinkHealed { broker: BrokerId },
     ControlledShutdownStarted { broker: BrokerId },
     ControlledShutdownCompleted { broker: BrokerId },
+    /// A broker in controlled shutdown learnt that it left the ISR (or that
+    /// the partition has no leader) and stopped fetching it.
+    ShutdownFetcherStopped { broker: BrokerId },
     FetcherPaused { broker: BrokerId },
     FetcherResumed { broker: BrokerId },
     ClockAdvanced { from_ms: u64, to_ms: u64 },
@@ -452,6 +455,9 @@ impl fmt::Display for Event {
             ControllerLinkHealed { broker } => write!(f, "broker {broker} reaches the controller again"),
             ControlledShutdownStarted { broker } => write!(f, "broker {broker} asks the controller for a controlled shutdown"),
             ControlledShutdownCompleted { broker } => write!(f, "broker {broker} stopped cleanly (controlled shutdown)"),
+            ShutdownFetcherStopped { broker } => {
+                write!(f, "broker {broker} stops fetching: it is shutting down and is no longer in the ISR (or the partition has no leader)")
+            }
             FetcherPaused { broker } => write!(f, "broker {broker} fetcher paused"),
             FetcherResumed { broker } => write!(f, "broker {broker} fetcher resumed"),
             ClockAdvanced { from_ms, to_ms } => write!(f, "clock {from_ms} -> {to_ms} ms"),

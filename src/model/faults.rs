@@ -4,8 +4,14 @@
 use crate::model::config::BrokerId;
 use crate::model::event::{Event, HighWatermarkCause, Truncation};
 use crate::model::protocol::Errors;
+use crate::model::rules::Rule;
 use crate::model::step::{Crash, Heal};
 use crate::model::simulation::Simulation;
+
+/// `broker.heartbeat.interval.ms` (KRaft, default 2000): how often a broker
+/// heartbeats the controller; a broker in controlled shutdown learns at a
+/// heartbeat that it may stop.
+pub const BROKER_HEARTBEAT_INTERVAL_MS: u64 = 2_000;
 
 impl Simulation {
     pub(crate) fn crash(&mut self, c: &Crash) -> Result<(), String> {
@@ -20,6 +26,8 @@ impl Simulation {
         let broker = self.broker_mut(b);
         broker.alive = false;
         broker.starting = false;
+        broker.clean_shutdown = false;
+        broker.shutdown_at_ms = None;
         broker.pending_isr = None;
         broker.alter_partition = None;
         broker.delayed_fetches.clear();
@@ -170,36 +178,92 @@ impl Simulation {
         Ok(())
     }
 
-    /// Controlled shutdown. KRaft: the broker's heartbeat asks wantShutDown;
+    /// Controlled shutdown, the whole of it in one step: the request
+    /// (`begin_controlled_shutdown`), then the stop at once. KRaft: the
+    /// broker's heartbeat asks wantShutDown;
     /// `ReplicationControlManager.handleBrokerInControlledShutdown` runs
     /// `generateLeaderAndIsrUpdates("enterControlledShutdown", ...)`: the
-    /// broker leaves the ISR (never emptied: the last member stays) and its
-    /// leadership moves to another active ISR member (`isActive` excludes a
-    /// broker in controlled shutdown). ZooKeeper: `KafkaController
-    /// .doControlledShutdown` (ControlledShutdownLeaderSelector, then
-    /// removeReplicasFromIsr). Once it leads nothing the broker stops: its
-    /// log is flushed and its HW checkpointed, nothing is lost. The model
-    /// takes the whole exchange as one step; the controller then counts the
-    /// broker as fenced at once (no session to wait for), so a restart
-    /// registers straight away.
+    /// broker leaves the ISR (the last member stays, unless ELR lets it
+    /// empty) and its leadership moves to another active ISR member
+    /// (`isActive` excludes a broker in controlled shutdown). ZooKeeper:
+    /// `KafkaController.doControlledShutdown` (ControlledShutdownLeaderSelector,
+    /// then removeReplicasFromIsr). Once it leads nothing the broker stops:
+    /// its log is flushed and its HW checkpointed, nothing is lost. The
+    /// controller then counts it as fenced at once (no session to wait
+    /// for), so a restart registers straight away.
     pub(crate) fn controlled_shutdown(&mut self, b: BrokerId) -> Result<(), String> {
+        if self.broker(b).shutdown_at_ms.is_none() {
+            self.begin_controlled_shutdown(b)?;
+        }
+        if self.broker(b).alive {
+            self.complete_controlled_shutdown(b);
+        }
+        Ok(())
+    }
+
+    /// The request half of a controlled shutdown. The controller moves the
+    /// broker's leadership away and takes it out of the ISR (with ELR, 4.1,
+    /// the ISR may become empty:
+    /// `PartitionChangeBuilderTest.testEligibleLeaderReplicas_IsrCanShrinkToZero`).
+    /// KRaft (from 3.3): the broker stops fetching a partition it left the
+    /// ISR of, or that has no leader (`ReplicaManager.applyLocalFollowersDelta`,
+    /// `ReplicaManagerTest.testReplicasAreStoppedWhileInControlledShutdown`);
+    /// one it followed from outside the ISR gets no change from the
+    /// controller, so it goes on fetching, and the leader does not add it
+    /// back (KIP-841, `PartitionTest.testIsrNotExpandedIfReplicaIsInControlledShutdown`).
+    /// The controller answers `shouldShutDown` once the broker leads nothing
+    /// (`BrokerHeartbeatManager`): it stops at its next heartbeat,
+    /// `broker.heartbeat.interval.ms` later. ZooKeeper era: the controller
+    /// sends it StopReplica for what it follows and answers the
+    /// ControlledShutdownRequest with nothing left, and it stops at once.
+    pub(crate) fn begin_controlled_shutdown(&mut self, b: BrokerId) -> Result<(), String> {
         if !self.broker(b).alive {
             return Err(format!("broker {b} is not running"));
+        }
+        if self.broker(b).shutdown_at_ms.is_some() {
+            return Err(format!("broker {b} is already shutting down"));
         }
         if !self.network.reaches_controller(b) {
             return Err(format!("broker {b} cannot reach the controller, which a controlled shutdown needs (crash it instead)"));
         }
         self.emit(Event::ControlledShutdownStarted { broker: b });
         self.controller.shutting_down[(b - 1) as usize] = true;
-        // Leadership moves away and the broker leaves the ISR (never emptied), as for an expired session.
-        self.remove_from_isr(b, false);
-        // The clean stop: the HW checkpoint is written, the process exits.
+        let was_in_isr = self.controller.isr.contains(&b);
+        let elr = self.rules.has(Rule::EligibleLeaderReplicas);
+        self.remove_from_isr(b, elr);
+        if !self.rules.has(Rule::KraftController) {
+            self.complete_controlled_shutdown(b);
+            return Ok(());
+        }
+        self.broker_mut(b).shutdown_at_ms = Some(self.now_ms + BROKER_HEARTBEAT_INTERVAL_MS);
+        let still_follows = self.broker(b).following().is_some() && !self.broker(b).fetcher.stopped_for_shutdown;
+        if still_follows && (was_in_isr || self.controller.leader.is_none()) {
+            self.stop_fetching_for_shutdown(b);
+        }
+        Ok(())
+    }
+
+    /// `applyLocalFollowersDelta` in controlled shutdown: the fetcher for the
+    /// partition is removed.
+    pub(crate) fn stop_fetching_for_shutdown(&mut self, b: BrokerId) {
+        if let Some(leader) = self.broker(b).following() {
+            self.remove_fetcher(b, leader);
+        }
+        self.broker_mut(b).fetcher.stopped_for_shutdown = true;
+        self.emit(Event::ShutdownFetcherStopped { broker: b });
+    }
+
+    /// The stop: the HW checkpoint is written and the process exits; the
+    /// controller counts the broker as fenced at once.
+    pub(crate) fn complete_controlled_shutdown(&mut self, b: BrokerId) {
         self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
         let broker = self.broker_mut(b);
         let high_watermark = broker.high_watermark;
         broker.checkpointed_high_watermark = high_watermark;
         broker.alive = false;
         broker.starting = false;
+        broker.clean_shutdown = true;
+        broker.shutdown_at_ms = None;
         broker.pending_isr = None;
         broker.alter_partition = None;
         broker.delayed_fetches.clear();
@@ -209,6 +273,24 @@ impl Simulation {
         self.controller.shutting_down[(b - 1) as usize] = false;
         self.controller.silent_since_ms[(b - 1) as usize] = None;
         self.emit(Event::ControlledShutdownCompleted { broker: b });
-        Ok(())
+    }
+
+    /// Brokers in controlled shutdown whose heartbeat is now answered
+    /// `shouldShutDown` (they lead nothing: the controller moved it all when
+    /// they asked). One cut from the controller hears nothing and waits.
+    pub(crate) fn complete_due_shutdowns(&mut self) {
+        for b in self.config.broker_ids() {
+            let due = self.broker(b).shutdown_at_ms.is_some_and(|t| t <= self.now_ms);
+            if due && self.broker(b).alive && self.network.reaches_controller(b) {
+                self.complete_controlled_shutdown(b);
+                self.end_action();
+            }
+        }
+    }
+
+    /// The next time a broker in controlled shutdown stops.
+    pub(crate) fn next_shutdown_ms(&self) -> Option<u64> {
+        let reachable = |b: &&crate::model::replica::Broker| self.network.reaches_controller(b.id);
+        self.brokers.iter().filter(reachable).filter_map(|b| b.shutdown_at_ms).min()
     }
 }

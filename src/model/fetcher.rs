@@ -234,6 +234,9 @@ impl Simulation {
         match b.leader {
             None => return Err(format!("broker {f} knows no leader to fetch from (the partition is offline)")),
             Some(l) if l == f => return Err(format!("broker {f} is the leader; only followers fetch")),
+            Some(_) if b.fetcher.stopped_for_shutdown => {
+                return Err(format!("broker {f} is shutting down and is no longer in the ISR: it stopped fetching"))
+            }
             Some(_) => {}
         }
         // The round is atomic and apart from the timed fetcher's request, if

@@ -143,6 +143,7 @@ impl Checker {
             | Event::ControllerLinkHealed { .. }
             | Event::ControlledShutdownStarted { .. }
             | Event::ControlledShutdownCompleted { .. }
+            | Event::ShutdownFetcherStopped { .. }
             | Event::FetcherPaused { .. }
             | Event::FetcherResumed { .. }
             | Event::ClockAdvanced { .. }

@@ -193,7 +193,7 @@ impl Simulation {
             self.broker_mut(l).pending_isr = Some(proposed);
             Some("the controller is unreachable; the request stays pending and is retried")
         } else if self.controller.leader != Some(l) || self.controller.leader_epoch != epoch {
-            Some("the controller rejected it (FENCED_LEADER_EPOCH: no longer the leader)")
+            Some("the controller rejected it (FENCED_LEADER_EPOCH: the request's leader epoch is older than the controller's)")
         } else {
             None
         };

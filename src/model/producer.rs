@@ -56,6 +56,10 @@ pub struct ProduceRequest {
     /// When the record was handed to the client (`delivery.timeout.ms` counts from here).
     pub created_ms: u64,
     pub last_error: Option<Errors>,
+    /// The leader epoch the client's metadata named when it last sent the
+    /// record (`ProducerBatch.currentLeaderEpoch`): from 3.7 a retry to a
+    /// newer leader does not wait out its backoff (KIP-951).
+    pub sent_in_epoch: Option<u32>,
 }
 
 impl Clone for ProduceRequest {
@@ -63,10 +67,11 @@ impl Clone for ProduceRequest {
         ProduceRequest { value: self.value.clone(), ..*self }
     }
     fn clone_from(&mut self, source: &Self) {
-        let ProduceRequest { value, acks, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error } = self;
+        let ProduceRequest { value, acks, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error, sent_in_epoch } = self;
         crate::base::shared::share_from(value, &source.value);
         (*acks, *to, *broker, *offset, *epoch, *status) = (source.acks, source.to, source.broker, source.offset, source.epoch, source.status);
         (*step, *deadline_ms, *attempts, *created_ms, *last_error) = (source.step, source.deadline_ms, source.attempts, source.created_ms, source.last_error);
+        *sent_in_epoch = source.sent_in_epoch;
     }
 }
 
@@ -290,6 +295,7 @@ impl Simulation {
             attempts: 0,
             created_ms: self.now_ms,
             last_error: None,
+            sent_in_epoch: None,
         });
         let ahead = self.producer.front(p.acks);
         self.producer.enqueue(id);
@@ -314,13 +320,24 @@ impl Simulation {
     pub(crate) fn held(&self, id: u64) -> Option<Held> {
         let r = &self.producer.requests[id as usize];
         if let Status::Retrying { at_ms } = r.status {
-            if at_ms > self.now_ms {
+            if at_ms > self.now_ms && !self.leader_changed_since_sent(r) {
                 return Some(Held::Until(at_ms));
             }
         }
         let on_connection = self.producer.in_flight(r.acks, self.send_target(id));
         let retry_waits = self.config.enable_idempotence && r.attempts > 0 && self.producer.in_flight(r.acks, None) > 0;
         (on_connection >= self.config.max_in_flight_requests_per_connection || retry_waits).then_some(Held::InFlight)
+    }
+
+    /// From 3.7 (KIP-951) a retry waits out its backoff only while the
+    /// leader is the one it was sent to: once the client's metadata names a
+    /// leader of a newer epoch it goes at once (`RecordAccumulator
+    /// .shouldBackoff`: `!hasLeaderChanged && shouldWaitMore`;
+    /// `ProducerBatch.maybeUpdateLeaderEpoch`).
+    fn leader_changed_since_sent(&self, r: &ProduceRequest) -> bool {
+        self.rules.has(Rule::RetryAtOnceToNewLeader)
+            && self.controller.leader.is_some()
+            && r.sent_in_epoch.is_some_and(|e| e < self.controller.leader_epoch)
     }
 
     /// Where the client sends `id` next: a new record to the broker its step
@@ -403,10 +420,12 @@ impl Simulation {
         let acks = self.producer.requests[id as usize].acks;
         let unreachable = self.unreachable(to);
         let refusal = self.attempt_refusal(to, acks);
+        let leader_epoch = self.controller.leader_epoch;
         let r = &mut self.producer.requests[id as usize];
         if unreachable.is_none() {
             r.attempts += 1;
         }
+        r.sent_in_epoch = Some(leader_epoch);
         let (attempt, repeat) = (r.attempts, r.last_error.is_some() && r.last_error == refusal);
         if !repeat {
             self.emit_traced(Touch::Nothing, |s| Event::ProduceRequest { request: id, to, value: s.producer.requests[id as usize].value.clone(), acks, attempt });
@@ -464,6 +483,9 @@ impl Simulation {
         }
         let r = &self.producer.requests[id as usize];
         let deadline = r.created_ms + self.client_expiry_ms();
+        if self.rules.has(Rule::ExponentialRetryBackoff) && self.config.retry_backoff_max_ms > backoff {
+            return self.skip_identical_retries_exponential(id, at_ms, counted, horizon, deadline);
+        }
         // Retry times are at_ms + k * backoff; the last one allowed is before the deadline.
         let mut k = (horizon - at_ms).div_ceil(backoff);
         if deadline > at_ms {
@@ -476,15 +498,81 @@ impl Simulation {
         at_ms + k * backoff
     }
 
+    /// The wait before the client sends `id` again after its `failed`-th
+    /// failed attempt: `retry.backoff.ms`; from 3.7 (KIP-580)
+    /// `ExponentialBackoff.backoff(failed - 1)` as `RecordAccumulator
+    /// .shouldBackoff` asks it: `retry.backoff.ms` doubled per earlier
+    /// failure up to `retry.backoff.max.ms`, times a jitter in [0.8, 1.2),
+    /// and at most `retry.backoff.max.ms` (`RecordAccumulatorTest
+    /// .testExponentialRetryBackoff`). Kafka draws the jitter at random; here
+    /// it comes from the scenario's seed, the request and the failure count,
+    /// so the same run retries at the same times everywhere. At least 1 ms.
+    pub fn retry_backoff_ms(&self, id: u64, failed: u32) -> u64 {
+        let (initial, max) = (self.config.retry_backoff_ms, self.config.retry_backoff_max_ms);
+        // `ExponentialBackoff`: no growth (and no jitter) unless the maximum is above the start.
+        if !self.rules.has(Rule::ExponentialRetryBackoff) || max <= initial {
+            return initial;
+        }
+        let doublings = failed.saturating_sub(1);
+        let term = 1u64.checked_shl(doublings).and_then(|f| initial.checked_mul(f)).map_or(max, |t| t.min(max));
+        let draw = crate::base::rng::Rng::new(self.config.seed ^ (id + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (failed as u64) << 48).below(400);
+        // Kafka truncates to whole milliseconds, so a 1 ms backoff can come
+        // out 0; the model waits at least 1 ms, so that a retry is a moment
+        // of its own.
+        (term as u128 * (800 + draw) as u128 / 1000).clamp(1, max as u128) as u64
+    }
+
+    /// `skip_identical_retries` under KIP-580: each retry's wait depends on
+    /// the failures before it (and its jitter), so the retries are walked one
+    /// by one, as cheaply as arithmetic: the times and counts are those the
+    /// retries one by one would give. Each is a unit of work for the budgets.
+    fn skip_identical_retries_exponential(&mut self, id: u64, at_ms: u64, counted: bool, horizon: u64, deadline: u64) -> u64 {
+        let retries = self.config.retries;
+        let (mut t, mut attempts) = (at_ms, self.producer.requests[id as usize].attempts);
+        let mut walked = 0;
+        while t < horizon {
+            // The retry at `t` is refused like the one before; the next one
+            // waits by the failures so far (this one counted if it reached a broker).
+            let failed = if counted { attempts.saturating_add(1) } else { attempts };
+            if counted && attempts >= retries {
+                break;
+            }
+            let next = t + self.retry_backoff_ms(id, failed);
+            if deadline > at_ms && next >= deadline {
+                break;
+            }
+            (t, attempts) = (next, failed);
+            walked += 1;
+        }
+        self.accounting.work += walked;
+        self.producer.requests[id as usize].attempts = attempts;
+        t
+    }
+
     /// A retriable error reached the client: retry after `retry.backoff.ms`
     /// while `retries` and `delivery.timeout.ms` allow (since 2.1, KIP-91);
     /// otherwise the application gets the error (REQUEST_TIMED_OUT once the
-    /// delivery timeout has run out). acks=0 hears nothing and never retries.
+    /// delivery timeout has run out). acks=0 hears nothing and never retries
+    /// an answer; a record it could not send waits and expires.
     pub(crate) fn produce_failed(&mut self, id: u64, error: Errors, retry: Retry) {
-        let backoff_ms = self.config.retry_backoff_ms;
         let r = &self.producer.requests[id as usize];
+        // No leader: nothing was sent; the client looks at its metadata again.
+        // From 3.7 a retry to a leader newer than the one the record was sent
+        // to goes at once (KIP-951: `RecordAccumulator.shouldBackoff` is
+        // false when `hasLeaderChanged`; `RecordAccumulatorTest
+        // .testReadyAndDrainWhenABatchIsBeingRetried`).
+        let backoff_ms = match error {
+            Errors::LeaderNotAvailable => self.config.retry_backoff_ms,
+            _ if self.leader_changed_since_sent(r) => 0,
+            _ => self.retry_backoff_ms(id, r.attempts),
+        };
         let next_ms = self.now_ms + backoff_ms;
-        let retries_left = r.attempts <= self.config.retries && r.acks != Acks::Zero;
+        // acks=0 hears no answer, so it never retries one; but a record it
+        // could not send (no leader, or the leader is down) waits in the
+        // client like any other and expires there (`RecordAccumulator
+        // .expiredBatches` has no acks check).
+        let unsent = matches!(error, Errors::LeaderNotAvailable | Errors::NetworkException);
+        let retries_left = r.attempts <= self.config.retries && (r.acks != Acks::Zero || unsent);
         // Before 2.1 (KIP-91) a record waiting in the client expired after
         // `request.timeout.ms` (`RecordAccumulator.expiredBatches`).
         let in_time = next_ms < r.created_ms + self.client_expiry_ms();

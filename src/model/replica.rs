@@ -77,6 +77,10 @@ pub struct Fetcher {
     pub next_fetch_ms: u64,
     /// 0.11 to 2.1: an OffsetsForLeaderEpoch round must come before fetching.
     pub needs_epoch_truncation: bool,
+    /// The broker is in controlled shutdown and left the ISR (or the
+    /// partition has no leader): it stopped fetching the partition
+    /// (`ReplicaManager.applyLocalFollowersDelta`, KRaft from 3.3).
+    pub stopped_for_shutdown: bool,
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -87,6 +91,15 @@ pub struct Broker {
     /// Restarted, but not yet registered: its old session has not expired
     /// (`ClusterControlManager.registerBroker`), so it serves nothing.
     pub starting: bool,
+    /// Its last stop was clean (a controlled shutdown): from 4.0 the broker
+    /// writes its epoch to `.kafka_cleanshutdown` and registers with it as
+    /// `previousBrokerEpoch`, and the controller then keeps it in the ELR
+    /// (`ClusterControlManager.registerBroker`, KIP-966). A crash clears it.
+    pub clean_shutdown: bool,
+    /// In controlled shutdown (KRaft): when its next heartbeat is answered
+    /// `shouldShutDown` and it stops (`BrokerLifecycleManager`, every
+    /// `broker.heartbeat.interval.ms`).
+    pub shutdown_at_ms: Option<u64>,
     pub log: Log,
     pub high_watermark: u64,
     /// The last HW written to the checkpoint file; survives a crash.
@@ -126,7 +139,7 @@ pub struct AlterPartitionInFlight {
     pub answer_ms: u64,
 }
 
-crate::clone_in_place!(Broker { id, alive, starting, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, pending_isr, alter_partition } short { delayed_fetches });
+crate::clone_in_place!(Broker { id, alive, starting, clean_shutdown, shutdown_at_ms, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, pending_isr, alter_partition } short { delayed_fetches });
 
 impl Broker {
     pub fn new(id: BrokerId, brokers: u32) -> Broker {
@@ -134,6 +147,8 @@ impl Broker {
             id,
             alive: true,
             starting: false,
+            clean_shutdown: false,
+            shutdown_at_ms: None,
             log: Log::default(),
             high_watermark: 0,
             checkpointed_high_watermark: 0,

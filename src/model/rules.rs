@@ -111,6 +111,13 @@ impl Protocol {
         self >= Protocol::V0_11
     }
 
+    /// Whether replicas keep a leader-epoch cache (`LeaderEpochFileCache`,
+    /// the leader-epoch-checkpoint file): new in 0.11 with KIP-101; 0.10's
+    /// records and logs have no leader epoch.
+    pub fn has_leader_epoch_cache(self) -> bool {
+        self >= Protocol::V0_11
+    }
+
     /// The most requests in flight the idempotent producer allows: 1 in 0.11
     /// (`KafkaProducer.configureInflightRequests`: "Must set
     /// max.in.flight.requests.per.connection to 1"), 5 from 1.0 (KAFKA-5494).
@@ -218,6 +225,12 @@ pub enum Rule {
     /// ISR with the member being added (the maximal ISR) for the HW and for
     /// acks=all.
     MaximalIsr,
+    /// The producer's retry backoff doubles from `retry.backoff.ms` up to
+    /// `retry.backoff.max.ms`, with 20% jitter.
+    ExponentialRetryBackoff,
+    /// A producer retry to a newer leader than the one it was sent to does
+    /// not wait out its backoff.
+    RetryAtOnceToNewLeader,
 }
 
 /// One row of the table.
@@ -415,6 +428,24 @@ pub const RULES: &[RuleSource] = &[
         code: "Partition.isReplicaIsrEligible (MetadataCache.isBrokerFenced, isBrokerShuttingDown)",
         kafka_version: "3.3",
         summary: "a caught-up follower on a fenced or shutting-down broker is not added back to the ISR",
+    },
+    RuleSource {
+        rule: Rule::ExponentialRetryBackoff,
+        since: V3_7,
+        until: None,
+        source: "KIP-580",
+        code: "RecordAccumulator.shouldBackoff (ExponentialBackoff.backoff(attempts - 1))",
+        kafka_version: "3.7",
+        summary: "the producer's retry backoff doubles from retry.backoff.ms up to retry.backoff.max.ms (1000), with 20% jitter",
+    },
+    RuleSource {
+        rule: Rule::RetryAtOnceToNewLeader,
+        since: V3_7,
+        until: None,
+        source: "KIP-951",
+        code: "RecordAccumulator.shouldBackoff (hasLeaderChanged), ProducerBatch.maybeUpdateLeaderEpoch",
+        kafka_version: "3.7",
+        summary: "a producer retry to a newer leader than the one the record was sent to goes at once, without its backoff",
     },
 ];
 

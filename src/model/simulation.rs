@@ -220,6 +220,7 @@ impl Simulation {
             Step::Isolate(b) => self.isolate(*b)?,
             Step::CutController(b) => self.cut_controller(*b)?,
             Step::ControlledShutdown(b) => self.controlled_shutdown(*b)?,
+            Step::BeginControlledShutdown(b) => self.begin_controlled_shutdown(*b)?,
             Step::Heal(h) => self.heal(*h)?,
             Step::Consume(()) => self.consume(),
             Step::Pause(b) | Step::Resume(b) => {
@@ -501,6 +502,7 @@ impl Simulation {
         };
         let mut due = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
         due = later(due, self.producer.next_deadline_ms());
+        due = later(due, self.next_shutdown_ms());
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
             let held = self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
@@ -511,7 +513,7 @@ impl Simulation {
     }
 
     pub(crate) fn fetcher_active(&self, b: &Broker) -> bool {
-        self.config.auto_fetch && b.following().is_some() && !b.fetcher.paused
+        self.config.auto_fetch && b.following().is_some() && !b.fetcher.paused && !b.fetcher.stopped_for_shutdown
     }
 
     pub(crate) fn next_fetcher_due_ms(&self) -> Option<u64> {
@@ -547,6 +549,7 @@ impl Simulation {
             self.fence(b);
             self.end_action();
         }
+        self.complete_due_shutdowns();
         if self.next_isr_check_ms <= now {
             self.next_isr_check_ms += self.isr_check_interval_ms();
             self.expire_isr();

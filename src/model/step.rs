@@ -193,6 +193,14 @@ pub enum Step {
     /// its HW checkpointed (KRaft BrokerHeartbeat wantShutDown; ZooKeeper
     /// ControlledShutdownRequest).
     ControlledShutdown(BrokerId),
+    /// The first half of a controlled shutdown (KRaft): the broker asks to
+    /// stop; the controller moves its leadership away and takes it out of
+    /// the ISR; it keeps fetching what it still follows from inside the ISR
+    /// and is not added back to one (KIP-841); it stops by itself at its
+    /// next heartbeat, `broker.heartbeat.interval.ms` (2000) later
+    /// (`BrokerLifecycleManager.beginControlledShutdown`). ZooKeeper era:
+    /// the whole stop at once, as `controlled_shutdown`.
+    BeginControlledShutdown(BrokerId),
     Heal(Heal),
     /// The consumer reads from the leader up to the high watermark.
     Consume(()),
@@ -222,6 +230,7 @@ impl Step {
             Step::Isolate(b) => one("isolate", *b),
             Step::CutController(b) => one("cut_controller", *b),
             Step::ControlledShutdown(b) => one("controlled_shutdown", *b),
+            Step::BeginControlledShutdown(b) => one("begin_controlled_shutdown", *b),
             Step::Heal(Heal::Link(a, b)) => [Some(("heal", *a)), Some(("heal", *b))],
             Step::Heal(Heal::Broker(b)) => one("heal", *b),
             Step::Pause(b) => one("pause", *b),

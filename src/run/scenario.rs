@@ -37,7 +37,7 @@ fn bare_steps(raw: &mut serde_json::Value) -> Result<(), ScenarioError> {
                 continue;
             }
             "produce" => r#"{"produce": {"value": "m1", "acks": "all"}}"#,
-            "fetch" | "restart" | "isolate" | "cut_controller" | "controlled_shutdown" | "pause" | "resume" => "a broker id, like {\"fetch\": 2}",
+            "fetch" | "restart" | "isolate" | "cut_controller" | "controlled_shutdown" | "begin_controlled_shutdown" | "pause" | "resume" => "a broker id, like {\"fetch\": 2}",
             "advance_ms" => r#"{"advance_ms": 1000}"#,
             "crash" => r#"{"crash": {"broker": 1}}"#,
             "elect" => r#"{"elect": null} or {"elect": 2}"#,

@@ -289,10 +289,11 @@ fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
     h.push(sim.next_checkpoint_ms - now);
     for b in &sim.brokers {
         let leads = b.is_leader();
-        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads]);
+        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads, b.starting, b.clean_shutdown, b.fetcher.stopped_for_shutdown]);
         h.push(small | id(b.leader) << 8 | (b.leader_epoch as u64) << 32);
         h.push(b.high_watermark);
         h.push(b.checkpointed_high_watermark);
+        h.push(some(b.shutdown_at_ms.map(|t| t.saturating_sub(now))));
         // The log end gives the number of records.
         h.push(b.log.log_end_offset());
         for r in b.log.records() {
@@ -321,6 +322,8 @@ fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
     let c = &sim.controller;
     h.push(id(c.leader) | list(&c.isr) << 4 | flags(&c.fenced) << 36);
     h.push(c.leader_epoch as u64);
+    // KIP-966's ELR and last known leader decide who may be elected.
+    h.push(list(&c.elr) | id(c.last_known_leader) << 32);
     for &s in &c.silent_since_ms {
         h.push(some(s.map(age)));
     }
@@ -339,7 +342,7 @@ fn canonical_words(sim: &Simulation, h: &mut WordHasher) {
         let epoch = r.epoch.map_or(0, |e| e as u64 + 1);
         h.push(status | id(r.broker) << 8 | (r.acks as u64) << 12 | epoch << 16);
         h.push(retry_at);
-        h.push(some(r.offset));
+        h.push(some(r.offset) | some(r.sent_in_epoch.map(u64::from)) << 40);
         h.push(r.deadline_ms.saturating_sub(now).min(cap));
     }
     // The clients' queues: their order is not in the statuses (a retry goes

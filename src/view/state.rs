@@ -17,6 +17,9 @@ pub struct StateView {
     pub time_ms: u64,
     pub step: u64,
     pub protocol: Protocol,
+    /// A KRaft preset (3.5 on): a controlled shutdown can be asked for and
+    /// waited out (`begin_controlled_shutdown`).
+    pub kraft: bool,
     pub partition: PartitionView,
     pub brokers: Vec<BrokerView>,
     pub links: LinksView,
@@ -69,6 +72,11 @@ pub struct BrokerView {
     /// Cut from the controller only (`cut_controller`): it still reaches the
     /// other brokers.
     pub controller_cut: bool,
+    /// In controlled shutdown and still up (`begin_controlled_shutdown`):
+    /// it stops at `shutdown_at_ms`, its next heartbeat.
+    pub shutdown_at_ms: Option<u64>,
+    /// It stopped fetching: shutting down and out of the ISR.
+    pub fetcher_stopped_for_shutdown: bool,
     /// The controller's session for this broker expired.
     pub fenced: bool,
     /// "leader", "follower", "none" (knows no leader), "starting" (restarted,
@@ -90,7 +98,9 @@ pub struct BrokerView {
     /// The first offset in `log` (the page may ask for a window).
     pub log_window_start: u64,
     pub log: Vec<RecordView>,
-    pub leader_epoch_cache: Vec<EpochEntry>,
+    /// The leader-epoch cache (epoch, start offset); null under 0.10, which
+    /// has no leader epochs (KIP-101 is 0.11).
+    pub leader_epoch_cache: Option<Vec<EpochEntry>>,
     /// On a leader: its ISR and what it knows of each follower.
     pub isr: Option<Vec<BrokerId>>,
     /// On a leader: the replicas its HW and acks=all wait for. From 2.7 the
@@ -230,6 +240,8 @@ impl StateView {
                     alive: b.alive,
                     isolated: sim.network.is_isolated(b.id),
                     controller_cut: sim.network.controller_cut[(b.id - 1) as usize],
+                    shutdown_at_ms: b.shutdown_at_ms.filter(|_| b.alive),
+                    fetcher_stopped_for_shutdown: b.alive && b.fetcher.stopped_for_shutdown,
                     fenced: c.is_fenced(b.id),
                     role,
                     stale_leader: is_leader && (c.leader != Some(b.id) || c.leader_epoch != b.leader_epoch),
@@ -244,7 +256,7 @@ impl StateView {
                     fetcher_paused: b.fetcher.paused,
                     log_window_start: start,
                     log,
-                    leader_epoch_cache: b.log.epochs().entries().to_vec(),
+                    leader_epoch_cache: sim.protocol().has_leader_epoch_cache().then(|| b.log.epochs().entries().to_vec()),
                     isr: is_leader.then(|| b.isr.to_vec()),
                     maximal_isr: is_leader.then(|| sim.high_watermark_members(b.id).to_vec()),
                     remote,
@@ -255,6 +267,7 @@ impl StateView {
             time_ms: sim.now_ms,
             step: sim.step,
             protocol: sim.protocol(),
+            kraft: sim.rules.has(crate::model::rules::Rule::KraftController),
             partition: PartitionView {
                 leader: c.leader,
                 leader_epoch: c.leader_epoch,

@@ -449,14 +449,11 @@ pub fn lookup(path: &str, state: &Value) -> Result<Value, String> {
             Ok(match field {
                 "log" => Value::Array(b["log"].as_array().into_iter().flatten().map(|r| r["value"].clone()).collect()),
                 "log_epochs" => Value::Array(b["log"].as_array().into_iter().flatten().map(|r| r["epoch"].clone()).collect()),
-                "epoch_cache" => Value::Array(
-                    b["leader_epoch_cache"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|e| Value::Array(vec![e["epoch"].clone(), e["start_offset"].clone()]))
-                        .collect(),
-                ),
+                // Null under 0.10: no leader-epoch cache.
+                "epoch_cache" => match b["leader_epoch_cache"].as_array() {
+                    Some(entries) => Value::Array(entries.iter().map(|e| Value::Array(vec![e["epoch"].clone(), e["start_offset"].clone()])).collect()),
+                    None => Value::Null,
+                },
                 f if BROKER_FACTS.contains(&f) => b[f].clone(),
                 _ => return Err(format!("{}: unknown broker fact (one of {})", quoted(field), BROKER_FACTS.join(", "))),
             })

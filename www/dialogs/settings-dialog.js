@@ -9,7 +9,7 @@ import { VERSION_TEXT } from '../words/describe.js';
 import { phrase } from '../words/event-text.js';
 import { versionOptions, versionNotes, renderRules } from '../draw/versions.js';
 
-const SETTINGS_NUMBERS = ['brokers', 'min_insync_replicas', 'replica_lag_time_max_ms', 'broker_session_timeout_ms', 'hw_checkpoint_interval_ms', 'request_timeout_ms', 'replica_fetch_wait_max_ms', 'replica_fetch_backoff_ms', 'link_latency_ms', 'seed', 'retries', 'delivery_timeout_ms', 'retry_backoff_ms', 'max_in_flight_requests_per_connection'];
+const SETTINGS_NUMBERS = ['brokers', 'min_insync_replicas', 'replica_lag_time_max_ms', 'broker_session_timeout_ms', 'hw_checkpoint_interval_ms', 'request_timeout_ms', 'replica_fetch_wait_max_ms', 'replica_fetch_backoff_ms', 'link_latency_ms', 'seed', 'retries', 'delivery_timeout_ms', 'retry_backoff_ms', 'retry_backoff_max_ms', 'max_in_flight_requests_per_connection'];
 const SETTINGS_CHECKS = ['unclean_leader_election', 'auto_fetch', 'enable_idempotence'];
 const SETTINGS_CHOICES = ['auto_offset_reset'];
 

@@ -251,7 +251,7 @@ function violationGaps(violations) {
 function brokerMemo(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
   const p = state.partition;
   return JSON.stringify([
-    'broker', language(), b, start, count, recordEpochs, p.leader, p.leader_epoch,
+    'broker', language(), b, start, count, recordEpochs, p.leader, p.leader_epoch, state.kraft,
     b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms),
     b.role === 'starting' ? [state.time_ms, refusals && refusals.get(b.id)] : null,
     stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id),
@@ -290,6 +290,9 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, 
           ? h('span', { class: 'tag tag-bad', 'data-testid': 'stale-leader', title: t('broker.stale_help', { epoch: b.leader_epoch, leader: controllerLeader }) }, t('broker.stale'))
           : null,
         b.fetcher_paused ? h('span', { class: 'tag tag-warn' }, t('broker.fetcher_paused')) : null,
+        has(b.shutdown_at_ms)
+          ? h('span', { class: 'tag tag-warn', 'data-testid': 'shutting-down', title: t(b.fetcher_stopped_for_shutdown ? 'broker.shutting_down_stopped_help' : 'broker.shutting_down_help', { time: b.shutdown_at_ms }) }, t('broker.shutting_down'))
+          : null,
         b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms) ? h('span', { class: 'tag tag-muted' }, t('broker.links_ms', { ms: b.latency_ms })) : null,
       ),
       h('div', { class: 'stats' },
@@ -400,7 +403,10 @@ function brokerActions(b, state) {
           ? h('div', { class: 'menu-row', key: 'controller' }, btn('cut-controller', a('cut_controller'), a('cut_controller_label')))
           : null,
         b.alive
-          ? h('div', { class: 'menu-row', key: 'shutdown' }, btn('controlled-shutdown', a('controlled_shutdown'), a('controlled_shutdown_label')))
+          ? h('div', { class: 'menu-row', key: 'shutdown' },
+              btn('controlled-shutdown', a('controlled_shutdown'), a('controlled_shutdown_label')),
+              // KRaft: the request alone, the broker up until its next heartbeat.
+              !state.kraft || has(b.shutdown_at_ms) ? null : btn('begin-controlled-shutdown', a('begin_controlled_shutdown'), a('begin_controlled_shutdown_label')))
           : null,
         follower
           ? h('div', { class: 'menu-row', key: 'fetcher' },
@@ -541,6 +547,10 @@ export function renderConsumer(state, view) {
   const parts = [];
   if (!leader) {
     parts.push(h('p', { class: 'muted' }, t('consumer.no_leader')));
+  } else if (!leader.alive) {
+    // The controller still names it (its session has not expired), but it
+    // serves nothing: Consume fails (`consume_failed`).
+    parts.push(h('p', { class: 'muted' }, t('consumer.leader_down', { broker: leader.id })));
   } else {
     const hw = leader.high_watermark;
     const readable = leader.log.filter((r) => r.offset >= consumer.position && r.offset < hw);

@@ -25,6 +25,7 @@ function brokerStep(pg, button) {
     'heal-broker': () => ({ heal: id }),
     'cut-controller': () => ({ cut_controller: id }),
     'controlled-shutdown': () => ({ controlled_shutdown: id }),
+    'begin-controlled-shutdown': () => ({ begin_controlled_shutdown: id }),
     pause: () => ({ pause: id }),
     resume: () => ({ resume: id }),
     delay: () => ({ delay: { broker: id, ms: intField(field('delay'), 400) } }),

@@ -290,6 +290,7 @@ export const MARKUP = `
         <label><span data-i18n="settings.retries">Producer retries</span> <input type="number" name="retries" min="0" max="2147483647" required></label>
         <label><span data-i18n="settings.delivery_timeout">Producer delivery.timeout.ms</span> <input type="number" name="delivery_timeout_ms" min="1" max="3600000" required></label>
         <label><span data-i18n="settings.retry_backoff">Producer retry.backoff.ms</span> <input type="number" name="retry_backoff_ms" min="1" max="3600000" required></label>
+        <label><span data-i18n="settings.retry_backoff_max">Producer retry.backoff.max.ms</span> <input type="number" name="retry_backoff_max_ms" min="1" max="3600000" required></label>
         <label><span data-i18n="settings.max_in_flight">Producer max.in.flight.requests.per.connection</span> <input type="number" name="max_in_flight_requests_per_connection" min="1" max="100" required></label>
         <label><span data-i18n="settings.offset_reset">Consumer auto.offset.reset</span> <select name="auto_offset_reset"><option value="latest">latest</option><option value="earliest">earliest</option><option value="none">none</option></select></label>
       </div>

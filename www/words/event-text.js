@@ -73,7 +73,7 @@ export const PHRASES = {
   'phrase.moved_on': 'the follower has moved to another leader or epoch since',
   'phrase.log_end_moved': 'its log end moved since the request',
   'phrase.controller_unreachable': 'the controller is unreachable; the request stays pending and is retried',
-  'phrase.controller_rejected': 'the controller rejected it (FENCED_LEADER_EPOCH: no longer the leader)',
+  'phrase.controller_rejected': "the controller rejected it (FENCED_LEADER_EPOCH: the request's leader epoch is older than the controller's)",
   'phrase.stale_isr_answer': "the answer came after the partition's state had changed, and is ignored",
   'phrase.every_replica_fenced': 'every replica is fenced',
   'phrase.no_unfenced_in_isr_or_elr': 'no unfenced replica in the ISR {isr} or the ELR {elr}, and unclean.leader.election.enable is false',
