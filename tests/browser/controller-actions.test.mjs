@@ -85,3 +85,40 @@ test("the leader's card shows the maximal ISR while an expansion waits for the c
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('asking to shut down (KRaft): the broker stays up, tagged, out of the ISR, and stops at its next heartbeat', async () => {
+  const page = await openPage(env);
+  await menuAction(page, 3, 'begin-controlled-shutdown');
+  const card = root(page).locator('.broker-row[data-broker="3"]');
+  await card.locator('[data-testid="shutting-down"]').waitFor();
+  // The card says what the core has after the same step.
+  const sim = core.Simulation.fromScenario({ version: 1, config: {}, steps: [{ begin_controlled_shutdown: 3 }] });
+  const state = sim.state();
+  sim.free();
+  assert.equal(state.brokers[2].alive, true, 'still up');
+  assert.equal(state.brokers[2].shutdown_at_ms, 2000, 'until its next heartbeat');
+  assert.equal(state.brokers[2].fetcher_stopped_for_shutdown, true, 'it left the ISR, so it stopped fetching');
+  assert.equal(await root(page).locator('[data-testid="partition-isr"]').textContent(), `{${state.partition.isr.join(', ')}}`);
+  assert.match(await card.locator('[data-testid="shutting-down"]').getAttribute('title'), /2,000 ms/);
+  assert.match(await pageTrace(page), /broker 3 stops fetching: it is shutting down/);
+  // Not offered twice.
+  await card.locator('details.more > summary').click();
+  assert.equal(await card.locator('button[data-action="begin-controlled-shutdown"]').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the consumer panel says when the leader the controller names is down, and Consume records why it read nothing', async () => {
+  const scenario = { version: 1, config: {}, steps: [{ produce: { value: 'm1', acks: 'all' } }, { fetch: 2 }, { fetch: 3 }, { fetch: 2 }, { fetch: 3 }, { crash: { broker: 1 } }] };
+  const sim = core.Simulation.fromScenario(scenario);
+  const link = sim.toLink();
+  sim.free();
+  const page = await openPage(env, { hash: `#s=${link}` });
+  const panel = root(page).locator('#consumer');
+  await panel.getByText('Broker 1 still leads, but it is down').waitFor();
+  assert.equal(await panel.getByText('Readable now').count(), 0);
+  await root(page).locator('#btn-consume').click();
+  assert.match(await pageTrace(page), /consumer: NETWORK_EXCEPTION: leader broker 1 is down/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
