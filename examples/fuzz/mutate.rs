@@ -83,6 +83,7 @@ pub fn config(rng: &mut Rng) -> Value {
         "link_latency_ms",
         "delivery_timeout_ms",
         "retry_backoff_ms",
+        "retry_backoff_max_ms",
     ];
     for name in durations {
         if rng.random_bool(0.4) {
@@ -132,7 +133,7 @@ fn broker(rng: &mut Rng, brokers: u32) -> u32 {
 /// advances use up.
 pub fn step(rng: &mut Rng, brokers: u32, left_ms: &mut u64) -> Value {
     let b = broker(rng, brokers);
-    match rng.random_range(0..20) {
+    match rng.random_range(0..21) {
         0..=5 => {
             let ms = match rng.random_range(0..6) {
                 0 => *left_ms,
@@ -165,6 +166,7 @@ pub fn step(rng: &mut Rng, brokers: u32, left_ms: &mut u64) -> Value {
         16 => json!({ "isolate": b }),
         17 => json!({ "heal": match rng.random_range(0..3) { 0 => json!("all"), 1 => json!(b), _ => json!([b, broker(rng, brokers)]) } }),
         18 => json!("consume"),
+        19 => json!({ ["cut_controller", "controlled_shutdown", "begin_controlled_shutdown"][rng.random_range(0..3)]: b }),
         _ => json!({ if rng.random_bool(0.5) { "pause" } else { "resume" }: b }),
     }
 }
