@@ -284,3 +284,22 @@ fn the_old_name_2_7_reads_as_the_2_8_preset() {
     assert_eq!(linked.config.protocol, Protocol::V2_8);
     assert_eq!(Config::for_protocol(Protocol::parse("2.7").unwrap()), Config::for_protocol(Protocol::V2_8));
 }
+
+/// 0.10 has no leader epochs (KIP-101 is 0.11): the state view says so with
+/// a null leader-epoch cache, and the tour check's `epoch_cache` fact reads
+/// null there; from 0.11 every broker has one.
+#[test]
+fn the_leader_epoch_cache_is_null_before_0_11() {
+    use highwater::view::state::{LogWindow, StateView};
+    for p in Protocol::ALL {
+        let mut sim = Simulation::new(Config::for_protocol(p));
+        sim.apply(&Step::Produce(highwater::run::scenario::Produce { value: "m1".into(), acks: highwater::Acks::One, to: None }));
+        let view = serde_json::to_value(StateView::of(&sim, LogWindow::ALL)).unwrap();
+        let cache = &view["brokers"][0]["leader_epoch_cache"];
+        if p == Protocol::V0_10 {
+            assert!(cache.is_null(), "{p}: {cache}");
+        } else {
+            assert_eq!(cache, &serde_json::json!([{"epoch": 0, "start_offset": 0}]), "{p}");
+        }
+    }
+}
