@@ -439,14 +439,23 @@ fn tour_check(file: &Path, json: bool) -> ExitCode {
         Ok(read) => read,
         Err(e) => return fail(format!("{name}: {e}")),
     };
+    // Every line through the terminal's one function for user text
+    // (`text::one_line`, JSON through `json_for_terminal`): a fact's key, a
+    // record's value or a stop's key reach the terminal as text, never as
+    // an escape sequence. At most `MAX_FINDINGS` findings, and a count of the rest.
+    let n = check.findings.len() + check.more_findings;
     if json {
-        println!("{}", serde_json::to_string_pretty(&check).expect("a check serializes"));
+        print_all(&json_for_terminal(&(serde_json::to_string_pretty(&check).expect("a check serializes") + "\n")));
     } else {
+        let mut text = String::new();
         for finding in &check.findings {
-            println!("{id}: {finding}");
+            text += &format!("{id}: {}\n", highwater::base::text::one_line(&finding.to_string()));
         }
+        if check.more_findings > 0 {
+            text += &format!("{id}: and {} more finding{} (the first {} are listed)\n", check.more_findings, if check.more_findings == 1 { "" } else { "s" }, check.findings.len());
+        }
+        print_all(&text);
     }
-    let n = check.findings.len();
     if n == 0 {
         eprintln!("{id}: every fact holds ({} prediction{})", check.predictions.len(), if check.predictions.len() == 1 { "" } else { "s" });
         ExitCode::SUCCESS

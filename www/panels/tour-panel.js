@@ -123,7 +123,7 @@ export class Tours {
   checked(tour, result) {
     const pg = this.pg;
     tour.checked(result);
-    pg.host.dataset.tourErrors = String(result.findings.length);
+    pg.host.dataset.tourErrors = String(result.findings.length + (result.more_findings || 0));
     // A finding of the file as a whole (a part that does not run…) has no stop to show it at.
     const whole = result.findings.filter((f) => !f.stop);
     if (whole.length) pg.notify('warn', t('tour.file_findings', { n: whole.length, message: whole[0].message }));
