@@ -737,7 +737,7 @@ export class Playground {
 
   /** The scenario's name and description in the page's language (a user's own as written, its unseen characters written out). */
   scenarioTitle() {
-    const entry = galleryEntryNamed(this.gallery, this.name);
+    const entry = galleryEntryNamed(this.gallery, this.name, { description: this.description, config: this.config });
     const tour = this.tour;
     const name = tour ? visible(tour.title().text) : entry ? galleryText(entry, 'name') : visible(this.name);
     const description = tour ? '' : entry ? galleryText(entry, 'description') : visible(this.description);

@@ -11,7 +11,7 @@
 
 import { h, patch } from '../draw/dom.js';
 import { t, loadBundle, has, language } from '../words/i18n.js';
-import { excerpt } from '../words/user-text.js';
+import { excerpt, visible } from '../words/user-text.js';
 import { describeStep, formatMs } from '../words/describe.js';
 import { describePath, formatValue } from '../words/predict-text.js';
 
@@ -118,12 +118,17 @@ export function tourWords(tour) {
   };
 }
 
-/** The entry of `words` ({ tag: text }) for the page's language, or the first given. */
+/**
+ * The entry of `words` ({ tag: text }) for the page's language, or the first
+ * given: an author's text, so through the page's one function for a user's
+ * text (`visible`: a bidi override, a control or a zero-width character is
+ * shown written out, never applied).
+ */
 export function pick(words, lang = language()) {
   if (!words || typeof words !== 'object') return { text: '' };
-  if (Object.hasOwn(words, lang)) return { text: words[lang] };
+  if (Object.hasOwn(words, lang)) return { text: visible(words[lang]) };
   const [first] = Object.keys(words);
-  return first === undefined ? { text: '' } : { text: words[first], lang: first };
+  return first === undefined ? { text: '' } : { text: visible(words[first]), lang: first };
 }
 
 /** Words as a node's children: the text, in a span of its own language when it is not the page's. */
