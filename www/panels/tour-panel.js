@@ -80,6 +80,9 @@ export class Tours {
     const { data, checked, origin } = opened;
     const before = pg.sim ? pg.currentScenario() : null;
     const position = pg.sim ? pg.sim.position() : 0;
+    // The learner's own run, from before the first of the tours taken in a row
+    // (Next tour keeps it): closing the tour offers it back with Undo.
+    if (!pg.tour) this.userRun = before && before.steps.length ? { scenario: before, position } : null;
     const ids = await tourIds().catch(() => []);
     if (pg.closed) return false;
     pg.enter();
@@ -129,8 +132,19 @@ export class Tours {
     if (whole.length) pg.notify('warn', t('tour.file_findings', { n: whole.length, message: whole[0].message }));
   }
 
-  close() {
+  /**
+   * Ends the tour. `offerUndo`: the learner closed it, and the run they had
+   * before the tour comes back with the notice's Undo (the tour's run stays
+   * on the board, and in the address, until then).
+   */
+  close({ offerUndo = false } = {}) {
     const pg = this.pg;
+    const userRun = this.userRun;
+    this.userRun = null;
+    if (offerUndo && userRun && pg.tour) {
+      pg.undo = userRun;
+      pg.notify('info', t('tour.closed_undo'), pg.undoAction());
+    }
     pg.tour = null;
     delete pg.host.dataset.tourErrors;
     pg.$('root').classList.remove('asking');
@@ -191,7 +205,7 @@ export class Tours {
       tour.redraw();
       pg.$('tour').querySelector('[data-tour="all"]')?.focus();
       return;
-    } else if (action === 'close') this.close();
+    } else if (action === 'close') this.close({ offerUndo: true });
     else if (action === 'next-tour') {
       this.start(b.dataset.next);
       return;
