@@ -78,3 +78,31 @@ test('a tour whose stop states every event type on a step of 50,002 events draws
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('?tour-src= of another origin: the title is labelled with that origin in the panel, the heading and the document\'s title', async () => {
+  const tour = structuredClone(SAMPLE);
+  tour.title = { en: 'Official Highwater notice: your session expired' };
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  const other = new URL(env.url);
+  other.hostname = 'localhost';
+  const src = new URL('elsewhere/lesson.json', other).href;
+  await context.route(src, (route) => route.fulfill({ contentType: 'application/json', headers: { 'access-control-allow-origin': '*' }, body: JSON.stringify(tour) }));
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.goto(`${env.url}?tour-src=${encodeURIComponent(src)}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const panel = page.locator('highwater-playground').locator('#tour');
+  await panel.locator('[data-testid="tour-title"]').waitFor();
+  assert.equal(await panel.locator('[data-testid="tour-origin"]').textContent(), `from ${other.host}`);
+  const labelled = `Official Highwater notice: your session expired (a tour from ${other.host})`;
+  await page.waitForFunction((l) => document.title.startsWith(l), labelled);
+  assert.equal(await page.locator('highwater-playground').locator('#scenario-name').textContent(), labelled);
+  // The same file from the page's own origin is the page's own: no label.
+  await context.route(`${env.url}lessons/mine.json`, (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(tour) }));
+  await page.goto(`${env.url}?tour-src=lessons/mine.json`);
+  await panel.locator('[data-testid="tour-title"]').waitFor();
+  assert.equal(await panel.locator('[data-testid="tour-origin"]').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});

@@ -739,7 +739,7 @@ export class Playground {
   scenarioTitle() {
     const entry = galleryEntryNamed(this.gallery, this.name, { description: this.description, config: this.config });
     const tour = this.tour;
-    const name = tour ? visible(tour.title().text) : entry ? galleryText(entry, 'name') : visible(this.name);
+    const name = tour ? visible(tour.labelledTitle()) : entry ? galleryText(entry, 'name') : visible(this.name);
     const description = tour ? '' : entry ? galleryText(entry, 'description') : visible(this.description);
     return { name, description };
   }
