@@ -86,6 +86,45 @@ export class Tours {
     const ids = await tourIds().catch(() => []);
     if (pg.closed) return false;
     pg.enter();
+    // The run of the part the tour opens at is computed as a link's is: in
+    // slices, the page answering meanwhile, with its progress and Stop
+    // (a tour of a long run blocked the main thread for seconds).
+    const parts = Array.isArray(data.parts) ? data.parts : [];
+    const stops = parts.flatMap((part, p) => (Array.isArray(part.stops) ? part.stops : []).map((stop) => ({ p, stop })));
+    let prebuilt = -1; // the part whose run is now the page's
+    const opening = stops.length ? stops[Math.max(0, Math.min(Number.isInteger(step) ? step : 1, stops.length) - 1)] : null;
+    const first = opening ? opening.p : -1;
+    // Where the stop shows the board from (TourPlayer.from): one step before a "do" or a question.
+    const from = opening && (opening.stop.do || opening.stop.predict) && opening.stop.at > 0 ? opening.stop.at - 1 : opening ? opening.stop.at : 0;
+    if (first >= 0 && parts[first].scenario) {
+      let sim;
+      try {
+        sim = await pg.computeRun((Simulation) => Simulation.buildScenario(parts[first].scenario));
+      } catch (err) {
+        if (pg.closed) return false;
+        if (isCrash(err)) { pg.recover(err); return false; }
+        pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
+        return false;
+      }
+      if (pg.closed || !sim) {
+        if (sim) sim.free();
+        return false; // stopped, or another run asked for meanwhile: what is shown stays
+      }
+      pg.enter();
+      // Reading the finished run is a task of its own; the tour and the board are drawn in the next.
+      try {
+        pg.adopt(sim, { at: from });
+      } catch (err) {
+        sim.free();
+        if (isCrash(err)) { pg.recover(err); return false; }
+        pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
+        return false;
+      }
+      prebuilt = first;
+      await new Promise((resolve) => { setTimeout(resolve, 0); });
+      if (pg.closed) return false;
+      pg.enter();
+    }
     // The next tour in teaching order, after a built-in one.
     const next = origin ? null : ids[ids.indexOf(data.id) + 1] || null;
     let tour;
@@ -98,7 +137,9 @@ export class Tours {
       // Past the last stop: the last, and said so.
       if (stop > count) pg.notify('warn', t('tour.step_too_far', { step: stop, count }));
       if (checked) this.checked(tour, checked);
+      if (prebuilt >= 0) tour.part = prebuilt;
       tour.go(Math.max(0, Math.min(stop, count) - 1));
+      if (prebuilt >= 0) pg.draw();
     } catch (err) {
       this.close();
       if (isCrash(err)) { pg.recover(err); return false; }
@@ -141,6 +182,7 @@ export class Tours {
     const pg = this.pg;
     const userRun = this.userRun;
     this.userRun = null;
+
     if (offerUndo && userRun && pg.tour) {
       pg.undo = userRun;
       pg.notify('info', t('tour.closed_undo'), pg.undoAction());
