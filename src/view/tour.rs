@@ -323,6 +323,65 @@ fn state_of(sim: &Simulation) -> Value {
     serde_json::from_str(&text).expect("the state reads back")
 }
 
+/// What of the state the stops at one position read: the records of the
+/// logs, the consumer's reads, and which produce requests (by value). The
+/// rest of the state is small; these grow with the run (9,999 produce
+/// requests are 1.4 MB of JSON), so a check that wrote them whole at each of
+/// 200 stops cost seconds where the run costs a tenth of one.
+#[derive(Default)]
+struct Needs {
+    logs: bool,
+    consumed: bool,
+    produce: BTreeSet<String>,
+}
+
+impl Needs {
+    fn of(stops: &[&TourStop]) -> Needs {
+        let mut needs = Needs::default();
+        let path = |p: &str, needs: &mut Needs| {
+            let (head, rest) = p.split_once('.').map_or((p, ""), |(h, r)| (h, r));
+            match head {
+                "brokers" => needs.logs |= rest.ends_with(".log") || rest.ends_with(".log_epochs"),
+                "consumed" => needs.consumed = true,
+                "produce" | "produce_error" => {
+                    needs.produce.insert(rest.to_string());
+                }
+                _ => {}
+            }
+        };
+        for stop in stops {
+            for (key, value) in &stop.facts {
+                match key.as_str() {
+                    "brokers" => {
+                        for facts in value.as_object().into_iter().flat_map(|m| m.values()) {
+                            needs.logs |= facts.as_object().is_some_and(|f| f.contains_key("log") || f.contains_key("log_epochs"));
+                        }
+                    }
+                    "produce" | "produce_error" => needs.produce.extend(value.as_object().into_iter().flat_map(|m| m.keys().cloned())),
+                    other => path(other, &mut needs),
+                }
+            }
+            if let Some(p) = &stop.predict {
+                path(p, &mut needs);
+            }
+        }
+        needs
+    }
+}
+
+/// `state_of` with only what the stops read of what grows with the run
+/// (`Needs`): the same values at every path they read.
+fn state_for(sim: &Simulation, needs: &Needs) -> Value {
+    let window = if needs.logs { LogWindow::ALL } else { LogWindow { start: 0, max_records: 0 } };
+    let mut view = StateView::of(sim, window);
+    view.producer.retain(|p| needs.produce.contains(&*p.value));
+    if !needs.consumed {
+        view.consumer.read.clear();
+    }
+    let text = serde_json::to_string(&view).expect("the state serializes");
+    serde_json::from_str(&text).expect("the state reads back")
+}
+
 /// The serde `type` tag of an event (`high_watermark_changed`): its
 /// variant's name in snake case, read from the first word of its `Debug`
 /// text and never the rest, so a step of 50,000 events costs 50,000 short
@@ -498,11 +557,12 @@ pub fn check_parts(parts: &[TourPart]) -> TourCheck {
             let Some(stops) = at_position.get(&position) else { return };
             // The state and the events' types only when a stop there needs them.
             let mut state: Option<Value> = None;
+            let needs = Needs::of(stops);
             for stop in stops {
                 if stop.facts.is_empty() && (stop.predict.is_none() || position == 0) {
                     continue;
                 }
-                let state = state.get_or_insert_with(|| state_of(sim));
+                let state = state.get_or_insert_with(|| state_for(sim, &needs));
                 let mut facts = Findings::default();
                 check_facts_into(&stop.facts, state, &StepEvents::Traced(events), &mut facts);
                 let more = facts.more;
