@@ -71,3 +71,18 @@ test('a #t= link in the same tab, then Back: the learner\'s run and its address,
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a tour from the Tours dialog is one Back away from the learner\'s run: Back ends it and brings the run and its address back', async () => {
+  const page = await openPage(env);
+  const mine = await threeSteps(page);
+  await page.click('#btn-tours');
+  await page.locator('#tour-list button[data-start-tour]').first().click();
+  await host(page).locator('#tour [data-testid="tour-title"]').waitFor();
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('tour'));
+  await page.goBack();
+  await page.waitForFunction((h) => location.hash === h && !new URL(location.href).searchParams.has('tour'), mine);
+  await host(page).locator('#tour').waitFor({ state: 'hidden' });
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.split('/')[1].trim() === '3');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -170,7 +170,7 @@ export class PageAddress {
       this.loadFromHash(hash).then(async (opened) => {
         if (!opened || opened.tour === undefined || pg.closed) return;
         // A tour link that cannot be opened leaves the run shown, and its address.
-        if (!(await pg.tours.start({ link: opened.tour })) && !pg.closed && !pg.tour) this.writeHash();
+        if (!(await pg.tours.start({ link: opened.tour }, 1, { fromAddress: true })) && !pg.closed && !pg.tour) this.writeHash();
       }, () => {});
     };
     // Back to an entry whose query differs too (a tour's `?step=` written

@@ -62,7 +62,7 @@ export class Tours {
    * (the `v1.…` of a `#t=` link). A tour that cannot be opened is a message,
    * and the run stays as it was.
    */
-  async start(source, step = 1) {
+  async start(source, step = 1, { fromAddress = false } = {}) {
     const pg = this.pg;
     pg.player.stop();
     pg.player.stopClock();
@@ -86,6 +86,9 @@ export class Tours {
     const ids = await tourIds().catch(() => []);
     if (pg.closed) return false;
     pg.enter();
+    // The learner's run keeps its entry in the history: the tour's address is a
+    // new one, so Back brings the run back (a link opened in the address bar has its own entry).
+    const pushAddress = Boolean(pg.address && !fromAddress && !pg.tour && before && before.steps.length);
     // The run of the part the tour opens at is computed as a link's is: in
     // slices, the page answering meanwhile, with its progress and Stop
     // (a tour of a long run blocked the main thread for seconds).
@@ -111,6 +114,7 @@ export class Tours {
         return false; // stopped, or another run asked for meanwhile: what is shown stays
       }
       pg.enter();
+      if (pushAddress) history.pushState(null, '', location.href);
       // Reading the finished run is a task of its own; the tour and the board are drawn in the next.
       try {
         pg.adopt(sim, { at: from });
@@ -125,6 +129,7 @@ export class Tours {
       if (pg.closed) return false;
       pg.enter();
     }
+    if (pushAddress && prebuilt < 0) history.pushState(null, '', location.href);
     // The next tour in teaching order, after a built-in one.
     const next = origin ? null : ids[ids.indexOf(data.id) + 1] || null;
     let tour;
