@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { settingsDigest } from '../www/element/gallery-digest.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCENARIOS = path.join(ROOT, 'tests', 'scenarios');
@@ -45,6 +46,19 @@ function protocolOf(scenario, file) {
   try {
     sim = core.Simulation.fromScenario({ ...scenario, steps: [] });
     return sim.scenario().config.protocol;
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`);
+  } finally {
+    sim?.free();
+  }
+}
+
+/** The settings a scenario runs under, as the core reads them (every default filled in). */
+function configOf(scenario, file) {
+  let sim;
+  try {
+    sim = core.Simulation.fromScenario({ ...scenario, steps: [] });
+    return sim.scenario().config;
   } catch (err) {
     throw new Error(`${file}: ${err.message}`);
   } finally {
@@ -113,6 +127,9 @@ const entries = files.map((file) => {
       scenario: { ...scenario, config: { ...(scenario.config || {}), protocol } },
     }));
   }
+  // The settings the entry's words are about (its own, and each version's),
+  // each as a short digest: a run is shown with the entry's words only under one of them.
+  entry.configs = [scenario, ...(entry.variants || []).map((v) => v.scenario)].map((s) => settingsDigest(configOf(s, file)));
   return entry;
 });
 

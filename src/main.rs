@@ -181,7 +181,7 @@ fn main() -> ExitCode {
 /// the next cell not yet taken; results go back to their cell's place, so
 /// the output does not depend on the number of threads.
 fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
-    use highwater::search::whatif::{cells, run_cell, table, Cell, Grid};
+    use highwater::search::whatif::{cells, run_cell, table, Cell, Grid, GridWork};
     let scenario = match read_scenario(file) {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -191,9 +191,20 @@ fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
         .map(|n| n as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, specs.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done = std::sync::atomic::AtomicUsize::new(0);
+    // The grid's own budget: the first cell tells what a cell costs, and a
+    // grid that would go past the budget is refused at the cost of one run.
+    let work = GridWork::new(specs.len());
     let mut results: Vec<Option<Cell>> = vec![None; specs.len()];
+    if let Some(spec) = specs.first() {
+        let first = run_cell(&scenario, spec);
+        if let Err(e) = work.estimate(&first).and_then(|()| work.add(&first)) {
+            return fail(e);
+        }
+        results[0] = Some(first);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(1);
+    let done = std::sync::atomic::AtomicUsize::new(1);
+    let refused = std::sync::Mutex::new(None::<String>);
     let (stop_reports, stopped) = mpsc::channel::<()>();
     std::thread::scope(|scope| {
         // Progress on stderr, only for a person watching: a grid of 224
@@ -211,9 +222,17 @@ fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
                 scope.spawn(|| {
                     let mut ran = vec![];
                     loop {
+                        if work.is_spent() {
+                            break ran;
+                        }
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(spec) = specs.get(i) else { break ran };
-                        ran.push((i, run_cell(&scenario, spec)));
+                        let cell = run_cell(&scenario, spec);
+                        if let Err(e) = work.add(&cell) {
+                            *refused.lock().expect("not poisoned") = Some(e);
+                            break ran;
+                        }
+                        ran.push((i, cell));
                         done.fetch_add(1, Ordering::Relaxed);
                     }
                 })
@@ -226,6 +245,9 @@ fn whatif_command(file: &Path, json: bool, threads: Option<u32>) -> ExitCode {
         }
         drop(stop_reports);
     });
+    if let Some(e) = refused.into_inner().expect("not poisoned") {
+        return fail(e);
+    }
     let grid = Grid { cells: results.into_iter().map(|c| c.expect("every cell ran")).collect() };
     if json {
         print_all(&(serde_json::to_string_pretty(&grid).expect("grid serializes") + "\n"));
@@ -439,14 +461,23 @@ fn tour_check(file: &Path, json: bool) -> ExitCode {
         Ok(read) => read,
         Err(e) => return fail(format!("{name}: {e}")),
     };
+    // Every line through the terminal's one function for user text
+    // (`text::one_line`, JSON through `json_for_terminal`): a fact's key, a
+    // record's value or a stop's key reach the terminal as text, never as
+    // an escape sequence. At most `MAX_FINDINGS` findings, and a count of the rest.
+    let n = check.findings.len() + check.more_findings;
     if json {
-        println!("{}", serde_json::to_string_pretty(&check).expect("a check serializes"));
+        print_all(&json_for_terminal(&(serde_json::to_string_pretty(&check).expect("a check serializes") + "\n")));
     } else {
+        let mut text = String::new();
         for finding in &check.findings {
-            println!("{id}: {finding}");
+            text += &format!("{id}: {}\n", highwater::base::text::one_line(&finding.to_string()));
         }
+        if check.more_findings > 0 {
+            text += &format!("{id}: and {} more finding{} (the first {} are listed)\n", check.more_findings, if check.more_findings == 1 { "" } else { "s" }, check.findings.len());
+        }
+        print_all(&text);
     }
-    let n = check.findings.len();
     if n == 0 {
         eprintln!("{id}: every fact holds ({} prediction{})", check.predictions.len(), if check.predictions.len() == 1 { "" } else { "s" });
         ExitCode::SUCCESS

@@ -182,3 +182,127 @@ fn the_schema_names_what_the_reader_reads() {
     assert_eq!(keys(&stop["properties"]["facts"]), set(&facts));
     assert_eq!(keys(&stop["properties"]["facts"]["properties"]["brokers"]["additionalProperties"]), set(&BROKER_FACTS));
 }
+
+fn hostile(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile-tours").join(name)
+}
+
+fn check_json(path: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_highwater")).args(["tour", "check", "--json"]).arg(path).output().expect("the binary runs")
+}
+
+/// A stop's `events` fact on a step of 50,002 events: each type the step
+/// did not cause was a finding listing every event of the step, all built
+/// before printing (a 5 KB file: 350 MB of text in 5.2 s, 420 MB of JSON
+/// in 6.7 s and 770 MB of memory). Now a type the model does not have is
+/// one finding, a missing one names the step's types with their counts,
+/// and past `MAX_FINDINGS` findings are counted, not built.
+#[test]
+fn a_check_prints_a_few_kilobytes_whatever_the_file() {
+    use highwater::view::tour::{EVENT_TYPES, MAX_FINDINGS};
+    let started = std::time::Instant::now();
+    let out = check(&hostile("events-fact-explosion.json"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.len() < 1_000, "{} bytes", out.stdout.len());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("fact `events`: [0] \"x0\" is not one the model has"), "{}", String::from_utf8_lossy(&out.stdout));
+    // Every real type, and 2,000 produce facts about records that were never written.
+    let mut tour: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(hostile("events-fact-explosion.json")).unwrap()).unwrap();
+    let facts = &mut tour["parts"][0]["stops"][0]["facts"];
+    facts["events"] = serde_json::json!(EVENT_TYPES.to_vec());
+    facts["produce"] = (0..2000).map(|i| (format!("m{i}"), serde_json::json!("acked"))).collect::<serde_json::Map<_, _>>().into();
+    facts["brokers"] = serde_json::json!({"1": {"log": (0..5000).map(|i| format!("record-{i}")).collect::<Vec<_>>()}});
+    let file = with_text("many-findings.json", &tour.to_string());
+    let out = check(&file);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.len() < 8_000, "{} bytes:\n{text}", out.stdout.len());
+    assert_eq!(text.lines().count(), MAX_FINDINGS + 1, "{text}");
+    assert!(text.contains("fact `events`: the step caused no \"alter_partition_sent\" event (nor 47 more of those stated); it caused 50,002 events of 5 types: budget_exceeded (1)"), "{text}");
+    assert!(text.ends_with(&format!("events-fact-explosion: and {} more findings (the first {MAX_FINDINGS} are listed)\n", 2002 - MAX_FINDINGS)), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2002 findings"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = check_json(&file);
+    assert!(out.stdout.len() < 16_000, "{} bytes of JSON", out.stdout.len());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["findings"].as_array().unwrap().len(), v["more_findings"].as_u64()), (MAX_FINDINGS, Some(2002 - MAX_FINDINGS as u64)));
+    assert!(started.elapsed().as_secs_f64() < 3.0, "{:?} for three checks", started.elapsed());
+}
+
+/// A fact in a shape the check does not read was true: `"violations":
+/// [{"kind": "acked_write_lost"}, 42, null]` where the model has none
+/// passed ("every fact holds"), its entries dropped as not strings.
+#[test]
+fn a_fact_of_an_unknown_shape_is_an_error_naming_the_stop_and_the_key() {
+    let out = check(&hostile("violation-objects.json"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(text, "violation-objects: stop \"write-m1\" (part 1, at 1): fact `violations`: [0] is {\"kind\":\"acked_write_lost\"}, not a string (an array of kinds: acked_write_lost, committed_divergence, consumer_saw_vanished_record, hw_exceeds_leo)\n");
+    let sample = std::fs::read_to_string(lesson()).unwrap();
+    let m1 = r#""facts": { "produce": { "m1": "acked" }, "brokers": { "1": { "log_end_offset": 1, "high_watermark": 0 } } }"#;
+    for (facts, says) in [
+        (r#""violations": ["acked_write_lost"]"#, "fact `violations`: expected [\"acked_write_lost\"], actual []"),
+        (r#""violations": ["lost"]"#, "fact `violations`: [0] \"lost\" is not one the model has"),
+        (r#""violations": "acked_write_lost""#, "fact `violations`: expected an array, found \"acked_write_lost\""),
+        (r#""events": ["appended", 7]"#, "fact `events`: [1] is 7, not a string"),
+        (r#""leader": "1""#, "fact `leader`: expected a number (0 or more) or null, found \"1\""),
+        (r#""isr": [1, "2"]"#, "fact `isr`: expected an array of numbers, found [1,\"2\"]"),
+        (r#""brokers": {"1": {"role": "boss"}}"#, "fact `brokers.1.role`: expected one of \"leader\", \"follower\""),
+        (r#""brokers": {"1": {"alive": 1}}"#, "fact `brokers.1.alive`: expected true or false, found 1"),
+        (r#""produce": {"m1": true}"#, "fact `produce.m1`: expected a string, found true"),
+        (r#""consumed": [null]"#, "fact `consumed`: expected an array of strings, found [null]"),
+    ] {
+        let wrong = sample.replacen(m1, &format!(r#""facts": {{ {facts} }}"#), 1);
+        assert_ne!(wrong, sample);
+        let out = check(&with_text("shape.json", &wrong));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{facts}: {text}");
+        assert!(text.starts_with("acks-1-loss: stop \"write-m1\" (part 1, at 1): ") && text.contains(says) && text.lines().count() == 1, "{facts}: {text}");
+    }
+}
+
+/// Fact keys, produce values and broker ids reached the finding line raw:
+/// `ESC ] 0 ;` set the terminal's title, `ESC [2J` cleared the screen.
+#[test]
+fn a_check_prints_no_escape_sequence() {
+    for out in [check(&hostile("terminal-escapes.json")), check_json(&hostile("terminal-escapes.json"))] {
+        assert_eq!(out.status.code(), Some(1));
+        let text = String::from_utf8(out.stdout).unwrap();
+        for bad in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
+            assert!(!text.contains(bad), "{bad:?} in {text}");
+        }
+        assert!(text.contains(r"\u{1B}]0;Official notice\u{7}") || text.contains(r"\\u{1B}]0;Official notice\\u{7}"), "{text}");
+        assert!(text.contains(r"role\u{202E}gnp.exe") || text.contains(r"role\\u{202E}gnp.exe"), "{text}");
+    }
+}
+
+/// 200 stops at the end of a 9,999-step run: the check wrote the whole state
+/// (the 9,999 produce requests, 1.4 MB of JSON) at each stop and seeked
+/// from a snapshot each time, 3.5-6.1 s where `run --json` takes 0.07-0.26 s.
+/// It now runs the part once, forward, and writes at each stop only what
+/// its facts read: under a second.
+#[test]
+fn a_check_costs_the_run_plus_the_facts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let link = std::fs::read_to_string(root.join("tests/fuzz-seeds/retry-rescan-9999-steps.link")).unwrap();
+    let scenario = highwater::run::link::decode(link.trim()).unwrap();
+    let n = scenario.steps.len();
+    let stops: Vec<serde_json::Value> = (0..200)
+        .map(|i| serde_json::json!({"key": format!("s{i}"), "at": n - 199 + i, "caption": {"en": "A stop."}, "facts": {"leader": 1, "isr": [1]}}))
+        .collect();
+    let tour = serde_json::json!({"highwater_tour": 1, "id": "stops-at-the-end", "title": {"en": "200 stops at the end"},
+        "parts": [{"scenario": serde_json::from_str::<serde_json::Value>(&scenario.to_json_pretty()).unwrap(), "stops": stops}]});
+    let file = with_text("stops-at-the-end.json", &tour.to_string());
+    let started = std::time::Instant::now();
+    let out = check(&file);
+    let took = started.elapsed().as_secs_f64();
+    assert_eq!(out.status.code(), Some(0), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(took < 1.0, "{took:.2} s");
+    // A produce fact at every stop reads the requests with that value, and still holds.
+    let mut with_produce = tour.clone();
+    for stop in with_produce["parts"][0]["stops"].as_array_mut().unwrap() {
+        stop["facts"]["produce"] = serde_json::json!({"no-such-record": "acked"});
+    }
+    let out = check(&with_text("stops-with-produce.json", &with_produce.to_string()));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("fact `produce.no-such-record`: no produce request has the value \"no-such-record\""));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("and 180 more findings"), "{}", String::from_utf8_lossy(&out.stdout));
+}

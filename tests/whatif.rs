@@ -373,3 +373,65 @@ fn every_cell_runs_under_the_budgets_of_a_single_run() {
         }
     }
 }
+
+/// The grid has a budget of its own (`MAX_WORK_PER_GRID`): `highwater
+/// whatif` ran far past a second on inputs `run` opens in 0.02-0.29 s (52 s
+/// for the fuzz seed 4242 on 2 threads, 15 s for the 860k events seed, 5.2 s
+/// for timed-hour.json). Now every worst-case input and fuzz seed answers or
+/// is refused within a second, the refusal naming the limit, and every
+/// gallery scenario still gets its whole grid.
+#[test]
+fn the_grid_answers_or_refuses_within_a_second_on_every_worst_case() {
+    use highwater::search::whatif::{GridWork, MAX_WORK_PER_GRID};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut inputs: Vec<(String, String)> = vec![];
+    for dir in ["tests/worst-case", "tests/fuzz-seeds"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let json = match path.extension().and_then(|e| e.to_str()) {
+                Some("json") => text,
+                Some("link") => match highwater::run::link::decode(text.trim()) {
+                    Ok(s) => s.to_json_pretty(),
+                    Err(_) => continue, // refused links: nothing to run
+                },
+                _ => continue,
+            };
+            inputs.push((path.file_name().unwrap().to_string_lossy().into(), json));
+        }
+    }
+    assert!(inputs.len() >= 15, "{}", inputs.len());
+    let mut refused = 0;
+    for (name, json) in &inputs {
+        let started = std::time::Instant::now();
+        let out = highwater(&["whatif", "--threads", "2", "-"], Some(json));
+        let took = started.elapsed().as_secs_f64();
+        assert!(took < 1.0, "{name}: {took:.2} s");
+        let err = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(0) => {}
+            Some(2) => {
+                assert!(err.contains(&format!("go past the grid's budget of {} units of work (MAX_WORK_PER_GRID)", highwater::base::text::thousands(MAX_WORK_PER_GRID))), "{name}: {err}");
+                assert!(err.lines().count() == 1 && err.len() < 300, "{name}: {err}");
+                refused += 1;
+            }
+            other => panic!("{name}: exit {other:?}: {err}"),
+        }
+    }
+    assert!(refused > 0);
+    // The library's grid refuses the same way, and the gallery's scenarios fit with room to spare.
+    let big = Scenario::from_json(&std::fs::read_to_string(root.join("tests/worst-case/timed-hour.json")).unwrap()).unwrap();
+    assert!(whatif(&big).unwrap_err().0.contains("MAX_WORK_PER_GRID"));
+    for entry in std::fs::read_dir(root.join("tests/scenarios")).unwrap() {
+        let s = Scenario::from_json(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        let grid = whatif(&s).unwrap();
+        let work: u64 = grid.cells.iter().map(|c| c.work).sum();
+        assert!(work * 20 < MAX_WORK_PER_GRID, "{work}");
+    }
+    // A grid whose cells together pass a budget is refused, whichever cell found it.
+    let s = common::load("kip101-loss-after-restart");
+    let specs = cells(&s);
+    let work = GridWork::with_limit(specs.len(), 2_000);
+    let outcome: Result<(), String> = specs.iter().try_for_each(|spec| work.add(&run_cell(&s, spec)));
+    assert!(outcome.unwrap_err().starts_with("whatif: its 96 cells together go past the grid's budget of 2,000 units of work"));
+}

@@ -15,14 +15,19 @@ use std::time::{Duration, Instant};
 pub enum Kind {
     Scenario,
     Link,
+    /// A tour file (`"highwater_tour": 1`): read and checked as `highwater tour check` does.
+    Tour,
+    /// A tour link (what follows `#t=`).
+    TourLink,
 }
 
 impl Kind {
     /// The seed file extension.
     pub fn ext(self) -> &'static str {
         match self {
-            Kind::Scenario => "json",
+            Kind::Scenario | Kind::Tour => "json",
             Kind::Link => "link",
+            Kind::TourLink => "tlink",
         }
     }
 
@@ -30,6 +35,7 @@ impl Kind {
         match path.extension()?.to_str()? {
             "json" => Some(Kind::Scenario),
             "link" => Some(Kind::Link),
+            "tlink" => Some(Kind::TourLink),
             _ => None,
         }
     }
@@ -43,9 +49,13 @@ pub struct Input {
 
 impl Input {
     /// A seed file: its extension says how it is read.
+    /// A `.json` file that says `"highwater_tour"` is a tour file.
     pub fn read(path: &std::path::Path) -> Option<Input> {
-        let kind = Kind::of_path(path)?;
+        let mut kind = Kind::of_path(path)?;
         let text = std::fs::read_to_string(path).ok()?;
+        if kind == Kind::Scenario && text.contains("\"highwater_tour\"") {
+            kind = Kind::Tour;
+        }
         Some(Input { kind, text })
     }
 
@@ -53,7 +63,12 @@ impl Input {
         match self.kind {
             Kind::Scenario => Scenario::from_json(&self.text).map_err(|e| e.0),
             Kind::Link => link::decode(&self.text).map_err(|e| e.0),
+            Kind::Tour | Kind::TourLink => Err("a tour, not a scenario".into()),
         }
+    }
+
+    pub fn is_tour(&self) -> bool {
+        matches!(self.kind, Kind::Tour | Kind::TourLink)
     }
 }
 
@@ -221,7 +236,62 @@ pub fn panic_message(e: &Box<dyn std::any::Any + Send>) -> String {
     e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_else(|| "a panic without a message".into())
 }
 
+/// Bytes of a tour check's findings as JSON, at most: `MAX_FINDINGS` short
+/// lines whatever the file (a 5 KB file once made 420 MB of them).
+pub const MAX_FINDINGS_JSON_BYTES: usize = 32_000;
+
+/// A tour file or link: read (or refused with a short message), checked
+/// twice the same way, its findings bounded and each one line with no
+/// invisible character (what a terminal would act on).
+fn tour_pass(input: &Input, limit: Option<Duration>) -> Result<Pass, Failure> {
+    use highwater::view::tour::{TourFile, MAX_FINDINGS};
+    let mut h = DefaultHasher::new();
+    let mut clock = Clock { slowest: Slowest { cpu: Duration::ZERO, wall: Duration::ZERO, name: "parse" }, limit };
+    let started = Instant::now();
+    let read = clock.op("parse", || match input.kind {
+        Kind::TourLink => TourFile::from_link(input.text.trim()),
+        _ => TourFile::from_json(&input.text),
+    })?;
+    let tour = match read {
+        Ok(tour) => tour,
+        Err(e) => {
+            if e.chars().count() > 1_200 || e.chars().any(highwater::base::text::is_invisible) {
+                return Err(Failure::Inconsistent(format!("a tour's error message of {} characters or with an invisible character: {}", e.chars().count(), highwater::base::text::one_line(&e))));
+            }
+            e.hash(&mut h);
+            return Ok(Pass { outcome: Outcome::Refused(e), slowest: clock.slowest, load: started.elapsed(), digest: h.finish(), steps: 0, steps_run: 0, events: 0, features: vec![] });
+        }
+    };
+    let check = clock.op("tour check", || tour.check())?;
+    let load = started.elapsed();
+    if check.findings.len() > MAX_FINDINGS {
+        return Err(Failure::Unbounded(format!("{} findings listed, more than {MAX_FINDINGS}", check.findings.len())));
+    }
+    let json = serde_json::to_string(&check.findings).expect("findings serialize");
+    if json.len() > MAX_FINDINGS_JSON_BYTES {
+        return Err(Failure::Unbounded(format!("{} bytes of findings, more than {MAX_FINDINGS_JSON_BYTES}", json.len())));
+    }
+    let mut features = vec!["tour".to_string()];
+    for f in &check.findings {
+        let line = f.to_string();
+        if line.chars().count() > 1_200 || line.chars().any(highwater::base::text::is_invisible) {
+            return Err(Failure::Inconsistent(format!("a finding of {} characters or with an invisible character: {}", line.chars().count(), highwater::base::text::one_line(&line))));
+        }
+        features.push(format!("finding {}", shape(&f.message)));
+    }
+    features.sort();
+    features.dedup();
+    json.hash(&mut h);
+    check.more_findings.hash(&mut h);
+    serde_json::to_string(&check.predictions).expect("predictions serialize").hash(&mut h);
+    let steps = tour.parts.iter().map(|p| p.scenario["steps"].as_array().map_or(0, Vec::len)).sum();
+    Ok(Pass { outcome: Outcome::Finished, slowest: clock.slowest, load, digest: h.finish(), steps, steps_run: steps, events: 0, features })
+}
+
 fn pass(input: &Input, limit: Option<Duration>) -> Result<Pass, Failure> {
+    if input.is_tour() {
+        return tour_pass(input, limit);
+    }
     let mut h = DefaultHasher::new();
     let mut clock = Clock { slowest: Slowest { cpu: Duration::ZERO, wall: Duration::ZERO, name: "parse" }, limit };
     let started = Instant::now();

@@ -7,8 +7,9 @@
 //!   cargo run --release --example fuzz -- --decode FILE.link   # the scenario JSON in a link
 //!   cargo run --release --example fuzz -- --check FILE ...     # the checks on saved inputs, with times
 //!
-//! Seeds come from tests/fuzz-seeds (but its known-* findings), tests/worst-case
-//! and tests/scenarios unless directories are given. Failures (a panic, a difference between two
+//! Seeds come from tests/fuzz-seeds (but its known-* findings), tests/worst-case,
+//! tests/scenarios, tests/hostile-tours and examples/tours (tour files, also
+//! mutated into tour links) unless directories are given. Failures (a panic, a difference between two
 //! runs of one input, a run past its budgets, one operation slower than
 //! --slow-ms twice) are written to the output directory at once (default
 //! target/fuzz-findings), the slowest inputs as slow-NN. The exit status is
@@ -121,7 +122,7 @@ fn options() -> Result<Options, String> {
         }
     }
     if o.dirs.is_empty() {
-        o.dirs = ["tests/fuzz-seeds", "tests/worst-case", "tests/scenarios"].iter().map(|d| root.join(d)).collect();
+        o.dirs = ["tests/fuzz-seeds", "tests/worst-case", "tests/scenarios", "tests/hostile-tours", "examples/tours"].iter().map(|d| root.join(d)).collect();
     }
     Ok(o)
 }

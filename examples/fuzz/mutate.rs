@@ -9,7 +9,7 @@ use base64::Engine;
 use highwater::model::config::limits;
 use highwater::Protocol;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedMutRandom, IndexedRandom};
 use rand::RngExt;
 use serde_json::{json, Map, Value};
 
@@ -202,8 +202,8 @@ pub fn unpack(link: &str) -> Option<String> {
 /// The JSON text of an input (a link's unpacked), if it has any.
 fn json_of(input: &Input) -> Option<Value> {
     let text = match input.kind {
-        Kind::Scenario => input.text.clone(),
-        Kind::Link => unpack(&input.text)?,
+        Kind::Scenario | Kind::Tour => input.text.clone(),
+        Kind::Link | Kind::TourLink => unpack(&input.text)?,
     };
     serde_json::from_str(&text).ok()
 }
@@ -399,8 +399,134 @@ fn structure(rng: &mut Rng, mut v: Value) -> Value {
     v
 }
 
+/// Event types a tour's `events` fact may name, and some it may not.
+const EVENT_NAMES: [&str; 10] =
+    ["sent", "fetch_held", "appended", "high_watermark_changed", "truncated", "isr_shrunk", "leader_elected", "violation", "x0", "produce"];
+
+/// A fact's value as a tour file might state it: right or wrong, of the
+/// right shape or not, huge or hostile.
+fn fact_value(rng: &mut Rng) -> Value {
+    match rng.random_range(0..10) {
+        0 => extreme_number(rng),
+        1 => json!([{ "kind": "acked_write_lost" }, 42, null]),
+        2 => Value::Array((0..rng.random_range(1..2_000)).map(|i| json!(format!("m{i}"))).collect()),
+        3 => json!(hostile_text(rng, 40)),
+        4 => json!(null),
+        5 => json!([1, 2, 3]),
+        6 => json!("acked"),
+        7 => json!(true),
+        _ => json!(rng.random_range(0..5)),
+    }
+}
+
+/// A stop's facts: every kind of fact, some keys hostile, the events and
+/// violations facts in shapes the check must refuse.
+fn facts(rng: &mut Rng) -> Value {
+    let mut f = Map::new();
+    for _ in 0..rng.random_range(0..6) {
+        match rng.random_range(0..9) {
+            0 => {
+                let n = rng.random_range(1..800);
+                let names: Vec<Value> = (0..n).map(|i| if rng.random_bool(0.3) { json!(format!("x{i}")) } else { json!(EVENT_NAMES[rng.random_range(0..EVENT_NAMES.len())]) }).collect();
+                f.insert("events".into(), Value::Array(names));
+            }
+            1 => {
+                f.insert("violations".into(), if rng.random_bool(0.5) { json!(["acked_write_lost"]) } else { fact_value(rng) });
+            }
+            2 => {
+                let values: Map<String, Value> = (0..rng.random_range(1..500)).map(|i| (format!("m{i}"), fact_value(rng))).collect();
+                f.insert("produce".into(), Value::Object(values));
+            }
+            3 => {
+                let mut b = Map::new();
+                let id = if rng.random_bool(0.8) { rng.random_range(1..8).to_string() } else { hostile_text(rng, 10) };
+                let field = ["log_end_offset", "high_watermark", "role", "log", "epoch_cache", "alive"][rng.random_range(0..6)];
+                b.insert(field.into(), fact_value(rng));
+                f.insert("brokers".into(), json!({ id: Value::Object(b) }));
+            }
+            4 => {
+                let chars = rng.random_range(1..200);
+                let key = hostile_text(rng, chars);
+                f.insert(key, fact_value(rng));
+            }
+            5 => {
+                f.insert("leader_view".into(), json!({ "2": fact_value(rng) }));
+            }
+            _ => {
+                let key = ["leader", "isr", "high_watermark", "leader_epoch", "time_ms", "consumed", "elr"][rng.random_range(0..7)];
+                f.insert(key.into(), fact_value(rng));
+            }
+        }
+    }
+    Value::Object(f)
+}
+
+/// A tour file around a scenario: stops at random positions (some past
+/// the end, some twice), with facts, predictions and words.
+fn tour_of(rng: &mut Rng, scenario: Value) -> Value {
+    let steps = scenario["steps"].as_array().map_or(0, Vec::len);
+    let most = if rng.random_bool(0.1) { 200 } else { 6 };
+    let n = rng.random_range(1..=most);
+    let mut at = 0;
+    let stops: Vec<Value> = (0..n)
+        .map(|i| {
+            at = if rng.random_bool(0.8) { (at + rng.random_range(0..3)).min(steps) } else { rng.random_range(0..=steps + 2) };
+            let mut stop = json!({ "key": format!("s{i}"), "at": at, "caption": { "en": if rng.random_bool(0.2) { hostile_text(rng, 100) } else { "A stop.".into() } }, "facts": facts(rng) });
+            if rng.random_bool(0.2) {
+                stop["predict"] = json!(["high_watermark", "leader", "isr", "brokers.1.log", "produce.m1", "consumed"][rng.random_range(0..6)]);
+            }
+            stop
+        })
+        .collect();
+    json!({ "highwater_tour": 1, "id": "fuzz", "title": { "en": "Fuzz" }, "parts": [{ "scenario": scenario, "stops": stops }] })
+}
+
+/// A new tour from a tour (its facts changed, its scenario mutated) or
+/// from a scenario, as a file or as a link.
+fn mutate_tour(rng: &mut Rng, parent: &Input) -> Input {
+    let mut tour = match json_of(parent) {
+        Some(v) if v.get("highwater_tour").is_some() => v,
+        Some(v) if v.is_object() => tour_of(rng, v),
+        _ => {
+            let s = scenario(rng);
+            tour_of(rng, s)
+        }
+    };
+    match rng.random_range(0..4) {
+        0 => {
+            if let Some(s) = tour.pointer_mut("/parts/0/scenario") {
+                *s = structure(rng, s.take());
+            }
+        }
+        1 => {
+            let s = match tour.pointer("/parts/0/scenario").cloned() {
+                Some(s) => s,
+                None => scenario(rng),
+            };
+            tour = tour_of(rng, s);
+        }
+        _ => {
+            if let Some(stops) = tour.pointer_mut("/parts/0/stops").and_then(Value::as_array_mut) {
+                if let Some(stop) = stops.choose_mut(rng) {
+                    stop["facts"] = facts(rng);
+                }
+            }
+        }
+    }
+    let text = tour.to_string();
+    if rng.random_bool(0.3) {
+        Input { kind: Kind::TourLink, text: pack(&text, 9) }
+    } else {
+        Input { kind: Kind::Tour, text }
+    }
+}
+
 /// A new input from `parent` (and `other`, for splicing).
 pub fn mutate(rng: &mut Rng, parent: &Input, other: &Input) -> Input {
+    // Tours: from a tour, or now and then around a scenario.
+    if parent.is_tour() || rng.random_range(0..10) == 0 {
+        return mutate_tour(rng, parent);
+    }
     let choice = rng.random_range(0..20);
     // A whole new scenario, as text or as a link.
     if choice == 0 {
@@ -421,14 +547,14 @@ pub fn mutate(rng: &mut Rng, parent: &Input, other: &Input) -> Input {
             if rng.random_bool(0.8) { v.to_string() } else { serde_json::to_string_pretty(&v).unwrap() }
         }
         _ => match parent.kind {
-            Kind::Link => unpack(&parent.text).unwrap_or_else(|| parent.text.clone()),
-            Kind::Scenario => parent.text.clone(),
+            Kind::Link | Kind::TourLink => unpack(&parent.text).unwrap_or_else(|| parent.text.clone()),
+            Kind::Scenario | Kind::Tour => parent.text.clone(),
         },
     };
     if choice >= 12 || rng.random_bool(0.1) {
         let other_text = match other.kind {
-            Kind::Link => unpack(&other.text).unwrap_or_default(),
-            Kind::Scenario => other.text.clone(),
+            Kind::Link | Kind::TourLink => unpack(&other.text).unwrap_or_default(),
+            Kind::Scenario | Kind::Tour => other.text.clone(),
         };
         text = bytes(rng, &text, &other_text);
     }

@@ -45,7 +45,8 @@ export interface TourFinding {
 }
 /** A prediction stop: the model's answer and the choices, ascending. */
 export interface TourPrediction { stop: string; path: string; answer: unknown; choices: unknown[] }
-export interface TourCheck { findings: TourFinding[]; predictions: TourPrediction[] }
+/** At most 20 findings (`more_findings` counts the rest), each a bounded line. */
+export interface TourCheck { findings: TourFinding[]; more_findings: number; predictions: TourPrediction[] }
 export interface CheckedTour extends TourCheck { tour: TourFile }
 "#;
 

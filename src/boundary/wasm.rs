@@ -15,6 +15,36 @@ use wasm_bindgen::prelude::*;
 
 thread_local! {
     static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The search (`explore` or `whatif`) running now, whose progress
+    /// callback is the only way back into the module during a call.
+    static SEARCHING: std::cell::Cell<Option<&'static str>> = const { std::cell::Cell::new(None) };
+}
+
+/// Held while `explore` or `whatif` runs: a progress callback that starts
+/// another search is refused with an error, where each nested search used
+/// to take more of the wasm stack until the module trapped (at a depth of
+/// 201 in www/pkg, 161 in www/pkg-fast).
+struct Searching;
+
+impl Searching {
+    fn start(name: &'static str) -> Result<Searching, JsValue> {
+        match SEARCHING.with(|s| s.get()) {
+            Some(running) => Err(JsError::new(&format!(
+                "{name}: called from the progress callback of {running}; a search does not start inside another (call it after {running} returns)"
+            ))
+            .into()),
+            None => {
+                SEARCHING.with(|s| s.set(Some(name)));
+                Ok(Searching)
+            }
+        }
+    }
+}
+
+impl Drop for Searching {
+    fn drop(&mut self) {
+        SEARCHING.with(|s| s.set(None));
+    }
 }
 
 /// Remembers the message of a panic, so that the page can show it after the
@@ -206,7 +236,13 @@ impl Simulation {
     ) -> Result<JsValue, JsValue> {
         let last = args::optional_index(&last, "apply: last")?;
         let text = json_text(&step, "apply: step")?;
-        let step: Step = from_json_text(&text, "step")?;
+        let mut value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| JsError::new(&format!("step: {}", text::one_line(&e.to_string()))))?;
+        if value.is_string() {
+            // A bare step, as a scenario file writes it: `"consume"`.
+            crate::run::scenario::bare_step(&mut value).map_err(|e| JsError::new(&e))?;
+        }
+        let step: Step = from_json_value(value, "step")?;
         let events = self.timeline.apply(step).map_err(|e| JsError::new(&e))?;
         Ok(events_to_js(events, last)?)
     }
@@ -485,6 +521,7 @@ pub fn explore(
     #[wasm_bindgen(unchecked_param_type = "(states: number, depth: number) => boolean | void")] progress: JsValue,
 ) -> Result<JsValue, JsValue> {
     let progress = args::function(&progress, "explore: progress")?;
+    let _searching = Searching::start("explore")?;
     let text = json_text(&options, "explore: options")?;
     let o: ExploreOptions = from_json_text(&text, "options")?;
     // The search's numbers out of range are a RangeError, as every argument's are.
@@ -556,6 +593,7 @@ pub fn whatif(
     #[wasm_bindgen(unchecked_param_type = "(done: number, total: number) => boolean | void")] progress: JsValue,
 ) -> Result<JsValue, JsValue> {
     let progress = args::function(&progress, "whatif: progress")?;
+    let _searching = Searching::start("whatif")?;
     let text = json_text(&scenario, "whatif: scenario")?;
     let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
     scenario.validate().map_err(|e| JsError::new(&e.0))?;
@@ -563,8 +601,15 @@ pub fn whatif(
     let total = specs.len();
     let progress: &ProgressCallback = progress.unchecked_ref();
     let mut cells = Vec::with_capacity(total);
+    // The grid's own budget (`MAX_WORK_PER_GRID`): refused past it, with the limit named.
+    let work = crate::search::whatif::GridWork::new(total);
     for spec in &specs {
-        cells.push(crate::search::whatif::run_cell(&scenario, spec));
+        let cell = crate::search::whatif::run_cell(&scenario, spec);
+        if cells.is_empty() {
+            work.estimate(&cell).map_err(|e| JsError::new(&e))?;
+        }
+        work.add(&cell).map_err(|e| JsError::new(&e))?;
+        cells.push(cell);
         if progress.report(&JsValue::NULL, cells.len() as f64, total as f64).ok().flatten() == Some(false) {
             break;
         }

@@ -51,6 +51,15 @@ fn bare_steps(raw: &mut serde_json::Value) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// One step as `apply` takes it: a bare `"consume"` is `{"consume": null}`,
+/// as in a file; another name gets the file's message, about "step".
+pub fn bare_step(step: &mut serde_json::Value) -> Result<(), String> {
+    let mut raw = serde_json::json!({ "steps": [step.take()] });
+    let read = bare_steps(&mut raw).map_err(|e| e.0.replacen("steps[0]", "step", 1));
+    *step = raw["steps"][0].take();
+    read
+}
+
 /// A place in a scenario's JSON as segments, formatted only when an error
 /// names it: building a path string for every value would copy a long key
 /// once per element of the array below it.

@@ -99,6 +99,9 @@ pub struct Cell {
     /// `budget_exceeded` event's words): the outcome is that of the steps run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// The run's work (`Simulation::work_done`), counted against the grid's budget.
+    #[serde(skip)]
+    pub work: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -149,7 +152,75 @@ pub fn run_cell(scenario: &Scenario, spec: &CellSpec) -> Cell {
 /// `run_cell` under the given budgets (tests lower them to reach one).
 pub fn run_cell_with(scenario: &Scenario, spec: &CellSpec, budgets: Budgets) -> Cell {
     let run = run_outcome_with(&scenario_for(scenario, spec), budgets);
-    Cell { spec: *spec, outcome: run.outcome, step: run.step, stopped: run.stopped }
+    Cell { spec: *spec, outcome: run.outcome, step: run.step, stopped: run.stopped, work: run.work }
+}
+
+/// Units of work (events and counted work, `Simulation::work_done`) the
+/// whole grid may take, its cells together: each cell is a whole run under
+/// a run's budgets, and a grid has up to 448 of them, so without a budget
+/// of its own a grid of runs near a run's budgets took a minute (52 s for
+/// the fuzz seed 4242 on 2 threads). At this budget the slowest units
+/// measured (about 1 µs each natively) keep a grid within about two
+/// seconds on 2 threads; a grid past it is refused, with this limit named.
+pub const MAX_WORK_PER_GRID: u64 = 4_000_000;
+
+/// The grid's work so far, shared by the threads that run its cells: a
+/// grid is refused as soon as its cells together are past
+/// `MAX_WORK_PER_GRID` (or the first cell's work times the number of cells
+/// is), whatever the order in which the cells ran, so whether a grid is
+/// refused does not depend on the threads.
+#[derive(Debug)]
+pub struct GridWork {
+    used: std::sync::atomic::AtomicU64,
+    limit: u64,
+    cells: usize,
+}
+
+impl GridWork {
+    pub fn new(cells: usize) -> GridWork {
+        GridWork::with_limit(cells, MAX_WORK_PER_GRID)
+    }
+
+    /// `new` with another limit (tests).
+    pub fn with_limit(cells: usize, limit: u64) -> GridWork {
+        GridWork { used: 0.into(), limit, cells }
+    }
+
+    /// Counts a cell's work; the refusal once the grid is past its budget.
+    pub fn add(&self, cell: &Cell) -> Result<(), String> {
+        use std::sync::atomic::Ordering;
+        let used = self.used.fetch_add(cell.work, Ordering::Relaxed) + cell.work;
+        if used > self.limit {
+            return Err(self.refusal(None));
+        }
+        Ok(())
+    }
+
+    /// The refusal when one cell's work times the number of cells is past
+    /// the budget: the answer at the cost of one run, not of a minute.
+    pub fn estimate(&self, first: &Cell) -> Result<(), String> {
+        if first.work.saturating_mul(self.cells as u64) > self.limit {
+            return Err(self.refusal(Some(first.work)));
+        }
+        Ok(())
+    }
+
+    /// True once a cell has found the grid past its budget (the others stop taking cells).
+    pub fn is_spent(&self) -> bool {
+        self.used.load(std::sync::atomic::Ordering::Relaxed) > self.limit
+    }
+
+    fn refusal(&self, each: Option<u64>) -> String {
+        use crate::base::text::thousands;
+        let why = match each {
+            Some(w) => format!("{} cells of about {} units of work each", self.cells, thousands(w)),
+            None => format!("its {} cells together", self.cells),
+        };
+        format!(
+            "whatif: {why} go past the grid's budget of {} units of work (MAX_WORK_PER_GRID); a shorter run (fewer steps, less time advanced) fits",
+            thousands(self.limit)
+        )
+    }
 }
 
 /// What one whole run came to, read as a grid cell reads it (a fork's
@@ -162,6 +233,9 @@ pub struct RunOutcome {
     /// The run went past a work budget and stopped (the `budget_exceeded` event's words).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<String>,
+    /// The run's work (`Simulation::work_done`).
+    #[serde(skip)]
+    pub work: u64,
 }
 
 /// Runs a (valid) scenario to its end, or to a budget stop, and reduces it
@@ -219,13 +293,26 @@ pub fn run_outcome_with(s: &Scenario, budgets: Budgets) -> RunOutcome {
         outcome: worst.map_or(Outcome::Safe, |w| w.0),
         step: worst.map(|w| w.1),
         stopped: sim.stopped().map(|b| crate::model::event::budget_message(b, sim.budgets().limit(b))),
+        work: sim.work_done(),
     }
 }
 
-/// The whole grid, one cell after another.
+/// The whole grid, one cell after another, under the grid's budget
+/// (`MAX_WORK_PER_GRID`): past it, the refusal that names it.
 pub fn whatif(scenario: &Scenario) -> Result<Grid, ScenarioError> {
     scenario.validate()?;
-    Ok(Grid { cells: cells(scenario).iter().map(|spec| run_cell(scenario, spec)).collect() })
+    let specs = cells(scenario);
+    let work = GridWork::new(specs.len());
+    let mut cells = Vec::with_capacity(specs.len());
+    for (i, spec) in specs.iter().enumerate() {
+        let cell = run_cell(scenario, spec);
+        if i == 0 {
+            work.estimate(&cell).map_err(ScenarioError)?;
+        }
+        work.add(&cell).map_err(ScenarioError)?;
+        cells.push(cell);
+    }
+    Ok(Grid { cells })
 }
 
 /// The grid as a table: a row per protocol × acks, a column per min ISR ×

@@ -9,17 +9,19 @@
 //! does not bear out: `highwater tour check FILE`, the page when a tour
 //! loads, and `tests/tours.rs`.
 
-use crate::base::text::{quoted, thousands};
-use crate::model::config::limits;
+use crate::base::text::{excerpt, json_for_terminal, quoted, thousands};
+use crate::model::config::{limits, Budgets};
+use crate::model::event::{Event, Traced};
+use crate::model::simulation::Simulation;
 use crate::run::link::{self, Format};
 use crate::run::scenario::{path_error, reject_duplicate_keys, Scenario};
 use crate::run::timeline::Timeline;
-use crate::view::state::{EventView, LogWindow, StateView};
+use crate::view::state::{LogWindow, StateView};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// The version of the tour file format that this reader knows.
 pub const TOUR_FORMAT_VERSION: u32 = 1;
@@ -122,7 +124,7 @@ pub struct Finding {
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.stop.is_empty() {
-            write!(f, "stop {:?}", self.stop)?;
+            write!(f, "stop {}", quoted(&self.stop))?;
             if let (Some(p), Some(at)) = (self.part, self.at) {
                 write!(f, " (part {}, at {at})", p + 1)?;
             }
@@ -137,7 +139,10 @@ impl fmt::Display for Finding {
 /// page shows them).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct TourCheck {
+    /// The first `MAX_FINDINGS` findings.
     pub findings: Vec<Finding>,
+    /// Findings past those, counted.
+    pub more_findings: usize,
     pub predictions: Vec<Prediction>,
 }
 
@@ -310,102 +315,324 @@ fn check_parts_shape(parts: &[TourPart]) -> Result<(), String> {
 /// every view as text already, and a second serializer would add a copy of
 /// each type's writer to the wasm file (about 40 KB gzipped).
 pub fn state_value(timeline: &Timeline) -> Value {
-    let text = serde_json::to_string(&StateView::of(timeline.current(), LogWindow::ALL)).expect("the state serializes");
+    state_of(timeline.current())
+}
+
+fn state_of(sim: &Simulation) -> Value {
+    let text = serde_json::to_string(&StateView::of(sim, LogWindow::ALL)).expect("the state serializes");
     serde_json::from_str(&text).expect("the state reads back")
+}
+
+/// What of the state the stops at one position read: the records of the
+/// logs, the consumer's reads, and which produce requests (by value). The
+/// rest of the state is small; these grow with the run (9,999 produce
+/// requests are 1.4 MB of JSON), so a check that wrote them whole at each of
+/// 200 stops cost seconds where the run costs a tenth of one.
+#[derive(Default)]
+struct Needs {
+    logs: bool,
+    consumed: bool,
+    produce: BTreeSet<String>,
+}
+
+impl Needs {
+    fn of(stops: &[&TourStop]) -> Needs {
+        let mut needs = Needs::default();
+        let path = |p: &str, needs: &mut Needs| {
+            let (head, rest) = p.split_once('.').map_or((p, ""), |(h, r)| (h, r));
+            match head {
+                "brokers" => needs.logs |= rest.ends_with(".log") || rest.ends_with(".log_epochs"),
+                "consumed" => needs.consumed = true,
+                "produce" | "produce_error" => {
+                    needs.produce.insert(rest.to_string());
+                }
+                _ => {}
+            }
+        };
+        for stop in stops {
+            for (key, value) in &stop.facts {
+                match key.as_str() {
+                    "brokers" => {
+                        for facts in value.as_object().into_iter().flat_map(|m| m.values()) {
+                            needs.logs |= facts.as_object().is_some_and(|f| f.contains_key("log") || f.contains_key("log_epochs"));
+                        }
+                    }
+                    "produce" | "produce_error" => needs.produce.extend(value.as_object().into_iter().flat_map(|m| m.keys().cloned())),
+                    other => path(other, &mut needs),
+                }
+            }
+            if let Some(p) = &stop.predict {
+                path(p, &mut needs);
+            }
+        }
+        needs
+    }
+}
+
+/// `state_of` with only what the stops read of what grows with the run
+/// (`Needs`): the same values at every path they read.
+fn state_for(sim: &Simulation, needs: &Needs) -> Value {
+    let window = if needs.logs { LogWindow::ALL } else { LogWindow { start: 0, max_records: 0 } };
+    let mut view = StateView::of(sim, window);
+    view.producer.retain(|p| needs.produce.contains(&*p.value));
+    if !needs.consumed {
+        view.consumer.read.clear();
+    }
+    let text = serde_json::to_string(&view).expect("the state serializes");
+    serde_json::from_str(&text).expect("the state reads back")
+}
+
+/// The serde `type` tag of an event (`high_watermark_changed`): its
+/// variant's name in snake case, read from the first word of its `Debug`
+/// text and never the rest, so a step of 50,000 events costs 50,000 short
+/// writes, not 50,000 JSON texts.
+pub fn event_type(event: &Event) -> String {
+    struct Head(String, bool);
+    impl fmt::Write for Head {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            for c in s.chars() {
+                if !c.is_ascii_alphanumeric() {
+                    self.1 = true;
+                    return Err(fmt::Error);
+                }
+                if c.is_ascii_uppercase() && !self.0.is_empty() {
+                    self.0.push('_');
+                }
+                self.0.push(c.to_ascii_lowercase());
+            }
+            Ok(())
+        }
+    }
+    let mut head = Head(String::new(), false);
+    let _ = fmt::write(&mut head, format_args!("{event:?}"));
+    head.0
 }
 
 /// The serde `type` tags of the events of step `at` (none at position 0).
 pub fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
-    timeline
-        .step_events(at)
-        .iter()
-        .map(|e| {
-            // As the page's core writes an event (`EventView`): one writer for events in the wasm file.
-            let v: Option<Value> = serde_json::to_string(&EventView::of(e)).ok().and_then(|t| serde_json::from_str(&t).ok());
-            v.and_then(|v| v["type"].as_str().map(str::to_string)).unwrap_or_else(|| "?".into())
-        })
-        .collect()
+    timeline.step_events(at).iter().map(|e| event_type(&e.event)).collect()
+}
+
+/// Every event type the model has (the serde `type` tags of
+/// `src/model/event.rs`'s `Event`, in its order): an `events` fact names
+/// only these.
+pub const EVENT_TYPES: [&str; 53] = [
+    "produce_request", "produce_queued", "duplicate_produce", "appended", "produce_response", "sent", "dropped",
+    "response_ignored", "fetch_timed_out", "fetcher_removed", "fetch_held", "remote_log_end_offset_updated",
+    "follower_appended", "high_watermark_changed", "high_watermark_held", "truncated", "epoch_cache_trimmed",
+    "isr_shrunk", "isr_expanded", "alter_partition_sent", "isr_change_failed", "broker_fenced",
+    "registration_refused", "broker_registered", "leader_epoch_bumped", "eligible_leader_replicas_changed",
+    "broker_unfenced", "leader_elected", "partition_offline", "became_leader", "became_follower", "crashed",
+    "restarted", "high_watermark_checkpointed", "latency_changed", "link_cut", "isolated", "link_healed",
+    "isolation_healed", "controller_cut", "controller_link_healed", "controlled_shutdown_started",
+    "controlled_shutdown_completed", "fetcher_paused", "fetcher_resumed", "clock_advanced", "consumed",
+    "consume_failed", "consumer_truncation_detected", "consumer_position_reset", "step_rejected",
+    "budget_exceeded", "violation",
+];
+
+/// Every kind of safety violation (`ViolationKind::name`): a `violations`
+/// fact names only these.
+pub const VIOLATION_KINDS: [&str; 4] = ["acked_write_lost", "committed_divergence", "consumer_saw_vanished_record", "hw_exceeds_leo"];
+
+/// Findings a check lists, whatever the file: past it they are counted
+/// (`TourCheck::more_findings`), not built, so that a check's output is a
+/// few kilobytes however many facts a file states wrongly.
+pub const MAX_FINDINGS: usize = 20;
+/// Characters of a value's JSON text that a finding shows.
+pub const MAX_VALUE_CHARS: usize = 80;
+/// Characters of a prediction's answer (its JSON text): a learner chooses
+/// among short values (an offset, a set of brokers), not among logs.
+pub const MAX_ANSWER_CHARS: usize = 200;
+
+/// Findings as they are found: the first `MAX_FINDINGS` built, the rest
+/// counted.
+#[derive(Default)]
+struct Findings {
+    list: Vec<Finding>,
+    more: usize,
+}
+
+impl Findings {
+    fn add(&mut self, make: impl FnOnce() -> Finding) {
+        if self.list.len() < MAX_FINDINGS {
+            self.list.push(make());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn append(&mut self, other: Findings) {
+        let more = other.more;
+        for f in other.list {
+            self.add(|| f);
+        }
+        self.more += more;
+    }
+}
+
+/// A value as a finding shows it: its JSON text with every invisible
+/// character as a `\u` escape (`json_for_terminal`), at most
+/// `MAX_VALUE_CHARS` characters, with its length when cut.
+pub fn shown(value: &Value) -> String {
+    let text = serde_json::to_string(value).expect("a value serializes");
+    let text = json_for_terminal(&text);
+    let n = text.chars().count();
+    if n <= MAX_VALUE_CHARS {
+        return text.into_owned();
+    }
+    format!("{}… ({} characters)", text.chars().take(MAX_VALUE_CHARS).collect::<String>(), thousands(n as u64))
+}
+
+/// A value as a finding's `expected` or `actual` holds it: the value when
+/// its text is short, else the excerpt `shown` gives, as a string.
+fn bounded(value: Value) -> Value {
+    let short = serde_json::to_string(&value).map(|t| t.chars().count() <= MAX_VALUE_CHARS).unwrap_or(false);
+    if short {
+        value
+    } else {
+        Value::String(shown(&value))
+    }
+}
+
+fn file_finding(message: String) -> Finding {
+    Finding { stop: String::new(), part: None, at: None, fact: None, expected: None, actual: None, message }
 }
 
 /// Checks every part: the scenario reads and runs, every step happens, the
 /// stops' keys are unique and kebab-case, stops come in order within the
 /// part, a "do" stop has a step to do, and every fact holds.
+///
+/// Each part's run is made once, forward, as `highwater run` makes it (one
+/// step's events held at a time), and each stop is checked as the run
+/// passes its position: the check costs the run plus the facts.
 pub fn check_parts(parts: &[TourPart]) -> TourCheck {
-    let mut check = TourCheck::default();
+    let mut file = Findings::default();
+    let mut stops_found = Findings::default();
+    let mut predictions = vec![];
     let mut keys = BTreeSet::new();
-    let file = |message: String| Finding { stop: String::new(), part: None, at: None, fact: None, expected: None, actual: None, message };
     for (p, part) in parts.iter().enumerate() {
         let scenario = match Scenario::from_value(part.scenario.clone()) {
             Ok(s) => s,
             Err(e) => {
-                check.findings.push(file(format!("parts[{p}].scenario: {e}")));
+                file.add(|| file_finding(format!("parts[{p}].scenario: {e}")));
                 continue;
             }
         };
-        let mut timeline = match Timeline::new(&scenario) {
-            Ok(t) => t,
-            Err(e) => {
-                check.findings.push(file(format!("parts[{p}].scenario does not run: {e}")));
-                continue;
-            }
-        };
+        if let Err(e) = scenario.validate() {
+            file.add(|| file_finding(format!("parts[{p}].scenario does not run: {e}")));
+            continue;
+        }
         let len = scenario.steps.len();
-        if timeline.len() != len {
-            let why = timeline.stopped().unwrap_or_default();
-            check.findings.push(file(format!("parts[{p}]: the run stopped after {} of {len} steps: {why}", timeline.len())));
-        }
-        // A tour teaches with steps that happen: a rejected step would leave
-        // the learner pressing a button that does nothing.
-        for step in 1..=timeline.len() {
-            if event_types(&timeline, step).iter().any(|t| t == "step_rejected") {
-                check.findings.push(file(format!("parts[{p}]: step {step} ({}) is rejected by the model", scenario.steps[step - 1].to_json())));
-            }
-        }
         if part.stops.is_empty() {
-            check.findings.push(file(format!("parts[{p}]: no stops")));
+            file.add(|| file_finding(format!("parts[{p}]: no stops")));
         }
+        // The stops' own findings, and the stops to check at each position.
+        let mut at_position: BTreeMap<usize, Vec<&TourStop>> = BTreeMap::new();
         let mut last_at: Option<usize> = None;
         for stop in &part.stops {
             let finding = |message: String| Finding { stop: stop.key.clone(), part: Some(p), at: Some(stop.at), fact: None, expected: None, actual: None, message };
             if !is_kebab(&stop.key) {
-                check.findings.push(finding(format!("the key {} is not lower-kebab-case", quoted(&stop.key))));
+                stops_found.add(|| finding(format!("the key {} is not lower-kebab-case", quoted(&stop.key))));
             }
-            if !keys.insert(stop.key.clone()) {
-                check.findings.push(finding("the key is used twice in this tour".into()));
-            }
-            if stop.at > timeline.len() {
-                check.findings.push(finding(format!("at {} is past the last step ({})", stop.at, timeline.len())));
-                continue;
+            if !keys.insert(stop.key.as_str()) {
+                stops_found.add(|| finding("the key is used twice in this tour".into()));
             }
             if let Some(prev) = last_at.filter(|&prev| stop.at <= prev) {
-                check.findings.push(finding(format!("at {} does not come after the previous stop's {prev}", stop.at)));
+                stops_found.add(|| finding(format!("at {} does not come after the previous stop's {prev}", stop.at)));
             }
             last_at = Some(stop.at);
             if stop.does && stop.at == 0 {
-                check.findings.push(finding("a \"do\" stop needs a step to do (at 0 there is none)".into()));
-            }
-            timeline.seek(stop.at).expect("a position within the timeline");
-            let state = state_value(&timeline);
-            let events = event_types(&timeline, stop.at);
-            for mut f in check_facts(&stop.facts, &state, &events) {
-                (f.stop, f.part, f.at) = (stop.key.clone(), Some(p), Some(stop.at));
-                check.findings.push(f);
+                stops_found.add(|| finding("a \"do\" stop needs a step to do (at 0 there is none)".into()));
             }
             if stop.predict.is_some() && stop.at == 0 {
                 // The page asks at the position before `at` and then moves the board there.
-                check.findings.push(finding("a \"predict\" stop is asked at the position before it (at 0 there is none)".into()));
-            } else if let Some(path) = &stop.predict {
-                match lookup(path, &state) {
-                    Ok(answer) => {
-                        let choices = choices(path, &answer, &state);
-                        check.predictions.push(Prediction { stop: stop.key.clone(), path: path.clone(), answer, choices });
-                    }
-                    Err(e) => check.findings.push(finding(format!("predict {}: {e}", quoted(path)))),
+                stops_found.add(|| finding("a \"predict\" stop is asked at the position before it (at 0 there is none)".into()));
+            }
+            at_position.entry(stop.at).or_default().push(stop);
+        }
+        let mut sim = Simulation::new(scenario.config.clone());
+        sim.accounting.budgets = Budgets::default();
+        let mut ran = 0;
+        let stop_at = |position: usize, sim: &Simulation, events: &[Traced], found: &mut Findings, predictions: &mut Vec<Prediction>| {
+            let Some(stops) = at_position.get(&position) else { return };
+            // The state and the events' types only when a stop there needs them.
+            let mut state: Option<Value> = None;
+            let needs = Needs::of(stops);
+            for stop in stops {
+                if stop.facts.is_empty() && (stop.predict.is_none() || position == 0) {
+                    continue;
                 }
+                let state = state.get_or_insert_with(|| state_for(sim, &needs));
+                let mut facts = Findings::default();
+                check_facts_into(&stop.facts, state, &StepEvents::Traced(events), &mut facts);
+                let more = facts.more;
+                for mut f in facts.list {
+                    found.add(|| {
+                        (f.stop, f.part, f.at) = (stop.key.clone(), Some(p), Some(stop.at));
+                        f
+                    });
+                }
+                found.more += more;
+                let Some(path) = stop.predict.as_ref().filter(|_| position > 0) else { continue };
+                let finding = |message: String| Finding { stop: stop.key.clone(), part: Some(p), at: Some(stop.at), fact: None, expected: None, actual: None, message };
+                match lookup(path, state) {
+                    Ok(answer) => {
+                        let chars = serde_json::to_string(&answer).map_or(0, |t| t.chars().count());
+                        if chars > MAX_ANSWER_CHARS {
+                            found.add(|| finding(format!("predict {}: the answer is {} characters of JSON, more than the limit of {MAX_ANSWER_CHARS} (a learner chooses among short values)", quoted(path), thousands(chars as u64))));
+                        } else {
+                            let choices = choices(path, &answer, state);
+                            predictions.push(Prediction { stop: stop.key.clone(), path: path.clone(), answer, choices });
+                        }
+                    }
+                    Err(e) => found.add(|| finding(format!("predict {}: {e}", quoted(path)))),
+                }
+            }
+        };
+        stop_at(0, &sim, &[], &mut stops_found, &mut predictions);
+        let mut refused: Option<String> = None;
+        for (i, step) in scenario.steps.iter().enumerate() {
+            if sim.stopped().is_some() {
+                break;
+            }
+            if let Err(e) = step.validate(&scenario.config, sim.now_ms) {
+                refused = Some(format!("steps[{i}].{e}"));
+                break;
+            }
+            let events = sim.apply_in_place(step);
+            ran = i + 1;
+            // A tour teaches with steps that happen: a rejected step would leave
+            // the learner pressing a button that does nothing.
+            if events.iter().any(|e| matches!(e.event, Event::StepRejected { .. })) {
+                file.add(|| file_finding(format!("parts[{p}]: step {ran} ({}) is rejected by the model", excerpt(&step.to_json()))));
+            }
+            let events: Vec<Traced> = if at_position.contains_key(&ran) { events.to_vec() } else { vec![] };
+            stop_at(ran, &sim, &events, &mut stops_found, &mut predictions);
+        }
+        if let Some(e) = refused {
+            file.add(|| file_finding(format!("parts[{p}].scenario does not run: {e}")));
+            continue;
+        }
+        if ran != len {
+            let why = sim.stopped().map(|b| crate::model::event::budget_message(b, sim.budgets().limit(b))).unwrap_or_default();
+            file.add(|| file_finding(format!("parts[{p}]: the run stopped after {ran} of {len} steps: {why}")));
+        }
+        for (&at, stops) in at_position.range(ran + 1..) {
+            for stop in stops {
+                stops_found.add(|| Finding {
+                    stop: stop.key.clone(),
+                    part: Some(p),
+                    at: Some(at),
+                    fact: None,
+                    expected: None,
+                    actual: None,
+                    message: format!("at {at} is past the last step ({ran})"),
+                });
             }
         }
     }
-    check
+    file.append(stops_found);
+    TourCheck { findings: file.list, more_findings: file.more, predictions }
 }
 
 fn broker<'a>(state: &'a Value, id: &str) -> Option<&'a Value> {
@@ -430,6 +657,84 @@ pub const BROKER_FACTS: [&str; 12] = [
 ];
 /// The partition's facts.
 pub const PARTITION_FACTS: [&str; 5] = ["leader", "leader_epoch", "isr", "elr", "high_watermark"];
+/// A broker's roles as the state view names them.
+const ROLES: [&str; 5] = ["leader", "follower", "none", "starting", "down"];
+
+/// The shape a fact's value must have: a value of another shape is an
+/// error naming the stop and the key, never compared (a list of objects
+/// where kinds are strings would otherwise match nothing, or everything).
+#[derive(Clone, Copy)]
+enum Shape {
+    /// A non-negative integer (an offset, an epoch, a time).
+    Number,
+    NumberOrNull,
+    Bool,
+    /// A broker's role (`ROLES`).
+    Role,
+    /// Any string (a produce result: `"acked"`, a Kafka error name).
+    Text,
+    TextOrNull,
+    /// An array of non-negative integers.
+    Numbers,
+    /// An array of strings (record values).
+    Texts,
+    /// `[[epoch, start_offset], ...]`.
+    EpochCache,
+}
+
+impl Shape {
+    fn of_path(head: &str, field: Option<&str>) -> Option<Shape> {
+        Some(match (head, field) {
+            ("leader", None) | ("high_watermark", None) => Shape::NumberOrNull,
+            ("leader_epoch" | "time_ms", None) => Shape::Number,
+            ("isr" | "elr", None) => Shape::Numbers,
+            ("consumed", None) => Shape::Texts,
+            ("leader_view", Some(_)) => Shape::NumberOrNull,
+            ("produce", Some(_)) => Shape::Text,
+            ("produce_error", Some(_)) => Shape::TextOrNull,
+            ("brokers", Some(f)) => match f {
+                "log_end_offset" | "high_watermark" | "checkpointed_high_watermark" | "leader_epoch" => Shape::Number,
+                "role" => Shape::Role,
+                "alive" | "in_isr" | "in_elr" | "fenced" => Shape::Bool,
+                "log" => Shape::Texts,
+                "log_epochs" => Shape::Numbers,
+                "epoch_cache" => Shape::EpochCache,
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    fn holds(self, v: &Value) -> bool {
+        match self {
+            Shape::Number => v.is_u64(),
+            Shape::NumberOrNull => v.is_u64() || v.is_null(),
+            Shape::Bool => v.is_boolean(),
+            Shape::Role => v.as_str().is_some_and(|r| ROLES.contains(&r)),
+            Shape::Text => v.is_string(),
+            Shape::TextOrNull => v.is_string() || v.is_null(),
+            Shape::Numbers => v.as_array().is_some_and(|a| a.iter().all(Value::is_u64)),
+            Shape::Texts => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
+            Shape::EpochCache => v.as_array().is_some_and(|a| {
+                a.iter().all(|e| e.as_array().is_some_and(|pair| pair.len() == 2 && pair.iter().all(Value::is_u64)))
+            }),
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Shape::Number => "a number (0 or more)".into(),
+            Shape::NumberOrNull => "a number (0 or more) or null".into(),
+            Shape::Bool => "true or false".into(),
+            Shape::Role => format!("one of {}", ROLES.map(|r| format!("\"{r}\"")).join(", ")),
+            Shape::Text => "a string".into(),
+            Shape::TextOrNull => "a string or null".into(),
+            Shape::Numbers => "an array of numbers".into(),
+            Shape::Texts => "an array of strings".into(),
+            Shape::EpochCache => "an array of [epoch, start_offset] pairs".into(),
+        }
+    }
+}
 
 /// The value at a path of the facts' vocabulary (docs/tours.md):
 /// `high_watermark`, `isr`, `brokers.2.high_watermark`, `leader_view.3`,
@@ -483,79 +788,166 @@ pub fn lookup(path: &str, state: &Value) -> Result<Value, String> {
     }
 }
 
+/// The events of the step a stop shows: as the check's run holds them, or
+/// as their types (`event_types`).
+enum StepEvents<'a> {
+    Traced(&'a [Traced]),
+    Types(&'a [String]),
+}
+
+impl StepEvents<'_> {
+    /// Each type the step caused, with how many events of it.
+    fn counts(&self) -> BTreeMap<String, usize> {
+        let mut counts = BTreeMap::new();
+        let mut add = |t: String| *counts.entry(t).or_insert(0) += 1;
+        match self {
+            StepEvents::Traced(events) => events.iter().for_each(|e| add(event_type(&e.event))),
+            StepEvents::Types(types) => types.iter().for_each(|t| add(t.clone())),
+        }
+        counts
+    }
+}
+
+/// Types a finding names, at most: a step of 50,000 events has at most a
+/// few dozen types, and a finding names the first of them.
+const MAX_TYPES_NAMED: usize = 8;
+
+
 /// Checks facts against the state at one position and the types of the
 /// events of the step that led there: one finding per fact that does not
-/// hold, or that the vocabulary does not know. The facts are an object as a
-/// tour writes them: `{"leader": 1, "brokers": {"2": {"high_watermark": 1}},
-/// "produce": {"m1": "acked"}, "violations": [...], "events": [...]}`.
+/// hold, or whose key or value's shape the vocabulary does not know. The
+/// facts are an object as a tour writes them: `{"leader": 1, "brokers":
+/// {"2": {"high_watermark": 1}}, "produce": {"m1": "acked"}, "violations":
+/// [...], "events": [...]}`. At most `MAX_FINDINGS`, each a bounded line.
 pub fn check_facts(facts: &Map<String, Value>, state: &Value, events: &[String]) -> Vec<Finding> {
-    let mut out = vec![];
-    let mut wrong = |fact: String, expected: &Value, actual: Value| {
-        let message = format!("fact `{fact}`: expected {expected}, actual {actual}");
-        out.push(Finding { stop: String::new(), part: None, at: None, fact: Some(fact), expected: Some(expected.clone()), actual: Some(actual), message });
-    };
-    let mut unknown = vec![];
+    let mut found = Findings::default();
+    check_facts_into(facts, state, &StepEvents::Types(events), &mut found);
+    found.list
+}
+
+fn check_facts_into(facts: &Map<String, Value>, state: &Value, events: &StepEvents, out: &mut Findings) {
+    let mut unknown = Findings::default();
     for (key, expected) in facts {
-        let nested = |expected: &Value, what: &str| -> Result<Vec<(String, Value)>, String> {
-            let map = expected.as_object().ok_or_else(|| format!("fact `{key}`: expected an object keyed by {what}, found {expected}"))?;
-            Ok(map.iter().map(|(k, v)| (format!("{key}.{k}"), v.clone())).collect())
-        };
-        let paths: Result<Vec<(String, Value)>, String> = match key.as_str() {
-            "brokers" => nested(expected, "broker id").and_then(|ids| {
+        fn nested<'v>(key: &str, expected: &'v Value, what: &str) -> Result<Vec<(String, &'v Value)>, String> {
+            let map = expected.as_object().ok_or_else(|| format!("fact `{}`: expected an object keyed by {what}, found {}", excerpt(key), shown(expected)))?;
+            Ok(map.iter().map(|(k, v)| (format!("{key}.{k}"), v)).collect())
+        }
+        let paths: Result<Vec<(String, &Value)>, String> = match key.as_str() {
+            "brokers" => nested(key, expected, "broker id").and_then(|ids| {
                 let mut paths = vec![];
                 for (id_path, broker_facts) in ids {
-                    let map = broker_facts.as_object().ok_or_else(|| format!("fact `{id_path}`: expected an object of facts, found {broker_facts}"))?;
-                    paths.extend(map.iter().map(|(f, v)| (format!("{id_path}.{f}"), v.clone())));
+                    let map = broker_facts
+                        .as_object()
+                        .ok_or_else(|| format!("fact `{}`: expected an object of facts, found {}", excerpt(&id_path), shown(broker_facts)))?;
+                    paths.extend(map.iter().map(|(f, v)| (format!("{id_path}.{f}"), v)));
                 }
                 Ok(paths)
             }),
-            "leader_view" => nested(expected, "follower id"),
-            "produce" | "produce_error" => nested(expected, "record value"),
+            "leader_view" => nested(key, expected, "follower id"),
+            "produce" | "produce_error" => nested(key, expected, "record value"),
             "violations" => {
-                let actual: BTreeSet<&str> = state["violations"].as_array().into_iter().flatten().filter_map(|v| v["kind"].as_str()).collect();
-                match expected.as_array() {
-                    Some(want) => {
-                        let want: BTreeSet<&str> = want.iter().filter_map(Value::as_str).collect();
+                match strings_of(expected, &VIOLATION_KINDS) {
+                    Err(why) => unknown.add(|| file_finding(format!("fact `violations`: {why} (an array of kinds: {})", VIOLATION_KINDS.join(", ")))),
+                    Ok(want) => {
+                        let actual: BTreeSet<&str> = state["violations"].as_array().into_iter().flatten().filter_map(|v| v["kind"].as_str()).collect();
                         if want != actual {
-                            let actual_value = Value::Array(actual.iter().map(|k| Value::from(*k)).collect());
-                            wrong(key.clone(), expected, actual_value);
+                            out.add(|| {
+                                let actual = Value::Array(actual.iter().map(|k| Value::from(*k)).collect());
+                                wrong(key, expected, actual)
+                            });
                         }
                     }
-                    None => unknown.push(format!("fact `violations`: expected an array of kinds, found {expected}")),
                 }
                 continue;
             }
             "events" => {
-                match expected.as_array() {
-                    Some(want) => {
-                        for w in want {
-                            let w = w.as_str().unwrap_or("?");
-                            if !events.iter().any(|e| e == w) {
-                                unknown.push(format!("fact `events`: expected a {w:?} event at this step, the step caused {events:?}"));
-                            }
+                match strings_of(expected, &EVENT_TYPES) {
+                    Err(why) => unknown.add(|| file_finding(format!("fact `events`: {why} (an array of event types, like \"truncated\" or \"isr_shrunk\"; docs/tours.md)"))),
+                    Ok(want) => {
+                        // The step's types once, and only when a stated one is missing.
+                        let mut counts: Option<BTreeMap<String, usize>> = None;
+                        let counts = counts.get_or_insert_with(|| events.counts());
+                        let missing: Vec<&str> = want.iter().copied().filter(|w| !counts.contains_key(*w)).collect();
+                        if !missing.is_empty() {
+                            out.add(|| file_finding(events_message(&missing, counts)));
                         }
                     }
-                    None => unknown.push(format!("fact `events`: expected an array of event types, found {expected}")),
                 }
                 continue;
             }
-            _ => Ok(vec![(key.clone(), expected.clone())]),
+            _ => Ok(vec![(key.clone(), expected)]),
         };
         match paths {
             Ok(paths) => {
                 for (path, want) in paths {
+                    let (head, rest) = path.split_once('.').map_or((path.as_str(), None), |(h, r)| (h, Some(r)));
+                    let field = match (head, rest) {
+                        ("brokers", Some(rest)) => rest.split_once('.').map(|(_, f)| f),
+                        (_, rest) => rest,
+                    };
+                    match Shape::of_path(head, field) {
+                        Some(shape) if !shape.holds(want) => {
+                            unknown.add(|| file_finding(format!("fact `{}`: expected {}, found {}", excerpt(&path), shape.describe(), shown(want))));
+                            continue;
+                        }
+                        _ => {}
+                    }
                     match lookup(&path, state) {
-                        Ok(actual) if actual == want => {}
-                        Ok(actual) => wrong(path, &want, actual),
-                        Err(e) => unknown.push(format!("fact `{path}`: {e}")),
+                        Ok(actual) if &actual == want => {}
+                        Ok(actual) => out.add(|| wrong(&path, want, actual)),
+                        Err(e) => unknown.add(|| file_finding(format!("fact `{}`: {e}", excerpt(&path)))),
                     }
                 }
             }
-            Err(e) => unknown.push(e),
+            Err(e) => unknown.add(|| file_finding(e)),
         }
     }
-    out.extend(unknown.into_iter().map(|message| Finding { stop: String::new(), part: None, at: None, fact: None, expected: None, actual: None, message }));
-    out
+    out.append(unknown);
+}
+
+/// A fact that does not hold: its path, both values, bounded.
+fn wrong(path: &str, expected: &Value, actual: Value) -> Finding {
+    let message = format!("fact `{}`: expected {}, actual {}", excerpt(path), shown(expected), shown(&actual));
+    Finding { stop: String::new(), part: None, at: None, fact: Some(excerpt(path)), expected: Some(bounded(expected.clone())), actual: Some(bounded(actual)), message }
+}
+
+/// An array of strings, each one of `known`, as a set; else why not, naming
+/// the first entry that is not.
+fn strings_of<'a>(value: &'a Value, known: &[&str]) -> Result<BTreeSet<&'a str>, String> {
+    let Some(items) = value.as_array() else { return Err(format!("expected an array, found {}", shown(value))) };
+    let mut set = BTreeSet::new();
+    for (i, item) in items.iter().enumerate() {
+        match item.as_str() {
+            Some(s) if known.contains(&s) => {
+                set.insert(s);
+            }
+            Some(s) => return Err(format!("[{i}] {} is not one the model has", quoted(s))),
+            None => return Err(format!("[{i}] is {}, not a string", shown(item))),
+        }
+    }
+    Ok(set)
+}
+
+/// "the step caused no \"isr_shrunk\" event (nor 2 more stated); it caused
+/// 50,000 events of 3 types: fetch_held (20,000), …": bounded whatever the
+/// number of events and of types stated.
+fn events_message(missing: &[&str], counts: &BTreeMap<String, usize>) -> String {
+    let mut m = format!("fact `events`: the step caused no {} event", quoted(missing[0]));
+    if missing.len() > 1 {
+        let _ = write!(m, " (nor {} more of those stated)", missing.len() - 1);
+    }
+    let total: usize = counts.values().sum();
+    if total == 0 {
+        m.push_str("; it caused none");
+        return m;
+    }
+    let _ = write!(m, "; it caused {} event{} of {} type{}: ", thousands(total as u64), if total == 1 { "" } else { "s" }, counts.len(), if counts.len() == 1 { "" } else { "s" });
+    let named: Vec<String> = counts.iter().take(MAX_TYPES_NAMED).map(|(t, n)| format!("{t} ({})", thousands(*n as u64))).collect();
+    m.push_str(&named.join(", "));
+    if counts.len() > MAX_TYPES_NAMED {
+        let _ = write!(m, " and {} more", counts.len() - MAX_TYPES_NAMED);
+    }
+    m
 }
 
 /// What a prediction stop offers: the model's value and two or three others
@@ -812,5 +1204,52 @@ mod tests {
         assert_eq!(elr, vec![serde_json::json!([1]), serde_json::json!([1, 2]), serde_json::json!([1, 2, 3]), serde_json::json!([2])]);
         assert_eq!(choices("produce.m1", &Value::from("acked"), &state).len(), 4);
         assert_eq!(choices("brokers.1.in_isr", &Value::Bool(true), &state), vec![Value::Bool(false), Value::Bool(true)]);
+    }
+
+    /// `EVENT_TYPES` is `Event`'s variants, each as serde tags it: read from
+    /// the enum's source, so that an event added to the model is a name an
+    /// `events` fact may state (and this test says so when it is not).
+    #[test]
+    fn the_event_types_are_the_models() {
+        let source = include_str!("../model/event.rs");
+        let body = &source[source.find("pub enum Event {").expect("the enum")..];
+        let body = &body[..body.find("\n}\n").expect("its end")];
+        let names: Vec<String> = body
+            .lines()
+            .filter_map(|l| l.strip_prefix("    "))
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
+            .map(|l| l.split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or(""))
+            .map(|name| {
+                let mut snake = String::new();
+                for (i, c) in name.chars().enumerate() {
+                    if c.is_ascii_uppercase() && i > 0 {
+                        snake.push('_');
+                    }
+                    snake.push(c.to_ascii_lowercase());
+                }
+                snake
+            })
+            .collect();
+        assert_eq!(names, EVENT_TYPES.to_vec());
+        use crate::model::violation::ViolationKind::*;
+        assert_eq!(VIOLATION_KINDS.to_vec(), [AckedWriteLost, CommittedDivergence, ConsumerSawVanishedRecord, HwExceedsLeo].map(|k| k.name()).to_vec());
+    }
+
+    /// `event_type` (the first word of an event's `Debug` text) is the `type`
+    /// the page's core writes, for every event of the golden scenarios.
+    #[test]
+    fn an_events_type_is_its_json_tag() {
+        let mut seen = BTreeSet::new();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let scenario = Scenario::from_json(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+            let timeline = Timeline::new(&scenario).unwrap();
+            for e in timeline.events() {
+                let json: Value = serde_json::from_str(&serde_json::to_string(&crate::view::state::EventView::of(e)).unwrap()).unwrap();
+                assert_eq!(event_type(&e.event), json["type"].as_str().unwrap());
+                seen.insert(event_type(&e.event));
+            }
+        }
+        assert!(seen.len() > 25, "{seen:?}");
     }
 }

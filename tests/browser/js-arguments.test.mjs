@@ -208,3 +208,52 @@ for (const dir of ['pkg', 'pkg-fast']) {
     build.free();
   });
 }
+
+for (const dir of ['pkg', 'pkg-fast']) {
+  // A progress callback that starts the search again went one level deeper
+  // each time, until the module trapped ("memory access out of bounds", at
+  // a depth of 201 in pkg and 161 in pkg-fast).
+  test(`${dir}: a progress callback that calls explore or whatif again is refused with an error, not a trap`, () => {
+    const core = cores[dir];
+    const config = { brokers: 2, protocol: '0.10', unclean_leader_election: false };
+    for (const [outer, call] of [
+      ['explore', (progress) => core.explore({ config, depth: 3 }, progress)],
+      ['whatif', (progress) => core.whatif(SCENARIO, progress)],
+    ]) {
+      for (const inner of ['explore', 'whatif']) {
+        let depth = 0;
+        const errors = [];
+        const again = () => {
+          depth += 1;
+          try {
+            if (inner === 'explore') core.explore({ config, depth: 3 }, again);
+            else core.whatif(SCENARIO, again);
+          } catch (err) {
+            errors.push(err);
+          }
+          return false;
+        };
+        const outcome = call(again);
+        assert.equal(typeof outcome, 'object', `${outer} returns after the refused ${inner}`);
+        assert.equal(depth, 1, `${outer} -> ${inner}: refused at the first re-entry`);
+        assert.equal(errors.length, 1);
+        assert.equal(errors[0].message, `${inner}: called from the progress callback of ${outer}; a search does not start inside another (call it after ${outer} returns)`);
+        assert.equal(core.lastPanic(), undefined);
+      }
+    }
+    // And after them, a search runs as before.
+    assert.equal(typeof core.explore({ config, depth: 2 }, () => true).states, 'number');
+  });
+
+  test(`${dir}: apply takes a bare "consume" as a scenario file does`, () => {
+    const core = cores[dir];
+    const sim = core.Simulation.fromScenario(SCENARIO);
+    const events = sim.apply('"consume"');
+    assert.ok(events.some((e) => e.type === 'consumed'), JSON.stringify(events));
+    assert.deepEqual(sim.scenario().steps.at(-1), { consume: null });
+    assert.throws(() => sim.apply('"fetch"'), (e) => e.message === 'step: "fetch" needs its argument: a broker id, like {"fetch": 2}');
+    assert.throws(() => sim.apply('"dance"'), (e) => e.message === 'step: unknown step "dance"');
+    assert.equal(sim.length(), 4, 'a refused step leaves the run as it was');
+    sim.free();
+  });
+}

@@ -46,7 +46,7 @@ export function wireWhatif(pg) {
         $('btn-whatif-cancel').disabled = true;
         $('whatif-progress').hidden = true;
         const p = $('whatif-error');
-        p.textContent = t('whatif.failed', { message });
+        p.textContent = t('whatif.failed', { message: phrase(message, t) });
         p.hidden = false;
       },
     });

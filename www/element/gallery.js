@@ -6,6 +6,7 @@
 
 import { h } from '../draw/dom.js';
 import { t, has } from '../words/i18n.js';
+import { settingsDigest } from './gallery-digest.js';
 
 /** A gallery entry's name, summary or description in the page's language. */
 export function galleryText(entry, field) {
@@ -13,9 +14,17 @@ export function galleryText(entry, field) {
   return has(key) ? t(key) : entry[field] || '';
 }
 
-/** The gallery entry a scenario came from (by its English name), if any. */
-export function galleryEntryNamed(gallery, name) {
-  return ((gallery && gallery.entries) || []).find((e) => e.name === name) || null;
+/**
+ * The gallery entry a run came from, if any: the same English name, the same
+ * description and the settings of the entry (or of one of its versions). A
+ * link that only takes an entry's name (with words and settings of its own)
+ * gets none, so the page never shows it with words that are not its own.
+ */
+export function galleryEntryNamed(gallery, name, { description = '', config } = {}) {
+  const entries = ((gallery && gallery.entries) || []).filter((e) => e.name === name && (e.description || '') === (description || ''));
+  if (!entries.length || config === undefined) return null;
+  const settings = settingsDigest(config);
+  return entries.find((e) => Array.isArray(e.configs) && e.configs.includes(settings)) || null;
 }
 
 export function renderGallery(gallery, currentName) {

@@ -111,6 +111,12 @@ export class PageAddress {
           pg.recover(err);
           return;
         }
+        // A bad link typed into a tab that shows a run: the run stays, and the address is its own again.
+        if (pg.sim && pg.firstDrawn) {
+          pg.notify('error', t('notice.bad_link_kept', { message: phrase(err.message, t) }));
+          this.writeHash();
+          return;
+        }
         pg.notify('error', t('notice.bad_link', { message: phrase(err.message, t) }));
       }
     }
@@ -125,6 +131,8 @@ export class PageAddress {
     url.searchParams.delete('tour-src');
     url.searchParams.delete('step');
     if (tour) {
+      // A `#t=` link's tour is the address's fragment: Back to another address is a change (wire).
+      if (tour.origin && tour.origin.link !== undefined) this.lastHash = `#t=${encodeURIComponent(tour.origin.link)}`;
       // A built-in tour by its id, a tour file by its URL; a `#t=` link's tour is in the fragment.
       if (!tour.origin) url.searchParams.set('tour', tour.id);
       else if (tour.origin.src !== undefined) url.searchParams.set('tour-src', tour.origin.src);
@@ -154,13 +162,26 @@ export class PageAddress {
     const onHash = (e) => {
       const hash = new URL(e.newURL).hash;
       if (hash === this.lastHash) return;
-      this.pg.player.stop();
-      this.loadFromHash(hash).then((opened) => {
-        if (opened && opened.tour !== undefined && !this.pg.closed) this.pg.tours.start({ link: opened.tour });
+      this.lastHash = hash;
+      const pg = this.pg;
+      pg.player.stop();
+      // Another run's address (Back from a tour's link, or one typed): the tour ends, the board follows the address.
+      if (pg.tour && parseFragment(hash).tour === null) pg.tours.close();
+      this.loadFromHash(hash).then(async (opened) => {
+        if (!opened || opened.tour === undefined || pg.closed) return;
+        // A tour link that cannot be opened leaves the run shown, and its address.
+        if (!(await pg.tours.start({ link: opened.tour }, 1, { fromAddress: true })) && !pg.closed && !pg.tour) this.writeHash();
       }, () => {});
     };
+    // Back to an entry whose query differs too (a tour's `?step=` written
+    // over the `#t=` one) is a popstate and no hashchange, in Chromium.
+    const onPop = () => onHash({ newURL: location.href });
     window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
+    window.addEventListener('popstate', onPop);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      window.removeEventListener('popstate', onPop);
+    };
   }
 }
 

@@ -319,15 +319,39 @@ export class Playground {
 
   /**
    * Loads a link's run. The core computes it a slice at a time
-   * (`SimulationBuild`), and a run that takes longer than a slice of the main
-   * thread goes on in later tasks: the page answers meanwhile, a notice says
-   * how far it is (with Stop), and the run shown stays until the new one is
-   * done (the empty run when there was none; the address bar keeps the link).
-   * Resolves true once loaded, false when stopped, removed or overtaken by
-   * another link; throws as `fromLink` does for a link it refuses.
+   * (`SimulationBuild`, `computeRun`), and a run that takes longer than a
+   * slice of the main thread goes on in later tasks: the page answers
+   * meanwhile, a notice says how far it is (with Stop), and the run shown
+   * stays until the new one is done (the empty run when there was none; the
+   * address bar keeps the link). Resolves true once loaded, false when
+   * stopped, removed or overtaken by another link; throws as `fromLink`
+   * does for a link it refuses.
    */
   async loadLink(link, opts) {
+    const sim = await this.computeRun((Simulation) => Simulation.buildLink(link));
+    if (!sim) return false;
+    try {
+      this.adopt(sim, opts);
+    } catch (err) {
+      sim.free();
+      throw err;
+    }
+    // The first draw of a long run is a task of its own too.
+    await new Promise((resolve) => { setTimeout(resolve, 0); });
     if (this.closed) return false;
+    this.draw();
+    return true;
+  }
+
+  /**
+   * Computes a run a slice at a time, as `loadLink` does, without adopting
+   * it: `makeBuild(Simulation)` gives the `SimulationBuild` (`buildLink`,
+   * `buildScenario`). Resolves the finished Simulation (the caller adopts or
+   * frees it), or null when stopped, removed or overtaken by another run;
+   * throws what the build throws for what it refuses.
+   */
+  async computeRun(makeBuild) {
+    if (this.closed) return null;
     const token = {};
     this.building = token;
     const goOn = async () => {
@@ -335,18 +359,19 @@ export class Playground {
       return !this.closed && this.building === token;
     };
     // In a task of its own: reading a long link is work too.
-    if (!(await goOn())) return false;
+    if (!(await goOn())) return null;
     let build;
     try {
-      build = core().Simulation.buildLink(link);
+      build = makeBuild(core().Simulation);
     } catch (err) {
       this.building = null;
       throw err;
     }
     let note = null;
+    let finished = false;
     try {
       // Reading it was this task's work: the run is computed from the next.
-      if (!(await goOn())) return false;
+      if (!(await goOn())) return null;
       let sliceStart = performance.now();
       let slice = BUILD_SLICE;
       for (;;) {
@@ -355,11 +380,11 @@ export class Playground {
         const now = performance.now();
         slice = nextSlice(slice, now - callStart);
         if (now - sliceStart < BUILD_SLICE_MS) continue;
-        if (!(await goOn())) return false;
+        if (!(await goOn())) return null;
         if (!this.sim) {
           // A board to show meanwhile (its first draw is a task of its own).
           this.loadScenario(this.defaultScenario(), { meanwhile: true });
-          if (!(await goOn())) return false;
+          if (!(await goOn())) return null;
         }
         note ??= this.notify('info', '', {
           timeoutMs: BUILD_NOTICE_MS,
@@ -370,19 +395,10 @@ export class Playground {
       }
       this.building = null;
       const sim = build.finish();
-      try {
-        this.adopt(sim, opts);
-      } catch (err) {
-        sim.free();
-        throw err;
-      }
-      // The first draw of a long run is a task of its own too.
-      await new Promise((resolve) => { setTimeout(resolve, 0); });
-      if (this.closed) return false;
-      this.draw();
-      return true;
+      finished = true;
+      return sim;
     } finally {
-      const stopped = this.building === token || this.building === null;
+      const stopped = !finished && (this.building === token || this.building === null);
       if (this.building === token) this.building = null;
       try {
         build.free();
@@ -737,9 +753,9 @@ export class Playground {
 
   /** The scenario's name and description in the page's language (a user's own as written, its unseen characters written out). */
   scenarioTitle() {
-    const entry = galleryEntryNamed(this.gallery, this.name);
+    const entry = galleryEntryNamed(this.gallery, this.name, { description: this.description, config: this.config });
     const tour = this.tour;
-    const name = tour ? visible(tour.title().text) : entry ? galleryText(entry, 'name') : visible(this.name);
+    const name = tour ? visible(tour.labelledTitle()) : entry ? galleryText(entry, 'name') : visible(this.name);
     const description = tour ? '' : entry ? galleryText(entry, 'description') : visible(this.description);
     return { name, description };
   }

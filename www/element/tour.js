@@ -11,7 +11,7 @@
 
 import { h, patch } from '../draw/dom.js';
 import { t, loadBundle, has, language } from '../words/i18n.js';
-import { excerpt } from '../words/user-text.js';
+import { excerpt, visible } from '../words/user-text.js';
 import { describeStep, formatMs } from '../words/describe.js';
 import { describePath, formatValue } from '../words/predict-text.js';
 
@@ -118,12 +118,17 @@ export function tourWords(tour) {
   };
 }
 
-/** The entry of `words` ({ tag: text }) for the page's language, or the first given. */
+/**
+ * The entry of `words` ({ tag: text }) for the page's language, or the first
+ * given: an author's text, so through the page's one function for a user's
+ * text (`visible`: a bidi override, a control or a zero-width character is
+ * shown written out, never applied).
+ */
 export function pick(words, lang = language()) {
   if (!words || typeof words !== 'object') return { text: '' };
-  if (Object.hasOwn(words, lang)) return { text: words[lang] };
+  if (Object.hasOwn(words, lang)) return { text: visible(words[lang]) };
   const [first] = Object.keys(words);
-  return first === undefined ? { text: '' } : { text: words[first], lang: first };
+  return first === undefined ? { text: '' } : { text: visible(words[first]), lang: first };
 }
 
 /** Words as a node's children: the text, in a span of its own language when it is not the page's. */
@@ -161,6 +166,29 @@ export class TourPlayer {
 
   get id() {
     return this.tour.id;
+  }
+
+  /**
+   * The host a tour file came from when it is not the page's own origin
+   * (`tour-src` on another server): its title is then always shown with it,
+   * and never becomes the page's title on its own. Null otherwise.
+   */
+  get foreignOrigin() {
+    const src = this.origin && this.origin.src;
+    if (src === undefined || src === null) return null;
+    try {
+      const url = new URL(src, document.baseURI);
+      return url.origin === location.origin ? null : url.host;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The title as the page's heading and the document's title show it: labelled with a foreign origin. */
+  labelledTitle() {
+    const title = this.title().text;
+    const host = this.foreignOrigin;
+    return host ? t('tour.foreign_title', { title, origin: visible(host) }) : title;
   }
 
   /** A tour file (not one of the built-in tours). */
@@ -440,6 +468,7 @@ export class TourPlayer {
       h('div', { class: 'tour-head', key: 'head' },
         h('span', { class: 'tour-tag' }, t('tour.tag')),
         h('strong', { class: 'tour-title', 'data-testid': 'tour-title' }, said(this.title())),
+        this.foreignOrigin ? h('span', { class: 'tag tour-origin', 'data-testid': 'tour-origin' }, t('tour.from_origin', { origin: visible(this.foreignOrigin) })) : null,
         h('span', { class: 'muted tour-count', 'data-testid': 'tour-count' }, t('tour.count', { n: this.index + 1, total: this.stops.length })),
         h('button', { type: 'button', class: 'link-button tour-all', 'data-tour': 'all', 'aria-pressed': String(this.showAll) },
           t(this.showAll ? 'tour.fewer_controls' : 'tour.all_controls')),

@@ -173,7 +173,8 @@ export class LessonWriter {
     try {
       const result = await checkTourText(JSON.stringify(this.file()));
       this.findings = result.findings;
-      this.status = result.findings.length ? t('writer.findings', { n: result.findings.length }) : t('writer.all_hold', { n: this.draft.stops.length });
+      const n = result.findings.length + (result.more_findings || 0);
+      this.status = n ? t('writer.findings', { n }) : t('writer.all_hold', { n: this.draft.stops.length });
     } catch (err) {
       this.findings = [];
       this.status = t('writer.unreadable', { message: phrase(err.message, t) });

@@ -62,7 +62,7 @@ export class Tours {
    * (the `v1.…` of a `#t=` link). A tour that cannot be opened is a message,
    * and the run stays as it was.
    */
-  async start(source, step = 1) {
+  async start(source, step = 1, { fromAddress = false } = {}) {
     const pg = this.pg;
     pg.player.stop();
     pg.player.stopClock();
@@ -80,9 +80,56 @@ export class Tours {
     const { data, checked, origin } = opened;
     const before = pg.sim ? pg.currentScenario() : null;
     const position = pg.sim ? pg.sim.position() : 0;
+    // The learner's own run, from before the first of the tours taken in a row
+    // (Next tour keeps it): closing the tour offers it back with Undo.
+    if (!pg.tour) this.userRun = before && before.steps.length ? { scenario: before, position } : null;
     const ids = await tourIds().catch(() => []);
     if (pg.closed) return false;
     pg.enter();
+    // The learner's run keeps its entry in the history: the tour's address is a
+    // new one, so Back brings the run back (a link opened in the address bar has its own entry).
+    const pushAddress = Boolean(pg.address && !fromAddress && !pg.tour && before && before.steps.length);
+    // The run of the part the tour opens at is computed as a link's is: in
+    // slices, the page answering meanwhile, with its progress and Stop
+    // (a tour of a long run blocked the main thread for seconds).
+    const parts = Array.isArray(data.parts) ? data.parts : [];
+    const stops = parts.flatMap((part, p) => (Array.isArray(part.stops) ? part.stops : []).map((stop) => ({ p, stop })));
+    let prebuilt = -1; // the part whose run is now the page's
+    const opening = stops.length ? stops[Math.max(0, Math.min(Number.isInteger(step) ? step : 1, stops.length) - 1)] : null;
+    const first = opening ? opening.p : -1;
+    // Where the stop shows the board from (TourPlayer.from): one step before a "do" or a question.
+    const from = opening && (opening.stop.do || opening.stop.predict) && opening.stop.at > 0 ? opening.stop.at - 1 : opening ? opening.stop.at : 0;
+    if (first >= 0 && parts[first].scenario) {
+      let sim;
+      try {
+        sim = await pg.computeRun((Simulation) => Simulation.buildScenario(parts[first].scenario));
+      } catch (err) {
+        if (pg.closed) return false;
+        if (isCrash(err)) { pg.recover(err); return false; }
+        pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
+        return false;
+      }
+      if (pg.closed || !sim) {
+        if (sim) sim.free();
+        return false; // stopped, or another run asked for meanwhile: what is shown stays
+      }
+      pg.enter();
+      if (pushAddress) history.pushState(null, '', location.href);
+      // Reading the finished run is a task of its own; the tour and the board are drawn in the next.
+      try {
+        pg.adopt(sim, { at: from });
+      } catch (err) {
+        sim.free();
+        if (isCrash(err)) { pg.recover(err); return false; }
+        pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
+        return false;
+      }
+      prebuilt = first;
+      await new Promise((resolve) => { setTimeout(resolve, 0); });
+      if (pg.closed) return false;
+      pg.enter();
+    }
+    if (pushAddress && prebuilt < 0) history.pushState(null, '', location.href);
     // The next tour in teaching order, after a built-in one.
     const next = origin ? null : ids[ids.indexOf(data.id) + 1] || null;
     let tour;
@@ -95,7 +142,9 @@ export class Tours {
       // Past the last stop: the last, and said so.
       if (stop > count) pg.notify('warn', t('tour.step_too_far', { step: stop, count }));
       if (checked) this.checked(tour, checked);
+      if (prebuilt >= 0) tour.part = prebuilt;
       tour.go(Math.max(0, Math.min(stop, count) - 1));
+      if (prebuilt >= 0) pg.draw();
     } catch (err) {
       this.close();
       if (isCrash(err)) { pg.recover(err); return false; }
@@ -123,14 +172,26 @@ export class Tours {
   checked(tour, result) {
     const pg = this.pg;
     tour.checked(result);
-    pg.host.dataset.tourErrors = String(result.findings.length);
+    pg.host.dataset.tourErrors = String(result.findings.length + (result.more_findings || 0));
     // A finding of the file as a whole (a part that does not run…) has no stop to show it at.
     const whole = result.findings.filter((f) => !f.stop);
     if (whole.length) pg.notify('warn', t('tour.file_findings', { n: whole.length, message: whole[0].message }));
   }
 
-  close() {
+  /**
+   * Ends the tour. `offerUndo`: the learner closed it, and the run they had
+   * before the tour comes back with the notice's Undo (the tour's run stays
+   * on the board, and in the address, until then).
+   */
+  close({ offerUndo = false } = {}) {
     const pg = this.pg;
+    const userRun = this.userRun;
+    this.userRun = null;
+
+    if (offerUndo && userRun && pg.tour) {
+      pg.undo = userRun;
+      pg.notify('info', t('tour.closed_undo'), pg.undoAction());
+    }
     pg.tour = null;
     delete pg.host.dataset.tourErrors;
     pg.$('root').classList.remove('asking');
@@ -191,7 +252,7 @@ export class Tours {
       tour.redraw();
       pg.$('tour').querySelector('[data-tour="all"]')?.focus();
       return;
-    } else if (action === 'close') this.close();
+    } else if (action === 'close') this.close({ offerUndo: true });
     else if (action === 'next-tour') {
       this.start(b.dataset.next);
       return;

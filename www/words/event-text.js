@@ -210,6 +210,8 @@ export const PHRASES = {
   'phrase.json_either': '`{first}` or `{second}`',
   'phrase.json_unit': 'unit',
   'phrase.link_invalid': 'link: {what}',
+  'phrase.grid_budget_each': "whatif: {cells} cells of about {work} units of work each go past the grid's budget of {limit} units of work (MAX_WORK_PER_GRID); a shorter run (fewer steps, less time advanced) fits",
+  'phrase.grid_budget_total': "whatif: its {cells} cells together go past the grid's budget of {limit} units of work (MAX_WORK_PER_GRID); a shorter run (fewer steps, less time advanced) fits",
   'truncation.high_watermark': 'truncated to HW {high_watermark} (pre-KIP-101 rule: truncate to own HW on becoming follower)',
   'truncation.leader_epoch': 'leader says epoch {requested_epoch} ends at {end_offset} (KIP-101 OffsetsForLeaderEpoch)',
   'truncation.undefined_epoch_offset': 'leader has no end offset for epoch {requested_epoch} (UNDEFINED_EPOCH_OFFSET: older or newer than every epoch it knows); truncated to HW {high_watermark} (KIP-101 fallback)',
