@@ -79,10 +79,19 @@ test('a tour whose stop states every event type on a step of 50,002 events draws
   await page.context().close();
 });
 
+/** Copy link, in the Tools group (lesson mode shows only the tour's controls until "Show all controls"). */
+async function copyLink(page) {
+  const host = page.locator('highwater-playground');
+  const all = host.locator('#tour button[data-tour="all"]');
+  if ((await all.getAttribute('aria-pressed')) !== 'true') await all.click();
+  if ((await host.locator('#btn-tools').getAttribute('aria-expanded')) !== 'true') await host.locator('#btn-tools').click();
+  await host.locator('#btn-copy-link').click();
+}
+
 test('?tour-src= of another origin: the title is labelled with that origin in the panel, the heading and the document\'s title', async () => {
   const tour = structuredClone(SAMPLE);
   tour.title = { en: 'Official Highwater notice: your session expired' };
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', permissions: ['clipboard-read', 'clipboard-write'] });
   const other = new URL(env.url);
   other.hostname = 'localhost';
   const src = new URL('elsewhere/lesson.json', other).href;
@@ -98,11 +107,21 @@ test('?tour-src= of another origin: the title is labelled with that origin in th
   const labelled = `Official Highwater notice: your session expired (a tour from ${other.host})`;
   await page.waitForFunction((l) => document.title.startsWith(l), labelled);
   assert.equal(await page.locator('highwater-playground').locator('#scenario-name').textContent(), labelled);
+  // Copy link keeps the tour where it is, and says whose it is.
+  await copyLink(page);
+  const notice = page.locator('highwater-playground').locator('.notice', { hasText: 'Link copied' });
+  await notice.waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(new URL(copied).searchParams.get('tour-src'), src);
+  assert.equal(await notice.locator('.notice-text').textContent(), `Link copied: it opens, at this stop, the tour from ${other.host} (another site).`);
   // The same file from the page's own origin is the page's own: no label.
   await context.route(`${env.url}lessons/mine.json`, (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(tour) }));
   await page.goto(`${env.url}?tour-src=lessons/mine.json`);
   await panel.locator('[data-testid="tour-title"]').waitFor();
   assert.equal(await panel.locator('[data-testid="tour-origin"]').count(), 0);
+  await page.waitForSelector('body[data-ready="true"]');
+  await copyLink(page);
+  await page.locator('highwater-playground').locator('.notice-text', { hasText: 'Link copied: it opens this run at this step.' }).waitFor();
   assert.deepEqual(page.errors, []);
   await context.close();
 });

@@ -143,3 +143,90 @@ test('a tour of a long run is computed in slices too: other tasks run meanwhile,
   assert.deepEqual(page.errors, []);
   await context.close();
 });
+
+// A later part of a tour, reached by Next, was built in one task: a long one
+// is now computed in slices too, and until it is there the tour stays at the
+// stop it was at, its board and its caption together; Stop leaves it there.
+test("a tour's later part is computed in slices when Next reaches it; Stop keeps the stop the tour was at", async () => {
+  const expected = core.Simulation.fromLink(LONG);
+  const scenario = expected.scenario();
+  const length = expected.length();
+  expected.free();
+  const pkg = await import(`${path.join(ROOT, 'www', 'pkg-fast', 'highwater.js')}?sliced-part`);
+  pkg.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg-fast', 'highwater_bg.wasm')) });
+  const short = { version: 1, config: { brokers: 3 }, steps: [{ produce: { value: 'm1' } }, { fetch: 2 }] };
+  const tour = {
+    highwater_tour: 1, id: 'two-parts', title: { en: 'Two parts' },
+    parts: [
+      { scenario: short, stops: [{ key: 'short', at: 2, caption: { en: 'A short run.' } }] },
+      { scenario, stops: [{ key: 'end', at: length, caption: { en: 'The end.' } }] },
+    ],
+  };
+  const link = pkg.tourToLink(JSON.stringify(tour));
+  const n = length.toLocaleString('en-US');
+  const open = async (slow) => {
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(e.message));
+    await page.goto(`${env.url}#t=${link}`);
+    const panel = page.locator('highwater-playground').locator('#tour');
+    await panel.locator('[data-testid="tour-caption"]', { hasText: 'A short run.' }).waitFor({ timeout: 60_000 });
+    await page.waitForSelector('body[data-ready="true"]');
+    await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: slow });
+    return { page, context, panel, root: (sel) => page.locator('highwater-playground').locator(sel) };
+  };
+
+  // Next: the page keeps running tasks while the part is computed, the
+  // notice says how far it is, and the first stop stays shown until the run is there.
+  {
+    const { page, context, panel, root } = await open(4);
+    await page.evaluate(() => {
+      window.__ticks = 0;
+      window.__seen = [];
+      const sr = document.querySelector('highwater-playground').shadowRoot;
+      const look = () => {
+        const note = sr.querySelector('.notice-info .notice-text');
+        if (note && /Computing/.test(note.textContent)) {
+          window.__seen.push({ note: note.textContent, caption: sr.querySelector('#tour [data-testid="tour-caption"]').textContent, position: sr.querySelector('#position').textContent });
+        }
+      };
+      new MutationObserver(look).observe(sr, { childList: true, subtree: true, characterData: true });
+      const tick = () => {
+        window.__ticks += 1;
+        if (sr.querySelector('#tour [data-testid="tour-caption"]').textContent !== 'The end.') setTimeout(tick, 0);
+      };
+      setTimeout(tick, 0);
+    });
+    await panel.locator('button[data-tour="next"]').click();
+    await panel.locator('[data-testid="tour-caption"]', { hasText: 'The end.' }).waitFor({ timeout: 120_000 });
+    assert.equal(await root('#position').textContent(), `${n} / ${n}`);
+    const { ticks, seen } = await page.evaluate(() => ({ ticks: window.__ticks, seen: window.__seen }));
+    assert.ok(ticks >= 5, `other tasks ran while it was computed: ${ticks}`);
+    assert.ok(seen.length > 0, 'the progress notice was up');
+    assert.match(seen[0].note, /^Computing the run: step [\d,]+ of 9,999…$/);
+    for (const s of seen) assert.deepEqual([s.caption, s.position], ['A short run.', '2 / 2'], 'meanwhile the first stop and its board');
+    assert.equal(await root('.notice-info', { hasText: 'Computing the run' }).count(), 0, 'the notice goes once the run is there');
+    // Back to the short part: at once.
+    await panel.locator('button[data-tour="back"]').click();
+    await panel.locator('[data-testid="tour-caption"]', { hasText: 'A short run.' }).waitFor();
+    assert.equal(await root('#position').textContent(), '2 / 2');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  }
+
+  // Stop: the tour stays at its first stop, with that stop's board and address.
+  {
+    const { page, context, panel, root } = await open(20);
+    await panel.locator('button[data-tour="next"]').click();
+    const stop = root('.notice-info button.notice-action', { hasText: 'Stop' });
+    await stop.waitFor({ timeout: 60_000 });
+    await stop.click();
+    await root('.notice-info', { hasText: 'Computing the run' }).waitFor({ state: 'detached' });
+    assert.equal(await panel.locator('[data-testid="tour-caption"]').textContent(), 'A short run.');
+    assert.equal(await root('#position').textContent(), '2 / 2');
+    assert.equal(new URL(page.url()).searchParams.get('step'), '1');
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  }
+});

@@ -40,7 +40,9 @@ export function wireShare(pg) {
       notifyTooLong(pg, pg.sim.toLink(), 'notice.link_too_long');
       return;
     }
-    copyText(pg, url, t('notice.link_copied'));
+    // A tour from another server stays its own: the notice names where it comes from.
+    const foreign = pg.tour ? pg.tour.foreignOrigin : null;
+    copyText(pg, url, foreign ? t('notice.link_copied_foreign', { origin: visible(foreign) }) : t('notice.link_copied'));
   });
 
   $('btn-embed').addEventListener('click', () => {

@@ -344,28 +344,63 @@ export class Playground {
   }
 
   /**
+   * A run computed in this task when it takes under a slice of the main
+   * thread (the finished Simulation), else a promise of it, the rest
+   * computed as `computeRun` does (null when stopped, removed or overtaken).
+   * A tour's later part: short ones appear at once, long ones with the
+   * progress and Stop. Throws what the build throws for what it refuses.
+   */
+  buildRun(makeBuild) {
+    this.building = null; // another run asked for: one still being computed gives way to it
+    const build = makeBuild(core().Simulation);
+    let handedOn = false; // then computeRun frees it
+    try {
+      const start = performance.now();
+      let slice = BUILD_SLICE;
+      for (;;) {
+        const callStart = performance.now();
+        if (build.run(slice)) return build.finish();
+        const now = performance.now();
+        slice = nextSlice(slice, now - callStart);
+        if (now - start >= BUILD_SLICE_MS) {
+          handedOn = true;
+          return this.computeRun(null, { build, slice });
+        }
+      }
+    } finally {
+      if (!handedOn) build.free();
+    }
+  }
+
+  /**
    * Computes a run a slice at a time, as `loadLink` does, without adopting
    * it: `makeBuild(Simulation)` gives the `SimulationBuild` (`buildLink`,
-   * `buildScenario`). Resolves the finished Simulation (the caller adopts or
-   * frees it), or null when stopped, removed or overtaken by another run;
-   * throws what the build throws for what it refuses.
+   * `buildScenario`), or `started` is one begun by `buildRun`. Resolves the
+   * finished Simulation (the caller adopts or frees it), or null when
+   * stopped, removed or overtaken by another run; throws what the build
+   * throws for what it refuses.
    */
-  async computeRun(makeBuild) {
-    if (this.closed) return null;
+  async computeRun(makeBuild, started = null) {
+    if (this.closed) {
+      if (started) started.build.free();
+      return null;
+    }
     const token = {};
     this.building = token;
     const goOn = async () => {
       await new Promise((resolve) => { setTimeout(resolve, 0); });
       return !this.closed && this.building === token;
     };
-    // In a task of its own: reading a long link is work too.
-    if (!(await goOn())) return null;
-    let build;
-    try {
-      build = makeBuild(core().Simulation);
-    } catch (err) {
-      this.building = null;
-      throw err;
+    let build = started ? started.build : null;
+    if (!build) {
+      // In a task of its own: reading a long link is work too.
+      if (!(await goOn())) return null;
+      try {
+        build = makeBuild(core().Simulation);
+      } catch (err) {
+        this.building = null;
+        throw err;
+      }
     }
     let note = null;
     let finished = false;
@@ -373,7 +408,7 @@ export class Playground {
       // Reading it was this task's work: the run is computed from the next.
       if (!(await goOn())) return null;
       let sliceStart = performance.now();
-      let slice = BUILD_SLICE;
+      let slice = started ? started.slice : BUILD_SLICE;
       for (;;) {
         const callStart = performance.now();
         if (build.run(slice)) break;

@@ -137,8 +137,9 @@ function said(words) {
 }
 
 /**
- * The tour being taken. `api` is the page's side: { loadScenario(scenario, at),
- * seek(position, opts), playing(), position(), steps(), config(), stopChanged(tour),
+ * The tour being taken. `api` is the page's side: { buildRun(scenario) (a
+ * Simulation, or a promise of one: null when stopped), showRun(sim, at),
+ * failed(err), seek(position, opts), playing(), position(), steps(), config(), stopChanged(tour),
  * redrawn(), answered(detail) }; `next` is the tour after this one in teaching
  * order (or null). `checked` is what the model said of the tour, when it was
  * asked: { findings, predictions } (tour-check.js); until then a prediction
@@ -156,6 +157,8 @@ export class TourPlayer {
     this.stops = flatStops(tour);
     this.index = 0;
     this.part = -1;
+    this.entering = null; // while another part's run is being computed (enterPart)
+    this.ended = false;
     this.moving = false;
     this.showAll = false; // lesson mode shows only what the stop needs; "Show all controls" the rest
     this.findings = [];
@@ -241,15 +244,17 @@ export class TourPlayer {
   go(i, { animate = false } = {}) {
     const target = Math.max(0, Math.min(i, this.stops.length - 1));
     const { part, stop } = this.stops[target];
-    const forward = target === this.index + 1 && part === this.part;
-    this.index = target;
     const from = this.from(stop);
+    if (part !== this.part) {
+      this.enterPart(target, from);
+      return;
+    }
+    const forward = target === this.index + 1;
+    this.index = target;
+    this.entering = null; // a part still being computed gives way
     this.moving = true; // the positions on the way belong to this stop
     try {
-      if (part !== this.part) {
-        this.part = part;
-        this.api.loadScenario(this.tour.parts[part].scenario, from);
-      } else if (forward && animate && this.api.position() < from) {
+      if (forward && animate && this.api.position() < from) {
         // The board is at the stop at once, its last step animated: the caption
         // never describes a board still on its way there.
         if (this.api.position() < from - 1) this.api.seek(from - 1);
@@ -321,16 +326,62 @@ export class TourPlayer {
     if (this.index > 0) {
       const i = this.index - 1;
       const prev = this.stops[i];
-      this.index = i;
       if (prev.part !== this.part) {
-        this.part = prev.part;
-        this.api.loadScenario(this.tour.parts[prev.part].scenario, prev.stop.at);
-      } else {
-        this.api.seek(prev.stop.at);
+        this.enterPart(i, prev.stop.at);
+        return;
       }
+      this.index = i;
+      this.entering = null;
+      this.api.seek(prev.stop.at);
       this.api.stopChanged(this);
       this.redraw();
     }
+  }
+
+  /**
+   * Shows stop `target` of another part, the board at `at`: its run at once
+   * when it is quick to compute, else once the page has computed it (in
+   * slices, with its progress and Stop). Until then the tour stays at the
+   * stop it was at, its board and caption together; stopped, it stays there.
+   */
+  enterPart(target, at) {
+    const { part } = this.stops[target];
+    const ticket = {};
+    this.entering = ticket;
+    const arrive = (sim) => {
+      if (this.entering !== ticket || this.ended) {
+        if (sim) sim.free();
+        return;
+      }
+      this.entering = null;
+      if (!sim) return; // stopped, or overtaken by another run
+      this.index = target;
+      this.part = part;
+      this.moving = true; // the positions on the way belong to this stop
+      try {
+        this.api.showRun(sim, at);
+      } finally {
+        this.moving = false;
+      }
+      this.api.stopChanged(this);
+      this.redraw();
+    };
+    const built = this.api.buildRun(this.tour.parts[part].scenario);
+    if (built && typeof built.then === 'function') {
+      built.then(arrive, (err) => {
+        if (this.entering !== ticket || this.ended) return;
+        this.entering = null;
+        this.api.failed(err);
+      });
+    } else {
+      arrive(built);
+    }
+  }
+
+  /** The tour is closed: a part still being computed is not shown. */
+  end() {
+    this.ended = true;
+    this.entering = null;
   }
 
   /** Back to the current stop's part as written, after the learner changed the run. */

@@ -16,7 +16,28 @@ export class Tours {
     this.pg = pg;
     // The playground's side of a tour.
     this.api = {
-      loadScenario: (scenario, at) => pg.loadScenario(scenario, { at }),
+      // A part's run: at once when quick to compute, else in slices with the page's progress and Stop.
+      buildRun: (scenario) => pg.buildRun((Simulation) => Simulation.buildScenario(scenario)),
+      showRun: (sim, at) => {
+        if (pg.closed) {
+          sim.free();
+          return;
+        }
+        pg.enter();
+        try {
+          pg.adopt(sim, { at });
+        } catch (err) {
+          sim.free();
+          throw err;
+        }
+        pg.draw();
+      },
+      failed: (err) => {
+        if (pg.closed) return;
+        pg.enter();
+        if (isCrash(err)) pg.recover(err);
+        else pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
+      },
       seek: (position, opts) => pg.seek(position, opts),
       position: () => pg.sim.position(),
       playing: () => pg.player.playing,
@@ -135,6 +156,7 @@ export class Tours {
     let tour;
     try {
       tour = new TourPlayer(data, this.api, pg.$('tour'), { next: !origin && ids.includes(data.id) ? next : null, origin });
+      if (pg.tour) pg.tour.end();
       pg.tour = tour;
       this.showLesson();
       const stop = Number.isInteger(step) ? step : 1;
@@ -192,6 +214,7 @@ export class Tours {
       pg.undo = userRun;
       pg.notify('info', t('tour.closed_undo'), pg.undoAction());
     }
+    if (pg.tour) pg.tour.end();
     pg.tour = null;
     delete pg.host.dataset.tourErrors;
     pg.$('root').classList.remove('asking');
