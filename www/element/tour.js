@@ -139,7 +139,7 @@ function said(words) {
 /**
  * The tour being taken. `api` is the page's side: { buildRun(scenario) (a
  * Simulation, or a promise of one: null when stopped), showRun(sim, at),
- * failed(err), seek(position, opts), playing(), position(), steps(), config(), stopChanged(tour),
+ * failed(err), seek(position, opts), timeline() (a number that changes with the run's steps), playing(), position(), steps(), config(), stopChanged(tour),
  * redrawn(), answered(detail) }; `next` is the tour after this one in teaching
  * order (or null). `checked` is what the model said of the tour, when it was
  * asked: { findings, predictions } (tour-check.js); until then a prediction
@@ -392,10 +392,15 @@ export class TourPlayer {
 
   /** Is the page's run still this part's scenario (the learner may have done something else)? */
   onTrack() {
+    // Asked several times a draw: on a run of thousands of steps the answer
+    // is kept until the timeline changes (a step taken, another run).
+    const version = this.api.timeline();
+    if (this.track && this.track.part === this.part && this.track.version === version) return this.track.on;
     const steps = this.api.steps();
     const written = this.tour.parts[this.part].scenario.steps;
-    if (steps.length !== written.length) return false;
-    return steps.every((s, i) => stepKey(s) === stepKey(written[i]));
+    const on = steps.length === written.length && steps.every((s, i) => stepKey(s) === stepKey(written[i]));
+    this.track = { part: this.part, version, on };
+    return on;
   }
 
   /** The step the learner is asked to take now, or null (a question comes first). */

@@ -42,6 +42,7 @@ export class Tours {
       position: () => pg.sim.position(),
       playing: () => pg.player.playing,
       steps: () => pg.steps,
+      timeline: () => pg.timelineVersion,
       config: () => pg.config || {},
       stopChanged: () => this.changed(),
       redrawn: () => this.redrawn(),
