@@ -194,6 +194,27 @@ export class TourPlayer {
     return host ? t('tour.foreign_title', { title, origin: visible(host) }) : title;
   }
 
+  /**
+   * The broker details the tour states facts of, beyond LEO and HW:
+   * 'ckpt' (the checkpointed HW), 'epoch-cache', 'leader-view'. Lesson mode
+   * shows only these on the board (the rest: "Show all controls").
+   */
+  details() {
+    const found = new Set();
+    for (const part of this.tour.parts || []) {
+      for (const stop of part.stops || []) {
+        const facts = stop.facts || {};
+        if (facts.leader_view) found.add('leader-view');
+        for (const b of Object.values(facts.brokers || {})) {
+          if (!b || typeof b !== 'object') continue;
+          if ('checkpointed_high_watermark' in b) found.add('ckpt');
+          if ('epoch_cache' in b) found.add('epoch-cache');
+        }
+      }
+    }
+    return [...found];
+  }
+
   /** A tour file (not one of the built-in tours). */
   get file() {
     return Boolean(this.tour.highwater_tour);

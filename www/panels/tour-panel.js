@@ -76,6 +76,8 @@ export class Tours {
     const tour = this.pg.tour;
     root.classList.toggle('touring', Boolean(tour));
     root.classList.toggle('lesson', Boolean(tour && !tour.showAll));
+    if (tour) root.dataset.details = tour.details().join(' ');
+    else delete root.dataset.details;
   }
 
   /**
@@ -285,6 +287,7 @@ export class Tours {
     // and the focus on its next move (the button pressed may have given way to another).
     if (pg.tour) {
       keepInView(pg.$('tour'));
+      keepBoardInView(pg);
       if (!pg.$('tour').contains(pg.root.activeElement)) focusPrimary(pg);
     }
   }
@@ -354,6 +357,21 @@ function doneKey() {
 /** Focus on the tour's own next move: a question's first choice, the task's control, Next or Finish. */
 function focusPrimary(pg) {
   pg.$('tour').querySelector('button.tour-choice, .tour-buttons .primary')?.focus({ preventScroll: true });
+}
+
+/**
+ * The board under the tour's panel: when its last broker ends below the
+ * viewport, the page scrolls up by what is missing, but never past the
+ * panel's own top (its caption and control stay in view; the page's header
+ * gives way first).
+ */
+function keepBoardInView(pg) {
+  const rows = pg.root.querySelectorAll('.layout .broker-row');
+  if (!rows.length) return;
+  const panel = pg.$('tour').getBoundingClientRect();
+  const bottom = rows[rows.length - 1].getBoundingClientRect().bottom;
+  const by = Math.min(bottom - innerHeight + 4, panel.top - 4);
+  if (bottom > innerHeight && by > 0) scrollBy({ top: by, behavior: 'instant' });
 }
 
 /** Scrolls `el` into view only when part of it is outside the viewport. */
