@@ -62,6 +62,7 @@ export async function inView(page, named) {
     const control = root.querySelector('#tour button.tour-choice, #tour .tour-buttons .primary');
     const out = { caption: fully(caption), control: control ? fully(control) : true, brokers: {} };
     for (const b of brokers) out.brokers[b] = fully(root.querySelector(`.broker-row[data-broker="${b}"]`));
+
     return out;
   }, named);
 }
@@ -71,7 +72,7 @@ export async function inView(page, named) {
  * moment (a stop as it opens, and again after its step or answer), each
  * { stop, key, moment, named, caption, control, brokers: { id: true|false } }.
  */
-export async function walkTour(page, url, id, lang, { embed = false } = {}) {
+export async function walkTour(page, url, id, lang, { embed = false, onMoment = null } = {}) {
   const stops = tourStops(id);
   await page.goto(`${url}?tour=${id}&step=1&lang=${lang}${embed ? '&embed' : ''}`);
   await page.waitForSelector('body[data-ready="true"]');
@@ -79,6 +80,10 @@ export async function walkTour(page, url, id, lang, { embed = false } = {}) {
   const panel = host.locator('#tour');
   await panel.locator('[data-testid="tour-caption"]').waitFor();
   const seen = [];
+  const record = async (entry) => {
+    seen.push(entry);
+    if (onMoment) await onMoment(entry);
+  };
   const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   for (let i = 0; i < stops.length; i++) {
     const stop = stops[i];
@@ -86,20 +91,20 @@ export async function walkTour(page, url, id, lang, { embed = false } = {}) {
     await settle();
     // A question: its first choice (the answer is then shown).
     if (stop.predict) await panel.locator('button.tour-choice').first().waitFor({ timeout: 20_000 }).catch(() => {});
-    seen.push({ stop: i + 1, key: stop.key, moment: 'open', named: stop.named, ...(await inView(page, stop.named)) });
+    await record({ stop: i + 1, key: stop.key, moment: 'open', named: stop.named, ...(await inView(page, stop.named)) });
     if (i === stops.length - 1 && !stop.do && !stop.predict) break;
     const choice = panel.locator('button.tour-choice').first();
     if (await choice.count()) {
       await choice.click();
       await settle();
-      seen.push({ stop: i + 1, key: stop.key, moment: 'answered', named: stop.named, ...(await inView(page, stop.named)) });
+      await record({ stop: i + 1, key: stop.key, moment: 'answered', named: stop.named, ...(await inView(page, stop.named)) });
     }
     const next = panel.locator('button[data-tour="next"]');
     if (i === stops.length - 1) {
       if (stop.do && await panel.locator('button[data-tour="do"]').count()) {
         await panel.locator('button[data-tour="do"]').click();
         await settle();
-        seen.push({ stop: i + 1, key: stop.key, moment: 'done', named: stop.named, ...(await inView(page, stop.named)) });
+        await record({ stop: i + 1, key: stop.key, moment: 'done', named: stop.named, ...(await inView(page, stop.named)) });
       }
       break;
     }
@@ -107,7 +112,7 @@ export async function walkTour(page, url, id, lang, { embed = false } = {}) {
     if (stop.do && await panel.locator('button[data-tour="do"]').count()) {
       await panel.locator('button[data-tour="do"]').click();
       await settle();
-      seen.push({ stop: i + 1, key: stop.key, moment: 'done', named: stop.named, ...(await inView(page, stop.named)) });
+      await record({ stop: i + 1, key: stop.key, moment: 'done', named: stop.named, ...(await inView(page, stop.named)) });
     }
     await next.click();
     // Next at a stop still waiting takes its step first: once more to move on.

@@ -1,0 +1,52 @@
+// One screen: at every moment of every tour (a stop as it opens, and again
+// after its step or its answer) the brokers the stop speaks of are fully in
+// the viewport together with the caption (or the question) and the control
+// it asks for, on a 390x844 phone, at 1280x720 and 1440x900, and in the
+// 800x500 embed, in every language. Lesson mode is designed for it (a short
+// broker card, the details the tour speaks of, a banner in two lines); after
+// a tour action the page scrolls the board into view without losing the
+// panel's top. A screenshot of each tour's busiest stop per size and
+// language is kept in test-results/one-screen/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, RESULTS } from './harness.mjs';
+import { SIZES, tourIds, tourStops, walkTour, outOfView } from './one-screen.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => env && env.close());
+
+const SHOTS = path.join(RESULTS, 'one-screen');
+
+for (const size of SIZES) {
+  for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
+    test(`${size.name} (${size.width}x${size.height}), ${lang}: every tour's brokers, caption and control in view at every moment`, async () => {
+      fs.mkdirSync(SHOTS, { recursive: true });
+      const context = await env.browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce', colorScheme: lang === 'zh-Hant' ? 'dark' : 'light' });
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const problems = [];
+      let moments = 0;
+      for (const id of tourIds()) {
+        const stops = tourStops(id);
+        const busiest = stops.reduce((best, s, i) => (s.named.length > stops[best].named.length ? i : best), 0) + 1;
+        const seen = await walkTour(page, env.url, id, lang, {
+          embed: size.embed,
+          onMoment: async (s) => {
+            if (s.stop === busiest && s.moment === 'open') await page.screenshot({ path: path.join(SHOTS, `${id}-${size.name}-${lang}.png`) });
+          },
+        });
+        assert.equal(seen.filter((s) => s.moment === 'open').length, stops.length, `${id}: every stop reached`);
+        moments += seen.length;
+        for (const s of outOfView(seen)) problems.push(`${id} stop ${s.stop} (${s.key}, ${s.moment}): ${JSON.stringify({ caption: s.caption, control: s.control, brokers: s.brokers })}`);
+      }
+      assert.ok(moments > 100, `${moments} moments`);
+      assert.deepEqual(problems, []);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+}
