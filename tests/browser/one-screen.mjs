@@ -55,7 +55,7 @@ export async function inView(page, named) {
     const fully = (el) => {
       if (!el) return null;
       const r = el.getBoundingClientRect();
-      return r.height > 0 && r.top >= -1 && r.bottom <= H + 1;
+      return r.height > 0 && r.top >= -1 && r.bottom <= H + 1 && r.left >= -1 && r.right <= innerWidth + 1;
     };
     // The caption, or while a question is open the question in its place.
     const caption = root.querySelector('#tour [data-testid="tour-caption"]') || root.querySelector('#tour .tour-question');

@@ -258,3 +258,13 @@ test('the Tours dialog opens a tour file from the disk: checked and played as fr
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("a tour file's words for a reader whose language it lacks: Chinese in its other script, then English, then the first given (marked with its tag)", async () => {
+  const { pick } = await import('../../www/element/tour.js');
+  assert.deepEqual(pick({ en: 'E', 'zh-Hans': 'S' }, 'zh-Hant'), { text: 'S', lang: 'zh-Hans' });
+  assert.deepEqual(pick({ 'zh-Hant': 'T', en: 'E' }, 'zh-Hans'), { text: 'T', lang: 'zh-Hant' });
+  assert.deepEqual(pick({ de: 'D', en: 'E' }, 'zh-Hant'), { text: 'E', lang: 'en' });
+  assert.deepEqual(pick({ de: 'D', fr: 'F' }, 'en'), { text: 'D', lang: 'de' });
+  assert.deepEqual(pick({ en: 'E', 'zh-Hant': 'T' }, 'zh-Hant'), { text: 'T' });
+  assert.deepEqual(pick({}, 'en'), { text: '' });
+});

@@ -259,3 +259,28 @@ test('the step\'s explanation is in view beside the picture at 1280x800, 1440x90
     await page.context().close();
   }
 });
+
+test('keyboard: Next to a question puts the focus on its first choice (Enter chooses it), the last stop on the next tour, and Finish on the Tours button', async () => {
+  const page = await openPage(env, { path: '?tour=hw-truncation-loss&step=6' });
+  const active = () => page.evaluate(() => {
+    const el = document.querySelector('highwater-playground').shadowRoot.activeElement;
+    return el ? { id: el.id, tour: el.dataset.tour || null, cls: el.className } : null;
+  });
+  await page.locator('#tour button[data-tour="do"]').click();
+  assert.equal((await active()).tour, 'next', 'after the step, Next');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '7');
+  await page.locator('#tour button.tour-choice').first().waitFor();
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.activeElement?.classList.contains('tour-choice'));
+  await page.keyboard.press('Enter');
+  await page.locator('#tour [data-testid="tour-verdict"]').waitFor();
+  // The last stop of the first tour, its step taken: the next tour is the next move.
+  await page.goto(`${env.url}?tour=leo-and-hw&step=6`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('#tour button[data-tour="do"]').click();
+  await page.locator('#tour [data-testid="next-tour"]').waitFor();
+  assert.equal((await active()).tour, 'next-tour');
+  await page.locator('#tour button[data-tour="close"]', { hasText: 'Finish' }).click();
+  assert.equal((await active()).id, 'btn-tours');
+  assert.deepEqual(page.errors, []);
+});

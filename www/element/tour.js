@@ -97,7 +97,8 @@ export function taskControl(step, config = {}) {
 /**
  * A tour's words. A built-in tour's are in the locale tables; a tour file's
  * are in the file, one entry per language tag: the page's language when the
- * file has it, else the first the file gives (its `lang` is then set on the
+ * file has it, else the same language in its other script (zh-Hans for a
+ * zh-Hant reader and back), else English, else the first the file gives (its `lang` is then set on the
  * words, so that they are drawn in their own script).
  */
 export function tourWords(tour) {
@@ -127,9 +128,16 @@ export function tourWords(tour) {
 export function pick(words, lang = language()) {
   if (!words || typeof words !== 'object') return { text: '' };
   if (Object.hasOwn(words, lang)) return { text: visible(words[lang]) };
+  // Another script of the same language before English, English before the rest.
+  for (const tag of [...(NEAREST[lang] || []), 'en']) {
+    if (Object.hasOwn(words, tag)) return { text: visible(words[tag]), lang: tag };
+  }
   const [first] = Object.keys(words);
   return first === undefined ? { text: '' } : { text: visible(words[first]), lang: first };
 }
+
+/** The tags a reader of a language reads next best: Chinese in its other script. */
+const NEAREST = { 'zh-Hant': ['zh-Hans'], 'zh-Hans': ['zh-Hant'] };
 
 /** Words as a node's children: the text, in a span of its own language when it is not the page's. */
 function said(words) {

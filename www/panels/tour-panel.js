@@ -197,6 +197,8 @@ export class Tours {
   checked(tour, result) {
     const pg = this.pg;
     tour.checked(result);
+    // Its choices arrived while the question was shown: the focus goes to the first, as if they had been there.
+    if (pg.address && pg.tour === tour && tour.asking() && pg.$('tour').contains(pg.root.activeElement)) focusPrimary(pg);
     pg.host.dataset.tourErrors = String(result.findings.length + (result.more_findings || 0));
     // A finding of the file as a whole (a part that does not run…) has no stop to show it at.
     const whole = result.findings.filter((f) => !f.stop);
@@ -288,7 +290,12 @@ export class Tours {
     if (pg.tour) {
       keepInView(pg.$('tour'));
       keepBoardInView(pg);
-      if (!pg.$('tour').contains(pg.root.activeElement)) focusPrimary(pg);
+      // A question just asked takes the focus to its first choice (Next had become "Show me": Enter twice told the answer).
+      // At the end, the next tour.
+      if (!pg.$('tour').contains(pg.root.activeElement) || (action !== 'choice' && pg.tour.asking()) || pg.tour.finished()) focusPrimary(pg);
+    } else if (action === 'close' && pg.address) {
+      // Finished or closed: the focus goes to the tours, not to the page's body.
+      pg.$('btn-tours').focus({ preventScroll: true });
     }
   }
 
@@ -354,9 +361,10 @@ function doneKey() {
   return `highwater.tours-done.${language()}`;
 }
 
-/** Focus on the tour's own next move: a question's first choice, the task's control, Next or Finish. */
+/** Focus on the tour's own next move: a question's first choice, the task's control, Next, or at the end the next tour (else Finish). */
 function focusPrimary(pg) {
-  pg.$('tour').querySelector('button.tour-choice, .tour-buttons .primary')?.focus({ preventScroll: true });
+  const panel = pg.$('tour');
+  (panel.querySelector('button.tour-choice') || panel.querySelector('.tour-buttons [data-tour="next-tour"]') || panel.querySelector('.tour-buttons .primary'))?.focus({ preventScroll: true });
 }
 
 /**
