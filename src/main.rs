@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use highwater::base::text::json_for_terminal;
 use highwater::model::config::limits::MAX_EXPLORER_STATES;
-use highwater::search::explore::{explore, Search, Stop, Strategy};
+use highwater::search::explore::{explore, Goal, Search, Stop, Strategy};
 use highwater::view::state::EventView;
 use highwater::{Acks, Config, LogWindow, Protocol, Scenario, Simulation, StateView};
 use std::path::{Path, PathBuf};
@@ -96,6 +96,12 @@ enum AcksArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum GoalArg {
+    Violation,
+    LostWrite,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum StrategyArg {
     Bfs,
     Random,
@@ -148,6 +154,10 @@ struct ExploreArgs {
     /// (unclean.leader.election.enable allows them).
     #[arg(long = "count-unclean")]
     count_unclean: bool,
+    /// What to look for: any broken guarantee (violation), or only a record
+    /// gone (lost-write: a diverged log on the way is searched past).
+    #[arg(long, value_enum, default_value = "violation")]
+    goal: GoalArg,
     /// Start from this scenario's configuration and steps.
     #[arg(long)]
     prefix: Option<PathBuf>,
@@ -312,6 +322,10 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         seed: a.seed,
         count_acks_one_losses: a.count_acks1,
         count_unclean_losses: a.count_unclean,
+        goal: match a.goal {
+            GoalArg::Violation => Goal::Violation,
+            GoalArg::LostWrite => Goal::LostWrite,
+        },
         ..Search::new(config)
     };
     if let Err(e) = search.validate() {

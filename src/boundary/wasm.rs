@@ -4,7 +4,7 @@
 
 use crate::base::text;
 use crate::model::config::{limits, Budgets, Config};
-use crate::search::explore::{self, Search, Strategy};
+use crate::search::explore::{self, Goal, Search, Strategy};
 use crate::run::link;
 use crate::run::scenario::{Acks, Scenario, Step};
 use crate::run::timeline::{Timeline, TimelineBuild};
@@ -482,6 +482,9 @@ struct ExploreOptions {
     max_produces: u32,
     #[serde(default)]
     seed: u64,
+    /// "violation" (the default) or "lost_write" (`explore::Goal`).
+    #[serde(default)]
+    goal: Goal,
 }
 
 /// The page's explorer: at most 16 records produced, at most 64 steps deep (`Search::validate`).
@@ -549,6 +552,7 @@ pub fn explore(
         max_states: o.max_states,
         max_produces: o.max_produces,
         seed: o.seed,
+        goal: o.goal,
         ..Search::new(o.config)
     };
     search.validate().map_err(|e| JsError::new(&format!("options.{e}")))?;

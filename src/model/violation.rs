@@ -31,6 +31,14 @@ impl ViolationKind {
             ViolationKind::HwExceedsLeo => "hw_exceeds_leo",
         }
     }
+
+    /// Is a record gone: an acknowledged write missing from the leader's log,
+    /// or one a consumer read that the log no longer holds? (A diverged
+    /// committed log, or an HW above the LEO, breaks a guarantee before
+    /// anything is lost.)
+    pub fn loses_data(self) -> bool {
+        matches!(self, ViolationKind::AckedWriteLost | ViolationKind::ConsumerSawVanishedRecord)
+    }
 }
 
 /// What in Kafka's contract allows a lost record: the setting under which

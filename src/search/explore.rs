@@ -49,6 +49,22 @@ pub struct Search {
     /// Count the losses an unclean election explains (allowed by
     /// `unclean.leader.election.enable`).
     pub count_unclean_losses: bool,
+    /// What the search looks for: any broken guarantee, or a lost record only.
+    pub goal: Goal,
+}
+
+/// What counts as found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Goal {
+    /// Any violation the search counts (a protocol violation, or an allowed
+    /// loss when asked): the first one found.
+    #[default]
+    Violation,
+    /// Only a record gone (`ViolationKind::loses_data`): a diverged log or an
+    /// HW above the LEO on the way is searched past. The page's "Find a way
+    /// to lose data" asks this.
+    LostWrite,
 }
 
 impl Search {
@@ -67,6 +83,7 @@ impl Search {
             seed: 1,
             count_acks_one_losses: false,
             count_unclean_losses: false,
+            goal: Goal::Violation,
         }
     }
 }
@@ -160,7 +177,7 @@ impl Moves {
             ids.iter().flat_map(|&a| ids.iter().map(move |&b| Step::Cut([a, b]))).collect(),
             per_broker(&Step::CutController),
             vec![Step::Heal(Heal::All)],
-            (1..=records).map(|k| Step::Produce(Produce { value: format!("v{k}"), acks: search.acks, to: None })).collect(),
+            (1..=records).map(|k| Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None })).collect(),
         ];
         let mut starts = [0; 10];
         let mut steps = vec![];
@@ -386,6 +403,9 @@ impl WordHasher {
 }
 
 fn counts(v: &Violation, search: &Search) -> bool {
+    if search.goal == Goal::LostWrite && !v.kind.loses_data() {
+        return false;
+    }
     match v.allowed_by {
         None => true,
         Some(Allowance::AcksOne) => search.count_acks_one_losses,
@@ -449,7 +469,12 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
             let (_, violation) = replay(search, &steps);
             let mut scenario = Scenario::new(search.config.clone());
             scenario.name = "Found by the explorer".into();
-            scenario.description = violation.as_ref().map(|v| v.detail.clone()).unwrap_or_default();
+            // How it was found; what it breaks is the run's own to say (the
+            // page's banner, `run`'s verdict), not repeated here.
+            scenario.description = match search.strategy {
+                Strategy::Bfs => format!("The shortest run of at most {} steps the explorer found, minimised.", search.depth),
+                Strategy::Random => format!("A run found by random walks of {} steps, minimised.", search.depth),
+            };
             scenario.steps = steps;
             // What the explorer prints, `highwater run` and the share link must accept.
             if let Err(e) = scenario.validate() {

@@ -122,3 +122,19 @@ test('the consumer panel says when the leader the controller names is down, and 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('slowing a broker\'s links in manual mode says that latency shows in timed mode, and the notice switches to it (Undo brings the manual run back)', async () => {
+  const page = await openPage(env);
+  await menuAction(page, 2, 'delay');
+  const notice = root(page).locator('.notice', { hasText: 'links now take 400 ms' });
+  await notice.waitFor();
+  assert.equal(await notice.locator('.notice-text').textContent(), "Broker 2's links now take 400 ms, but in manual mode each fetch is one whole round, so nothing arrives late: latency shows in timed mode, where followers fetch on their own and messages take time on the way.");
+  await notice.locator('button', { hasText: 'Switch to timed mode' }).click();
+  await page.waitForFunction(() => document.querySelector('highwater-playground').pg.config.auto_fetch === true);
+  assert.equal(await page.evaluate(() => document.querySelector('highwater-playground').pg.steps.length), 1, 'the same step, in timed mode');
+  await root(page).locator('.notice button', { hasText: 'Undo' }).click();
+  await page.waitForFunction(() => document.querySelector('highwater-playground').pg.config.auto_fetch === false);
+  // In timed mode the same action says nothing more.
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -249,3 +249,29 @@ test('a broken link is explained in the page\'s language (the core\'s sentence t
     await page.context().close();
   }
 });
+
+test('the Embed dialog\'s element snippet keeps what the iframe keeps (the tour, its stop, the language) and works pasted into a plain page', async () => {
+  const page = await openPage(env, { path: '?tour=leo-and-hw&step=3&lang=zh-Hans' });
+  await page.locator('#tour [data-testid="tour-caption"]').waitFor();
+  await page.locator('#tour button[data-tour="all"]').click();
+  await page.click('#btn-embed');
+  await page.locator('#dlg-embed[open]').waitFor();
+  const snippet = await page.locator('#embed-element').inputValue();
+  const iframe = await page.locator('#embed-code').inputValue();
+  assert.match(iframe, /[?&]tour=leo-and-hw&step=3/);
+  assert.match(iframe, /lang=zh-Hans/);
+  // The module by its URL: no inline script, no bare specifier needing an import map.
+  assert.equal(snippet.split('\n')[0], `<script type="module" src="${env.url}bundle/highwater-playground.js"></script>`);
+  assert.match(snippet, /<highwater-playground tour="leo-and-hw" step="3" lang="zh-Hans" controls="compact"><\/highwater-playground>$/);
+  assert.doesNotMatch(snippet, /import '/);
+  // Pasted into a plain page of the same site: the element plays the tour at that stop, in that language.
+  await page.context().route(`${env.url}plain-snippet.html`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head><meta charset="utf-8"><title>Plain</title></head><body><h1>Docs</h1>\n${snippet}\n</body></html>` }));
+  await page.goto(`${env.url}plain-snippet.html`);
+  const element = page.locator('highwater-playground');
+  await page.waitForSelector('highwater-playground[data-ready]');
+  await element.locator('#tour [data-testid="tour-caption"]').waitFor();
+  assert.equal(await element.locator('#tour [data-testid="tour-caption"]').getAttribute('data-stop'), 'consume-nothing');
+  assert.equal(await element.locator('#tour [data-testid="tour-count"]').textContent(), '3 / 6');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

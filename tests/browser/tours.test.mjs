@@ -115,8 +115,12 @@ test('a "do" stop waits for the learner: the board\'s own Produce, holding the t
   await page.locator('#tour button[data-tour="next"]').click();
   await produce(page, 'other');
   await page.locator('.tour-off').waitFor();
+  // The caption now describes the tour's run, not the board: it says so.
+  assert.equal(await page.locator('[data-testid="tour-expected"]').textContent(), "What the tour's own run shows here: ");
+  assert.match(await caption.textContent(), /^What the tour's own run shows here: /);
   await page.locator('.tour-off button[data-tour="resume"]').click();
   await page.waitForFunction(() => !document.querySelector('highwater-playground').shadowRoot.querySelector('.tour-off'));
+  assert.equal(await page.locator('[data-testid="tour-expected"]').count(), 0, 'back on the tour: the caption is the board\'s again');
   assert.deepEqual(page.errors, []);
 });
 
@@ -150,15 +154,23 @@ test('Play stops at the end of a loaded scenario, pauses where a guarantee break
   assert.deepEqual(page.errors, []);
 });
 
-test('the empty page offers the first tour, and a hint follows the state', async () => {
-  const page = await openPage(env);
+test('the empty page offers the first tour, and a hint follows the state, naming only controls in view', async () => {
+  // A first visit: the tools (+session among them) are closed.
+  const page = await openPage(env, { groups: null });
   const offer = page.locator('#onboard button[data-start-tour]');
   assert.equal(await offer.getAttribute('data-start-tour'), tours[0]);
   assert.match(await page.locator('[data-testid="hint"]').textContent(), /produce a record/);
   await produce(page, 'm1');
   assert.match(await page.locator('[data-testid="hint"]').textContent(), /press Fetch on broker 2/);
   await page.locator('.broker-row[data-broker="1"] button[data-action="crash"]').click();
-  assert.match(await page.locator('[data-testid="hint"]').textContent(), /only when its session times out: advance the clock by 9 s/);
+  assert.match(await page.locator('[data-testid="hint"]').textContent(), /only when its session times out: advance the clock by 9 s\. \+9 s session$/);
+  assert.equal(await page.locator('#btn-session').isVisible(), false, '+session is among the closed tools');
+  // The hint's own button is that control: the clock moves by the session timeout and the controller elects.
+  const at = await page.locator('#position').textContent();
+  await page.locator('[data-testid="hint"] button[data-hint-action="session"]').click();
+  await page.waitForFunction((before) => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent !== before, at);
+  assert.equal(await page.locator('.caption-what').textContent(), 'advance the clock 9 s');
+  assert.notEqual(await page.locator('[data-testid="partition-leader"]').textContent(), 'broker 1');
   await offer.click().catch(() => {});
   assert.deepEqual(page.errors, []);
 });

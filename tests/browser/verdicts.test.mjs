@@ -196,3 +196,22 @@ test('notices sit in the flow: they cover neither the banner, the timeline nor t
     await page.context().close();
   }
 });
+
+test('the banner says when the loss happened, in the step header\'s own time: at a later step it reads "happened at step N, T", and at step N the header shows T', async () => {
+  const run = runOf(KIP101);
+  const [v] = run.violations;
+  const page = await openPage(env, { hash: `#s=${run.link}` });
+  const where = page.locator('#banner .violation-where .muted').first();
+  await where.waitFor();
+  const text = await where.textContent();
+  const m = text.match(/^acked_write_lost · happened at step (\d+), ([\d.]+ s) $/);
+  assert.ok(m, text);
+  assert.equal(Number(m[1]), v.step);
+  const header = await page.locator('#caption .caption-line').textContent();
+  assert.ok(!header.startsWith(`Step ${v.step} `), 'the run is shown at a later step');
+  await page.locator('#banner button[data-action="goto"]').first().click();
+  await page.waitForFunction((n) => document.querySelector('highwater-playground').shadowRoot.querySelector('#caption .caption-line').textContent.startsWith(`Step ${n} `), v.step);
+  assert.match(await page.locator('#caption .caption-line').textContent(), new RegExp(` · ${m[2].replace('.', '\\.')} · `));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

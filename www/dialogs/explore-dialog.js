@@ -38,6 +38,8 @@ export function wireExplore(pg) {
       power_loss: form.elements.power_loss.checked,
       network_faults: form.elements.network_faults.checked,
       strategy: form.elements.strategy.value,
+      // What the dialog asks for: a record gone, not the first broken guarantee on the way to it.
+      goal: 'lost_write',
       depth,
       max_states: maxStates,
       seed: pg.config.seed,
@@ -71,7 +73,8 @@ export function wireExplore(pg) {
           pg.undo = { scenario: before, position };
           finished(t('explore.found', { count: result.states, what: violationHeadline(result.violation) }));
           $('dlg-explore').close();
-          pg.notify('warn', t('explore.found_notice', { what: violationHeadline(result.violation), count: pg.sim.length() }), pg.undoAction());
+          // What is lost is the banner's to say: the notice does not say it again.
+          pg.notify('warn', t('explore.found_notice', { count: pg.sim.length() }), pg.undoAction());
         } else {
           const found = t(result.complete ? 'explore.nothing_complete' : 'explore.nothing_capped', { depth: result.depth, count: result.states });
           finished(`${found} ${suggestions(form, unclean)}`);

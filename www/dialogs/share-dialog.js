@@ -3,7 +3,7 @@
 
 import { t } from '../words/i18n.js';
 import { embedSnippet, elementSnippet } from '../element/share.js';
-import { runUrl, notifyTooLong } from '../element/links.js';
+import { runUrl, notifyTooLong, moduleUrl } from '../element/links.js';
 import { fileName, download } from '../draw/export.js';
 import { visible } from '../words/user-text.js';
 
@@ -54,7 +54,14 @@ export function wireShare(pg) {
     const title = `Highwater: ${pg.name ? visible(pg.name) : t('page.embed_title')}`;
     const link = pg.guarded(t('notice.could_not_link'), () => pg.sim.toLink());
     $('embed-code').value = embedSnippet(src, title);
-    $('embed-element').value = link.ok ? elementSnippet({ scenario: link.value, step: pg.sim.position(), lang: pg.lang, fork: pg.forkView ? pg.forkView.text : null }) : '';
+    // The element keeps what the iframe keeps: a built-in tour or a tour file's URL at its stop (a tour
+    // that came in a `#t=` link, or inline, is shown as its run), else the run; the language.
+    const origin = pg.tour ? pg.tour.origin : null;
+    const tour = pg.tour && !origin ? pg.tour.id : null;
+    const tourSrc = origin && origin.src !== undefined ? new URL(origin.src, document.baseURI).href : null;
+    $('embed-element').value = link.ok || tour || tourSrc
+      ? elementSnippet({ scenario: link.ok ? link.value : '', step: pg.sim.position(), lang: pg.lang, fork: pg.forkView ? pg.forkView.text : null, tour, tourSrc, stop: pg.tour ? pg.tour.index + 1 : 1, moduleUrl: moduleUrl() })
+      : '';
     $('embed-preview').href = src;
     $('dlg-embed').showModal();
   });

@@ -87,7 +87,10 @@ export function renderCaption(state, view) {
     notes.length
       ? h('ul', { class: 'step-notes', key: 'notes', 'aria-label': t('caption.notes_label') }, notes.map((text, i) => h('li', { key: i }, text)))
       : null,
-    view.hint ? h('p', { class: 'hint', key: 'hint', 'data-testid': 'hint' }, h('strong', null, `${t('hint.label')} `), view.hint) : null,
+    view.hint
+      ? h('p', { class: 'hint', key: 'hint', 'data-testid': 'hint' }, h('strong', null, `${t('hint.label')} `), view.hint.text,
+          view.hint.action ? [' ', h('button', { type: 'button', class: 'mini hint-action', 'data-hint-action': view.hint.action }, view.hint.label)] : null)
+      : null,
   ];
 }
 

@@ -46,7 +46,26 @@ function onClusterClick(pg, event) {
   if (!step) return;
   const menu = button.closest('details');
   if (menu) menu.open = false;
-  pg.apply(step);
+  if (!pg.apply(step)) return;
+  // In manual mode a fetch is one whole round: a link's latency changes nothing
+  // on the board until followers fetch on their own. Said, with the way there.
+  if (step.delay && !pg.config.auto_fetch) {
+    pg.notify('info', t('notice.delay_step_mode', { broker: step.delay.broker, ms: step.delay.ms }), {
+      timeoutMs: 12000,
+      action: { label: t('notice.timed_mode_on'), run: () => switchToTimedMode(pg) },
+    });
+  }
+}
+
+/** The run again in timed mode (as the settings would), its manual run one Undo away. */
+function switchToTimedMode(pg) {
+  pg.player.stop();
+  const before = pg.currentScenario();
+  const position = pg.sim.position();
+  const ok = pg.guarded(t('notice.could_not_step', { step: t('notice.timed_mode_on') }), () => pg.loadScenario({ ...before, config: { ...before.config, auto_fetch: true } }, { at: position }));
+  if (!ok.ok) return;
+  pg.undo = { scenario: before, position };
+  pg.notify('info', before.steps.length ? t('notice.settings_rebuilt', { count: before.steps.length }) : t('notice.settings_applied'), pg.undoAction());
 }
 
 export function wireControls(pg) {
@@ -76,6 +95,11 @@ export function wireControls(pg) {
     const c = Number($('link-b').value);
     const steps = { cut: { cut: [a, c] }, partition: { partition: [a, c] }, heal: { heal: [a, c] }, 'heal-all': { heal: 'all' } };
     pg.apply(steps[b.dataset.link]);
+  });
+  // A hint's own button: the control it stands for, which may be among the closed tools.
+  $('caption').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-hint-action]');
+    if (b) $(b.dataset.hintAction === 'session' ? 'btn-session' : 'btn-settings').click();
   });
   pg.root.querySelectorAll('button[data-advance]').forEach((b) => b.addEventListener('click', () => {
     const kind = b.dataset.advance;

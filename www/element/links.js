@@ -207,3 +207,8 @@ export function runUrl(pg, { embed = false } = {}) {
   if (origin && origin.link !== undefined) return `${url.origin}${url.pathname}?${[...parts, `step=${pg.tour.index + 1}`].join('&')}#t=${encodeURIComponent(origin.link)}`;
   return `${url.origin}${url.pathname}${parts.length ? `?${parts.join('&')}` : ''}${hash}`;
 }
+
+/** The element's module as a page loads it (the bundle beside the page), for the Embed dialog's snippet. */
+export function moduleUrl() {
+  return new URL('../bundle/highwater-playground.js', import.meta.url).href;
+}

@@ -61,10 +61,18 @@ export function embedSnippet(src, title) {
   return `<iframe src="${escapeAttr(src)}" width="800" height="500" style="border:0;max-width:100%" loading="lazy" title="${escapeAttr(title)}"></iframe>`;
 }
 
-/** The custom element snippet for a run: the module import and the element with its link text. */
-export function elementSnippet({ scenario, step, lang, fork = null }) {
-  const attrs = [`scenario="${escapeAttr(scenario)}"`, `step="${Number(step) || 0}"`];
-  if (fork) attrs.push(`fork="${escapeAttr(fork)}"`);
+/**
+ * The custom element snippet: the module by its URL (no inline script, no
+ * import map: it works pasted into a plain page, under a CSP without
+ * 'unsafe-inline') and the element keeping what the iframe keeps: a
+ * built-in tour (`tour`) or a tour file's URL (`tourSrc`) at its stop, else
+ * the run (its link text) at its step, the fork and the language.
+ */
+export function elementSnippet({ scenario, step, lang, fork = null, tour = null, tourSrc = null, stop = 1, moduleUrl }) {
+  const attrs = tour !== null ? [`tour="${escapeAttr(tour)}"`, `step="${Number(stop) || 1}"`]
+    : tourSrc !== null ? [`tour-src="${escapeAttr(tourSrc)}"`, `step="${Number(stop) || 1}"`]
+      : [`scenario="${escapeAttr(scenario)}"`, `step="${Number(step) || 0}"`];
+  if (fork && tour === null && tourSrc === null) attrs.push(`fork="${escapeAttr(fork)}"`);
   if (lang && lang !== 'en') attrs.push(`lang="${escapeAttr(lang)}"`);
-  return `<script type="module">import 'highwater-playground';</script>\n<highwater-playground ${attrs.join(' ')} controls="compact"></highwater-playground>`;
+  return `<script type="module" src="${escapeAttr(moduleUrl)}"></script>\n<highwater-playground ${attrs.join(' ')} controls="compact"></highwater-playground>`;
 }

@@ -567,7 +567,9 @@ export class TourPlayer {
       // Asked and not yet answered, the caption (which says the answer) waits.
       open
         ? null
-        : h('p', { class: 'tour-caption', key: 'caption', 'data-testid': 'tour-caption', 'data-stop': stop.key, 'aria-live': 'polite' },
+        // Off the tour's track the caption describes the tour's run, not the board: it says so.
+        : h('p', { class: onTrack ? 'tour-caption' : 'tour-caption tour-expected', key: 'caption', 'data-testid': 'tour-caption', 'data-stop': stop.key, 'aria-live': 'polite' },
+            onTrack ? null : h('span', { class: 'tour-expected-label', 'data-testid': 'tour-expected' }, t('tour.expected'), ' '),
             task ? h('span', { class: 'tour-task', 'data-testid': 'tour-task' }, own ? said(own) : task.text) : said(this.words.caption(stop))),
       findings.length
         ? h('ul', { class: 'tour-findings', key: 'findings', 'data-testid': 'tour-findings' }, findings.map((f, i) => h('li', { key: String(i) }, findingText(f))))

@@ -13,6 +13,7 @@ import { t, language, LANGUAGES, num } from '../words/i18n.js';
 import { describePath, formatValue } from '../words/predict-text.js';
 import { download } from '../draw/export.js';
 import { findingText } from '../element/tour.js';
+import { moduleUrl } from '../element/links.js';
 import { checkTourText, tourToLink } from '../element/tour-check.js';
 import { phrase } from '../words/event-text.js';
 
@@ -207,7 +208,7 @@ export class LessonWriter {
         this.status = t('writer.downloaded', { name });
       } else if (kind === 'snippet') {
         const lang = this.draft.lang && this.draft.lang !== 'en' ? ` lang="${this.draft.lang}"` : '';
-        await navigator.clipboard.writeText(`<script type="module">import 'highwater-playground';</script>\n<highwater-playground${lang}><script type="application/json">\n${inlineJson(file)}\n</script></highwater-playground>\n`);
+        await navigator.clipboard.writeText(`<script type="module" src="${moduleUrl()}"></script>\n<highwater-playground${lang}><script type="application/json">\n${inlineJson(file)}\n</script></highwater-playground>\n`);
         this.status = t('writer.copied_snippet');
       } else if (kind === 'link') {
         const link = await tourToLink(JSON.stringify(file));

@@ -430,8 +430,10 @@ export function ruleSentence(rule) {
 
 /**
  * What to try next at the end of a run, from its state: the rule that makes
- * nothing happen yet, and the control that moves it on. Null when nothing
- * useful is to be said.
+ * nothing happen yet, and the control that moves it on: { text, action, label }.
+ * `action` is the hint's own button, for a control that may be among the
+ * closed tools: 'session' (advance the clock by the session timeout) or
+ * 'settings' (open the settings). Null when nothing useful is to be said.
  */
 export function hintFor(state, config) {
   const p = state.partition;
@@ -439,19 +441,19 @@ export function hintFor(state, config) {
   const leader = has(p.leader) ? brokers.find((b) => b.id === p.leader) : null;
   const session = formatMs(config.broker_session_timeout_ms);
   const starting = brokers.find((b) => b.role === 'starting');
-  if (starting) return t('hint.starting', { broker: starting.id, time: session });
-  if (leader && !leader.alive && !leader.fenced) return t('hint.leader_down', { broker: leader.id, time: session });
+  if (starting) return { text: t('hint.starting', { broker: starting.id, time: session }), action: 'session', label: t('toolbar.session', { time: session }) };
+  if (leader && !leader.alive && !leader.fenced) return { text: t('hint.leader_down', { broker: leader.id, time: session }), action: 'session', label: t('toolbar.session', { time: session }) };
   if (!leader) {
     const down = brokers.find((b) => !b.alive);
-    return down ? t('hint.offline_restart', { broker: down.id }) : t('hint.offline');
+    return { text: down ? t('hint.offline_restart', { broker: down.id }) : t('hint.offline'), action: 'settings', label: t('nav.settings') };
   }
-  if (!brokers.some((b) => b.log_end_offset > 0)) return t('hint.produce');
+  if (!brokers.some((b) => b.log_end_offset > 0)) return { text: t('hint.produce') };
   if (config.auto_fetch) return null;
   const behind = brokers.find((b) => b.alive && b.role === 'follower' && !b.fetcher_paused && b.log_end_offset < leader.log_end_offset);
-  if (behind) return t('hint.fetch', { broker: behind.id });
+  if (behind) return { text: t('hint.fetch', { broker: behind.id }) };
   const stale = (leader.remote || []).find((r) => (leader.isr || []).includes(r.id) && r.log_end_offset !== leader.log_end_offset);
-  if (stale && brokers.find((b) => b.id === stale.id && b.alive)) return t('hint.fetch_again', { broker: stale.id });
+  if (stale && brokers.find((b) => b.id === stale.id && b.alive)) return { text: t('hint.fetch_again', { broker: stale.id }) };
   const lagging = brokers.find((b) => b.alive && b.role === 'follower' && b.high_watermark < leader.high_watermark);
-  if (lagging) return t('hint.follower_hw', { broker: lagging.id });
+  if (lagging) return { text: t('hint.follower_hw', { broker: lagging.id }) };
   return null;
 }
