@@ -3,6 +3,26 @@
 // runs under `script-src 'self'`. The size is set before the element's module
 // is loaded: the element lays itself out once, by the size it has then. The
 // page loads the bundle (scripts/bundle.mjs, built by make build and make serve).
-if (new URLSearchParams(location.search).has('embed')) document.querySelector('highwater-playground').setAttribute('controls', 'compact');
+const query = new URLSearchParams(location.search);
+const embed = query.has('embed');
+if (embed) document.querySelector('highwater-playground').setAttribute('controls', 'compact');
+
+// Asked for now, before the element's bundle is in, only where they are used:
+// the empty run's first frame (a link, a tour or a fork has none) and, on
+// the full page, the tours' names its head offers.
+const preload = (href) => {
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'fetch';
+  link.crossOrigin = 'anonymous';
+  link.href = href;
+  document.head.append(link);
+};
+// The element's own rule for a first frame (HighwaterPlayground.frameSource): no fragment, no tour.
+if (!location.hash && !query.has('tour') && !query.has('tour-src')) preload('first-frames/default.json');
+if (!embed) {
+  preload('tours/index.json');
+  preload('locales/en/tours.json');
+}
 
 import('./bundle/highwater-playground.js');

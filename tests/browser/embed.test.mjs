@@ -51,3 +51,21 @@ for (const lang of ['en', 'zh-Hans']) {
     assert.deepEqual(page.errors, []);
   });
 }
+
+test('an empty ?embed says what it is and where to go; with a run it shows the step as before', async () => {
+  for (const [lang, words] of [['en', /^An empty run: this embed shows the run it is given\. Use “Open in Highwater ↗” to make your own, or to take a tour\.$/], ['zh-Hant', /^這是一次空的模擬/]]) {
+    const page = await openPage(env, { path: `?embed&lang=${lang}`, viewport: { width: 800, height: 500 } });
+    assert.match(await page.locator('[data-testid="empty-embed"]').textContent(), words);
+    assert.equal(await page.locator('#open-full').isVisible(), true, 'the link it names is there');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  const core = await loadCore();
+  const sim = core.Simulation.fromScenario({ version: 1, config: { brokers: 3 }, steps: [{ produce: { value: 'm1' } }] });
+  const link = sim.toLink();
+  sim.free();
+  const page = await openPage(env, { path: '?embed', hash: `#s=${link}`, viewport: { width: 800, height: 500 } });
+  assert.equal(await page.locator('[data-testid="empty-embed"]').count(), 0);
+  assert.match(await page.locator('#caption').textContent(), /produce “m1”/);
+  await page.context().close();
+});

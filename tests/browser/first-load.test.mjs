@@ -108,3 +108,22 @@ test('with a first frame the core is asked for once the frame is drawn; for a li
   const linked = await coreAndFirstDraw(`#s=${link}`);
   assert.ok(linked.wasm !== null && linked.drawn !== null && linked.wasm < linked.drawn, JSON.stringify(linked));
 });
+
+test('what the page preloads it uses: no "preloaded but not used" warning on the plain page, a tour, a tour in Chinese, a link or the embed', async () => {
+  const core = await loadCore();
+  const sim = core.Simulation.fromScenario({ version: 1, config: { brokers: 3 }, steps: [{ produce: { value: 'm1' } }] });
+  const link = sim.toLink();
+  sim.free();
+  for (const address of ['', '?tour=leo-and-hw', '?lang=zh-Hans&tour=leo-and-hw', `#s=${link}`, '?embed']) {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const warnings = [];
+    page.on('console', (m) => { if (/preload/.test(m.text())) warnings.push(m.text()); });
+    await page.goto(`${env.url}${address}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    // Chromium says so a few seconds after the load event.
+    await page.waitForTimeout(4000);
+    assert.deepEqual(warnings, [], address || '(the plain page)');
+    await context.close();
+  }
+});

@@ -71,6 +71,8 @@ export function stepNotes(events) {
 }
 
 export function renderCaption(state, view) {
+  // An embed of the empty run has no controls to start one: it says where to go.
+  if (view.emptyEmbed) return [h('p', { class: 'caption-line empty-embed', key: 'empty', 'data-testid': 'empty-embed' }, t('page.empty_embed'))];
   const where = view.position === 0 ? t('caption.start') : t('caption.step', { n: view.position });
   const what = view.step ? describeStep(view.step) : t('caption.nothing_yet');
   const shown = (view.stepEvents || []).length;

@@ -662,6 +662,7 @@ export class Playground {
       refusals: this.refusalsAt(position),
       // A hint at the end of a run, where an action is what comes next (a tour gives its own).
       hint: !tour && position === sim.length() && !state.stopped ? hintFor(state, this.config) : null,
+      emptyEmbed: this.compact && !tour && sim.length() === 0,
       // The producer list's scroll and height (a long list draws the rows there).
       producerTop: this.producerTop || 0,
       producerHeight: this.producerHeight || 260,

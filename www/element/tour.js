@@ -552,7 +552,8 @@ export class TourPlayer {
     return [
       h('div', { class: 'tour-head', key: 'head' },
         h('span', { class: 'tour-tag' }, t('tour.tag')),
-        h('strong', { class: 'tour-title', 'data-testid': 'tour-title' }, said(this.title())),
+        // The lesson's heading (the scenario's gives way in lesson mode): an h2 before the panels' h3s.
+        h('h2', { class: 'tour-title', 'data-testid': 'tour-title' }, said(this.title())),
         this.foreignOrigin ? h('span', { class: 'tag tour-origin', 'data-testid': 'tour-origin' }, t('tour.from_origin', { origin: visible(this.foreignOrigin) })) : null,
         h('span', { class: 'muted tour-count', 'data-testid': 'tour-count' }, t('tour.count', { n: this.index + 1, total: this.stops.length })),
         h('button', { type: 'button', class: 'link-button tour-all', 'data-tour': 'all', 'aria-pressed': String(this.showAll) },
