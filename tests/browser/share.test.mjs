@@ -258,7 +258,7 @@ test('the Embed dialog\'s element snippet keeps what the iframe keeps (the tour,
   await page.locator('#dlg-embed[open]').waitFor();
   const snippet = await page.locator('#embed-element').inputValue();
   const iframe = await page.locator('#embed-code').inputValue();
-  assert.match(iframe, /[?&]tour=leo-and-hw&step=3/);
+  assert.match(iframe, /[?;]tour=leo-and-hw&amp;step=3/);
   assert.match(iframe, /lang=zh-Hans/);
   // The module by its URL: no inline script, no bare specifier needing an import map.
   assert.equal(snippet.split('\n')[0], `<script type="module" src="${env.url}bundle/highwater-playground.js"></script>`);

@@ -70,6 +70,16 @@ export function stepNotes(events) {
   return kept.sort((a, b) => a.i - b.i).map((n) => n.text);
 }
 
+/**
+ * The time a step shows: the clock after it, and for a step that advanced
+ * the clock where it started too ("25.0 s → 45.0 s"), so that what happened
+ * during it (a session expiring, an election) is seen to fall within it.
+ */
+function stepTime(state, step) {
+  const ms = step && typeof step === 'object' && Number.isInteger(step.advance_ms) ? step.advance_ms : 0;
+  return ms > 0 && ms <= state.time_ms ? `${formatTime(state.time_ms - ms)} → ${formatTime(state.time_ms)}` : formatTime(state.time_ms);
+}
+
 export function renderCaption(state, view) {
   // An embed of the empty run has no controls to start one: it says where to go.
   if (view.emptyEmbed) return [h('p', { class: 'caption-line empty-embed', key: 'empty', 'data-testid': 'empty-embed' }, t('page.empty_embed'))];
@@ -81,7 +91,7 @@ export function renderCaption(state, view) {
   return [
     h('p', { class: 'caption-line', key: 'line' },
       h('strong', null, where),
-      h('span', { class: 'muted' }, ` ${t('caption.of', { n: view.length })} · ${formatTime(state.time_ms)} · `),
+      h('span', { class: 'muted' }, ` ${t('caption.of', { n: view.length })} · ${stepTime(state, view.step)} · `),
       h('button', { type: 'button', class: 'link-button version-button', 'data-action': 'rules', 'data-testid': 'version', 'aria-haspopup': 'dialog', 'aria-label': VERSION_TEXT.buttonLabel(state.protocol), title: VERSION_TEXT.buttonLabel(state.protocol) }, VERSION_TEXT.name(state.protocol)),
       h('span', { class: 'muted' }, ' · '),
       h('span', { class: 'caption-what' }, what),
@@ -111,9 +121,12 @@ export function renderBanner(state, view) {
     : null;
   const vs = state.violations || [];
   if (!vs.length) return stopped ? [stopped] : [];
-  // Protocol violations first; then in the order they happened.
+  // Protocol violations first, a record lost before a guarantee broken with
+  // nothing lost yet (a diverged log on the way to the loss); then in the
+  // order they happened.
   const broke = (v) => Number(verdict(v).kind === 'protocol');
-  const ordered = [...vs].sort((a, b) => broke(b) - broke(a) || a.step - b.step);
+  const lost = (v) => Number(v.kind === 'acked_write_lost' || v.kind === 'consumer_saw_vanished_record');
+  const ordered = [...vs].sort((a, b) => broke(b) - broke(a) || lost(b) - lost(a) || a.step - b.step);
   const [first, ...rest] = ordered;
   const told = new Set(); // each setting's trade-off is said once, under its first loss
   return [stopped, h('div', { class: `banner ${broke(first) ? 'banner-violation' : 'banner-allowed'}`, role: 'alert', key: 'violations' },
