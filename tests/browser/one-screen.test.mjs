@@ -50,3 +50,31 @@ for (const size of SIZES) {
     });
   }
 }
+
+// Free play: the Produce form sits right above the replicas on a narrow
+// screen, so that Produce and the leader's log are on one screen, before and
+// after the first records.
+for (const size of SIZES.filter((s) => !s.embed)) {
+  test(`free play, ${size.name} (${size.width}x${size.height}): Produce and the leader's log in view together, before and after producing`, async () => {
+    const context = await env.browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(env.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    const seen = () => page.evaluate(() => {
+      const root = document.querySelector('highwater-playground').shadowRoot;
+      const fully = (el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; };
+      const leader = root.querySelector('[data-testid="partition-leader"]').textContent.match(/\d+/)[0];
+      return { produce: fully(root.querySelector('#btn-produce')), log: fully(root.querySelector(`.broker-row[data-broker="${leader}"] .track`)), leader };
+    });
+    assert.deepEqual(await seen(), { produce: true, log: true, leader: '1' }, 'the empty run');
+    for (const value of ['m1', 'm2', 'm3']) {
+      await page.locator('highwater-playground').locator('#btn-produce').click();
+      await page.locator('highwater-playground').locator('.broker-row[data-broker="1"] .cell-value', { hasText: value }).waitFor();
+      assert.deepEqual(await seen(), { produce: true, log: true, leader: '1' }, `after producing ${value}`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

@@ -103,9 +103,7 @@ export const MARKUP = `
     <section id="compare" class="compare-host" aria-label="Comparison" data-i18n-attr="aria-label:compare.label"></section>
 
     <div class="layout">
-      <section class="panel producer full-only" aria-labelledby="producer-title">
-        <div class="panel-head"><h3 id="producer-title" data-i18n="panel.producer">Producer</h3></div>
-        <form id="produce-form" class="produce-form">
+      <form id="produce-form" class="panel produce-form full-only" aria-label="Produce a record" data-i18n-attr="aria-label:producer.form_label">
           <label class="grow"><span data-i18n="producer.value">Value</span> <input id="produce-value" type="text" autocomplete="off" maxlength="1024" aria-label="Value of the record to produce" data-i18n-attr="aria-label:producer.value_label"></label>
           <label>acks
             <select id="produce-acks" aria-label="acks">
@@ -118,7 +116,9 @@ export const MARKUP = `
             <select id="produce-to" aria-label="Broker to send the produce request to" data-i18n-attr="aria-label:producer.to_label"><option value="">leader</option></select>
           </label>
           <button type="submit" id="btn-produce" class="primary" data-i18n="producer.produce">Produce</button>
-        </form>
+      </form>
+      <section class="panel producer full-only" aria-labelledby="producer-title">
+        <div class="panel-head"><h3 id="producer-title" data-i18n="panel.producer">Producer</h3></div>
         <div id="producer" class="producer-list"></div>
       </section>
 
