@@ -110,3 +110,25 @@ test('the lesson exports as a file highwater tour check passes, as an element wi
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('what the check refuses is said in the writer\'s words, in the author\'s language: a title to give, a caption to write', async () => {
+  for (const [lang, words] of [
+    ['en', { title: 'Give the lesson a title (above) before the model can check it.', caption: 'Stop 1 needs a caption: say what the board shows there.' }],
+    ['zh-Hans', { title: '先在上方给课程起个标题，模型才能检查它。', caption: '第 1 站还没有说明文字：写下此刻页面上显示了什么。' }],
+  ]) {
+    const page = await openPage(env, { path: `?lang=${lang}`, viewport: { width: 1280, height: 900 } });
+    const status = () => page.evaluate(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#writer [data-testid="writer-status"]').textContent);
+    await page.locator('#btn-write').click();
+    await page.locator('#writer .writer-head').waitFor();
+    // A stop, with no title and no caption yet.
+    await page.locator('#writer [data-writer="add"]').click();
+    await page.locator('#writer [data-writer="check"]').click();
+    await page.waitForFunction((w) => document.querySelector('highwater-playground').shadowRoot.querySelector('#writer [data-testid="writer-status"]').textContent === w, words.title);
+    await page.locator('#writer input[data-field="title"]').fill('A lesson');
+    await page.locator('#writer [data-writer="check"]').click();
+    await page.waitForFunction((w) => document.querySelector('highwater-playground').shadowRoot.querySelector('#writer [data-testid="writer-status"]').textContent === w, words.caption);
+    assert.doesNotMatch(await status(), /language tag|parts\[/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

@@ -178,9 +178,28 @@ export class LessonWriter {
       this.status = n ? t('writer.findings', { n }) : t('writer.all_hold', { n: this.draft.stops.length });
     } catch (err) {
       this.findings = [];
-      this.status = t('writer.unreadable', { message: phrase(err.message, t) });
+      this.status = this.authorWords(err.message);
     }
     if (this.open) this.draw();
+  }
+
+  /**
+   * What the file's reader refused, in the writer's words (the form's
+   * fields, the stops by number), not the file format's; anything else as
+   * the reader says it.
+   */
+  authorWords(message) {
+    const stopNumber = (p, s) => {
+      const i = this.draft.stops.findIndex((_, k) => k === Number(s));
+      return i + 1 || Number(s) + 1;
+    };
+    let m;
+    if (/^title: missing/.test(message) || /^title\.[\w-]+: empty$/.test(message)) return t('writer.needs_title');
+    if (/^parts: a tour has at least one part/.test(message)) return t('writer.needs_stop');
+    if ((m = /^parts\[(\d+)\]\.stops\[(\d+)\]\.caption(?:\.[\w-]+: empty|: missing)/.exec(message))) return t('writer.needs_caption', { n: stopNumber(m[1], m[2]) });
+    if ((m = /^parts\[(\d+)\]\.stops\[(\d+)\]\.task(?:\.[\w-]+: empty|: missing)/.exec(message))) return t('writer.needs_task', { n: stopNumber(m[1], m[2]) });
+    if ((m = /characters is longer than the limit of ([\d,]+)$/.exec(message))) return t('writer.too_long', { limit: m[1] });
+    return t('writer.unreadable', { message: phrase(message, t) });
   }
 
   async preview() {
