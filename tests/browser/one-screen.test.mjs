@@ -78,3 +78,41 @@ for (const size of SIZES.filter((s) => !s.embed)) {
     await context.close();
   });
 }
+
+// Free play as the hints lead it: after every action the hint and the broker
+// it speaks of are fully in view (the page scrolls up by what is missing,
+// never past the hint), and so is Produce.
+for (const size of SIZES.filter((s) => !s.embed)) {
+  test(`free play, ${size.name}: following the hints, the hint and the broker it names stay in view after every action`, async () => {
+    const context = await env.browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(env.url);
+    await page.waitForSelector('body[data-ready="true"]');
+    const host = page.locator('highwater-playground');
+    const seen = () => page.evaluate(() => {
+      const root = document.querySelector('highwater-playground').shadowRoot;
+      const fully = (el) => { if (!el) return null; const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; };
+      const hint = root.querySelector('[data-testid="hint"]');
+      const text = hint ? hint.textContent : '';
+      const broker = (text.match(/broker (\d)/) || [])[1] || null;
+      return { text, broker, hint: fully(hint), row: broker ? fully(root.querySelector(`.layout .broker-row[data-broker="${broker}"]`)) : true, produce: fully(root.querySelector('#btn-produce')) };
+    });
+    let actions = 0;
+    for (const step of ['produce', 'hint', 'hint', 'hint', 'hint', 'produce', 'hint', 'hint']) {
+      const now = await seen();
+      if (step === 'produce' || /produce a record/.test(now.text)) await host.locator('#btn-produce').click();
+      else if (/press Fetch on broker (\d)/.test(now.text)) await host.locator(`.broker-row[data-broker="${now.broker}"] button[data-action="fetch"]`).click();
+      else break;
+      actions += 1;
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const after = await seen();
+      if (!after.text) continue;
+      assert.deepEqual({ hint: after.hint, row: after.row, produce: after.produce }, { hint: true, row: true, produce: true }, `after action ${actions}: ${after.text}`);
+    }
+    assert.ok(actions >= 5, `${actions} actions`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

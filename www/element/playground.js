@@ -446,6 +446,22 @@ export class Playground {
     }
   }
 
+  /**
+   * Free play on the page: after an action, the broker the hint speaks of
+   * ("press Fetch on broker 2") comes into view, the page scrolling up by
+   * what is missing but never past the hint itself.
+   */
+  keepHintInView() {
+    const hint = this.view && this.view.hint;
+    if (!this.address || this.tour || !hint || !Number.isInteger(hint.broker)) return;
+    const row = this.root.querySelector(`.layout .broker-row[data-broker="${hint.broker}"]`);
+    const said = this.root.querySelector('[data-testid="hint"]');
+    if (!row || !said || !said.offsetParent) return;
+    const bottom = row.getBoundingClientRect().bottom;
+    const by = Math.min(bottom - innerHeight + 4, said.getBoundingClientRect().top - 4);
+    if (bottom > innerHeight && by > 0) scrollBy({ top: by, behavior: 'instant' });
+  }
+
   /** Keeps the run as it is now for the Undo of a notice. */
   keepForUndo() {
     if (this.sim) this.undo = { scenario: this.currentScenario(), position: this.sim.position() };
@@ -543,6 +559,7 @@ export class Playground {
     }
     updateProducePlaceholder(this);
     this.draw({ events: animate ? events : null });
+    this.keepHintInView();
     return true;
   }
 

@@ -430,7 +430,8 @@ export function ruleSentence(rule) {
 
 /**
  * What to try next at the end of a run, from its state: the rule that makes
- * nothing happen yet, and the control that moves it on: { text, action, label }.
+ * nothing happen yet, and the control that moves it on: { text, action, label,
+ * broker } (`broker`: the one it speaks of, kept in view after an action).
  * `action` is the hint's own button, for a control that may be among the
  * closed tools: 'session' (advance the clock by the session timeout) or
  * 'settings' (open the settings). Null when nothing useful is to be said.
@@ -441,19 +442,19 @@ export function hintFor(state, config) {
   const leader = has(p.leader) ? brokers.find((b) => b.id === p.leader) : null;
   const session = formatMs(config.broker_session_timeout_ms);
   const starting = brokers.find((b) => b.role === 'starting');
-  if (starting) return { text: t('hint.starting', { broker: starting.id, time: session }), action: 'session', label: t('toolbar.session', { time: session }) };
-  if (leader && !leader.alive && !leader.fenced) return { text: t('hint.leader_down', { broker: leader.id, time: session }), action: 'session', label: t('toolbar.session', { time: session }) };
+  if (starting) return { text: t('hint.starting', { broker: starting.id, time: session }), action: 'session', label: t('toolbar.session', { time: session }), broker: starting.id };
+  if (leader && !leader.alive && !leader.fenced) return { text: t('hint.leader_down', { broker: leader.id, time: session }), action: 'session', label: t('toolbar.session', { time: session }), broker: leader.id };
   if (!leader) {
     const down = brokers.find((b) => !b.alive);
-    return { text: down ? t('hint.offline_restart', { broker: down.id }) : t('hint.offline'), action: 'settings', label: t('nav.settings') };
+    return { text: down ? t('hint.offline_restart', { broker: down.id }) : t('hint.offline'), action: 'settings', label: t('nav.settings'), broker: down ? down.id : null };
   }
-  if (!brokers.some((b) => b.log_end_offset > 0)) return { text: t('hint.produce') };
+  if (!brokers.some((b) => b.log_end_offset > 0)) return { text: t('hint.produce'), broker: leader.id };
   if (config.auto_fetch) return null;
   const behind = brokers.find((b) => b.alive && b.role === 'follower' && !b.fetcher_paused && b.log_end_offset < leader.log_end_offset);
-  if (behind) return { text: t('hint.fetch', { broker: behind.id }) };
+  if (behind) return { text: t('hint.fetch', { broker: behind.id }), broker: behind.id };
   const stale = (leader.remote || []).find((r) => (leader.isr || []).includes(r.id) && r.log_end_offset !== leader.log_end_offset);
-  if (stale && brokers.find((b) => b.id === stale.id && b.alive)) return { text: t('hint.fetch_again', { broker: stale.id }) };
+  if (stale && brokers.find((b) => b.id === stale.id && b.alive)) return { text: t('hint.fetch_again', { broker: stale.id }), broker: stale.id };
   const lagging = brokers.find((b) => b.alive && b.role === 'follower' && b.high_watermark < leader.high_watermark);
-  if (lagging) return { text: t('hint.follower_hw', { broker: lagging.id }) };
+  if (lagging) return { text: t('hint.follower_hw', { broker: lagging.id }), broker: lagging.id };
   return null;
 }
