@@ -280,26 +280,30 @@ test('a fork the core refuses is said in the page\'s language: the core\'s sente
   }
 });
 
-test('What if… at 1440x900: the two runs open with every broker of both in view (the description, the step notes and the one run\'s banner give way while comparing)', async () => {
-  const sim = core.Simulation.fromScenario(JSON.parse(KIP101));
-  const link = sim.toLink();
-  sim.free();
-  const page = await openPage(env, { hash: `#s=${link}&at=19`, viewport: { width: 1440, height: 900 } });
-  await page.click('#btn-fork');
-  await page.locator('#dlg-fork').waitFor();
-  await page.selectOption('#fork-value', { label: 'Kafka 0.11' });
-  await page.click('#btn-fork-apply');
-  await page.locator('#compare [data-testid="fork-change"]').waitFor();
-  const rows = await page.locator('#compare .broker-row').evaluateAll((list) => list.map((r) => {
-    const b = r.getBoundingClientRect();
-    return { broker: r.dataset.broker, top: Math.round(b.top), bottom: Math.round(b.bottom) };
-  }));
-  assert.equal(rows.length, 6, 'three brokers in each run');
-  for (const r of rows) assert.ok(r.top >= 0 && r.bottom <= 900, `broker ${r.broker}: ${r.top}-${r.bottom}`);
-  assert.equal(await page.locator('#banner').isVisible(), false);
-  // Back to the run: the banner and the description return.
-  await page.click('#btn-fork-close');
-  assert.equal(await page.locator('#banner .banner').isVisible(), true);
-  assert.equal(await page.locator('#scenario-description').isVisible(), true);
-  assert.deepEqual(page.errors, []);
-});
+for (const [width, height] of [[1440, 900], [1280, 720]]) {
+  test(`What if… at ${width}x${height}: the two runs open with every broker of both in view (the description, the step notes and the one run's banner give way while comparing; the page scrolls up by what is missing, never past the comparison's bar)`, async () => {
+    const sim = core.Simulation.fromScenario(JSON.parse(KIP101));
+    const link = sim.toLink();
+    sim.free();
+    const page = await openPage(env, { hash: `#s=${link}&at=19`, viewport: { width, height } });
+    await page.click('#btn-fork');
+    await page.locator('#dlg-fork').waitFor();
+    await page.selectOption('#fork-value', { label: 'Kafka 0.11' });
+    await page.click('#btn-fork-apply');
+    await page.locator('#compare [data-testid="fork-change"]').waitFor();
+    const rows = await page.locator('#compare .broker-row').evaluateAll((list) => list.map((r) => {
+      const b = r.getBoundingClientRect();
+      return { broker: r.dataset.broker, top: Math.round(b.top), bottom: Math.round(b.bottom) };
+    }));
+    assert.equal(rows.length, 6, 'three brokers in each run');
+    for (const r of rows) assert.ok(r.top >= 0 && r.bottom <= height, `broker ${r.broker}: ${r.top}-${r.bottom}`);
+    const bar = await page.locator('#compare-bar').boundingBox();
+    assert.ok(bar.y >= 0, 'Back to the run stays in view');
+    assert.equal(await page.locator('#banner').isVisible(), false);
+    // Back to the run: the banner and the description return.
+    await page.click('#btn-fork-close');
+    assert.equal(await page.locator('#banner .banner').isVisible(), true);
+    assert.equal(await page.locator('#scenario-description').isVisible(), true);
+    assert.deepEqual(page.errors, []);
+  });
+}

@@ -210,7 +210,22 @@ export class ForkView {
     }
     $('dlg-fork').close();
     pg.player.stop();
-    this.open(text);
+    if (this.open(text)) this.keepInView();
+  }
+
+  /**
+   * Opened from the chooser on the page: the two runs' brokers come into
+   * view, the page scrolling up by what is missing but never past the
+   * comparison's bar (Back to the run).
+   */
+  keepInView() {
+    const pg = this.pg;
+    if (!pg.address) return;
+    const rows = pg.root.querySelectorAll('#compare .broker-row');
+    if (!rows.length) return;
+    const bottom = Math.max(...[...rows].map((r) => r.getBoundingClientRect().bottom));
+    const by = Math.min(bottom - innerHeight + 4, pg.$('compare-bar').getBoundingClientRect().top - 4);
+    if (bottom > innerHeight && by > 0) scrollBy({ top: by, behavior: 'instant' });
   }
 
   wire() {
