@@ -208,7 +208,14 @@ for (const lang of ['en', 'zh-Hans']) {
       assert.deepEqual(new Set([...r.markedLeft, ...r.markedRight]), new Set(r.expectedIds));
       const [left, right] = await page.locator('#compare .compare-run').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()));
       if (width > 900) assert.ok(Math.abs(left.top - right.top) < 2 && right.left > left.right, 'side by side');
-      else assert.ok(right.top >= left.bottom, 'stacked, the original first');
+      else {
+        // Stacked, one at a time: the original first, the fork a tap away in the same place.
+        assert.ok(left.height > 0 && right.height === 0, 'the original shown, the fork behind the switch');
+        await page.locator('#compare button[data-compare-show="right"]').click();
+        const [l2, r2] = await page.locator('#compare .compare-run').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()));
+        assert.ok(l2.height === 0 && r2.height > 0 && Math.abs(r2.top - left.top) < 2, 'the fork in the original\'s place');
+        await page.locator('#compare button[data-compare-show="left"]').click();
+      }
       assert.ok(await noHorizontalScroll(page));
       if (lang !== 'en') assert.match(r.header, /假设：从 Kafka 0.10 换成 Kafka 0.11/);
       fs.mkdirSync(RESULTS, { recursive: true });
@@ -280,8 +287,8 @@ test('a fork the core refuses is said in the page\'s language: the core\'s sente
   }
 });
 
-for (const [width, height] of [[1440, 900], [1280, 720]]) {
-  test(`What if… at ${width}x${height}: the two runs open with every broker of both in view (the description, the step notes and the one run's banner give way while comparing; the page scrolls up by what is missing, never past the comparison's bar)`, async () => {
+for (const [width, height] of [[1440, 900], [1280, 720], [390, 844]]) {
+  test(`What if… at ${width}x${height}: the runs open with their brokers in view, side by side or (a phone) one at a time with a switch (the description, the step notes and the one run's banner give way while comparing; the page scrolls up by what is missing, never past the comparison's bar)`, async () => {
     const sim = core.Simulation.fromScenario(JSON.parse(KIP101));
     const link = sim.toLink();
     sim.free();
@@ -291,12 +298,24 @@ for (const [width, height] of [[1440, 900], [1280, 720]]) {
     await page.selectOption('#fork-value', { label: 'Kafka 0.11' });
     await page.click('#btn-fork-apply');
     await page.locator('#compare [data-testid="fork-change"]').waitFor();
-    const rows = await page.locator('#compare .broker-row').evaluateAll((list) => list.map((r) => {
+    const shown = () => page.locator('#compare .broker-row').evaluateAll((list) => list.filter((r) => r.offsetParent).map((r) => {
       const b = r.getBoundingClientRect();
-      return { broker: r.dataset.broker, top: Math.round(b.top), bottom: Math.round(b.bottom) };
+      return { side: r.closest('[data-side]').dataset.side, broker: r.dataset.broker, top: Math.round(b.top), bottom: Math.round(b.bottom) };
     }));
-    assert.equal(rows.length, 6, 'three brokers in each run');
-    for (const r of rows) assert.ok(r.top >= 0 && r.bottom <= height, `broker ${r.broker}: ${r.top}-${r.bottom}`);
+    const phone = width < 900;
+    let rows = await shown();
+    // Side by side, both runs; stacked (a phone), one at a time, the original first.
+    assert.deepEqual(rows.map((r) => r.side), phone ? ['left', 'left', 'left'] : ['left', 'left', 'left', 'right', 'right', 'right']);
+    for (const r of rows) assert.ok(r.top >= 0 && r.bottom <= height, `${r.side} broker ${r.broker}: ${r.top}-${r.bottom}`);
+    if (phone) {
+      await page.locator('#compare button[data-compare-show="right"]').click();
+      rows = await shown();
+      assert.deepEqual(rows.map((r) => r.side), ['right', 'right', 'right']);
+      for (const r of rows) assert.ok(r.top >= 0 && r.bottom <= height, `${r.side} broker ${r.broker}: ${r.top}-${r.bottom}`);
+      assert.equal(await page.locator('#compare button[data-compare-show="right"]').getAttribute('aria-pressed'), 'true');
+    } else {
+      assert.equal(await page.locator('#compare .compare-switch').isVisible(), false, 'side by side: no switch');
+    }
     const bar = await page.locator('#compare-bar').boundingBox();
     assert.ok(bar.y >= 0, 'Back to the run stays in view');
     assert.equal(await page.locator('#banner').isVisible(), false);

@@ -246,8 +246,9 @@ export function changeText(change, left, right) {
  *   position: the shared timeline's position
  *   recordEpochs: { left, right } — whether each run's records carry an epoch (0.11+)
  *   windowStart: the first offset shown (default: a little before the first differing record)
+ *   show: the run shown where the two are stacked (a phone): 'left' or 'right'
  */
-export function compareView({ left, right, differences = [], change = null, position = 0, recordEpochs = null, windowStart = null }) {
+export function compareView({ left, right, differences = [], change = null, position = 0, recordEpochs = null, windowStart = null, show = 'left' }) {
   const at = places(differences);
   const maxLeo = Math.max(0, ...[left, right].flatMap((s) => s.state.brokers.map((b) => b.log_end_offset)));
   // Both runs show the same offsets. A long log is shown from a little before
@@ -263,8 +264,13 @@ export function compareView({ left, right, differences = [], change = null, posi
       h('p', { class: 'compare-change', 'data-testid': 'fork-change', 'data-change': change ? change.text : '' },
         t('compare.fork_header', { change: changeText(change, left, right) })),
       h('p', { class: 'muted small' }, t('compare.arrow_help')),
+      // Where the runs are stacked (a phone): one at a time, the other a tap
+      // away, so that a run's brokers are on one screen. `show`: 'left' or 'right'.
+      h('div', { class: 'compare-switch', role: 'group', 'aria-label': t('compare.switch_label') },
+        ['left', 'right'].map((which) => h('button', { type: 'button', key: which, class: `compare-show${show === which ? ' primary' : ''}`, 'data-compare-show': which, 'aria-pressed': String(show === which) },
+          t(`compare.${which}`), differences.length ? h('span', { class: 'diff-mark', 'aria-hidden': 'true' }, '≠') : null))),
     ),
-    h('div', { class: 'compare-runs' },
+    h('div', { class: 'compare-runs', 'data-show': show },
       runColumn('left', left, at.left, view),
       runColumn('right', right, at.right, view)),
     h('section', { class: 'compare-diffs', role: 'group', 'aria-label': t('compare.differences_title') },

@@ -36,6 +36,7 @@ export class ForkView {
     this.scenarios = null;
     this.outcomes = null;
     this.choices = [];
+    this.show = 'left'; // the run shown where the two are stacked (a phone)
   }
 
   get active() {
@@ -72,6 +73,7 @@ export class ForkView {
       }
     };
     this.closeRun();
+    this.show = 'left';
     this.sim = sim;
     this.base = pg.sim;
     this.change = forked.change;
@@ -127,6 +129,7 @@ export class ForkView {
       change: this.change,
       position,
       recordEpochs: { left: pg.recordsCarryEpochs(left.state.protocol), right: pg.recordsCarryEpochs(right.state.protocol) },
+      show: this.show,
     }));
   }
 
@@ -221,9 +224,9 @@ export class ForkView {
   keepInView() {
     const pg = this.pg;
     if (!pg.address) return;
-    const rows = pg.root.querySelectorAll('#compare .broker-row');
+    const rows = [...pg.root.querySelectorAll('#compare .broker-row')].filter((r) => r.offsetParent);
     if (!rows.length) return;
-    const bottom = Math.max(...[...rows].map((r) => r.getBoundingClientRect().bottom));
+    const bottom = Math.max(...rows.map((r) => r.getBoundingClientRect().bottom));
     const by = Math.min(bottom - innerHeight + 4, pg.$('compare-bar').getBoundingClientRect().top - 4);
     if (bottom > innerHeight && by > 0) scrollBy({ top: by, behavior: 'instant' });
   }
@@ -232,6 +235,14 @@ export class ForkView {
     const pg = this.pg;
     const $ = (id) => pg.$(id);
     $('btn-fork').addEventListener('click', () => this.openChooser());
+    // A phone's switch between the stacked runs.
+    $('compare').addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-compare-show]');
+      if (!b || !this.active) return;
+      this.show = b.dataset.compareShow === 'right' ? 'right' : 'left';
+      this.draw();
+      pg.$('compare').querySelector(`button[data-compare-show="${this.show}"]`)?.focus({ preventScroll: true });
+    });
     $('fork-kind').addEventListener('change', () => this.drawValues());
     $('fork-form').addEventListener('submit', (e) => this.submit(e));
     $('btn-fork-grid').addEventListener('click', () => { $('dlg-fork').close(); $('btn-whatif').click(); });
