@@ -221,6 +221,8 @@ const words = (key, params) => (has(key) ? t(key, params) : fill(BUILT_IN[key], 
 
 export class HighwaterPlayground extends HTMLElement {
   static observedAttributes = ['scenario', 'step', 'tour', 'tour-src', 'fork', 'lang', 'height', 'controls', 'autoplay', 'theme'];
+  /** The bundle of this module, beside it (as a page loads it; the same from the sources): the snippets load it. */
+  static moduleUrl = new URL('./bundle/highwater-playground.js', import.meta.url).href;
 
   constructor() {
     super();

@@ -60,7 +60,7 @@ export function wireShare(pg) {
     const tour = pg.tour && !origin ? pg.tour.id : null;
     const tourSrc = origin && origin.src !== undefined ? new URL(origin.src, document.baseURI).href : null;
     $('embed-element').value = link.ok || tour || tourSrc
-      ? elementSnippet({ scenario: link.ok ? link.value : '', step: pg.sim.position(), lang: pg.lang, fork: pg.forkView ? pg.forkView.text : null, tour, tourSrc, stop: pg.tour ? pg.tour.index + 1 : 1, moduleUrl: moduleUrl() })
+      ? elementSnippet({ scenario: link.ok ? link.value : '', step: pg.sim.position(), lang: pg.lang, fork: pg.forkView ? pg.forkView.text : null, tour, tourSrc, stop: pg.tour ? pg.tour.index + 1 : 1, moduleUrl: moduleUrl(pg) })
       : '';
     $('embed-preview').href = src;
     $('dlg-embed').showModal();

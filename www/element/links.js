@@ -208,7 +208,7 @@ export function runUrl(pg, { embed = false } = {}) {
   return `${url.origin}${url.pathname}${parts.length ? `?${parts.join('&')}` : ''}${hash}`;
 }
 
-/** The element's module as a page loads it (the bundle beside the page), for the Embed dialog's snippet. */
-export function moduleUrl() {
-  return new URL('../bundle/highwater-playground.js', import.meta.url).href;
+/** The element's module as this page loaded it (the bundle beside the page), for the snippets: the element's class knows it. */
+export function moduleUrl(pg) {
+  return pg.host.constructor.moduleUrl;
 }

@@ -227,7 +227,7 @@ export class LessonWriter {
         this.status = t('writer.downloaded', { name });
       } else if (kind === 'snippet') {
         const lang = this.draft.lang && this.draft.lang !== 'en' ? ` lang="${this.draft.lang}"` : '';
-        await navigator.clipboard.writeText(`<script type="module" src="${moduleUrl()}"></script>\n<highwater-playground${lang}><script type="application/json">\n${inlineJson(file)}\n</script></highwater-playground>\n`);
+        await navigator.clipboard.writeText(`<script type="module" src="${moduleUrl(this.pg)}"></script>\n<highwater-playground${lang}><script type="application/json">\n${inlineJson(file)}\n</script></highwater-playground>\n`);
         this.status = t('writer.copied_snippet');
       } else if (kind === 'link') {
         const link = await tourToLink(JSON.stringify(file));
