@@ -51,9 +51,9 @@ for (const size of SIZES) {
   }
 }
 
-// Free play: the Produce form sits right above the replicas on a narrow
-// screen, so that Produce and the leader's log are on one screen, before and
-// after the first records.
+// Free play: Produce and the leader's log on one screen, before and after
+// the first records: the Producer form beside the board on a wide screen,
+// the leader's own Produce (the form's value and acks) on a narrow one.
 for (const size of SIZES.filter((s) => !s.embed)) {
   test(`free play, ${size.name} (${size.width}x${size.height}): Produce and the leader's log in view together, before and after producing`, async () => {
     const context = await env.browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
@@ -66,11 +66,15 @@ for (const size of SIZES.filter((s) => !s.embed)) {
       const root = document.querySelector('highwater-playground').shadowRoot;
       const fully = (el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; };
       const leader = root.querySelector('[data-testid="partition-leader"]').textContent.match(/\d+/)[0];
-      return { produce: fully(root.querySelector('#btn-produce')), log: fully(root.querySelector(`.broker-row[data-broker="${leader}"] .track`)), leader };
+      const produce = [root.querySelector(`.broker-row[data-broker="${leader}"] button[data-produce]`), root.querySelector('#btn-produce')].find((b) => b && b.offsetParent);
+      return { produce: fully(produce), log: fully(root.querySelector(`.broker-row[data-broker="${leader}"] .track`)), leader };
     });
     assert.deepEqual(await seen(), { produce: true, log: true, leader: '1' }, 'the empty run');
+    const own = page.locator('highwater-playground').locator('.broker-row[data-broker="1"] button[data-produce]');
+    assert.equal(await own.isVisible(), size.width < 1100, 'the leader\'s own Produce on a narrow screen');
+    const produce = size.width < 1100 ? own : page.locator('highwater-playground').locator('#btn-produce');
     for (const value of ['m1', 'm2', 'm3']) {
-      await page.locator('highwater-playground').locator('#btn-produce').click();
+      await produce.click();
       await page.locator('highwater-playground').locator('.broker-row[data-broker="1"] .cell-value', { hasText: value }).waitFor();
       assert.deepEqual(await seen(), { produce: true, log: true, leader: '1' }, `after producing ${value}`);
     }
@@ -97,12 +101,13 @@ for (const size of SIZES.filter((s) => !s.embed)) {
       const hint = root.querySelector('[data-testid="hint"]');
       const text = hint ? hint.textContent : '';
       const broker = (text.match(/broker (\d)/) || [])[1] || null;
-      return { text, broker, hint: fully(hint), row: broker ? fully(root.querySelector(`.layout .broker-row[data-broker="${broker}"]`)) : true, produce: fully(root.querySelector('#btn-produce')) };
+      const produce = [root.querySelector('.layout button[data-produce]'), root.querySelector('#btn-produce')].find((b) => b && b.offsetParent);
+      return { text, broker, hint: fully(hint), row: broker ? fully(root.querySelector(`.layout .broker-row[data-broker="${broker}"]`)) : true, produce: fully(produce) };
     });
     let actions = 0;
     for (const step of ['produce', 'hint', 'hint', 'hint', 'hint', 'produce', 'hint', 'hint']) {
       const now = await seen();
-      if (step === 'produce' || /produce a record/.test(now.text)) await host.locator('#btn-produce').click();
+      if (step === 'produce' || /produce a record/.test(now.text)) await host.locator(size.width < 1100 ? '.layout button[data-produce]' : '#btn-produce').click();
       else if (/press Fetch on broker (\d)/.test(now.text)) await host.locator(`.broker-row[data-broker="${now.broker}"] button[data-action="fetch"]`).click();
       else break;
       actions += 1;

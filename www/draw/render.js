@@ -404,6 +404,11 @@ function brokerActions(b, state) {
   };
   const a = (key) => t(`action.${key}`, { broker: id });
   return h('div', { class: 'broker-actions' },
+    // The producer beside the leader where the Producer form is further down
+    // the page (a phone, a narrow window): the form's value and acks, sent.
+    b.role === 'leader' && b.alive
+      ? h('button', { type: 'button', class: 'mini primary produce-here', key: 'produce', 'data-produce': '', 'aria-label': t('action.produce_here_label') }, t('producer.produce'))
+      : null,
     follower ? btn('fetch', a('fetch'), a('fetch_label')) : null,
     running ? btn('crash', a('crash'), a('crash_label'), 'process') : btn('restart', a('restart'), a('restart_label'), 'process'),
     h('details', { class: 'more', key: 'more' },

@@ -36,6 +36,11 @@ function brokerStep(pg, button) {
 }
 
 function onClusterClick(pg, event) {
+  // The leader's own Produce: the Producer form, submitted as it is.
+  if (event.target.closest('button[data-produce]')) {
+    pg.$('produce-form').requestSubmit();
+    return;
+  }
   const button = event.target.closest('button[data-action]');
   if (!button) return;
   if (button.getAttribute('aria-disabled') === 'true') {
