@@ -51,17 +51,23 @@ for (const size of SIZES) {
   }
 }
 
+/** The page with an empty run at `size`, as a reader opens it. */
+async function freePlay(size) {
+  const context = await env.browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(env.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { context, page, errors };
+}
+
 // Free play: Produce and the leader's log on one screen, before and after
 // the first records: the Producer form beside the board on a wide screen,
 // the leader's own Produce (the form's value and acks) on a narrow one.
 for (const size of SIZES.filter((s) => !s.embed)) {
   test(`free play, ${size.name} (${size.width}x${size.height}): Produce and the leader's log in view together, before and after producing`, async () => {
-    const context = await env.browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(env.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    const { context, page, errors } = await freePlay(size);
     const seen = () => page.evaluate(() => {
       const root = document.querySelector('highwater-playground').shadowRoot;
       const fully = (el) => { const r = el.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; };
@@ -88,12 +94,7 @@ for (const size of SIZES.filter((s) => !s.embed)) {
 // never past the hint), and so is Produce.
 for (const size of SIZES.filter((s) => !s.embed)) {
   test(`free play, ${size.name}: following the hints, the hint and the broker it names stay in view after every action`, async () => {
-    const context = await env.browser.newContext({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(env.url);
-    await page.waitForSelector('body[data-ready="true"]');
+    const { context, page, errors } = await freePlay(size);
     const host = page.locator('highwater-playground');
     const seen = () => page.evaluate(() => {
       const root = document.querySelector('highwater-playground').shadowRoot;

@@ -19,6 +19,7 @@ import { stepKey } from './tour.js';
 import { Player, PLAY_TICK_MS } from './player.js';
 import { refreshStaticControls, updateProducePlaceholder } from './controls.js';
 import { visible } from '../words/user-text.js';
+import { bringIntoView } from './scroll.js';
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 /** A step's animation at 1x takes at most this long, a truncation's slower fade included: under 2 s. */
@@ -457,9 +458,7 @@ export class Playground {
     const row = this.root.querySelector(`.layout .broker-row[data-broker="${hint.broker}"]`);
     const said = this.root.querySelector('[data-testid="hint"]');
     if (!row || !said || !said.offsetParent) return;
-    const bottom = row.getBoundingClientRect().bottom;
-    const by = Math.min(bottom - innerHeight + 4, said.getBoundingClientRect().top - 4);
-    if (bottom > innerHeight && by > 0) scrollBy({ top: by, behavior: 'instant' });
+    bringIntoView(row.getBoundingClientRect().bottom, said.getBoundingClientRect().top);
   }
 
   /** Keeps the run as it is now for the Undo of a notice. */

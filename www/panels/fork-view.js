@@ -11,6 +11,7 @@ import { describeStep } from '../words/describe.js';
 import { phrase } from '../words/event-text.js';
 import { excerpt } from '../words/user-text.js';
 import { compareView, forkChoices, choiceLabel } from '../draw/compare.js';
+import { bringIntoView } from '../element/scroll.js';
 
 /** Steps a replaced step can become: each broker's fetch, crash and restart, the clock, an election, a read. */
 function replacementSteps(config) {
@@ -226,9 +227,7 @@ export class ForkView {
     if (!pg.address) return;
     const rows = [...pg.root.querySelectorAll('#compare .broker-row')].filter((r) => r.offsetParent);
     if (!rows.length) return;
-    const bottom = Math.max(...rows.map((r) => r.getBoundingClientRect().bottom));
-    const by = Math.min(bottom - innerHeight + 4, pg.$('compare-bar').getBoundingClientRect().top - 4);
-    if (bottom > innerHeight && by > 0) scrollBy({ top: by, behavior: 'instant' });
+    bringIntoView(Math.max(...rows.map((r) => r.getBoundingClientRect().bottom)), pg.$('compare-bar').getBoundingClientRect().top);
   }
 
   wire() {

@@ -9,6 +9,7 @@ import { t, language, num } from '../words/i18n.js';
 import { excerpt } from '../words/user-text.js';
 import { phrase } from '../words/event-text.js';
 import { TourPlayer, loadTour, tourIds } from '../element/tour.js';
+import { bringIntoView } from '../element/scroll.js';
 import { checkTourText, checkBuiltInTour, tourFromLink } from '../element/tour-check.js';
 
 export class Tours {
@@ -376,10 +377,7 @@ function focusPrimary(pg) {
 function keepBoardInView(pg) {
   const rows = pg.root.querySelectorAll('.layout .broker-row');
   if (!rows.length) return;
-  const panel = pg.$('tour').getBoundingClientRect();
-  const bottom = rows[rows.length - 1].getBoundingClientRect().bottom;
-  const by = Math.min(bottom - innerHeight + 4, panel.top - 4);
-  if (bottom > innerHeight && by > 0) scrollBy({ top: by, behavior: 'instant' });
+  bringIntoView(rows[rows.length - 1].getBoundingClientRect().bottom, pg.$('tour').getBoundingClientRect().top);
 }
 
 /** Scrolls `el` into view only when part of it is outside the viewport. */
