@@ -7,7 +7,7 @@ BENCH ?= cargo run --release --example bench
 SECONDS ?= 60
 SEED ?=
 
-.PHONY: help setup build serve test test-native test-browser bench bench-worst fuzz bless screenshots clean
+.PHONY: help setup build serve test test-native test-browser bench bench-worst bench-explorer fuzz bless screenshots clean
 
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
@@ -15,6 +15,7 @@ help:
 	@echo "make build   the wasm packages (www/pkg, www/pkg-fast for the workers), the gallery and the bundle (www/bundle)"
 	@echo "make bench   $(BENCH)"
 	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome; the page's longest task opening each"
+	@echo "make bench-explorer  distinct states/s against the first explorer (commit 3028687), interleaved runs, best of three"
 	@echo "make fuzz    fuzz links, scenarios and the timeline for $(SECONDS) s (make fuzz SECONDS=600 SEED=N)"
 	@echo "make bless   rewrite the golden traces (review the diff)"
 	@echo "make screenshots  refresh docs/screenshot-*.png"
@@ -68,6 +69,11 @@ bench-worst:
 	@node scripts/gallery.mjs && node scripts/first-frames.mjs && node scripts/bundle.mjs
 	node scripts/worst-case.mjs
 	node scripts/bench-main-thread.mjs --runs 3
+
+# Builds the first explorer (3028687) in target/bench-explorer/first and prints the ratio of distinct states/s.
+bench-explorer:
+	@scripts/setup.sh node
+	@scripts/bench-explorer.sh
 
 # Findings (and the slowest inputs) go to target/fuzz-findings/; exit 1 if any failed.
 fuzz:

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use highwater::base::text::json_for_terminal;
 use highwater::model::config::limits::MAX_EXPLORER_STATES;
-use highwater::search::explore::{explore, Goal, Search, Stop, Strategy};
+use highwater::search::explore::{explore, Goal, Search, Stop, Strategy, MAX_THREADS};
 use highwater::view::state::EventView;
 use highwater::{Acks, Config, LogWindow, Protocol, Scenario, Simulation, StateView};
 use std::path::{Path, PathBuf};
@@ -158,6 +158,10 @@ struct ExploreArgs {
     /// gone (lost-write: a diverged log on the way is searched past).
     #[arg(long, value_enum, default_value = "violation")]
     goal: GoalArg,
+    /// Threads of the exhaustive search (default: the machine's cores). The
+    /// answer is the same for any number: the same states, the same run found.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    threads: Option<u64>,
     /// Start from this scenario's configuration and steps.
     #[arg(long)]
     prefix: Option<PathBuf>,
@@ -326,6 +330,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
             GoalArg::Violation => Goal::Violation,
             GoalArg::LostWrite => Goal::LostWrite,
         },
+        threads: a.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS), |n| n as usize),
         ..Search::new(config)
     };
     if let Err(e) = search.validate() {
@@ -357,6 +362,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         v["states_per_second"] = serde_json::json!(per_second);
         v["generated_per_second"] = serde_json::json!(rate(outcome.generated));
         v["link"] = serde_json::json!(outcome.scenario.as_ref().map(highwater::run::link::encode));
+        v["threads"] = serde_json::json!(search.threads);
         print_all(&json_for_terminal(&(serde_json::to_string_pretty(&v).expect("json") + "\n")));
         return status;
     }
@@ -367,11 +373,13 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         Some(Stop::Interrupted) => " (stopped by Ctrl-C)".into(),
     };
     let mut text = format!(
-        "searched {} {what} to depth {} in {seconds:.2} s ({per_second:.0}/s; {} generated, {:.0}/s){stopped}\n",
+        "searched {} {what} to depth {} in {seconds:.2} s ({per_second:.0}/s; {} generated, {:.0}/s; {} thread{}){stopped}\n",
         outcome.states,
         outcome.depth,
         outcome.generated,
         rate(outcome.generated),
+        search.threads,
+        if search.threads == 1 { "" } else { "s" },
     );
     match (&outcome.violation, &outcome.scenario) {
         (Some(v), Some(s)) => {

@@ -458,3 +458,53 @@ fn the_defaults_find_each_versions_known_hole() {
         }
     }
 }
+
+/// The same answer on any number of threads: the same states and states
+/// generated for a search that finds nothing, and the same shortest run,
+/// step for step, for one that finds a violation (with and without the
+/// faults, under a preset with a hole and one without).
+#[test]
+fn any_number_of_threads_gives_the_same_answer() {
+    let cases = [
+        Search { max_produces: 2, ..search(3, Protocol::V3_7, 2, false, 6) },
+        Search { power_loss: true, network_faults: true, max_produces: 2, ..search(3, Protocol::V3_7, 2, false, 4) },
+        search(2, Protocol::V0_10, 1, false, 8),
+        Search { goal: Goal::LostWrite, ..search(2, Protocol::V0_10, 1, false, 8) },
+        Search { power_loss: true, acks: Acks::All, ..search(3, Protocol::V2_8, 2, false, 6) },
+    ];
+    for case in cases {
+        let one = explore(&Search { threads: 1, ..case.clone() }, &mut |_, _| true);
+        for threads in [2, 3, 8] {
+            let many = explore(&Search { threads, ..case.clone() }, &mut |_, _| true);
+            assert_eq!((many.found, many.states, many.generated, many.depth), (one.found, one.states, one.generated, one.depth), "{threads} threads: {:?}", case.config.protocol);
+            assert_eq!(many.scenario.as_ref().map(|s| &s.steps), one.scenario.as_ref().map(|s| &s.steps), "{threads} threads");
+        }
+        if one.found {
+            replays(&one);
+        } else {
+            assert!(one.complete && one.states > 1000, "{} states", one.states);
+        }
+    }
+}
+
+/// `--threads` is in the JSON output and bounded; the command line's answer
+/// does not depend on it either.
+#[test]
+fn the_command_line_takes_threads() {
+    let bin = env!("CARGO_BIN_EXE_highwater");
+    let run = |threads: &str| {
+        let out = Command::new(bin).args(["explore", "--protocol", "0.10", "--brokers", "2", "--depth", "8", "--json", "--threads", threads]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!((one["threads"].as_u64(), two["threads"].as_u64()), (Some(1), Some(2)));
+    for field in ["found", "states", "generated", "scenario", "link", "violation"] {
+        assert_eq!(one[field], two[field], "{field}");
+    }
+    assert_eq!(one["found"], true);
+    for bad in ["0", "257", "many"] {
+        let out = Command::new(bin).args(["explore", "--threads", bad]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "--threads {bad}");
+    }
+}

@@ -114,8 +114,11 @@ impl Clone for Producer {
         self.requests.clone_from(&source.requests);
         crate::CopyShort::copy_short(&mut self.pending, &source.pending);
         crate::CopyShort::copy_short(&mut self.deadlines, &source.deadlines);
+        // Usually both empty: then nothing to copy, and no comparison (an
+        // empty queue's slices point nowhere, and comparing them with the
+        // C library's masked loads costs a microcode assist each time).
         for (queue, source) in self.queues.iter_mut().zip(&source.queues) {
-            if queue != source {
+            if !(queue.is_empty() && source.is_empty()) {
                 queue.clone_from(source);
             }
         }
@@ -519,7 +522,8 @@ impl Simulation {
         // Kafka truncates to whole milliseconds, so a 1 ms backoff can come
         // out 0; the model waits at least 1 ms, so that a retry is a moment
         // of its own.
-        (term as u128 * (800 + draw) as u128 / 1000).clamp(1, max as u128) as u64
+        // (`term` is at most `limits::MAX_DURATION_MS`: the product fits in 64 bits.)
+        (term * (800 + draw) / 1000).clamp(1, max)
     }
 
     /// `skip_identical_retries` under KIP-580: each retry's wait depends on
@@ -605,7 +609,7 @@ impl Simulation {
 
     /// How long the client keeps a record: `delivery.timeout.ms` from 2.1
     /// (KIP-91), `request.timeout.ms` before.
-    fn client_expiry_ms(&self) -> u64 {
+    pub(crate) fn client_expiry_ms(&self) -> u64 {
         if self.rules.has(Rule::DeliveryTimeout) {
             self.config.delivery_timeout_ms
         } else {

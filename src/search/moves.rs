@@ -1,0 +1,134 @@
+//! The explorer's moves: every step a search may take from a state, as
+//! small numbers (an index into the steps built once for the search).
+
+use crate::model::config::{limits, BrokerId, Config};
+use crate::model::simulation::Simulation;
+use crate::run::scenario::{Crash, Heal, Produce, Step};
+use crate::search::explore::Search;
+use arrayvec::ArrayVec;
+
+/// Every step a search may take, built once, so that listing a state's
+/// moves allocates nothing: a move is an index into `steps`.
+pub(crate) struct Moves {
+    steps: Vec<Step>,
+    brokers: usize,
+    /// Where each kind of step starts in `steps` (one per broker, or per
+    /// ordered pair of brokers for cuts; produce steps are last, one per record).
+    fetch: usize,
+    crash: usize,
+    power_loss: usize,
+    restart: usize,
+    elect: usize,
+    advance: usize,
+    cut: usize,
+    cut_controller: usize,
+    heal: usize,
+    produce: usize,
+}
+
+pub(crate) type Move = u16;
+
+/// At most 5 moves per broker and 4 more (see `Moves::list`).
+pub(crate) const MOST_MOVES: usize = 5 * limits::MAX_BROKERS as usize + 4;
+
+pub(crate) type MoveList = ArrayVec<Move, MOST_MOVES>;
+
+impl Moves {
+    /// `records`: produce steps for records 1 to `records` (as far as
+    /// `max_produces` allows): a state reached by the search has produced
+    /// at most what its prefix did plus one per step.
+    pub(crate) fn new(config: &Config, search: &Search, records: usize) -> Moves {
+        let ids: Vec<BrokerId> = config.broker_ids().collect();
+        let per_broker = |f: &dyn Fn(BrokerId) -> Step| ids.iter().map(|&b| f(b)).collect::<Vec<Step>>();
+        let records = records.min(search.max_produces as usize);
+        let kinds: [Vec<Step>; 10] = [
+            per_broker(&Step::Fetch),
+            per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 0 })),
+            per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 1 })),
+            per_broker(&Step::Restart),
+            vec![Step::Elect(None)],
+            advances(config).into_iter().map(Step::AdvanceMs).collect(),
+            ids.iter().flat_map(|&a| ids.iter().map(move |&b| Step::Cut([a, b]))).collect(),
+            per_broker(&Step::CutController),
+            vec![Step::Heal(Heal::All)],
+            (1..=records).map(|k| Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None })).collect(),
+        ];
+        let mut starts = [0; 10];
+        let mut steps = vec![];
+        for (start, kind) in starts.iter_mut().zip(kinds) {
+            *start = steps.len();
+            steps.extend(kind);
+        }
+        let [fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, produce] = starts;
+        assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
+        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, produce }
+    }
+
+    pub(crate) fn step(&self, m: Move) -> &Step {
+        &self.steps[m as usize]
+    }
+
+
+
+    /// The moves of a state, in a fixed order (the random walks pick by
+    /// position). Only a clock step can be invalid (past the scenario's
+    /// hour); the others are valid by construction.
+    pub(crate) fn list(&self, sim: &Simulation, search: &Search, out: &mut MoveList) {
+        out.clear();
+        let mut add = |at: usize, i: usize| out.push((at + i) as Move);
+        let produced = sim.producer.requests.len();
+        if produced < search.max_produces as usize && sim.controller.leader.is_some() {
+            add(self.produce, produced);
+        }
+        for (i, b) in sim.brokers.iter().enumerate() {
+            if b.following().is_some() {
+                add(self.fetch, i);
+            }
+        }
+        for (i, b) in sim.brokers.iter().enumerate() {
+            if b.alive {
+                add(self.crash, i);
+                if search.power_loss && b.log_end_offset() > 0 {
+                    add(self.power_loss, i);
+                }
+            } else {
+                add(self.restart, i);
+            }
+        }
+        if sim.controller.leader.is_some() {
+            add(self.elect, 0);
+        }
+        // Only what `highwater run` accepts after the time already spent: an
+        // advance past the scenario's hour is no move (`Step::validate`'s
+        // check of a clock step, without building the step).
+        for (i, ms) in advances(&sim.config).into_iter().enumerate() {
+            if sim.now_ms.saturating_add(ms) <= limits::MAX_SIMULATED_MS {
+                add(self.advance, i);
+            }
+        }
+        if search.network_faults {
+            if let Some(l) = sim.controller.leader {
+                for f in sim.config.broker_ids().filter(|&f| f != l && !sim.network.cuts.contains(&(l, f))) {
+                    add(self.cut, (l as usize - 1) * self.brokers + f as usize - 1);
+                }
+            }
+            // KIP-841's cases: a broker that still fetches but has lost the
+            // controller (its session expires, it is fenced).
+            for (i, b) in sim.brokers.iter().enumerate() {
+                if b.alive && sim.network.reaches_controller(b.id) {
+                    add(self.cut_controller, i);
+                }
+            }
+            if !sim.network.cuts.is_empty() || sim.network.controller_cut.iter().any(|&c| c) {
+                add(self.heal, 0);
+            }
+        }
+    }
+}
+
+/// The clock steps: past the session timeout, and past the lag time whatever
+/// the phase of the lag/2 check.
+pub(crate) fn advances(config: &Config) -> [u64; 2] {
+    [config.broker_session_timeout_ms, config.replica_lag_time_max_ms * 3 / 2]
+}
+

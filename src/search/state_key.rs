@@ -1,0 +1,256 @@
+//! The explorer's state key: a hash of everything that decides the future
+//! of a run in manual mode, so that a state reached again is searched once.
+
+use crate::model::config::BrokerId;
+use crate::model::event::ProduceResult;
+use crate::model::producer::Status;
+use crate::model::simulation::Simulation;
+use crate::model::config::limits;
+use crate::search::explore::Search;
+use crate::search::moves::advances;
+
+/// The simulated time left before the scenario's hour, as far as the search
+/// can spend it. Near the hour a state with less time left has fewer moves
+/// (no advance past the hour), so it is another state; with more than `depth`
+/// of the longest advance left, time never runs out within the search.
+pub(crate) fn time_left(sim: &Simulation, search: &Search) -> u64 {
+    let most = advances(&sim.config).into_iter().max().unwrap_or(0).saturating_mul(search.depth as u64);
+    limits::MAX_SIMULATED_MS.saturating_sub(sim.now_ms).min(most)
+}
+
+/// The visited set's key: the canonical state and the time it has left.
+#[inline]
+pub(crate) fn state_key(sim: &Simulation, search: &Search) -> u64 {
+    let mut h = WordHasher::default();
+    canonical_words(sim, &mut h);
+    h.push(time_left(sim, search));
+    h.finish()
+}
+
+/// A hash of everything that decides the future of a run in manual mode,
+/// with times made relative to now and capped where only "past the timeout"
+/// matters, so that equivalent states are visited once. (Timed mode is not
+/// searched: its messages in flight and fetcher clocks are not hashed.)
+pub fn canonical_hash(sim: &Simulation) -> u64 {
+    let mut h = WordHasher::default();
+    canonical_words(sim, &mut h);
+    h.finish()
+}
+
+/// Writes the state `canonical_hash` hashes as words: full-width values one
+/// to a word, small ones (flags, broker ids, lists of broker ids) packed.
+/// The encoding is unambiguous, so different canonical states give
+/// different words. An optional offset or time is written as 0 for none and
+/// value + 1 for some (they stay far below `u64::MAX`).
+#[inline]
+fn canonical_words(sim: &Simulation, h: &mut impl Words) {
+    let now = sim.now_ms;
+    let expiry = sim.client_expiry_ms() + 1;
+    let lag = sim.config.replica_lag_time_max_ms + 1;
+    // How long ago `t` was, as far as a timeout of `cap` - 1 can tell.
+    let age = |t: u64, cap: u64| now.saturating_sub(t).min(cap);
+    let some = |o: Option<u64>| o.map_or(0, |x| x + 1);
+    let id = |b: Option<BrokerId>| b.map_or(0, |b| b as u64);
+    let flags = |bits: &[bool]| bits.iter().rev().fold(0u64, |w, &bit| w << 1 | bit as u64);
+    // A list of at most 7 broker ids (1 to 7): its length, then 4 bits per id.
+    let list = |ids: &[BrokerId]| ids.iter().fold(ids.len() as u64, |w, &b| w << 4 | b as u64);
+    // Time 0 is a time too: a new leader takes a follower outside the ISR
+    // as caught up at 0 (`Replica.resetReplicaState`), which is within the
+    // lag time until it has passed.
+    h.push(age(0, lag));
+    // The phase of the periodic ISR check and HW checkpoint decides what an advance does.
+    h.push(sim.next_isr_check_ms - now);
+    h.push(sim.next_checkpoint_ms - now);
+    for b in &sim.brokers {
+        let leads = b.is_leader();
+        // The search never asks for a controlled shutdown, so a broker's
+        // shutdown time is none in every state it visits: a flag says so.
+        let shutting_down = b.shutdown_at_ms.is_some();
+        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads, b.starting, b.clean_shutdown, b.fetcher.stopped_for_shutdown, shutting_down]);
+        h.push(small | id(b.leader) << 8 | (b.leader_epoch as u64) << 32);
+        h.push(b.high_watermark);
+        h.push(b.checkpointed_high_watermark);
+        // The log end gives the number of records.
+        h.push(b.log.log_end_offset());
+        for r in b.log.records() {
+            h.push(r.id);
+            h.push(r.epoch as u64);
+        }
+        let epochs = b.log.epochs().entries();
+        h.push(epochs.len() as u64);
+        for e in epochs {
+            h.push(e.epoch as u64);
+            h.push(e.start_offset);
+        }
+        if leads {
+            h.push(list(&b.isr));
+            h.push(b.pending_isr.as_ref().map_or(0, |p| 1 << 32 | list(p)));
+            h.push(b.epoch_start_offset);
+            for r in &b.remote {
+                let (leader_log_end_offset, fetched_ms) = r.last_fetch();
+                h.push(some(r.log_end_offset));
+                // Only "past the lag time" matters (`isFollowerOutOfSync`).
+                h.push(age(r.last_caught_up_ms, lag));
+                h.push(leader_log_end_offset);
+                // The last fetch's time only ever raises the caught-up time
+                // (`Replica.updateFetchState` takes the larger): a new
+                // leader's "never" (0, `resetReplicaState`) below it is the
+                // same as any time below it.
+                h.push(age(fetched_ms.max(r.last_caught_up_ms), lag));
+            }
+        }
+    }
+    let c = &sim.controller;
+    h.push(id(c.leader) | list(&c.isr) << 4 | flags(&c.fenced) << 36);
+    h.push(c.leader_epoch as u64);
+    // KIP-966's ELR and last known leader decide who may be elected.
+    h.push(list(&c.elr) | id(c.last_known_leader) << 32);
+    // Only "past the session timeout" matters: the broker is fenced.
+    for &s in &c.silent_since_ms {
+        h.push(some(s.map(|t| age(t, sim.config.broker_session_timeout_ms))));
+    }
+    h.push(sim.network.cuts.iter().fold(0u64, |w, &(a, b)| w | 1 << ((a - 1) * 8 + (b - 1))));
+    h.push(flags(&sim.network.isolated) | flags(&sim.network.controller_cut) << 8 | flags(&c.shutting_down) << 16);
+    h.push(sim.producer.requests.len() as u64);
+    for r in &sim.producer.requests {
+        let (status, retry_at) = match r.status {
+            Status::Queued => (255, 0),
+            Status::Pending => (0, 0),
+            Status::Retrying { at_ms } => (1, at_ms),
+            Status::Done(ProduceResult::Acked) => (2, 0),
+            Status::Done(ProduceResult::Sent) => (3, 0),
+            Status::Done(ProduceResult::Error(e)) => (4 + e as u64, 0),
+        };
+        let epoch = r.epoch.map_or(0, |e| e as u64 + 1);
+        h.push(status | id(r.broker) << 8 | (r.acks as u64) << 12 | epoch << 16);
+        // When the retry goes, and how many attempts failed before it (the
+        // next backoff and the retries left depend on them, KIP-580).
+        h.push(retry_at.saturating_sub(now) | (r.attempts as u64) << 32);
+        h.push(some(r.offset) | some(r.sent_in_epoch.map(u64::from)) << 40);
+        h.push(r.deadline_ms.saturating_sub(now));
+        // The record's age decides when the client gives up on it
+        // (`delivery.timeout.ms`, before 2.1 `request.timeout.ms`).
+        h.push(age(r.created_ms, expiry));
+    }
+    // The clients' queues: their order is not in the statuses (a retry goes
+    // back to the front).
+    for id in sim.producer.queued() {
+        h.push(id);
+    }
+    h.push(sim.consumer.position);
+}
+
+/// FxHash (rustc's hasher) over words, in four lanes: the words go round
+/// robin into four independent multiply chains instead of one in which each
+/// word waits for the multiply of the one before. `finish` chains the lanes
+/// and applies MurmurHash3's finaliser, so that every bit of the result
+/// depends on every lane (the visited set uses a key's low bits as they
+/// are). Fast, deterministic, good enough for de-duplication.
+/// Where `canonical_words` writes: the hasher, or a list (to compare).
+pub(crate) trait Words {
+    fn push(&mut self, w: u64);
+}
+
+impl Words for Vec<u64> {
+    fn push(&mut self, w: u64) {
+        Vec::push(self, w);
+    }
+}
+
+#[derive(Default)]
+struct WordHasher {
+    lanes: [u64; 4],
+}
+
+impl Words for WordHasher {
+    #[inline]
+    fn push(&mut self, w: u64) {
+        let [a, b, c, d] = self.lanes;
+        self.lanes = [b, c, d, (a.rotate_left(5) ^ w).wrapping_mul(Self::K)];
+    }
+}
+
+impl WordHasher {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn finish(&self) -> u64 {
+        let mut x = self.lanes.iter().fold(0, |h: u64, &lane| (h.rotate_left(5) ^ lane).wrapping_mul(Self::K));
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::config::{Config, Protocol};
+    use crate::search::moves::{MoveList, Moves};
+    use std::collections::HashMap;
+
+    /// The words `state_key` hashes.
+    fn key_words(sim: &Simulation, search: &Search) -> Vec<u64> {
+        let mut words = vec![];
+        canonical_words(sim, &mut words);
+        words.push(time_left(sim, search));
+        words
+    }
+
+    /// Two states with one key have the same future: under every preset,
+    /// every pair of states the search reaches with the same key has
+    /// children with the same keys, move for move. (A key that left out
+    /// something the future depends on, such as a retry's failed attempts,
+    /// would make the search expand one of them only, and miss what the
+    /// other leads to.)
+    #[test]
+    fn states_with_one_key_have_the_same_children() {
+        for protocol in Protocol::ALL {
+            for (faults, depth) in [(false, 5), (true, 3)] {
+                let config = Config { brokers: 3, min_insync_replicas: 2, ..Config::for_protocol(protocol) };
+                let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, ..Search::new(config.clone()) };
+                let moves = Moves::new(&config, &search, depth);
+                let children = |s: &Simulation| -> Vec<(u64, Simulation)> {
+                    let mut list = MoveList::new();
+                    moves.list(s, &search, &mut list);
+                    list.iter()
+                        .map(|&m| {
+                            let mut next = s.clone();
+                            next.apply_in_place(moves.step(m));
+                            next.accounting.out.clear();
+                            (state_key(&next, &search), next)
+                        })
+                        .collect()
+                };
+                let mut root = Simulation::new(config);
+                root.keep_checked_events_only();
+                let mut first: HashMap<u64, (Simulation, Vec<u64>)> = HashMap::new();
+                let mut level = vec![root];
+                for _ in 0..depth {
+                    let mut next = vec![];
+                    for state in &level {
+                        for (key, child) in children(state) {
+                            let keys: Vec<u64> = children(&child).iter().map(|c| c.0).collect();
+                            match first.get(&key) {
+                                None => {
+                                    first.insert(key, (child.clone(), keys));
+                                    next.push(child);
+                                }
+                                Some((other, theirs)) if *theirs != keys => {
+                                    let ours: Vec<Vec<u64>> = children(&child).iter().map(|c| key_words(&c.1, &search)).collect();
+                                    let others: Vec<Vec<u64>> = children(other).iter().map(|c| key_words(&c.1, &search)).collect();
+                                    panic!("{protocol:?}: one key, other children:\n{ours:?}\n{others:?}\n{child:#?}\n{other:#?}");
+                                }
+                                Some(_) => {}
+                            }
+                        }
+                    }
+                    level = next;
+                }
+                assert!(first.len() > 100, "{protocol:?}: {} states", first.len());
+            }
+        }
+    }
+}
