@@ -189,6 +189,11 @@ impl Producer {
     }
 
     /// The first record of this client's queue.
+    /// Whether a client holds a record (queued, or waiting to retry).
+    pub fn holds_records(&self) -> bool {
+        self.queues.iter().any(|q| !q.is_empty())
+    }
+
     pub fn front(&self, acks: Acks) -> Option<u64> {
         self.queues[acks.index()].front().copied()
     }
@@ -359,7 +364,7 @@ impl Simulation {
     /// its `send_target`. A record whose time in the client ran out fails
     /// first (`Sender.sendProducerData` expires it).
     pub(crate) fn send_produces(&mut self) {
-        loop {
+        while self.producer.holds_records() {
             let expiry_ms = self.client_expiry_ms();
             let ran_out = [Acks::Zero, Acks::One, Acks::All]
                 .into_iter()
@@ -396,6 +401,9 @@ impl Simulation {
     /// retry time, or the time in the client of a front waiting for a free
     /// in-flight request.
     pub(crate) fn next_send_ms(&self) -> Option<u64> {
+        if !self.producer.holds_records() {
+            return None;
+        }
         [Acks::Zero, Acks::One, Acks::All]
             .into_iter()
             .filter_map(|acks| self.producer.front(acks))

@@ -67,6 +67,8 @@ struct Shared<'a> {
     moves: &'a Moves,
     levels: &'a [Vec<Node>],
     visited: &'a Visited,
+    /// Whether the threads leave out the children already visited.
+    filter: bool,
     stop: &'a AtomicBool,
 }
 
@@ -93,7 +95,7 @@ pub(crate) fn search(search: &Search, progress: Progress) -> Found {
         let mut next = vec![];
         let parents = levels[level].len();
         for start in (0..parents).step_by(BATCH) {
-            let shared = Shared { search, moves: &moves, levels: &levels, visited: &visited, stop: &stop };
+            let shared = Shared { search, moves: &moves, levels: &levels, visited: &visited, filter: threads > 1, stop: &stop };
             let tick = &mut |_: ()| progress(states, level + 1);
             let chunks = expand(&shared, level, start..(start + BATCH).min(parents), &mut walkers, tick);
             if stop.load(Ordering::Relaxed) {
@@ -102,7 +104,12 @@ pub(crate) fn search(search: &Search, progress: Progress) -> Found {
             for chunk in &chunks {
                 generated += chunk.generated;
             }
-            for c in chunks.iter().flat_map(|c| &c.candidates) {
+            let all: Vec<&Candidate> = chunks.iter().flat_map(|c| &c.candidates).collect();
+            for (i, c) in all.iter().enumerate() {
+                // The slot of a key a few candidates on, read ahead.
+                if let Some(ahead) = all.get(i + 8) {
+                    visited.touch(ahead.key);
+                }
                 if c.violated {
                     let mut path = path_to(&levels, level, c.parent as usize);
                     path.push(c.mv);
@@ -193,11 +200,20 @@ impl Walker {
 
     fn expand_chunk(&mut self, shared: &Shared, level: usize, range: std::ops::Range<usize>, tick: &mut dyn FnMut(()) -> bool) -> Chunk {
         let mut chunk = Chunk::default();
+        let mut path = Path::new();
+        let mut parent = None;
         for i in range {
             if shared.stop.load(Ordering::Relaxed) {
                 break;
             }
-            let path = path_to(shared.levels, level, i);
+            // A sibling of the state before has its path but the last move.
+            let node = shared.levels[level][i];
+            if level > 0 && parent == Some(node.parent) {
+                *path.last_mut().expect("a state below the root has a move") = node.mv;
+            } else {
+                path = path_to(shared.levels, level, i);
+                parent = (level > 0).then_some(node.parent);
+            }
             self.expand_state(shared, &path, i as u32, &mut chunk, tick);
         }
         chunk
@@ -249,6 +265,13 @@ impl Walker {
         chunk.generated += children.len() as u64;
         // Read the visited set's slots of all the children first, so that
         // their cache misses overlap instead of coming one after the other.
+        // On one thread every child goes to the merge, which looks each up
+        // once; on more, each thread leaves out the children already
+        // visited, so that the merge (on one thread) has less to look up.
+        if !shared.filter {
+            chunk.candidates.extend(list.iter().zip(&children).map(|(&mv, &(key, violated))| Candidate { key, parent: index, mv, violated }));
+            return;
+        }
         for &(key, _) in &children {
             shared.visited.touch(key);
         }
