@@ -99,5 +99,5 @@ build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:
 # feature, src/boundary/authoring.rs): the page checks tours in a worker
 # (www/workers/tour-worker.js), so the page's core does not carry them.
 if [ "$FAST_OUT_DIR" != - ]; then
-  build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}" "${WASM_FAST_RUSTFLAGS:-}" --features authoring
+  build "$FAST_OUT_DIR" "${WASM_FAST_TARGET_DIR:-$CRATE_DIR/target/wasm-fast}" "${WASM_FAST_OPT_LEVEL:-3}" "${WASM_FAST_RUSTFLAGS:-}" --features authoring,workers
 fi

@@ -171,6 +171,7 @@ export function packageJson({ version, description, files }) {
       '.': { types: './highwater-playground.d.ts', default: `./${has(BUNDLE) ? BUNDLE : ELEMENT}` },
       './source': { types: './highwater-playground.d.ts', default: `./${ELEMENT}` },
       './core': { types: './core.d.ts', default: `./${CORE}` },
+      ...(has('workers/explorer.js') ? { './explorer': { types: './workers/explorer.d.ts', default: './workers/explorer.js' } } : {}),
       './pkg/*': './pkg/*',
       ...(has('pkg-fast/highwater.js') ? { './pkg-fast/*': './pkg-fast/*' } : {}),
       // The element's style sheet keeps its public name at the package's root.

@@ -485,11 +485,17 @@ struct ExploreOptions {
     /// "violation" (the default) or "lost_write" (`explore::Goal`).
     #[serde(default)]
     goal: Goal,
+    /// Web Workers sharing the search (www/workers/explore-worker.js); the
+    /// core's `explore` is one of them, whatever this says.
+    #[serde(default = "default_workers")]
+    workers: u32,
 }
 
 /// The page's explorer: at most 16 records produced, at most 64 steps deep (`Search::validate`).
 const MAX_EXPLORER_PRODUCES: u32 = 16;
 const MAX_EXPLORER_DEPTH: usize = 64;
+/// Web Workers one search may use in the page.
+const MAX_EXPLORER_WORKERS: u32 = 16;
 
 fn default_strategy() -> String {
     "bfs".into()
@@ -502,6 +508,9 @@ fn default_max_states() -> u64 {
 }
 fn default_max_produces() -> u32 {
     3
+}
+fn default_workers() -> u32 {
+    1
 }
 
 #[wasm_bindgen]
@@ -525,17 +534,33 @@ pub fn explore(
 ) -> Result<JsValue, JsValue> {
     let progress = args::function(&progress, "explore: progress")?;
     let _searching = Searching::start("explore")?;
-    let text = json_text(&options, "explore: options")?;
+    let search = explore_search(&options, "explore")?;
+    let progress: &ProgressCallback = progress.unchecked_ref();
+    // A callback that throws is ignored; one that returns false (any falsy
+    // value but undefined and null) stops the search.
+    let outcome =
+        explore::explore(&search, &mut |states, depth| progress.report(&JsValue::NULL, states as f64, depth as f64).ok().flatten() != Some(false));
+    let link = outcome.scenario.as_ref().map(link::encode);
+    Ok(to_js(&Explored { outcome: &outcome, link })?)
+}
+
+/// The explorer's options read and checked: the search they ask for.
+/// `what` names the call in messages.
+pub(super) fn explore_search(options: &JsValue, what: &str) -> Result<Search, JsValue> {
+    let text = json_text(options, &format!("{what}: options"))?;
     let o: ExploreOptions = from_json_text(&text, "options")?;
     // The search's numbers out of range are a RangeError, as every argument's are.
     if !(1..=MAX_EXPLORER_PRODUCES).contains(&o.max_produces) {
-        return Err(args::range_error(&format!("explore: options.max_produces: {} is out of range 1..={MAX_EXPLORER_PRODUCES}", o.max_produces)));
+        return Err(args::range_error(&format!("{what}: options.max_produces: {} is out of range 1..={MAX_EXPLORER_PRODUCES}", o.max_produces)));
     }
     if o.depth == 0 || o.depth > MAX_EXPLORER_DEPTH {
-        return Err(args::range_error(&format!("explore: options.depth: {} is out of range 1..={MAX_EXPLORER_DEPTH}", o.depth)));
+        return Err(args::range_error(&format!("{what}: options.depth: {} is out of range 1..={MAX_EXPLORER_DEPTH}", o.depth)));
     }
     if o.max_states == 0 || o.max_states > limits::MAX_EXPLORER_STATES {
-        return Err(args::range_error(&format!("explore: options.max_states: {} is out of range 1..={}", o.max_states, limits::MAX_EXPLORER_STATES)));
+        return Err(args::range_error(&format!("{what}: options.max_states: {} is out of range 1..={}", o.max_states, limits::MAX_EXPLORER_STATES)));
+    }
+    if !(1..=MAX_EXPLORER_WORKERS).contains(&o.workers) {
+        return Err(args::range_error(&format!("{what}: options.workers: {} is out of range 1..={MAX_EXPLORER_WORKERS}", o.workers)));
     }
     let strategy = match o.strategy.as_str() {
         "bfs" => Strategy::Bfs,
@@ -556,21 +581,15 @@ pub fn explore(
         ..Search::new(o.config)
     };
     search.validate().map_err(|e| JsError::new(&format!("options.{e}")))?;
-    let progress: &ProgressCallback = progress.unchecked_ref();
-    // A callback that throws is ignored; one that returns false (any falsy
-    // value but undefined and null) stops the search.
-    let outcome =
-        explore::explore(&search, &mut |states, depth| progress.report(&JsValue::NULL, states as f64, depth as f64).ok().flatten() != Some(false));
-    let link = outcome.scenario.as_ref().map(link::encode);
-    Ok(to_js(&Explored { outcome: &outcome, link })?)
+    Ok(search)
 }
 
 /// The explorer's outcome with the share link of its scenario.
 #[derive(Serialize)]
-struct Explored<'a> {
+pub(super) struct Explored<'a> {
     #[serde(flatten)]
-    outcome: &'a explore::Outcome,
-    link: Option<String>,
+    pub outcome: &'a explore::Outcome,
+    pub link: Option<String>,
 }
 
 /// The outcome grid and whether every cell ran.

@@ -204,6 +204,12 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
         Strategy::Bfs => breadth_first::search(search, progress),
         Strategy::Random => random_walks(search, progress),
     };
+    outcome(search, found)
+}
+
+/// What a search found, as its outcome: a run found is minimised and made a
+/// scenario.
+pub(crate) fn outcome(search: &Search, found: Found) -> Outcome {
     let (path, states, generated, depth, stopped) = found;
     let complete = stopped.is_none();
     match path {

@@ -64,6 +64,12 @@ impl Moves {
         Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, produce }
     }
 
+    /// Whether `m` is one of this search's moves.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) fn has(&self, m: Move) -> bool {
+        (m as usize) < self.steps.len()
+    }
+
     pub(crate) fn step(&self, m: Move) -> &Step {
         &self.steps[m as usize]
     }

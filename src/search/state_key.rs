@@ -123,10 +123,14 @@ fn canonical_words(sim: &Simulation, h: &mut impl Words) {
         };
         let epoch = r.epoch.map_or(0, |e| e as u64 + 1);
         h.push(status | id(r.broker) << 8 | (r.acks as u64) << 12 | epoch << 16);
+        h.push(some(r.offset) | some(r.sent_in_epoch.map(u64::from)) << 40);
+        if matches!(r.status, Status::Done(_)) {
+            // Its clocks and attempts have no future.
+            continue;
+        }
         // When the retry goes, and how many attempts failed before it (the
         // next backoff and the retries left depend on them, KIP-580).
         h.push(retry_at.saturating_sub(now) | (r.attempts as u64) << 32);
-        h.push(some(r.offset) | some(r.sent_in_epoch.map(u64::from)) << 40);
         h.push(r.deadline_ms.saturating_sub(now));
         // The record's age decides when the client gives up on it
         // (`delivery.timeout.ms`, before 2.1 `request.timeout.ms`).

@@ -1,11 +1,13 @@
-// The "Find a way to lose data" dialog: the explorer runs in a Web Worker
-// (explore-worker.js) with progress and cancel; a run it finds is loaded.
+// The "Find a way to lose data" dialog: the explorer runs in Web Workers
+// (explore-worker.js; the machine's cores, at most 4) with progress and
+// cancel; a run it finds is loaded.
 
 import { core } from '../core.js';
 import { t } from '../words/i18n.js';
 import { VERSION_TEXT, violationHeadline } from '../words/describe.js';
 import { phrase } from '../words/event-text.js';
 import { WorkerRunner } from '../workers/worker-runner.js';
+import { defaultWorkers } from '../workers/explorer.js';
 
 export function wireExplore(pg) {
   const $ = (id) => pg.$(id);
@@ -43,6 +45,8 @@ export function wireExplore(pg) {
       depth,
       max_states: maxStates,
       seed: pg.config.seed,
+      // Random walks are one worker's; the answer is the same for any number.
+      workers: form.elements.strategy.value === 'random' ? 1 : defaultWorkers(),
     };
     const bar = $('explore-bar');
     bar.value = 0;
@@ -81,7 +85,7 @@ export function wireExplore(pg) {
         }
       },
       error: (message) => { pg.enter(); finished(t('explore.failed', { message }), true); },
-    });
+    }, { helpers: options.workers - 1 });
     return undefined;
   }
 
