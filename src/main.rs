@@ -132,6 +132,10 @@ struct ExploreArgs {
     /// Allow one-way link cuts from the leader, cuts to the controller, and heal.
     #[arg(long = "network-faults")]
     network_faults: bool,
+    /// Allow controlled shutdowns (and under KRaft, 3.5 on, a shutdown's
+    /// request alone: the broker stops at its next heartbeat).
+    #[arg(long)]
+    shutdowns: bool,
     #[arg(long, value_enum, default_value = "bfs")]
     strategy: StrategyArg,
     /// Steps to search (after the prefix).
@@ -316,6 +320,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         },
         power_loss: a.power_loss,
         network_faults: a.network_faults,
+        shutdowns: a.shutdowns,
         prefix,
         strategy: match a.strategy {
             StrategyArg::Bfs => Strategy::Bfs,

@@ -617,8 +617,7 @@ fn sender_test_inflight_batches_expire_on_delivery_timeout() {
 /// `checkEnoughReplicasReachOffset`). Here the leader cannot reach the
 /// controller (`cut_controller`), so its AlterPartition stays pending: m2
 /// (acks=1) is not committed until broker 2 has it, and m3 (acks=all) waits
-/// for broker 2 too. Under 2.1 (before AlterIsr) the HW follows the committed
-/// ISR alone and both are committed at once. Healing the link answers the
+/// for broker 2 too; under 2.1 too (below). Healing the link answers the
 /// request: the ISR becomes the maximal ISR.
 #[test]
 fn partition_test_isr_expansion_counts_the_maximal_isr() {
@@ -642,10 +641,36 @@ fn partition_test_isr_expansion_counts_the_maximal_isr() {
         let r = run(&scenario(p, r#""brokers": 2"#, &format!(r#"{steps}, {{"heal": 1}}"#)));
         assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1, 2], "{p}: the expansion is committed");
     }
+    // Before 2.7 the leader writes the ISR to ZooKeeper itself, holding the
+    // partition's ISR lock until the write lands (`Partition.maybeExpandIsr`
+    // → `updateIsr`, `KafkaZkClient.retryRequestsUntilConnected` at 2.1.0):
+    // Kafka appends nothing meanwhile. The model appends, but commits
+    // nothing without the replica being added either.
     let r = run(&scenario(Protocol::V2_1, r#""brokers": 2"#, steps));
-    assert_eq!(r.sim.high_watermark_members(1).to_vec(), vec![1], "2.1: the committed ISR");
-    assert_eq!(r.sim.broker(1).high_watermark, 3, "2.1: committed without broker 2");
-    assert!(acked(&r, 2));
+    assert_eq!(r.sim.high_watermark_members(1).to_vec(), vec![1, 2], "2.1: the ISR with the replica its write adds");
+    assert_eq!(r.sim.broker(1).high_watermark, 1, "2.1: m2 waits for broker 2");
+    assert!(!acked(&r, 2), "2.1: m3 waits for broker 2");
+    assert!(!highwater::StateView::of(&r.sim, highwater::LogWindow::ALL).alter_partition, "2.1: no AlterPartition");
+}
+
+/// What the explorer found under 2.1 with a cut to the controller, before
+/// the model held the commit for a pending ISR write: the leader, cut from
+/// ZooKeeper while writing broker 2 into the ISR, committed m1 without it,
+/// and the write then landed and put broker 2, which lacked m1, in the ISR.
+/// Kafka 2.1 cannot do that (it appends nothing until the write lands); the
+/// model now keeps m1 uncommitted until broker 2 has it, under every preset.
+#[test]
+fn a_leader_cut_from_zookeeper_commits_nothing_without_the_replica_it_is_adding() {
+    let steps = r#"{"advance_ms": 15000}, {"cut_controller": 1}, {"fetch": 2},
+                   {"produce": {"value": "m1", "acks": "all"}}, {"heal": "all"}"#;
+    for p in Protocol::ALL {
+        let r = run(&scenario(p, r#""brokers": 2, "min_insync_replicas": 1"#, steps));
+        assert!(r.sim.violations.is_empty(), "{p}: {:?}\n{}", r.sim.violations, r.trace());
+        assert_eq!(r.sim.broker(1).high_watermark, 0, "{p}: m1 waits for broker 2");
+        let r = run(&scenario(p, r#""brokers": 2, "min_insync_replicas": 1"#, &format!(r#"{steps}, {{"fetch": 2}}, {{"fetch": 2}}"#)));
+        assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
+        assert_eq!(r.sim.broker(1).high_watermark, 1, "{p}: committed once broker 2 has it");
+    }
 }
 
 /// The AlterPartition requests a run sent: (time, proposed ISR, added, answer time).

@@ -127,6 +127,8 @@ export interface State {
   protocol: Protocol;
   /** A KRaft preset (3.5 on): a controlled shutdown can be asked for and waited out. */
   kraft: boolean;
+  /** ISR changes are AlterPartition requests (KIP-497, the 2.8 preset on); before, the leader wrote ZooKeeper itself. */
+  alter_partition: boolean;
   partition: {
     leader: BrokerId | null;
     leader_epoch: number;

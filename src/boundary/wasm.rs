@@ -471,6 +471,8 @@ struct ExploreOptions {
     #[serde(default)]
     network_faults: bool,
     #[serde(default)]
+    shutdowns: bool,
+    #[serde(default)]
     prefix: Vec<Step>,
     #[serde(default = "default_strategy")]
     strategy: String,
@@ -571,6 +573,7 @@ pub(super) fn explore_search(options: &JsValue, what: &str) -> Result<Search, Js
         acks: o.acks,
         power_loss: o.power_loss,
         network_faults: o.network_faults,
+        shutdowns: o.shutdowns,
         prefix: o.prefix,
         strategy,
         depth: o.depth,

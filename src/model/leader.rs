@@ -92,11 +92,18 @@ impl Simulation {
     // ----- leader side -----------------------------------------------------
 
     /// The replicas whose LEO the leader's HW and acks=all wait for: the ISR,
-    /// or from 2.7 the maximal ISR (KIP-497: `maybeIncrementLeaderHW` and
-    /// `checkEnoughReplicasReachOffset` read `maximalIsr`).
+    /// with the member an expansion still waiting to be written adds. From
+    /// 2.7 that is KIP-497's maximal ISR (`maybeIncrementLeaderHW` and
+    /// `checkEnoughReplicasReachOffset` read `maximalIsr`). Before 2.7 an
+    /// expansion waits only while the leader cannot reach ZooKeeper (the
+    /// controller here), and Kafka then appends nothing at all: the leader
+    /// writes the ISR holding the partition's ISR lock, and the ZooKeeper
+    /// client retries until it is connected again (`Partition.maybeExpandIsr`
+    /// → `updateIsr`, `KafkaZkClient.retryRequestsUntilConnected`), so no
+    /// record commits before the write lands with the replica it adds. The
+    /// model appends, but commits nothing without that replica either.
     pub fn high_watermark_members(&self, b: BrokerId) -> BrokerList {
-        let broker = self.broker(b);
-        if self.rules.has(Rule::MaximalIsr) { broker.maximal_isr() } else { broker.isr }
+        self.broker(b).maximal_isr()
     }
 
     /// `Partition.maybeIncrementLeaderHW`: HW = min LEO over the ISR; never

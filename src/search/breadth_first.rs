@@ -150,7 +150,7 @@ impl Frontier {
         &self.search
     }
 
-    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     pub(crate) fn states(&self) -> u64 {
         self.states
     }

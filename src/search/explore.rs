@@ -34,6 +34,9 @@ pub struct Search {
     pub power_loss: bool,
     /// Allow one-way cuts from the leader, cuts to the controller and `heal`.
     pub network_faults: bool,
+    /// Allow controlled shutdowns (`controlled_shutdown`, and under KRaft
+    /// its first half alone, `begin_controlled_shutdown`).
+    pub shutdowns: bool,
     /// Steps to start from (a scenario prefix).
     pub prefix: Vec<Step>,
     pub strategy: Strategy,
@@ -78,6 +81,7 @@ impl Search {
             acks: Acks::All,
             power_loss: false,
             network_faults: false,
+            shutdowns: false,
             prefix: vec![],
             strategy: Strategy::Bfs,
             depth: 8,
@@ -275,7 +279,7 @@ mod tests {
         for p in Protocol::ALL {
             for (brokers, min_isr, unclean) in [(2, 1, false), (3, 2, false), (3, 1, true)] {
                 let config = Config { brokers, min_insync_replicas: min_isr, unclean_leader_election: unclean, ..Config::for_protocol(p) };
-                let search = Search { power_loss: true, network_faults: true, max_produces: 3, acks: if brokers == 2 { Acks::One } else { Acks::All }, ..Search::new(config.clone()) };
+                let search = Search { power_loss: true, network_faults: true, shutdowns: true, max_produces: 3, acks: if brokers == 2 { Acks::One } else { Acks::All }, ..Search::new(config.clone()) };
                 for _ in 0..30 {
                     let mut sim = Simulation::new(config.clone());
                     let mut steps = vec![];

@@ -2,6 +2,7 @@
 //! small numbers (an index into the steps built once for the search).
 
 use crate::model::config::{limits, BrokerId, Config};
+use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
 use crate::run::scenario::{Crash, Heal, Produce, Step};
 use crate::search::explore::Search;
@@ -23,13 +24,18 @@ pub(crate) struct Moves {
     cut: usize,
     cut_controller: usize,
     heal: usize,
+    shutdown: usize,
+    begin_shutdown: usize,
     produce: usize,
 }
 
 pub(crate) type Move = u16;
 
-/// At most 5 moves per broker and 4 more (see `Moves::list`).
-pub(crate) const MOST_MOVES: usize = 5 * limits::MAX_BROKERS as usize + 4;
+/// At most 7 moves per broker and 4 more (see `Moves::list`: a fetch, a
+/// crash and a power loss or a restart, a cut from the leader, a cut to the
+/// controller, a controlled shutdown and its first half; a produce, an
+/// election, two advances, a heal).
+pub(crate) const MOST_MOVES: usize = 7 * limits::MAX_BROKERS as usize + 4;
 
 pub(crate) type MoveList = ArrayVec<Move, MOST_MOVES>;
 
@@ -41,7 +47,7 @@ impl Moves {
         let ids: Vec<BrokerId> = config.broker_ids().collect();
         let per_broker = |f: &dyn Fn(BrokerId) -> Step| ids.iter().map(|&b| f(b)).collect::<Vec<Step>>();
         let records = records.min(search.max_produces as usize);
-        let kinds: [Vec<Step>; 10] = [
+        let kinds: [Vec<Step>; 12] = [
             per_broker(&Step::Fetch),
             per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 0 })),
             per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 1 })),
@@ -51,17 +57,19 @@ impl Moves {
             ids.iter().flat_map(|&a| ids.iter().map(move |&b| Step::Cut([a, b]))).collect(),
             per_broker(&Step::CutController),
             vec![Step::Heal(Heal::All)],
+            per_broker(&Step::ControlledShutdown),
+            per_broker(&Step::BeginControlledShutdown),
             (1..=records).map(|k| Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None })).collect(),
         ];
-        let mut starts = [0; 10];
+        let mut starts = [0; 12];
         let mut steps = vec![];
         for (start, kind) in starts.iter_mut().zip(kinds) {
             *start = steps.len();
             steps.extend(kind);
         }
-        let [fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, produce] = starts;
+        let [fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, shutdown, begin_shutdown, produce] = starts;
         assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
-        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, produce }
+        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, shutdown, begin_shutdown, produce }
     }
 
     /// Whether `m` is one of this search's moves.
@@ -127,6 +135,20 @@ impl Moves {
             }
             if !sim.network.cuts.is_empty() || sim.network.controller_cut.iter().any(|&c| c) {
                 add(self.heal, 0);
+            }
+        }
+        if search.shutdowns {
+            // A clean stop, and (KRaft) its first half alone: the broker
+            // asks, and keeps fetching until its next heartbeat (KIP-841);
+            // in the ZooKeeper era the request is the whole stop.
+            let kraft = sim.rules.has(Rule::KraftController);
+            for (i, b) in sim.brokers.iter().enumerate() {
+                if b.alive && b.shutdown_at_ms.is_none() && sim.network.reaches_controller(b.id) {
+                    add(self.shutdown, i);
+                    if kraft {
+                        add(self.begin_shutdown, i);
+                    }
+                }
             }
         }
     }

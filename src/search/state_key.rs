@@ -63,11 +63,10 @@ fn canonical_words(sim: &Simulation, h: &mut impl Words) {
     h.push(sim.next_checkpoint_ms - now);
     for b in &sim.brokers {
         let leads = b.is_leader();
-        // The search never asks for a controlled shutdown, so a broker's
-        // shutdown time is none in every state it visits: a flag says so.
-        let shutting_down = b.shutdown_at_ms.is_some();
-        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads, b.starting, b.clean_shutdown, b.fetcher.stopped_for_shutdown, shutting_down]);
+        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads, b.starting, b.clean_shutdown, b.fetcher.stopped_for_shutdown]);
         h.push(small | id(b.leader) << 8 | (b.leader_epoch as u64) << 32);
+        // When a broker shutting down stops (KRaft: at its next heartbeat).
+        h.push(some(b.shutdown_at_ms.map(|t| t.saturating_sub(now))));
         h.push(b.high_watermark);
         h.push(b.checkpointed_high_watermark);
         // The log end gives the number of records.
@@ -214,7 +213,7 @@ mod tests {
         for protocol in Protocol::ALL {
             for (faults, depth) in [(false, 5), (true, 3)] {
                 let config = Config { brokers: 3, min_insync_replicas: 2, ..Config::for_protocol(protocol) };
-                let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, ..Search::new(config.clone()) };
+                let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, shutdowns: faults, ..Search::new(config.clone()) };
                 let moves = Moves::new(&config, &search, depth);
                 let children = |s: &Simulation| -> Vec<(u64, Simulation)> {
                     let mut list = MoveList::new();

@@ -20,6 +20,9 @@ pub struct StateView {
     /// A KRaft preset (3.5 on): a controlled shutdown can be asked for and
     /// waited out (`begin_controlled_shutdown`).
     pub kraft: bool,
+    /// ISR changes are AlterPartition requests to the controller (KIP-497,
+    /// from the 2.8 preset); before, the leader wrote ZooKeeper itself.
+    pub alter_partition: bool,
     pub partition: PartitionView,
     pub brokers: Vec<BrokerView>,
     pub links: LinksView,
@@ -268,6 +271,7 @@ impl StateView {
             step: sim.step,
             protocol: sim.protocol(),
             kraft: sim.rules.has(crate::model::rules::Rule::KraftController),
+            alter_partition: sim.rules.has(crate::model::rules::Rule::MaximalIsr),
             partition: PartitionView {
                 leader: c.leader,
                 leader_epoch: c.leader_epoch,

@@ -86,6 +86,32 @@ test("the leader's card shows the maximal ISR while an expansion waits for the c
   await page.context().close();
 });
 
+test("before 2.7 the card says the leader's ISR write to ZooKeeper waits, not KIP-497's maximal ISR", async () => {
+  const scenario = {
+    version: 1,
+    config: { protocol: '2.1', brokers: 2 },
+    steps: [
+      { crash: { broker: 2 } }, { advance_ms: 20000 }, { produce: { value: 'm1', acks: '1' } },
+      { cut_controller: 1 }, { restart: 2 }, { fetch: 2 }, { fetch: 2 }, { produce: { value: 'm2', acks: '1' } },
+    ],
+  };
+  const sim = core.Simulation.fromScenario(scenario);
+  const link = sim.toLink();
+  const state = sim.state();
+  sim.free();
+  const leader = state.brokers[0];
+  assert.equal(state.alter_partition, false);
+  assert.deepEqual([leader.isr, leader.maximal_isr, leader.high_watermark], [[1], [1, 2], 1], 'the core: m2 waits for broker 2');
+  const page = await openPage(env, { hash: `#s=${link}` });
+  const shown = root(page).locator('.broker-row[data-broker="1"] [data-testid="maximal-isr"]');
+  await shown.waitFor();
+  assert.match(await shown.textContent(), /ISR write waiting \{1, 2\}/);
+  assert.match(await shown.getAttribute('title'), /cannot reach ZooKeeper/);
+  assert.doesNotMatch(await shown.getAttribute('title'), /KIP-497|AlterPartition/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('asking to shut down (KRaft): the broker stays up, tagged, out of the ISR, and stops at its next heartbeat', async () => {
   const page = await openPage(env);
   await menuAction(page, 3, 'begin-controlled-shutdown');

@@ -59,7 +59,7 @@ test('the same search under 0.11 (leader epochs) finds nothing that short', asyn
   const result = page.locator('#explore-result');
   await result.waitFor({ timeout: 120000 });
   assert.match(await result.textContent(), /Nothing found up to depth 6 in [\d,]+ states \(every run that short was tried\)/);
-  assert.match(await result.textContent(), /Try a greater depth or more states, allowing power loss, allowing network faults, allowing unclean leader election, another Kafka version/);
+  assert.match(await result.textContent(), /Try a greater depth or more states, allowing power loss, allowing network faults, allowing controlled shutdowns, allowing unclean leader election, another Kafka version/);
   assert.equal(await page.locator('#banner .banner').count(), 0);
   assert.deepEqual(page.errors, []);
 });

@@ -39,6 +39,7 @@ export function wireExplore(pg) {
       acks: form.elements.acks.value,
       power_loss: form.elements.power_loss.checked,
       network_faults: form.elements.network_faults.checked,
+      shutdowns: form.elements.shutdowns.checked,
       strategy: form.elements.strategy.value,
       // What the dialog asks for: a record gone, not the first broken guarantee on the way to it.
       goal: 'lost_write',
@@ -94,6 +95,7 @@ export function wireExplore(pg) {
     const tries = [t('explore.try_deeper')];
     if (!form.elements.power_loss.checked) tries.push(t('explore.try_power_loss'));
     if (!form.elements.network_faults.checked) tries.push(t('explore.try_network_faults'));
+    if (!form.elements.shutdowns.checked) tries.push(t('explore.try_shutdowns'));
     if (!unclean) tries.push(t('explore.try_unclean'));
     tries.push(t('explore.try_version'));
     return t('explore.try', { list: tries.join(t('explore.try_gap')) });

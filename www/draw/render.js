@@ -269,7 +269,7 @@ function violationGaps(violations) {
 function brokerMemo(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
   const p = state.partition;
   return JSON.stringify([
-    'broker', language(), b, start, count, recordEpochs, p.leader, p.leader_epoch, state.kraft,
+    'broker', language(), b, start, count, recordEpochs, p.leader, p.leader_epoch, state.kraft, state.alter_partition,
     b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms),
     b.role === 'starting' ? [state.time_ms, refusals && refusals.get(b.id)] : null,
     stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id),
@@ -321,7 +321,7 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, 
       ),
       b.stale_leader ? h('p', { class: 'stale-note' }, t('broker.stale_note', { epoch: b.leader_epoch, leader: controllerLeader })) : null,
       starting ? h('p', { class: 'starting-note', 'data-testid': 'starting-note' }, starting) : null,
-      b.role === 'leader' ? leaderView(b) : null,
+      b.role === 'leader' ? leaderView(b, state.alter_partition) : null,
       brokerActions(b, state),
     ),
     h('div', { class: 'track', 'data-window-start': start },
@@ -370,14 +370,16 @@ function epochCache(b) {
   );
 }
 
-function leaderView(b) {
+function leaderView(b, alterPartition) {
   const remote = b.remote || [];
-  // KIP-497: shown while an ISR expansion waits for the controller.
+  // Shown while an ISR expansion waits for the controller: KIP-497's maximal
+  // ISR, or before 2.7 the leader's own ZooKeeper write (state.alter_partition).
   const maximal = Array.isArray(b.maximal_isr) && b.maximal_isr.length !== (b.isr || []).length;
+  const [label, help] = alterPartition ? ['broker.maximal_isr', 'broker.maximal_isr_help'] : ['broker.isr_write_waiting', 'broker.isr_write_waiting_help'];
   return h('div', { class: 'leader-view' },
     h('span', { class: 'muted' }, `${t('broker.leader_view')} `),
     h('span', null, `ISR ${braces(b.isr)}`),
-    maximal ? h('span', { class: 'maximal-isr', 'data-testid': 'maximal-isr', title: t('broker.maximal_isr_help') }, ` · ${t('broker.maximal_isr', { isr: braces(b.maximal_isr) })}`) : null,
+    maximal ? h('span', { class: 'maximal-isr', 'data-testid': 'maximal-isr', title: t(help) }, ` · ${t(label, { isr: braces(b.maximal_isr) })}`) : null,
     remote.map((r) => h('span', { class: 'remote', key: r.id, 'data-remote': r.id },
       ` · ${t('broker.remote_at', { broker: r.id })} `,
       has(r.log_end_offset) ? `LEO ${r.log_end_offset}` : h('span', { class: 'unknown', title: t('glossary.leo_unknown.short') }, 'LEO ?'),

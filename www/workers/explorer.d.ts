@@ -7,6 +7,7 @@ export interface ExploreOptions {
   acks?: '1' | 'all';
   power_loss?: boolean;
   network_faults?: boolean;
+  shutdowns?: boolean;
   prefix?: Step[];
   strategy?: 'bfs' | 'random';
   depth?: number;
