@@ -536,3 +536,34 @@ fn a_violation_that_needs_a_fault_is_found_with_its_flag_only() {
         assert_eq!(moves.iter().filter(|m| matches!(m, Step::BeginControlledShutdown(_))).count(), halves, "{protocol:?}");
     }
 }
+
+/// Why the explorer has no symmetry reduction: two followers that differ
+/// only by their ids are not one state in Kafka. The controller elects the
+/// first live ISR member in the assignment's order
+/// (`PartitionLeaderElectionAlgorithms.offlinePartitionLeaderElection`), so
+/// a follower's id is its rank. Here the state after "broker 3 fetched m1"
+/// is the state after "broker 2 fetched m1" with the two followers renamed,
+/// and the same steps then lose m1 from one and keep it in the other.
+/// Canonicalising states under renamings of followers would merge them and
+/// search one future only; the permutations of ids that keep the
+/// assignment's order are the identity alone.
+#[test]
+fn renaming_two_followers_changes_the_future() {
+    let after = |follower: u32| {
+        let config = Config { brokers: 3, ..Config::for_protocol(Protocol::V3_7) };
+        let steps = vec![
+            Step::Produce(highwater::run::scenario::Produce { value: "m1".into(), acks: Acks::One, to: None }),
+            Step::Fetch(follower),
+            Step::Crash(highwater::run::scenario::Crash { broker: 1, lose_unflushed: 0 }),
+            Step::AdvanceMs(10_000),
+        ];
+        common::run(&Scenario { steps, ..Scenario::new(config) })
+    };
+    let (lagging_second, caught_up_second) = (after(3), after(2));
+    for run in [&lagging_second, &caught_up_second] {
+        assert_eq!(run.sim.controller.leader, Some(2), "the controller elects broker 2, first in the assignment");
+    }
+    let lost = |r: &common::Run| r.sim.violations.iter().any(|v| v.kind == ViolationKind::AckedWriteLost);
+    assert!(lost(&lagging_second), "broker 2 lacked m1: lost (acks=1 allows it)\n{}", lagging_second.trace());
+    assert!(!lost(&caught_up_second), "broker 2 had m1: kept\n{}", caught_up_second.trace());
+}

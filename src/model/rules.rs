@@ -417,7 +417,7 @@ pub const RULES: &[RuleSource] = &[
         source: "KIP-497",
         code: "AlterPartitionManager; Partition.maybeIncrementLeaderHW, checkEnoughReplicasReachOffset (PendingExpandIsr.maximalIsr)",
         kafka_version: "2.7",
-        summary: "an ISR change is an AlterPartition request the controller answers later (in timed mode after a round trip over the leader's link); while an expansion waits, the leader already counts the new member for the HW and for acks=all (the maximal ISR)",
+        summary: "an ISR change is an AlterPartition request the controller answers later (in timed mode after a round trip over the leader's link); while an expansion waits, the leader already counts the new member for the HW and for acks=all (the maximal ISR). Before, the leader wrote the ISR to ZooKeeper itself in one step (cut from ZooKeeper, it appended nothing until the write landed)",
     },
     // KIP-841 shipped in 3.3.0 (KRaft); 3.5 is the first preset at or after it.
     RuleSource {

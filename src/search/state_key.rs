@@ -204,7 +204,8 @@ mod tests {
 
     /// Two states with one key have the same future: under every preset,
     /// every pair of states the search reaches with the same key has
-    /// children with the same keys, move for move. (A key that left out
+    /// children with the same keys, move for move, whose steps found the
+    /// same violations. (A key that left out
     /// something the future depends on, such as a retry's failed attempts,
     /// would make the search expand one of them only, and miss what the
     /// other leads to.)
@@ -215,15 +216,19 @@ mod tests {
                 let config = Config { brokers: 3, min_insync_replicas: 2, ..Config::for_protocol(protocol) };
                 let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, shutdowns: faults, ..Search::new(config.clone()) };
                 let moves = Moves::new(&config, &search, depth);
+                // A child's key, with the kinds of the violations its step
+                // found (the checks' memory must decide them as the key does).
                 let children = |s: &Simulation| -> Vec<(u64, Simulation)> {
                     let mut list = MoveList::new();
                     moves.list(s, &search, &mut list);
                     list.iter()
                         .map(|&m| {
                             let mut next = s.clone();
+                            let seen = next.violations.len();
                             next.apply_in_place(moves.step(m));
                             next.accounting.out.clear();
-                            (state_key(&next, &search), next)
+                            let found = next.violations[seen..].iter().fold(0u64, |w, v| w.rotate_left(7) ^ (v.kind as u64 + 1));
+                            (state_key(&next, &search) ^ found.wrapping_mul(0x9E37_79B9_7F4A_7C15), next)
                         })
                         .collect()
                 };
