@@ -193,27 +193,28 @@ impl Frontier {
         for chunk in chunks.clone() {
             self.generated += chunk.generated;
         }
-        let all: Vec<&Candidate> = chunks.into_iter().flat_map(|c| &c.candidates).collect();
         let (level, last) = (self.level, self.level + 1 == self.search.depth);
-        for (i, c) in all.iter().enumerate() {
-            // The slot of a key a few candidates on, read ahead.
-            if let Some(ahead) = all.get(i + 8) {
-                self.visited.touch(ahead.key);
-            }
-            if c.violated {
-                let mut path = self.path(level, c.parent as usize).to_vec();
-                path.push(c.mv);
-                self.ended = Some(Ending::Found { path, depth: level + 1 });
-                return;
-            }
-            if self.visited.insert(c.key) {
-                self.states += 1;
-                if !last {
-                    self.next.push(Node { parent: c.parent, mv: c.mv });
+        for candidates in chunks.into_iter().map(|c| &c.candidates) {
+            for (i, c) in candidates.iter().enumerate() {
+                // The slot of a key a few candidates on, read ahead.
+                if let Some(ahead) = candidates.get(i + 8) {
+                    self.visited.touch(ahead.key);
                 }
-                if self.states >= self.search.max_states {
-                    self.ended = Some(Ending::Stopped { depth: level, stop: Stop::MaxStates });
+                if c.violated {
+                    let mut path = self.path(level, c.parent as usize).to_vec();
+                    path.push(c.mv);
+                    self.ended = Some(Ending::Found { path, depth: level + 1 });
                     return;
+                }
+                if self.visited.insert(c.key) {
+                    self.states += 1;
+                    if !last {
+                        self.next.push(Node { parent: c.parent, mv: c.mv });
+                    }
+                    if self.states >= self.search.max_states {
+                        self.ended = Some(Ending::Stopped { depth: level, stop: Stop::MaxStates });
+                        return;
+                    }
                 }
             }
         }

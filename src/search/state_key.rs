@@ -63,10 +63,14 @@ fn canonical_words(sim: &Simulation, h: &mut impl Words) {
     h.push(sim.next_checkpoint_ms - now);
     for b in &sim.brokers {
         let leads = b.is_leader();
-        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads, b.starting, b.clean_shutdown, b.fetcher.stopped_for_shutdown]);
+        let stops = b.shutdown_at_ms;
+        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads, b.starting, b.clean_shutdown, b.fetcher.stopped_for_shutdown, stops.is_some()]);
         h.push(small | id(b.leader) << 8 | (b.leader_epoch as u64) << 32);
-        // When a broker shutting down stops (KRaft: at its next heartbeat).
-        h.push(some(b.shutdown_at_ms.map(|t| t.saturating_sub(now))));
+        // When a broker shutting down stops (KRaft: at its next heartbeat);
+        // the flag above says whether this word is there.
+        if let Some(t) = stops {
+            h.push(t.saturating_sub(now));
+        }
         h.push(b.high_watermark);
         h.push(b.checkpointed_high_watermark);
         // The log end gives the number of records.
