@@ -136,6 +136,9 @@ struct ExploreArgs {
     /// request alone: the broker stops at its next heartbeat).
     #[arg(long)]
     shutdowns: bool,
+    /// Let the consumer read too (a record it read must stay in the log).
+    #[arg(long)]
+    consume: bool,
     #[arg(long, value_enum, default_value = "bfs")]
     strategy: StrategyArg,
     /// Steps to search (after the prefix).
@@ -321,6 +324,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         power_loss: a.power_loss,
         network_faults: a.network_faults,
         shutdowns: a.shutdowns,
+        consume: a.consume,
         prefix,
         strategy: match a.strategy {
             StrategyArg::Bfs => Strategy::Bfs,

@@ -527,8 +527,22 @@ fn a_violation_that_needs_a_fault_is_found_with_its_flag_only() {
     let steps = &replays(&with).steps;
     assert_eq!(steps.iter().filter(|s| matches!(s, Step::ControlledShutdown(_))).count(), 2, "{steps:?}");
     assert!(explore(&Search { depth: 7, ..unclean }, &mut |_, _| true).found, "crashes find it a step later");
-    // Under KRaft the first half of a shutdown is a move of its own; not in the ZooKeeper era.
+    // The consumer reads only when asked (`consume`), from a leader that is up.
+    let config = Config { brokers: 3, ..Config::for_protocol(Protocol::V3_7) };
     let mut moves = vec![];
+    let mut sim = Simulation::new(config.clone());
+    let consumes = |sim: &Simulation, consume: bool, moves: &mut Vec<Step>| {
+        highwater::search::explore::actions(sim, &Search { consume, ..Search::new(config.clone()) }, moves);
+        moves.iter().filter(|m| matches!(m, Step::Consume(()))).count()
+    };
+    assert_eq!((consumes(&sim, true, &mut moves), consumes(&sim, false, &mut moves)), (1, 0));
+    sim.apply(&Step::Crash(highwater::run::scenario::Crash { broker: 1, lose_unflushed: 0 }));
+    assert_eq!(consumes(&sim, true, &mut moves), 0, "the leader is down");
+    let reading = Search { consume: true, max_produces: 2, ..search(3, Protocol::V3_7, 2, false, 6) };
+    let (one, two) = (explore(&Search { threads: 1, ..reading.clone() }, &mut |_, _| true), explore(&Search { threads: 2, ..reading.clone() }, &mut |_, _| true));
+    assert_eq!((one.found, one.states), (two.found, two.states));
+    assert!(one.states > explore(&Search { consume: false, ..reading }, &mut |_, _| true).states, "reading adds states");
+    // Under KRaft the first half of a shutdown is a move of its own; not in the ZooKeeper era.
     for (protocol, halves) in [(Protocol::V3_7, 3), (Protocol::V2_8, 0)] {
         let config = Config { brokers: 3, ..Config::for_protocol(protocol) };
         highwater::search::explore::actions(&Simulation::new(config.clone()), &Search { shutdowns: true, ..Search::new(config) }, &mut moves);

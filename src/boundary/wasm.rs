@@ -473,6 +473,8 @@ struct ExploreOptions {
     #[serde(default)]
     shutdowns: bool,
     #[serde(default)]
+    consume: bool,
+    #[serde(default)]
     prefix: Vec<Step>,
     #[serde(default = "default_strategy")]
     strategy: String,
@@ -574,6 +576,7 @@ pub(super) fn explore_search(options: &JsValue, what: &str) -> Result<Search, Js
         power_loss: o.power_loss,
         network_faults: o.network_faults,
         shutdowns: o.shutdowns,
+        consume: o.consume,
         prefix: o.prefix,
         strategy,
         depth: o.depth,

@@ -37,6 +37,8 @@ pub struct Search {
     /// Allow controlled shutdowns (`controlled_shutdown`, and under KRaft
     /// its first half alone, `begin_controlled_shutdown`).
     pub shutdowns: bool,
+    /// Let the consumer read (`consume`): a record it read must stay.
+    pub consume: bool,
     /// Steps to start from (a scenario prefix).
     pub prefix: Vec<Step>,
     pub strategy: Strategy,
@@ -82,6 +84,7 @@ impl Search {
             power_loss: false,
             network_faults: false,
             shutdowns: false,
+            consume: false,
             prefix: vec![],
             strategy: Strategy::Bfs,
             depth: 8,
@@ -279,7 +282,7 @@ mod tests {
         for p in Protocol::ALL {
             for (brokers, min_isr, unclean) in [(2, 1, false), (3, 2, false), (3, 1, true)] {
                 let config = Config { brokers, min_insync_replicas: min_isr, unclean_leader_election: unclean, ..Config::for_protocol(p) };
-                let search = Search { power_loss: true, network_faults: true, shutdowns: true, max_produces: 3, acks: if brokers == 2 { Acks::One } else { Acks::All }, ..Search::new(config.clone()) };
+                let search = Search { power_loss: true, network_faults: true, shutdowns: true, consume: true, max_produces: 3, acks: if brokers == 2 { Acks::One } else { Acks::All }, ..Search::new(config.clone()) };
                 for _ in 0..30 {
                     let mut sim = Simulation::new(config.clone());
                     let mut steps = vec![];

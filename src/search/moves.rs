@@ -26,16 +26,17 @@ pub(crate) struct Moves {
     heal: usize,
     shutdown: usize,
     begin_shutdown: usize,
+    consume: usize,
     produce: usize,
 }
 
 pub(crate) type Move = u16;
 
-/// At most 7 moves per broker and 4 more (see `Moves::list`: a fetch, a
+/// At most 7 moves per broker and 6 more (see `Moves::list`: a fetch, a
 /// crash and a power loss or a restart, a cut from the leader, a cut to the
 /// controller, a controlled shutdown and its first half; a produce, an
-/// election, two advances, a heal).
-pub(crate) const MOST_MOVES: usize = 7 * limits::MAX_BROKERS as usize + 4;
+/// election, two advances, a heal, a consume).
+pub(crate) const MOST_MOVES: usize = 7 * limits::MAX_BROKERS as usize + 6;
 
 pub(crate) type MoveList = ArrayVec<Move, MOST_MOVES>;
 
@@ -47,7 +48,7 @@ impl Moves {
         let ids: Vec<BrokerId> = config.broker_ids().collect();
         let per_broker = |f: &dyn Fn(BrokerId) -> Step| ids.iter().map(|&b| f(b)).collect::<Vec<Step>>();
         let records = records.min(search.max_produces as usize);
-        let kinds: [Vec<Step>; 12] = [
+        let kinds: [Vec<Step>; 13] = [
             per_broker(&Step::Fetch),
             per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 0 })),
             per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 1 })),
@@ -59,17 +60,18 @@ impl Moves {
             vec![Step::Heal(Heal::All)],
             per_broker(&Step::ControlledShutdown),
             per_broker(&Step::BeginControlledShutdown),
+            vec![Step::Consume(())],
             (1..=records).map(|k| Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None })).collect(),
         ];
-        let mut starts = [0; 12];
+        let mut starts = [0; 13];
         let mut steps = vec![];
         for (start, kind) in starts.iter_mut().zip(kinds) {
             *start = steps.len();
             steps.extend(kind);
         }
-        let [fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, shutdown, begin_shutdown, produce] = starts;
+        let [fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce] = starts;
         assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
-        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, shutdown, begin_shutdown, produce }
+        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce }
     }
 
     /// Whether `m` is one of this search's moves.
@@ -136,6 +138,11 @@ impl Moves {
             if !sim.network.cuts.is_empty() || sim.network.controller_cut.iter().any(|&c| c) {
                 add(self.heal, 0);
             }
+        }
+        // The consumer reads from a leader that is up (from one that is down
+        // it only gets an error, which changes nothing).
+        if search.consume && sim.controller.leader.is_some_and(|l| sim.broker(l).alive) {
+            add(self.consume, 0);
         }
         if search.shutdowns {
             // A clean stop, and (KRaft) its first half alone: the broker

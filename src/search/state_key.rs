@@ -144,7 +144,16 @@ fn canonical_words(sim: &Simulation, h: &mut impl Words) {
     for id in sim.producer.queued() {
         h.push(id);
     }
-    h.push(sim.consumer.position);
+    // The consumer: where it reads next, the epoch it validates against
+    // (KIP-320), and what it read (a record it read must stay).
+    let consumer = &sim.consumer;
+    h.push(consumer.position);
+    h.push(some(consumer.position_epoch.map(u64::from)) | some(consumer.leader_epoch_seen.map(u64::from)) << 32);
+    h.push(consumer.read.len() as u64);
+    for r in &consumer.read {
+        h.push(r.offset);
+        h.push(r.id);
+    }
 }
 
 /// FxHash (rustc's hasher) over words, in four lanes: the words go round
@@ -218,7 +227,7 @@ mod tests {
         for protocol in Protocol::ALL {
             for (faults, depth) in [(false, 5), (true, 3)] {
                 let config = Config { brokers: 3, min_insync_replicas: 2, ..Config::for_protocol(protocol) };
-                let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, shutdowns: faults, ..Search::new(config.clone()) };
+                let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, shutdowns: faults, consume: faults, ..Search::new(config.clone()) };
                 let moves = Moves::new(&config, &search, depth);
                 // A child's key, with the kinds of the violations its step
                 // found (the checks' memory must decide them as the key does).

@@ -8,6 +8,7 @@ export interface ExploreOptions {
   power_loss?: boolean;
   network_faults?: boolean;
   shutdowns?: boolean;
+  consume?: boolean;
   prefix?: Step[];
   strategy?: 'bfs' | 'random';
   depth?: number;
