@@ -11,6 +11,11 @@
 //! parallel breadth-first searches share a queue instead, and return
 //! whichever counterexample a thread reaches first).
 //!
+//! The search's own side (`Frontier`) hands out the batches and merges them;
+//! who expands a batch is its caller's business: threads here (`search`),
+//! Web Workers in the page (`boundary::explorer_parts`), which are sent the
+//! paths of their states instead of the levels.
+//!
 //! A state is kept as the move that reached it from its parent (8 bytes),
 //! not as a copy of the simulation: a thread rebuilds the state it expands
 //! from the one it expanded before, replaying the moves from their common
@@ -18,13 +23,13 @@
 //! so that usually costs one step.
 
 use crate::model::simulation::Simulation;
-use crate::search::explore::{counts, replay, Found, Progress, Search, Stop};
 use crate::search::moves::{Move, MoveList, Moves, MOST_MOVES};
+use crate::search::spec::{counts, replay, Found, Progress, Search, Stop};
 use crate::search::state_key::state_key;
 use crate::search::visited::Visited;
 use arrayvec::ArrayVec;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// A state of a level: the move that reached it from its parent, the

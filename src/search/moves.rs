@@ -5,7 +5,7 @@ use crate::model::config::{limits, BrokerId, Config};
 use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
 use crate::run::scenario::{Crash, Heal, Produce, Step};
-use crate::search::explore::Search;
+use crate::search::spec::Search;
 use arrayvec::ArrayVec;
 
 /// Every step a search may take, built once, so that listing a state's

@@ -6,7 +6,7 @@ use crate::model::event::ProduceResult;
 use crate::model::producer::Status;
 use crate::model::simulation::Simulation;
 use crate::model::config::limits;
-use crate::search::explore::Search;
+use crate::search::spec::Search;
 use crate::search::moves::advances;
 
 /// The simulated time left before the scenario's hour, as far as the search
