@@ -148,7 +148,15 @@ fn the_search_stops_when_asked() {
     });
     assert!(!outcome.complete && !outcome.found);
     assert_eq!(outcome.stopped, Some(Stop::Interrupted));
+    assert_eq!(calls, 3, "no step after the callback said stop, on one thread or two");
     assert!(outcome.states < 20_000);
+    let mut calls = 0;
+    let two = Search { threads: 2, ..search(3, Protocol::V3_7, 2, false, 10) };
+    let outcome = explore(&two, &mut |_, _| {
+        calls += 1;
+        calls < 3
+    });
+    assert_eq!((outcome.stopped, calls), (Some(Stop::Interrupted), 3));
     let json = serde_json::to_value(&outcome).unwrap();
     assert_eq!(json["stopped"], "interrupted");
     let s = Search { max_states: 100, ..search(3, Protocol::V3_7, 2, false, 10) };

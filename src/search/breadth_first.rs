@@ -422,7 +422,12 @@ impl Walker {
             next.accounting.out.clear(); // the next copy of this state need not copy its events
             let violated = next.violations[seen..].iter().any(|v| counts(v, search));
             children.push((state_key(next, search), violated));
-            go_on &= tick(());
+            // Asked to stop: at once, as the command line's Ctrl-C and a
+            // page's progress callback expect (the batch is not merged).
+            if !tick(()) {
+                go_on = false;
+                break;
+            }
         }
         chunk.generated += children.len() as u64;
         // On one thread every child goes to the merge, which looks each up
