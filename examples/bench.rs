@@ -1,4 +1,4 @@
-//! Engine benchmark: a timed run of 3 brokers with auto-fetch and 1,000,000
+//! Engine benchmark: a timed run of 3 brokers on 1 ms links with auto-fetch and 1,000,000
 //! produced records (acks=all, one record per simulated millisecond).
 //! Reports events per second, the cost of each tenth of the run (flat = a
 //! step's cost does not grow with the log) and peak memory; then the
@@ -28,7 +28,7 @@ fn main() {
     });
     let seconds = started.elapsed().as_secs_f64();
     let peak = peak_rss_kib();
-    println!("engine: 3 brokers, auto-fetch, acks=all, one record per simulated ms");
+    println!("engine: 3 brokers, 1 ms links, auto-fetch, acks=all, one record per simulated ms");
     println!("  records          {}", run.records);
     println!("  simulated time   {} s", run.simulated_ms / 1000);
     println!("  steps            {}", run.steps);
