@@ -80,7 +80,7 @@ fn a_pending_isr_change_is_retried_when_the_controller_is_reachable_again() {
     sim.apply(&s.steps[0]);
     let first = sim.apply(&s.steps[1]);
     assert!(first.iter().any(|e| matches!(e.event, Event::IsrChangeFailed { .. })), "{first:?}");
-    assert_eq!(sim.broker(1).pending_isr.map(|p| p.to_vec()), Some(vec![1]));
+    assert_eq!(sim.replica(0, 1).pending_isr.map(|p| p.to_vec()), Some(vec![1]));
     let waiting = sim.apply(&s.steps[2]);
     assert!(!waiting.iter().any(|e| matches!(e.event, Event::IsrChangeFailed { .. } | Event::IsrShrunk { .. })), "{waiting:?}");
     let healed = sim.apply(&s.steps[3]);
@@ -88,8 +88,8 @@ fn a_pending_isr_change_is_retried_when_the_controller_is_reachable_again() {
         healed.iter().any(|e| matches!(&e.event, Event::IsrShrunk { leader: Some(1), isr, by_controller: false, .. } if isr == &vec![1])),
         "{healed:?}"
     );
-    assert_eq!(sim.broker(1).pending_isr, None);
-    assert_eq!(sim.controller.isr.as_slice(), &[1]);
+    assert_eq!(sim.replica(0, 1).pending_isr, None);
+    assert_eq!(sim.controller.partition(0).isr.as_slice(), &[1]);
 }
 
 /// An hour of timed mode with 10 ms fetch waits is millions of events: the

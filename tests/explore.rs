@@ -583,7 +583,7 @@ fn renaming_two_followers_changes_the_future() {
     };
     let (lagging_second, caught_up_second) = (after(3), after(2));
     for run in [&lagging_second, &caught_up_second] {
-        assert_eq!(run.sim.controller.leader, Some(2), "the controller elects broker 2, first in the assignment");
+        assert_eq!(run.sim.controller.partition(0).leader, Some(2), "the controller elects broker 2, first in the assignment");
     }
     let lost = |r: &common::Run| r.sim.violations.iter().any(|v| v.kind == ViolationKind::AckedWriteLost);
     assert!(lost(&lagging_second), "broker 2 lacked m1: lost (acks=1 allows it)\n{}", lagging_second.trace());

@@ -24,11 +24,11 @@ fn count(r: &Run, pred: impl Fn(&Event) -> bool) -> usize {
 }
 
 fn epochs(r: &Run, broker: u32) -> Vec<u32> {
-    r.sim.broker(broker).log.epochs().entries().iter().map(|e| e.epoch).collect()
+    r.sim.replica(0, broker).log.epochs().entries().iter().map(|e| e.epoch).collect()
 }
 
 fn values(r: &Run, broker: u32) -> Vec<String> {
-    r.sim.broker(broker).log.records().map(|rec| rec.value.to_string()).collect()
+    r.sim.replica(0, broker).log.records().map(|rec| rec.value.to_string()).collect()
 }
 
 fn diverging_answers(r: &Run) -> usize {
@@ -52,14 +52,14 @@ fn unified_log_test_truncate_to_end_offset_clears_epoch_cache() {
     for p in [Protocol::V2_8, Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
         let r = run(&scenario(p, r#""brokers": 2"#, steps));
         assert_eq!(epochs(&r, 2), vec![0], "{p}: the empty epoch 1 is gone, epoch 0 stays");
-        assert_eq!(r.sim.broker(2).log_end_offset(), 1, "{p}: the log end is unchanged");
+        assert_eq!(r.sim.replica(0, 2).log_end_offset(), 1, "{p}: the log end is unchanged");
         assert_eq!(count(&r, |e| matches!(e, Event::EpochCacheTrimmed { broker: 2, epoch: 1, start_offset: 1 })), 1, "{p}");
         // And the follower then catches up instead of looping.
         let more = r#"{"fetch": 2}, {"fetch": 2}"#;
         let r = run(&scenario(p, r#""brokers": 2"#, &format!("{steps}, {more}")));
         assert_eq!(values(&r, 2), ["m0", "m1"], "{p}");
         assert_eq!(diverging_answers(&r), 1, "{p}: one DivergingEpoch, not one per fetch");
-        assert_eq!(r.sim.broker(1).high_watermark, 2, "{p}: broker 2 counts towards the HW again");
+        assert_eq!(r.sim.replica(0, 1).high_watermark, 2, "{p}: broker 2 counts towards the HW again");
     }
     let old = run(&scenario(Protocol::V2_1, r#""brokers": 2"#, steps));
     assert_eq!(epochs(&old, 2), vec![0, 1], "2.1: the truncation at the log end left the empty epoch");
@@ -80,16 +80,16 @@ fn partition_test_high_watermark_advance_should_not_advance_when_under_min_isr()
     let steps = r#"{"crash": {"broker": 3}}, {"advance_ms": 9000}, {"produce": {"value": "m1", "acks": "1"}},
                    {"fetch": 2}, {"fetch": 2}"#;
     let r = run(&scenario(Protocol::V3_7, config, steps));
-    assert_eq!(r.sim.broker(1).isr.len(), 2);
-    assert_eq!(r.sim.broker(1).high_watermark, 0, "3.7: under min ISR the HW stays");
+    assert_eq!(r.sim.replica(0, 1).isr.len(), 2);
+    assert_eq!(r.sim.replica(0, 1).high_watermark, 0, "3.7: under min ISR the HW stays");
     assert!(count(&r, |e| matches!(e, Event::HighWatermarkHeld { broker: 1, .. })) >= 1);
     // The third replica returns, catches up and rejoins: the HW reaches the log end.
     let back = r#"{"restart": 3}, {"advance_ms": 9000}, {"fetch": 3}, {"fetch": 3}"#;
     let r = run(&scenario(Protocol::V3_7, config, &format!("{steps}, {back}")));
-    assert_eq!(r.sim.broker(1).isr.len(), 3);
-    assert_eq!(r.sim.broker(1).high_watermark, 1, "3.7: with the ISR at min ISR the HW is the log end");
+    assert_eq!(r.sim.replica(0, 1).isr.len(), 3);
+    assert_eq!(r.sim.replica(0, 1).high_watermark, 1, "3.7: with the ISR at min ISR the HW is the log end");
     let old = run(&scenario(Protocol::V3_5, config, steps));
-    assert_eq!(old.sim.broker(1).high_watermark, 1, "3.5: the HW advances under min ISR");
+    assert_eq!(old.sim.replica(0, 1).high_watermark, 1, "3.5: the HW advances under min ISR");
 }
 
 // ----- ISR expiration --------------------------------------------------------------
@@ -110,18 +110,18 @@ fn isr_expiration_test_stuck_and_caught_up_followers() {
                    {"advance_ms": 16000}, {"fetch": 2}"#;
     for p in [Protocol::V2_0, Protocol::V2_1, Protocol::V3_7] {
         let r = run(&scenario(p, config, stuck));
-        assert!(!r.sim.broker(1).isr.contains(&3), "{p}: the stuck follower is removed");
-        assert!(r.sim.broker(1).isr.contains(&2), "{p}: the fetching follower stays");
+        assert!(!r.sim.replica(0, 1).isr.contains(&3), "{p}: the stuck follower is removed");
+        assert!(r.sim.replica(0, 1).isr.contains(&2), "{p}: the fetching follower stays");
     }
     // Nothing more is written: both followers sit at the log end and never fetch again.
     let caught_up = r#"{"produce": {"value": "m1", "acks": "1"}}, {"fetch": 2}, {"fetch": 3}, {"fetch": 2}, {"fetch": 3},
                        {"advance_ms": 60000}"#;
     for p in [Protocol::V2_1, Protocol::V3_7] {
         let r = run(&scenario(p, config, caught_up));
-        assert_eq!(r.sim.broker(1).isr.len(), 3, "{p}: followers at the log end are never out of sync");
+        assert_eq!(r.sim.replica(0, 1).isr.len(), 3, "{p}: followers at the log end are never out of sync");
     }
     let old = run(&scenario(Protocol::V2_0, config, caught_up));
-    assert_eq!(old.sim.broker(1).isr.len(), 1, "2.0: only the time counts");
+    assert_eq!(old.sim.replica(0, 1).isr.len(), 1, "2.0: only the time counts");
 }
 
 // ----- fetcher: truncation ------------------------------------------------------------
@@ -150,7 +150,7 @@ fn abstract_fetcher_thread_test_diverging_epochs() {
         assert_eq!(diverging_answers(&r), 1, "{p}");
         assert!(r.events.iter().any(|e| matches!(e.event, Event::Truncated { broker: 1, from: 2, to: 1, truncation: Truncation::DivergingEpoch { epoch: 0, end_offset: 1, .. } })), "{p}");
         assert_eq!(values(&r, 1), values(&r, 2), "{p}: the logs are reconciled");
-        assert_eq!(r.sim.broker(1).log.last_epoch(), Some(1), "{p}: last fetched epoch is the leader's");
+        assert_eq!(r.sim.replica(0, 1).log.last_epoch(), Some(1), "{p}: last fetched epoch is the leader's");
     }
     let old = run(&scenario(Protocol::V2_1, r#""brokers": 2"#, steps));
     assert_eq!(diverging_answers(&old), 0, "2.1: no DivergingEpoch");
@@ -183,7 +183,7 @@ fn abstract_fetcher_thread_test_truncate_on_fetch_does_not_process_partition_dat
     };
     let r = run(&scenario(Protocol::V3_5, r#""brokers": 3"#, steps));
     assert_eq!(diverging_answers(&r), 1);
-    assert_eq!(r.sim.broker(2).high_watermark, 2);
+    assert_eq!(r.sim.replica(0, 2).high_watermark, 2);
     assert_eq!(hw_moves(&r), [], "3.5: truncation first; the response's HW 2 is not taken");
     let old = run(&scenario(Protocol::V2_8, r#""brokers": 3"#, steps));
     assert_eq!(diverging_answers(&old), 1);
@@ -248,10 +248,10 @@ fn partition_change_builder_test_trigger_leader_epoch_bump_if_needed() {
     assert!(count(&r, |e| matches!(e, Event::IsrShrunk { removed, .. } if removed.as_slice() == [3])) == 1);
     assert!(count(&r, |e| matches!(e, Event::IsrExpanded { added: 3, .. })) == 1);
     assert_eq!(count(&r, |e| matches!(e, Event::LeaderEpochBumped { leader: 1, leader_epoch: 1 })), 1, "3.5: the shrink bumps, the expansion does not");
-    assert_eq!(r.sim.controller.leader_epoch, 1);
-    assert_eq!(r.sim.controller.leader, Some(1), "the leader is unchanged");
+    assert_eq!(r.sim.controller.partition(0).leader_epoch, 1);
+    assert_eq!(r.sim.controller.partition(0).leader, Some(1), "the leader is unchanged");
     let new = run(&scenario(Protocol::V3_7, config, steps));
-    assert_eq!(new.sim.controller.leader_epoch, 0, "3.7 (metadata.version 3.6+): no bump");
+    assert_eq!(new.sim.controller.partition(0).leader_epoch, 0, "3.7 (metadata.version 3.6+): no bump");
 }
 
 /// `UncleanLeaderElectionTest.testUncleanLeaderElectionEnabled` /
@@ -269,11 +269,11 @@ fn unclean_leader_election_test_enabled_and_disabled() {
                    {"crash": {"broker": 1}}, {"restart": 2}, {"advance_ms": 20000}"#;
     for p in Protocol::ALL {
         let enabled = run(&scenario(p, r#""brokers": 2, "unclean_leader_election": true"#, steps));
-        assert_eq!(enabled.sim.controller.leader, Some(2), "{p}: broker 2 elected");
+        assert_eq!(enabled.sim.controller.partition(0).leader, Some(2), "{p}: broker 2 elected");
         assert_eq!(count(&enabled, |e| matches!(e, Event::LeaderElected { kind: ElectionKind::Unclean, .. })), 1, "{p}");
         assert!(!values(&enabled, 2).contains(&"m2".to_string()), "{p}: m2 is lost");
         let disabled = run(&scenario(p, r#""brokers": 2, "unclean_leader_election": false"#, steps));
-        assert_eq!(disabled.sim.controller.leader, None, "{p}: offline");
+        assert_eq!(disabled.sim.controller.partition(0).leader, None, "{p}: offline");
         assert!(count(&disabled, |e| matches!(e, Event::PartitionOffline { .. })) >= 1);
     }
     let default = |p: Protocol| scenario(p, r#""brokers": 2"#, "").config.unclean_leader_election;
@@ -330,15 +330,15 @@ fn partition_test_isr_not_expanded_if_replica_is_fenced_or_shutdown() {
     for p in [Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
         let r = run(&scenario(p, config, steps));
         assert!(r.sim.controller.is_fenced(2), "{p}: broker 2's session expired");
-        assert_eq!(r.sim.broker(2).log_end_offset(), 1, "{p}: broker 2 fetched to the log end");
-        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: a fenced replica is not added to the ISR");
+        assert_eq!(r.sim.replica(0, 2).log_end_offset(), 1, "{p}: broker 2 fetched to the log end");
+        assert_eq!(r.sim.replica(0, 1).isr.to_vec(), vec![1], "{p}: a fenced replica is not added to the ISR");
         let r = run(&scenario(p, config, &format!(r#"{steps}, {{"heal": 2}}, {{"fetch": 2}}"#)));
         assert!(!r.sim.controller.is_fenced(2), "{p}");
-        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1, 2], "{p}: unfenced, it rejoins the ISR");
+        assert_eq!(r.sim.replica(0, 1).isr.to_vec(), vec![1, 2], "{p}: unfenced, it rejoins the ISR");
     }
     let old = run(&scenario(Protocol::V2_8, config, steps));
     assert!(old.sim.controller.is_fenced(2));
-    assert_eq!(old.sim.broker(1).isr.to_vec(), vec![1, 2], "2.8: the fenced replica is added back");
+    assert_eq!(old.sim.replica(0, 1).isr.to_vec(), vec![1, 2], "2.8: the fenced replica is added back");
 
     // The shutting-down half. No step leaves a broker up in controlled
     // shutdown (`controlled_shutdown` stops it in the same step), so, as
@@ -347,12 +347,12 @@ fn partition_test_isr_not_expanded_if_replica_is_fenced_or_shutdown() {
     let shutting_down = |p: Protocol| {
         let steps = r#"{"produce": {"value": "m1", "acks": "1"}}, {"advance_ms": 2000}"#;
         let mut r = run(&scenario(p, config, steps));
-        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: broker 2 fell behind and left the ISR");
+        assert_eq!(r.sim.replica(0, 1).isr.to_vec(), vec![1], "{p}: broker 2 fell behind and left the ISR");
         r.sim.controller.shutting_down[1] = true;
         r.sim.apply(&highwater::model::step::Step::Fetch(2));
         r.sim.apply(&highwater::model::step::Step::Fetch(2));
-        assert_eq!(r.sim.broker(2).log_end_offset(), 1, "{p}: broker 2 fetched to the log end");
-        r.sim.broker(1).isr.to_vec()
+        assert_eq!(r.sim.replica(0, 2).log_end_offset(), 1, "{p}: broker 2 fetched to the log end");
+        r.sim.replica(0, 1).isr.to_vec()
     };
     for p in [Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
         assert_eq!(shutting_down(p), vec![1], "{p}: a shutting-down replica is not added to the ISR");
@@ -374,8 +374,8 @@ fn controlled_shutdown_moves_leadership_before_the_broker_stops() {
                    {"fetch": 3}, {"fetch": 3}, {"fetch": 3}"#;
     for p in Protocol::ALL {
         let r = run(&scenario(p, r#""brokers": 3"#, steps));
-        assert_eq!(r.sim.controller.leader, Some(2), "{p}: leadership moved to the first ISR member left");
-        assert_eq!(r.sim.controller.isr.to_vec(), vec![2, 3], "{p}");
+        assert_eq!(r.sim.controller.partition(0).leader, Some(2), "{p}: leadership moved to the first ISR member left");
+        assert_eq!(r.sim.controller.partition(0).isr.to_vec(), vec![2, 3], "{p}");
         assert!(!r.sim.broker(1).alive, "{p}: broker 1 stopped");
         assert_eq!(values(&r, 2), ["m1", "m2"], "{p}");
         assert_eq!(r.violations(highwater::ViolationKind::AckedWriteLost).len(), 0, "{p}");
@@ -384,10 +384,10 @@ fn controlled_shutdown_moves_leadership_before_the_broker_stops() {
         assert_eq!(acked, 2, "{p}: both writes acknowledged");
         let r = run(&scenario(p, r#""brokers": 3"#, &format!(r#"{steps}, {{"restart": 1}}"#)));
         assert!(r.sim.broker(1).alive, "{p}: a cleanly stopped broker registers at once");
-        assert_eq!(r.sim.broker(1).high_watermark, 1, "{p}: its HW was checkpointed on the way down");
+        assert_eq!(r.sim.replica(0, 1).high_watermark, 1, "{p}: its HW was checkpointed on the way down");
     }
     let crash = run(&scenario(Protocol::V3_7, r#""brokers": 3"#, &steps.replace(r#"{"controlled_shutdown": 1}"#, r#"{"crash": {"broker": 1}}"#)));
-    assert_eq!(crash.sim.controller.leader, Some(1), "a crashed leader stays leader until its session expires");
+    assert_eq!(crash.sim.controller.partition(0).leader, Some(1), "a crashed leader stays leader until its session expires");
 }
 
 // ----- the producer's send order ---------------------------------------------
@@ -566,7 +566,7 @@ fn abstract_fetcher_thread_test_truncate_to_high_watermark_if_leader_epoch_info_
     let steps = r#"{"crash": {"broker": 1}}, {"advance_ms": 20000}, {"fetch": 3}, {"produce": {"value": "m1", "acks": "1"}}, {"fetch": 3}"#;
     for p in [Protocol::V0_11, Protocol::V2_1, Protocol::V3_7, Protocol::V4_1] {
         let r = run(&scenario(p, "", steps));
-        assert_eq!(r.sim.controller.leader, Some(2), "{p}");
+        assert_eq!(r.sim.controller.partition(0).leader, Some(2), "{p}");
         let asked = count(&r, |e| matches!(e, Event::Sent { message: Message::OffsetsForLeaderEpoch(_), .. }));
         assert_eq!(asked, 0, "{p}: an empty log asks nothing\n{}", r.trace());
         assert_eq!(values(&r, 3), ["m1"], "{p}");
@@ -599,7 +599,7 @@ fn sender_test_inflight_batches_expire_on_delivery_timeout() {
         let m1 = &r.sim.producer.requests[0];
         assert_eq!(m1.status, highwater::model::producer::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)), "{p}: not acked later");
         assert_eq!(count(&r, |e| matches!(e, Event::ProduceResponse { result: ProduceResult::Acked, .. })), 0, "{p}");
-        assert!(r.sim.broker(1).high_watermark >= 1, "{p}: the record is committed all the same");
+        assert!(r.sim.replica(0, 1).high_watermark >= 1, "{p}: the record is committed all the same");
         assert!(r.trace().contains("ran out while its request was in flight"), "{p}");
     }
     // Before 2.1 there is no delivery.timeout.ms: the attempt in flight ends
@@ -627,19 +627,19 @@ fn partition_test_isr_expansion_counts_the_maximal_isr() {
     let acked = |r: &Run, id: usize| r.sim.producer.requests[id].status == highwater::model::producer::Status::Done(ProduceResult::Acked);
     for p in [Protocol::V2_8, Protocol::V3_7, Protocol::V4_1] {
         let r = run(&scenario(p, r#""brokers": 2"#, steps));
-        let leader = r.sim.broker(1);
+        let leader = r.sim.replica(0, 1);
         assert_eq!((leader.isr.to_vec(), leader.maximal_isr().to_vec()), (vec![1], vec![1, 2]), "{p}: pending expansion");
-        assert_eq!(r.sim.high_watermark_members(1).to_vec(), vec![1, 2], "{p}");
+        assert_eq!(r.sim.high_watermark_members(0, 1).to_vec(), vec![1, 2], "{p}");
         assert_eq!(leader.high_watermark, 1, "{p}: m2 waits for broker 2, in the maximal ISR");
         assert!(!acked(&r, 2), "{p}: m3 (acks=all) waits for broker 2");
         // Broker 2 fetches m2 and m3: both committed, the ISR still as committed.
         let r = run(&scenario(p, r#""brokers": 2"#, &format!(r#"{steps}, {{"fetch": 2}}, {{"fetch": 2}}"#)));
-        assert_eq!(r.sim.broker(1).high_watermark, 3, "{p}");
+        assert_eq!(r.sim.replica(0, 1).high_watermark, 3, "{p}");
         assert!(acked(&r, 2), "{p}");
-        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: not committed while the controller is unreachable");
+        assert_eq!(r.sim.replica(0, 1).isr.to_vec(), vec![1], "{p}: not committed while the controller is unreachable");
         // The controller answers once the leader reaches it again.
         let r = run(&scenario(p, r#""brokers": 2"#, &format!(r#"{steps}, {{"heal": 1}}"#)));
-        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1, 2], "{p}: the expansion is committed");
+        assert_eq!(r.sim.replica(0, 1).isr.to_vec(), vec![1, 2], "{p}: the expansion is committed");
     }
     // Before 2.7 the leader writes the ISR to ZooKeeper itself, holding the
     // partition's ISR lock until the write lands (`Partition.maybeExpandIsr`
@@ -647,8 +647,8 @@ fn partition_test_isr_expansion_counts_the_maximal_isr() {
     // Kafka appends nothing meanwhile. The model appends, but commits
     // nothing without the replica being added either.
     let r = run(&scenario(Protocol::V2_1, r#""brokers": 2"#, steps));
-    assert_eq!(r.sim.high_watermark_members(1).to_vec(), vec![1, 2], "2.1: the ISR with the replica its write adds");
-    assert_eq!(r.sim.broker(1).high_watermark, 1, "2.1: m2 waits for broker 2");
+    assert_eq!(r.sim.high_watermark_members(0, 1).to_vec(), vec![1, 2], "2.1: the ISR with the replica its write adds");
+    assert_eq!(r.sim.replica(0, 1).high_watermark, 1, "2.1: m2 waits for broker 2");
     assert!(!acked(&r, 2), "2.1: m3 waits for broker 2");
     assert!(!highwater::StateView::of(&r.sim, highwater::LogWindow::ALL).alter_partition, "2.1: no AlterPartition");
 }
@@ -666,10 +666,10 @@ fn a_leader_cut_from_zookeeper_commits_nothing_without_the_replica_it_is_adding(
     for p in Protocol::ALL {
         let r = run(&scenario(p, r#""brokers": 2, "min_insync_replicas": 1"#, steps));
         assert!(r.sim.violations.is_empty(), "{p}: {:?}\n{}", r.sim.violations, r.trace());
-        assert_eq!(r.sim.broker(1).high_watermark, 0, "{p}: m1 waits for broker 2");
+        assert_eq!(r.sim.replica(0, 1).high_watermark, 0, "{p}: m1 waits for broker 2");
         let r = run(&scenario(p, r#""brokers": 2, "min_insync_replicas": 1"#, &format!(r#"{steps}, {{"fetch": 2}}, {{"fetch": 2}}"#)));
         assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
-        assert_eq!(r.sim.broker(1).high_watermark, 1, "{p}: committed once broker 2 has it");
+        assert_eq!(r.sim.replica(0, 1).high_watermark, 1, "{p}: committed once broker 2 has it");
     }
 }
 
@@ -704,9 +704,9 @@ fn partition_test_single_in_flight_alter_isr() {
         let (at, proposed, added, answer) = sent.last().cloned().expect("an expansion was sent");
         assert_eq!((proposed, added), (vec![1, 2, 3], Some(3)), "{p}: {sent:?}");
         assert!(r.sim.now_ms < answer, "{p}: still in flight");
-        let leader = r.sim.broker(1);
+        let leader = r.sim.replica(0, 1);
         assert_eq!((leader.isr.to_vec(), leader.maximal_isr().to_vec()), (vec![1, 2], vec![1, 2, 3]), "{p}");
-        assert_eq!(r.sim.high_watermark_members(1).to_vec(), vec![1, 2, 3], "{p}");
+        assert_eq!(r.sim.high_watermark_members(0, 1).to_vec(), vec![1, 2, 3], "{p}");
         // m2 was written more than replica.lag.time.max.ms ago: broker 2 is
         // out of sync, yet no shrink was proposed.
         let m2_at = r.events.iter().rev().find(|e| matches!(e.event, Event::Appended { offset: 1, .. })).expect("m2").time_ms;
@@ -747,7 +747,7 @@ fn partition_test_alter_isr_leader_and_isr_race() {
         let ignored = r.events.iter().find(|e| matches!(e.event, Event::IsrChangeFailed { leader: 1, .. })).expect("ignored answer");
         assert_eq!(ignored.time_ms, first.3, "{p}");
         assert!(second.0 >= first.3, "{p}: nothing sent while the first was out");
-        assert_eq!(r.sim.broker(1).isr.to_vec(), vec![1], "{p}: the second shrink is committed");
+        assert_eq!(r.sim.replica(0, 1).isr.to_vec(), vec![1], "{p}: the second shrink is committed");
         assert_eq!(count(&r, |e| matches!(e, Event::IsrShrunk { leader: Some(1), by_controller: false, .. })), 1, "{p}");
     }
     let r = run(&scenario(Protocol::V2_1, config, steps));
@@ -818,9 +818,9 @@ fn epoch_driven_replication_protocol_acceptance_test_should_survive_fast_leader_
     for p in Protocol::ALL {
         let r = run(&scenario(p, r#""brokers": 2"#, &steps));
         assert_eq!(count(&r, |e| matches!(e, Event::StepRejected { .. })), 0, "{p}: every step as planned\n{}", r.trace());
-        assert_eq!(r.sim.controller.leader, Some(leader), "{p}");
+        assert_eq!(r.sim.controller.partition(0).leader, Some(leader), "{p}");
         for b in [1, 2] {
-            assert_eq!(r.sim.broker(b).log_end_offset(), 6, "{p}: broker {b}'s log holds the six records");
+            assert_eq!(r.sim.replica(0, b).log_end_offset(), 6, "{p}: broker {b}'s log holds the six records");
             assert_eq!(values(&r, b), ["m0", "m1", "m2", "m3", "m4", "m5"], "{p}: broker {b}");
         }
         assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
@@ -840,15 +840,15 @@ fn replication_control_manager_test_eligible_leader_replicas_broker_fence() {
     let config = r#""brokers": 4, "min_insync_replicas": 3"#;
     let fence_3_4 = r#"{"cut_controller": 3}, {"cut_controller": 4}, {"advance_ms": 20000}"#;
     let fence_2 = r#"{"cut_controller": 2}, {"advance_ms": 20000}"#;
-    let elr = |r: &Run| r.sim.controller.elr.to_vec();
+    let elr = |r: &Run| r.sim.controller.partition(0).elr.to_vec();
     let r = run(&scenario(Protocol::V4_1, config, fence_3_4));
-    assert_eq!((elr(&r), r.sim.controller.isr.to_vec()), (vec![4], vec![1, 2]), "{}", r.trace());
+    assert_eq!((elr(&r), r.sim.controller.partition(0).isr.to_vec()), (vec![4], vec![1, 2]), "{}", r.trace());
     let r = run(&scenario(Protocol::V4_1, config, &format!("{fence_3_4}, {fence_2}")));
-    assert_eq!((elr(&r), r.sim.controller.isr.to_vec()), (vec![2, 4], vec![1]));
+    assert_eq!((elr(&r), r.sim.controller.partition(0).isr.to_vec()), (vec![2, 4], vec![1]));
     let r = run(&scenario(Protocol::V4_1, config, &format!(r#"{fence_3_4}, {fence_2}, {{"heal": "all"}}, {{"advance_ms": 1000}}"#)));
     assert!([2, 3, 4].iter().all(|&b| !r.sim.controller.is_fenced(b)), "unfenced");
     assert_eq!(elr(&r), vec![2, 4], "unfencing leaves the ELR");
-    assert_eq!(r.sim.controller.leader, Some(1));
+    assert_eq!(r.sim.controller.partition(0).leader, Some(1));
     let r = run(&scenario(Protocol::V3_7, config, &format!("{fence_3_4}, {fence_2}")));
     assert!(elr(&r).is_empty(), "3.7: no ELR");
 }
@@ -872,7 +872,7 @@ fn replication_control_manager_test_eligible_leader_replicas_broker_fence() {
 fn partition_change_builder_test_eligible_leader_replicas_isr_can_shrink_to_zero() {
     let config = r#""brokers": 3, "min_insync_replicas": 2"#;
     let stop = r#"{"controlled_shutdown": 3}, {"controlled_shutdown": 2}"#;
-    let c = |r: &Run| (r.sim.controller.isr.to_vec(), r.sim.controller.leader, r.sim.controller.elr.to_vec());
+    let c = |r: &Run| (r.sim.controller.partition(0).isr.to_vec(), r.sim.controller.partition(0).leader, r.sim.controller.partition(0).elr.to_vec());
     let r = run(&scenario(Protocol::V4_1, config, r#"{"controlled_shutdown": 3}"#));
     assert_eq!(c(&r), (vec![1, 2], Some(1), vec![]));
     let r = run(&scenario(Protocol::V4_1, config, stop));
@@ -880,7 +880,7 @@ fn partition_change_builder_test_eligible_leader_replicas_isr_can_shrink_to_zero
     let all = format!(r#"{stop}, {{"controlled_shutdown": 1}}"#);
     let r = run(&scenario(Protocol::V4_1, config, &all));
     assert_eq!(c(&r), (vec![], None, vec![1, 2]), "{}", r.trace());
-    assert_eq!(r.sim.controller.last_known_leader, Some(1));
+    assert_eq!(r.sim.controller.partition(0).last_known_leader, Some(1));
     // Broker 1 returns after its clean stop: elected from the ELR.
     let r = run(&scenario(Protocol::V4_1, config, &format!(r#"{all}, {{"restart": 1}}"#)));
     assert_eq!(c(&r), (vec![1], Some(1), vec![2]), "{}", r.trace());
@@ -962,11 +962,11 @@ fn partition_test_isr_not_expanded_if_replica_is_in_controlled_shutdown() {
     let catch_up = r#"{"fetch": 3}, {"fetch": 3}, {"fetch": 3}"#;
     for p in [Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
         let r = run(&scenario(p, "", lagging));
-        assert_eq!(r.sim.controller.isr.to_vec(), vec![1, 2], "{p}");
+        assert_eq!(r.sim.controller.partition(0).isr.to_vec(), vec![1, 2], "{p}");
         let r = run(&scenario(p, "", &format!(r#"{lagging}, {{"begin_controlled_shutdown": 3}}, {catch_up}"#)));
         assert_eq!(count(&r, |e| matches!(e, Event::StepRejected { .. })), 0, "{p}: it still fetches\n{}", r.trace());
-        assert_eq!(r.sim.broker(3).log_end_offset(), 1, "{p}: caught up");
-        assert_eq!(r.sim.controller.isr.to_vec(), vec![1, 2], "{p}: not added back");
+        assert_eq!(r.sim.replica(0, 3).log_end_offset(), 1, "{p}: caught up");
+        assert_eq!(r.sim.controller.partition(0).isr.to_vec(), vec![1, 2], "{p}: not added back");
         assert!(r.sim.broker(3).alive, "{p}: still up until its next heartbeat");
         let r = run(&scenario(p, "", &format!(r#"{lagging}, {{"begin_controlled_shutdown": 3}}, {catch_up}, {{"advance_ms": 2000}}"#)));
         let stopped: Vec<u64> = r.events.iter().filter(|e| matches!(e.event, Event::ControlledShutdownCompleted { broker: 3 })).map(|e| e.time_ms).collect();
@@ -974,10 +974,10 @@ fn partition_test_isr_not_expanded_if_replica_is_in_controlled_shutdown() {
         assert!(!r.sim.broker(3).alive && r.sim.broker(3).clean_shutdown, "{p}");
         // Without the shutdown it rejoins.
         let r = run(&scenario(p, "", &format!("{lagging}, {catch_up}")));
-        assert_eq!(r.sim.controller.isr.to_vec(), vec![1, 2, 3], "{p}");
+        assert_eq!(r.sim.controller.partition(0).isr.to_vec(), vec![1, 2, 3], "{p}");
         // A broker in the ISR leaves it and stops fetching at once.
         let r = run(&scenario(p, "", &format!(r#"{lagging}, {{"begin_controlled_shutdown": 2}}, {{"fetch": 2}}"#)));
-        assert_eq!(r.sim.controller.isr.to_vec(), vec![1], "{p}");
+        assert_eq!(r.sim.controller.partition(0).isr.to_vec(), vec![1], "{p}");
         assert_eq!(count(&r, |e| matches!(e, Event::ShutdownFetcherStopped { broker: 2 })), 1, "{p}");
         assert_eq!(count(&r, |e| matches!(e, Event::StepRejected { .. })), 1, "{p}: the fetch is refused");
     }
@@ -987,3 +987,11 @@ fn partition_test_isr_not_expanded_if_replica_is_in_controlled_shutdown() {
     let r = run(&scenario(Protocol::V2_8, "", &format!(r#"{lagging}, {{"begin_controlled_shutdown": 3}}"#)));
     assert!(!r.sim.broker(3).alive, "2.8: stopped in the same step");
 }
+
+// The cluster around the partition: placement, the partitioner, leader balance.
+#[path = "kafka_tests/placement.rs"]
+mod placement;
+#[path = "kafka_tests/partitioner.rs"]
+mod partitioner;
+#[path = "kafka_tests/leader_balance.rs"]
+mod leader_balance;

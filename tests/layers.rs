@@ -10,8 +10,8 @@ use std::path::Path;
 const LAYERS: [&str; 6] = ["base", "model", "run", "view", "search", "boundary"];
 
 /// The model's files that hold no part of the engine.
-const VOCABULARY_AND_STATE: [&str; 11] =
-    ["config", "rules", "per_broker", "protocol", "step", "event", "violation", "log", "replica", "network", "retries"];
+const VOCABULARY_AND_STATE: [&str; 12] =
+    ["config", "rules", "per_broker", "protocol", "step", "event", "violation", "log", "broker", "replica", "network", "retries"];
 
 /// `crate::a::b` paths in a file's code (comments and tests included: a test
 /// in the model that needs a search belongs with the search).
@@ -26,13 +26,19 @@ fn uses(text: &str) -> BTreeSet<(String, String)> {
     out
 }
 
+/// The `.rs` files of a folder and of its subfolders, named by their path
+/// in it without the extension (`cluster/placement`), in name order.
 fn files(dir: &Path) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
+    let mut out = vec![];
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            out.extend(files(&path).into_iter().map(|(f, text)| (format!("{stem}/{f}"), text)));
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push((stem, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
     out.sort();
     out
 }
@@ -68,9 +74,28 @@ fn the_models_vocabulary_and_state_do_not_import_the_engine() {
             assert!(allowed, "src/model/{file}.rs uses crate::{to}::{module}, a part of the engine");
         }
     }
-    // Every file of the folder is either vocabulary and state or engine, so a new one is placed on purpose.
+    // Every file of the folder is either vocabulary and state, the cluster's
+    // pure functions, or engine, so a new one is placed on purpose.
     let engine = ["mod", "simulation", "accounting", "leader", "fetcher", "controller", "producer", "consumer", "faults", "invariants"];
     for (file, _) in &all {
-        assert!(VOCABULARY_AND_STATE.contains(&file.as_str()) || engine.contains(&file.as_str()), "src/model/{file}.rs: add it to a list in tests/layers.rs");
+        let placed = VOCABULARY_AND_STATE.contains(&file.as_str()) || engine.contains(&file.as_str()) || file.starts_with("cluster/");
+        assert!(placed, "src/model/{file}.rs: add it to a list in tests/layers.rs");
+    }
+}
+
+/// The cluster's placement, partitioner and leader balance are functions of
+/// the cluster's shape: they use the vocabulary (broker ids, the seeded
+/// PRNG) and each other, never the engine, so the engine and a test can
+/// call them alike.
+#[test]
+fn the_clusters_functions_use_only_the_vocabulary() {
+    let cluster = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/model/cluster");
+    let all = files(&cluster);
+    assert!(all.len() >= 3, "the cluster's files are where this test looks");
+    for (file, text) in &all {
+        for (to, module) in uses(text) {
+            let allowed = to == "base" || (to == "model" && (VOCABULARY_AND_STATE.contains(&module.as_str()) || module == "cluster"));
+            assert!(allowed, "src/model/cluster/{file}.rs uses crate::{to}::{module}");
+        }
     }
 }

@@ -144,8 +144,8 @@ fn the_view_is_consistent_everywhere() {
                 t.seek(pos).unwrap();
                 let v = OperatorView::of_timeline(&t);
                 let sim = t.current();
-                assert_eq!(v.leader, sim.controller.leader);
-                assert_eq!(v.value("OfflinePartitionsCount"), sim.controller.leader.is_none() as u64);
+                assert_eq!(v.leader, sim.controller.partition(0).leader);
+                assert_eq!(v.value("OfflinePartitionsCount"), sim.controller.partition(0).leader.is_none() as u64);
                 assert!(v.describe.starts_with("\tTopic: highwater\tPartition: 0\tLeader: "), "{}", v.describe);
                 assert!(v.value("UnderMinIsrPartitionCount") <= v.value("UnderReplicatedPartitions") || sim.config.min_insync_replicas > sim.config.brokers);
                 for m in &v.metrics {

@@ -198,7 +198,7 @@ fn a_follower_never_has_two_fetches_in_flight() {
                 };
                 steps.push(step.clone());
                 sim.apply(&step);
-                epochs_seen = epochs_seen.max(sim.controller.leader_epoch);
+                epochs_seen = epochs_seen.max(sim.controller.partition(0).leader_epoch);
                 for f in 1..=3u32 {
                     let on_wire = sim.network.in_flight.iter().filter(|(_, m)| match m {
                         Message::Fetch(_) | Message::OffsetsForLeaderEpoch(_) => m.from() == f,

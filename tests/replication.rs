@@ -20,12 +20,12 @@ fn follower_hw_moves_only_in_the_second_round() {
     let mut sim = Simulation::new(s.config.clone());
     sim.apply(&s.steps[0]);
     sim.apply(&s.steps[1]);
-    assert_eq!(sim.broker(2).log_end_offset(), 1, "round 1 copies the record");
-    assert_eq!(sim.broker(2).high_watermark, 0, "but the follower's HW has not moved");
-    assert_eq!(sim.broker(1).high_watermark, 0, "nor the leader's: it does not yet know the follower has it");
+    assert_eq!(sim.replica(0, 2).log_end_offset(), 1, "round 1 copies the record");
+    assert_eq!(sim.replica(0, 2).high_watermark, 0, "but the follower's HW has not moved");
+    assert_eq!(sim.replica(0, 1).high_watermark, 0, "nor the leader's: it does not yet know the follower has it");
     sim.apply(&s.steps[2]);
-    assert_eq!(sim.broker(1).high_watermark, 1);
-    assert_eq!(sim.broker(2).high_watermark, 1, "round 2 carries HW 1 back");
+    assert_eq!(sim.replica(0, 1).high_watermark, 1);
+    assert_eq!(sim.replica(0, 2).high_watermark, 1, "round 2 carries HW 1 back");
     assert_eq!(sim.producer.requests[0].status, highwater::model::producer::Status::Done(highwater::model::event::ProduceResult::Acked));
 }
 
@@ -33,7 +33,7 @@ fn follower_hw_moves_only_in_the_second_round() {
 #[test]
 fn high_watermark_is_the_smallest_isr_leo() {
     let r = run(&load("hw-is-min-isr-leo"));
-    let leader = r.sim.broker(1);
+    let leader = r.sim.replica(0, 1);
     assert_eq!(leader.log_end_offset(), 5);
     assert_eq!(leader.remote(2).log_end_offset, Some(5));
     assert_eq!(leader.remote(3).log_end_offset, Some(4));
@@ -52,12 +52,12 @@ fn loss_after_truncation_to_high_watermark_only_in_0_10() {
     let v = legacy.violations(AckedWriteLost)[0];
     assert!(v.protocol_violation && v.offset == Some(1) && v.step == 17, "{v:?}");
     assert!(v.detail.contains("pre-KIP-101 rule"), "the explanation names the rule: {}", v.detail);
-    assert!([1, 3].iter().all(|&b| legacy.sim.broker(b).log.get(1).is_none()), "m2 is gone from both live brokers");
+    assert!([1, 3].iter().all(|&b| legacy.sim.replica(0, b).log.get(1).is_none()), "m2 is gone from both live brokers");
     assert!(!legacy.events.iter().any(|e| matches!(e.event, highwater::Event::RegistrationRefused { .. })), "no fast restart");
     for p in Protocol::ALL.into_iter().filter(|&p| p > Protocol::V0_10) {
         let r = run(&with_protocol(s.clone(), p));
         assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
-        assert_eq!(r.sim.broker(3).log.get(1).map(|r| &*r.value), Some("m2"), "{p}: the new leader kept m2");
+        assert_eq!(r.sim.replica(0, 3).log.get(1).map(|r| &*r.value), Some("m2"), "{p}: the new leader kept m2");
     }
 }
 
@@ -72,7 +72,7 @@ fn divergence_after_power_loss_only_in_legacy() {
     for p in [Protocol::V0_11, Protocol::V3_7] {
         let r = run(&with_protocol(s.clone(), p));
         assert!(r.violations(CommittedDivergence).is_empty(), "{p}");
-        assert_eq!(r.sim.broker(1).log.get(1).map(|r| &*r.value), Some("m3"), "{p}: broker 1 replaced m2 by m3");
+        assert_eq!(r.sim.replica(0, 1).log.get(1).map(|r| &*r.value), Some("m3"), "{p}: broker 1 replaced m2 by m3");
     }
     // m2 was acks=1 and died with the power: an allowed loss, under every generation.
     assert_eq!(acked_losses(&legacy, Acks::One), vec!["m2"]);
@@ -89,7 +89,7 @@ fn fast_leader_change_diverges_under_kip101_not_modern() {
     assert_eq!(d[0].offset, Some(1));
     let modern = run(&with_protocol(s.clone(), Protocol::V3_7));
     assert!(modern.violations(CommittedDivergence).is_empty());
-    let (b1, b2) = (modern.sim.broker(1), modern.sim.broker(2));
+    let (b1, b2) = (modern.sim.replica(0, 1), modern.sim.replica(0, 2));
     assert_eq!(b2.log_end_offset(), b1.log_end_offset());
     for o in 0..b1.log_end_offset() {
         assert_eq!(b1.log.get(o), b2.log.get(o), "modern: logs agree at {o}");
@@ -102,13 +102,13 @@ fn unclean_election_loses_data_and_clean_stays_offline() {
     let unclean = run(&load("unclean-election-loss"));
     assert_eq!(acked_losses(&unclean, Acks::All), vec!["m2"]);
     assert!(unclean.violations(AckedWriteLost)[0].detail.contains("unclean election"));
-    assert_eq!(unclean.sim.controller.leader, Some(2));
-    assert_eq!(unclean.sim.controller.isr[..], [2]);
+    assert_eq!(unclean.sim.controller.partition(0).leader, Some(2));
+    assert_eq!(unclean.sim.controller.partition(0).isr[..], [2]);
 
     let offline = run(&load("offline-without-unclean"));
     assert!(offline.sim.violations.is_empty());
-    assert_eq!(offline.sim.controller.leader, None, "the partition is offline");
-    assert_eq!(offline.sim.controller.isr[..], [1], "the ISR is never emptied");
+    assert_eq!(offline.sim.controller.partition(0).leader, None, "the partition is offline");
+    assert_eq!(offline.sim.controller.partition(0).isr[..], [1], "the ISR is never emptied");
     let last = offline.sim.producer.requests.last().unwrap();
     assert_eq!(highwater::view::state::result_name(last.status), "retrying", "the client waits for a leader");
     assert_eq!(last.last_error, Some(highwater::model::protocol::Errors::LeaderNotAvailable), "the metadata's, not a broker's answer");
@@ -135,7 +135,7 @@ fn not_enough_replicas_refuses_before_append() {
     let first = &old.sim.producer.requests[0];
     assert_eq!((highwater::view::state::result_name(first.status), first.attempts), ("NOT_ENOUGH_REPLICAS", 1));
     assert_eq!(highwater::view::state::result_name(reqs[1].status), "acked");
-    assert_eq!(r.sim.broker(1).log_end_offset(), 1, "only the acks=1 record was appended");
+    assert_eq!(r.sim.replica(0, 1).log_end_offset(), 1, "only the acks=1 record was appended");
 }
 
 /// Under min ISR, modern freezes the HW (timeout); legacy advances (after-append error).
@@ -143,11 +143,11 @@ fn not_enough_replicas_refuses_before_append() {
 fn high_watermark_frozen_under_min_isr_in_modern() {
     let s = load("hw-frozen-under-min-isr");
     let modern = run(&with_protocol(s.clone(), Protocol::V3_7));
-    assert_eq!(modern.sim.broker(1).high_watermark, 0);
+    assert_eq!(modern.sim.replica(0, 1).high_watermark, 0);
     assert_eq!(highwater::view::state::result_name(modern.sim.producer.requests[0].status), "REQUEST_TIMED_OUT");
     assert!(modern.sim.consumer.read.is_empty());
     let legacy = run(&with_protocol(s, Protocol::V0_10));
-    assert_eq!(legacy.sim.broker(1).high_watermark, 1);
+    assert_eq!(legacy.sim.replica(0, 1).high_watermark, 1);
     assert_eq!(highwater::view::state::result_name(legacy.sim.producer.requests[0].status), "NOT_ENOUGH_REPLICAS_AFTER_APPEND");
 }
 
@@ -165,11 +165,11 @@ fn isr_shrinks_after_lag_and_expands_after_catch_up() {
             }
         }
         if i == 4 {
-            assert_eq!(sim.controller.isr[..], [1, 2, 3], "at 30 s follower 3 is exactly at the lag limit: still in");
+            assert_eq!(sim.controller.partition(0).isr[..], [1, 2, 3], "at 30 s follower 3 is exactly at the lag limit: still in");
         }
     }
     assert_eq!(shrunk_at, Some((6, 45_000)), "removed at the 45 s check");
-    assert_eq!(sim.controller.isr[..], [1, 2, 3], "and back after catching up");
+    assert_eq!(sim.controller.partition(0).isr[..], [1, 2, 3], "and back after catching up");
 }
 
 /// acks=1 is lost on failover, and reported as an allowed loss.
@@ -195,7 +195,7 @@ fn isolated_old_leader() {
     assert_eq!(result("m2"), "acked");
     let z2 = r.sim.producer.requests.iter().find(|q| &*q.value == "z2").unwrap();
     assert_eq!((z2.attempts, z2.broker), (2, Some(2)));
-    let b1 = r.sim.broker(1);
+    let b1 = r.sim.replica(0, 1);
     assert_eq!(b1.leader, Some(2), "after healing, broker 1 follows the new leader");
     assert_eq!(b1.log.get(1).map(|r| &*r.value), Some("m2"), "z1 and z2 were truncated away");
     assert_eq!(b1.log.get(2).map(|r| &*r.value), Some("z2"), "z2 came back from the new leader");
@@ -222,7 +222,7 @@ fn timed_failover_elects_after_session_timeout() {
         _ => None,
     });
     assert_eq!(m2_at_2, Some(1_205));
-    assert_eq!(r.sim.broker(3).high_watermark, 3, "broker 3 caught up with m3 over its slow link");
+    assert_eq!(r.sim.replica(0, 3).high_watermark, 3, "broker 3 caught up with m3 over its slow link");
 }
 
 /// Impossible steps are rejected with a reason and the run goes on.
@@ -271,7 +271,7 @@ fn acks_during_an_offline_partition_are_checked_when_a_leader_returns() {
         {"restart":2},
         {"advance_ms":1}]}"#;
     let r = run(&highwater::Scenario::from_json(text).unwrap());
-    assert_eq!(r.sim.controller.leader, Some(2), "broker 2, the last ISR member, is elected on its return");
+    assert_eq!(r.sim.controller.partition(0).leader, Some(2), "broker 2, the last ISR member, is elected on its return");
     assert_eq!(acked_losses(&r, Acks::One), vec!["zombie"], "{}", r.trace());
 }
 
@@ -288,8 +288,8 @@ fn a_dead_leader_is_not_judged() {
         {"produce":{"value":"m1","acks":"all"}},{"fetch":2},{"fetch":3},{"fetch":2},{"fetch":3},
         {"crash":{"broker":1,"lose_unflushed":1}},{"advance_ms":9000},{"fetch":3},{"consume":null}]}"#,
     ));
-    assert_eq!(r.sim.controller.leader, Some(2));
-    assert_eq!(r.sim.broker(2).log.get(0).map(|r| &*r.value), Some("m1"));
+    assert_eq!(r.sim.controller.partition(0).leader, Some(2));
+    assert_eq!(r.sim.replica(0, 2).log.get(0).map(|r| &*r.value), Some("m1"));
     assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
     assert_eq!(r.sim.consumer.read.len(), 1);
 }
@@ -306,7 +306,7 @@ fn kip101_epoch_enters_the_cache_at_the_first_append() {
     ));
     assert!(r.violations(CommittedDivergence).is_empty(), "{}", r.trace());
     assert!(r.trace().contains("OffsetsForLeaderEpochResponse(UNDEFINED_EPOCH_OFFSET)"));
-    assert_eq!(r.sim.broker(2).log.get(1).map(|r| &*r.value), Some("m1"));
+    assert_eq!(r.sim.replica(0, 2).log.get(1).map(|r| &*r.value), Some("m1"));
 }
 
 /// Before Kafka 2.1 only the time since a follower last caught up counted; a
@@ -317,9 +317,9 @@ fn isr_lag_rule_depends_on_the_generation() {
     let text = r#"{"version":1,"config":{"brokers":2},"steps":[
         {"produce":{"value":"m1","acks":"1"}},{"fetch":2},{"fetch":2},{"advance_ms":60000}]}"#;
     let s = scenario(text);
-    assert_eq!(run(&with_protocol(s.clone(), Protocol::V0_10)).sim.controller.isr[..], [1]);
-    assert_eq!(run(&with_protocol(s.clone(), Protocol::V0_11)).sim.controller.isr[..], [1]);
-    assert_eq!(run(&with_protocol(s, Protocol::V3_7)).sim.controller.isr[..], [1, 2]);
+    assert_eq!(run(&with_protocol(s.clone(), Protocol::V0_10)).sim.controller.partition(0).isr[..], [1]);
+    assert_eq!(run(&with_protocol(s.clone(), Protocol::V0_11)).sim.controller.partition(0).isr[..], [1]);
+    assert_eq!(run(&with_protocol(s, Protocol::V3_7)).sim.controller.partition(0).isr[..], [1, 2]);
 }
 
 /// What a consumer read below the HW can vanish after an unclean election.
@@ -333,7 +333,7 @@ fn consumer_saw_a_record_vanish() {
     let v = r.violations(ConsumerSawVanishedRecord);
     assert_eq!(v.len(), 1);
     assert_eq!((v[0].offset, v[0].value.as_deref()), (Some(1), Some("m2")));
-    assert_eq!(r.sim.broker(2).log.get(1).map(|r| &*r.value), Some("m3"));
+    assert_eq!(r.sim.replica(0, 2).log.get(1).map(|r| &*r.value), Some("m3"));
     let read = |r: &common::Run| r.sim.consumer.read.iter().map(|c| c.value.to_string()).collect::<Vec<_>>();
     assert_eq!(read(&r), vec!["m1", "m2", "m3"]);
     assert!(r.events.iter().any(|e| matches!(e.event, highwater::Event::ConsumerTruncationDetected { seek: true, end_offset: 1, .. })));

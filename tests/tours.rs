@@ -332,5 +332,5 @@ fn isr_and_lag_a_stall_of_the_whole_broker_is_fenced_before_the_lag_check() {
         _ => None,
     }).collect();
     assert_eq!(shrinks, [(10_000, true)], "the controller, not the leader's lag check");
-    assert_eq!(sim.controller.isr.to_vec(), vec![1, 2]);
+    assert_eq!(sim.controller.partition(0).isr.to_vec(), vec![1, 2]);
 }

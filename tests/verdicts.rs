@@ -35,7 +35,7 @@ fn the_same_run_without_unclean_election_loses_nothing() {
     s.config.unclean_leader_election = false;
     let r = run(&s);
     assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
-    assert_eq!(r.sim.controller.leader, None, "offline");
+    assert_eq!(r.sim.controller.partition(0).leader, None, "offline");
     assert!(!r.events.iter().any(|e| matches!(e.event, Event::LeaderElected { kind: ElectionKind::Unclean, .. })));
 }
 

@@ -47,15 +47,15 @@ fn a_fast_restart_waits_for_the_old_session_to_expire() {
             _ => None,
         });
         assert_eq!(refused, Some(Some(session)), "{p}: refused until the session expires");
-        assert_eq!(r.sim.controller.leader, Some(1), "{p}: nothing noticed yet");
+        assert_eq!(r.sim.controller.partition(0).leader, Some(1), "{p}: nothing noticed yet");
         let events = r.sim.apply(&Step::AdvanceMs(session));
         r.events.extend(events);
-        assert_eq!(r.sim.controller.leader, Some(2), "{p}: broker 2 replaced the dead leader");
-        assert!(r.sim.controller.leader_epoch >= 1);
+        assert_eq!(r.sim.controller.partition(0).leader, Some(2), "{p}: broker 2 replaced the dead leader");
+        assert!(r.sim.controller.partition(0).leader_epoch >= 1);
         let b1 = r.sim.broker(1);
-        assert!(b1.alive && !b1.starting && b1.leader == Some(2), "{p}: registered and following broker 2");
+        assert!(b1.alive && !b1.starting && r.sim.replica(0, 1).leader == Some(2), "{p}: registered and following broker 2");
         assert!(r.sim.violations.is_empty(), "{p}: {:?}\n{}", r.sim.violations, r.trace());
-        assert_eq!(r.sim.broker(2).log.get(0).map(|r| &*r.value), Some("m1"), "{p}: the acknowledged m1 survives");
+        assert_eq!(r.sim.replica(0, 2).log.get(0).map(|r| &*r.value), Some("m1"), "{p}: the acknowledged m1 survives");
     }
 }
 
@@ -89,7 +89,7 @@ fn a_retry_duplicates_only_without_idempotence() {
     let values = |p: Protocol, idempotent: bool| {
         let config = Config { enable_idempotence: idempotent, ..Config::for_protocol(p) };
         let r = run(&scenario(config, steps.clone()));
-        let leader = r.sim.broker(r.sim.controller.leader.unwrap());
+        let leader = r.sim.replica(0, r.sim.controller.partition(0).leader.unwrap());
         let log: Vec<String> = leader.log.iter_from(0).map(|r| r.value.to_string()).collect();
         (log, highwater::view::state::result_name(r.sim.producer.requests[0].status))
     };
@@ -129,10 +129,10 @@ fn a_response_with_records_carries_the_high_watermark_read_before_the_fetch() {
             sim.apply(&step);
         }
         sim.apply(&Step::Fetch(2));
-        assert_eq!(sim.broker(1).high_watermark, 1, "{p}: the fetch at offset 1 moved the leader's HW");
-        assert_eq!(sim.broker(2).high_watermark, 0, "{p}: but its response, carrying m2, held HW 0");
+        assert_eq!(sim.replica(0, 1).high_watermark, 1, "{p}: the fetch at offset 1 moved the leader's HW");
+        assert_eq!(sim.replica(0, 2).high_watermark, 0, "{p}: but its response, carrying m2, held HW 0");
         sim.apply(&Step::Fetch(2));
-        assert_eq!(sim.broker(2).high_watermark, 2, "{p}: the empty fetch brings HW 2");
+        assert_eq!(sim.replica(0, 2).high_watermark, 2, "{p}: the empty fetch brings HW 2");
     }
 }
 
@@ -176,7 +176,7 @@ fn leader_epoch_bumps_on_isr_shrink_by_version() {
         let config = Config::for_protocol(p);
         let session = config.broker_session_timeout_ms;
         let r = run(&scenario(config, vec![Step::Crash(Crash { broker: 3, lose_unflushed: 0 }), Step::AdvanceMs(session)]));
-        (r.sim.controller.leader_epoch, r.sim.broker(1).leader_epoch, r.sim.broker(2).leader_epoch)
+        (r.sim.controller.partition(0).leader_epoch, r.sim.replica(0, 1).leader_epoch, r.sim.replica(0, 2).leader_epoch)
     };
     assert_eq!(dead_follower(Protocol::V0_10), (1, 1, 1), "0.10: the controller's shrink bumps, every live broker learns it");
     assert_eq!(dead_follower(Protocol::V2_8), (1, 1, 1));
@@ -190,14 +190,14 @@ fn leader_epoch_bumps_on_isr_shrink_by_version() {
 fn eligible_leader_replicas_elect_instead_of_going_offline() {
     let s = load("eligible-leader-replicas");
     let r = run(&s);
-    assert_eq!(r.sim.controller.leader, Some(2));
+    assert_eq!(r.sim.controller.partition(0).leader, Some(2));
     assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
     assert_eq!(count(&r, |e| matches!(e, Event::LeaderElected { kind: highwater::model::event::ElectionKind::EligibleLeaderReplica, .. })), 1);
     let read: Vec<&str> = r.sim.consumer.read.iter().map(|c| &*c.value).collect();
     assert_eq!(read, vec!["m1", "m2", "m3"], "m2, refused while the ISR was too small, is sent again before m3");
     let old = run(&with_protocol(s, Protocol::V3_7));
-    assert_eq!(old.sim.controller.leader, None, "3.7: offline");
-    assert!(old.sim.controller.elr.is_empty());
+    assert_eq!(old.sim.controller.partition(0).leader, None, "3.7: offline");
+    assert!(old.sim.controller.partition(0).elr.is_empty());
 }
 
 /// KIP-966: with ELR the ISR may become empty; the ELR is cleared once the
@@ -214,16 +214,16 @@ fn the_elr_follows_the_isr() {
     assert_eq!(elr_changes.next(), Some((vec![1, 2], vec![])), "the dead leader too; the ISR is empty");
     assert_eq!(elr_changes.next(), Some((vec![1], vec![2])), "broker 2 leaves the ELR as it is elected from it");
     assert_eq!(elr_changes.next(), Some((vec![], vec![2, 3])), "cleared at min ISR");
-    assert_eq!(r.sim.controller.last_known_leader, None, "kept only while the ISR is empty");
+    assert_eq!(r.sim.controller.partition(0).last_known_leader, None, "kept only while the ISR is empty");
     let mut sim = r.sim.clone();
     sim.apply(&Step::Restart(1));
-    assert!(!sim.controller.elr.contains(&1));
+    assert!(!sim.controller.partition(0).elr.contains(&1));
     // The power-loss scenario under 4.1: both replicas shut down uncleanly
     // and leave the ELR; broker 2, the last known leader (`lastKnownElr`,
     // which an unclean shutdown does not clear), is elected when it registers
     // again: m2 (acks=1) is lost, as Kafka allows, and nothing diverges.
     let p = run(&with_protocol(load("kip101-divergence-after-power-loss"), Protocol::V4_1));
-    assert_eq!(p.sim.controller.leader, Some(2));
+    assert_eq!(p.sim.controller.partition(0).leader, Some(2));
     assert_eq!(count(&p, |e| matches!(e, Event::LeaderElected { kind: highwater::model::event::ElectionKind::LastKnownLeader, leader: 2, .. })), 1);
     assert!(p.sim.violations.iter().all(|v| v.kind != ViolationKind::CommittedDivergence));
     assert!(p.sim.violations.iter().all(|v| !v.protocol_violation), "{:?}", p.sim.violations);
@@ -244,9 +244,9 @@ fn isr_expansion_needs_the_epoch_start_from_2_1() {
     ];
     let isr_after = |p: Protocol| {
         let r = run(&scenario(Config::for_protocol(p), steps.clone()));
-        assert_eq!(r.sim.broker(1).epoch_start_offset, 1, "{p}: the bumped epoch starts at LEO 1");
-        assert_eq!(r.sim.broker(1).high_watermark, 0, "{p}");
-        r.sim.controller.isr.to_vec()
+        assert_eq!(r.sim.replica(0, 1).epoch_start_offset, 1, "{p}: the bumped epoch starts at LEO 1");
+        assert_eq!(r.sim.replica(0, 1).high_watermark, 0, "{p}");
+        r.sim.controller.partition(0).isr.to_vec()
     };
     assert_eq!(isr_after(Protocol::V2_0), vec![1, 2, 3], "2.0: LEO 0 >= HW 0 is enough");
     assert_eq!(isr_after(Protocol::V2_1), vec![1, 2], "2.1: LEO 0 is below the epoch start");

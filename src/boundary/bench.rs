@@ -46,7 +46,7 @@ pub fn timed_produce_run(records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
         }
     }
     events += sim.apply(&Step::AdvanceMs(2_000)).len() as u64;
-    let leader = sim.broker(1);
+    let leader = sim.replica(0, 1);
     assert_eq!(leader.high_watermark, records, "every record is committed");
     assert!(sim.violations.is_empty());
     Throughput { records, steps: sim.step, events, simulated_ms: sim.now_ms }

@@ -7,6 +7,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 pub type BrokerId = u32;
 
+/// A partition of the topic, numbered from 0 as Kafka numbers them.
+pub type PartitionId = u32;
+
 pub use crate::model::per_broker::PerBroker;
 
 /// A set of broker ids in id order (an ISR), stored inline.
@@ -450,5 +453,14 @@ impl Config {
 
     pub fn broker_ids(&self) -> impl Iterator<Item = BrokerId> {
         1..=self.brokers
+    }
+
+    /// The topic's partitions. One, until the scenario can ask for more.
+    pub fn partitions(&self) -> u32 {
+        1
+    }
+
+    pub fn partition_ids(&self) -> std::ops::Range<PartitionId> {
+        0..self.partitions()
     }
 }

@@ -39,16 +39,17 @@ impl Simulation {
     /// under it: it seeks back there (any reset policy) or, with
     /// `auto.offset.reset=none`, fails with LogTruncationException.
     pub(crate) fn consume(&mut self) {
-        let Some(l) = self.controller.leader else {
+        let p = 0;
+        let Some(l) = self.controller.partition(p).leader else {
             self.emit(Event::ConsumeFailed { error: "NOT_LEADER_OR_FOLLOWER: the partition has no leader".into() });
             return;
         };
-        let leader = self.broker(l);
-        if !leader.alive {
+        if !self.broker(l).alive {
             self.emit(Event::ConsumeFailed { error: format!("NETWORK_EXCEPTION: leader broker {l} is down") });
             return;
         }
-        let epoch = self.controller.leader_epoch;
+        let epoch = self.controller.partition(p).leader_epoch;
+        let leader = self.replica(p, l);
         let validate = self.rules.has(Rule::ConsumerTruncationDetection) && self.consumer.leader_epoch_seen.is_some_and(|e| e != epoch);
         if let (true, Some(position_epoch)) = (validate, self.consumer.position_epoch) {
             let reset = self.config.auto_offset_reset;
@@ -74,14 +75,14 @@ impl Simulation {
             }
         }
         self.consumer.make_mut().leader_epoch_seen = Some(epoch);
-        let leader = self.broker(l);
+        let leader = self.replica(p, l);
         if self.consumer.position > leader.log_end_offset() {
             let why = format!("position {} is past the leader's log end {}", self.consumer.position, leader.log_end_offset());
             if !self.reset_position(l, &why) {
                 return;
             }
         }
-        let leader = self.broker(l);
+        let leader = self.replica(p, l);
         let hw = leader.high_watermark;
         let from = self.consumer.position;
         let records: Vec<ConsumedRecord> = leader
@@ -108,7 +109,7 @@ impl Simulation {
     fn reset_position(&mut self, l: BrokerId, why: &str) -> bool {
         let reset = self.config.auto_offset_reset;
         let to = match reset {
-            OffsetReset::Latest => self.broker(l).high_watermark,
+            OffsetReset::Latest => self.replica(0, l).high_watermark,
             OffsetReset::Earliest => 0,
             OffsetReset::None => {
                 self.emit(Event::ConsumeFailed { error: format!("OFFSET_OUT_OF_RANGE: {why} and auto.offset.reset is none") });

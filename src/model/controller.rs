@@ -4,15 +4,19 @@
 //! `PartitionStateMachine.scala`; KRaft: `ClusterControlManager`,
 //! `ReplicationControlManager`, `PartitionChangeBuilder`).
 
-use crate::model::config::{BrokerId, BrokerList, PerBroker};
+use crate::model::config::{BrokerId, BrokerList, PartitionId, PerBroker};
 use crate::model::event::{ElectionKind, Event, Truncation};
 use crate::model::protocol::Errors;
 use crate::model::rules::{Rule, TruncationRule};
 use crate::model::invariants::Touch;
+use crate::model::broker::Fetcher;
 use crate::model::simulation::Simulation;
 
+/// What the controller holds of one partition (KRaft's
+/// `PartitionRegistration`; ZooKeeper's partition state znode): its leader,
+/// epoch, ISR and Eligible Leader Replicas.
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct Controller {
+pub struct PartitionRegistration {
     pub leader: Option<BrokerId>,
     pub leader_epoch: u32,
     pub isr: BrokerList,
@@ -21,29 +25,74 @@ pub struct Controller {
     pub elr: BrokerList,
     /// KIP-966's last known leader: the leader when the ISR became empty.
     pub last_known_leader: Option<BrokerId>,
+}
+
+crate::clone_in_place!(PartitionRegistration { leader, leader_epoch, isr, elr, last_known_leader });
+
+impl PartitionRegistration {
+    /// Broker 1 leads epoch 0 with every broker in the ISR.
+    pub fn new(brokers: u32) -> PartitionRegistration {
+        PartitionRegistration { leader: Some(1), leader_epoch: 0, isr: (1..=brokers).collect(), elr: BrokerList::new(), last_known_leader: None }
+    }
+
+    /// Sets a new ISR and keeps the ELR by KIP-966's rule
+    /// (`PartitionChangeBuilder.maybePopulateTargetElr`): while the ISR is
+    /// below `min_isr`, the replicas leaving it join the ELR; once it is back
+    /// at `min_isr` the ELR is cleared.
+    pub fn set_isr(&mut self, isr: BrokerList, min_isr: u32, elr_enabled: bool) {
+        if !isr.is_empty() {
+            // Kept only while the ISR is empty.
+            self.last_known_leader = None;
+        }
+        if elr_enabled {
+            if (isr.len() as u32) < min_isr {
+                for &b in &self.isr {
+                    if !isr.contains(&b) && !self.elr.contains(&b) {
+                        self.elr.push(b);
+                    }
+                }
+                self.elr.retain(|b| !isr.contains(b));
+                self.elr.sort_unstable();
+            } else {
+                self.elr.clear();
+                self.last_known_leader = None;
+            }
+        }
+        self.isr = isr;
+    }
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Controller {
     /// Brokers whose session expired (index `id - 1`).
     pub fenced: PerBroker<bool>,
     /// Since when the controller has heard no heartbeat from a broker.
     pub silent_since_ms: PerBroker<Option<u64>>,
     /// Brokers in controlled shutdown (KRaft `BrokerRegistration.inControlledShutdown`).
     pub shutting_down: PerBroker<bool>,
+    /// One per partition, by id.
+    pub partitions: Vec<PartitionRegistration>,
 }
 
-crate::clone_in_place!(Controller { leader, leader_epoch, isr, elr, last_known_leader, fenced, silent_since_ms, shutting_down });
+crate::clone_in_place!(Controller { fenced, silent_since_ms, shutting_down, partitions });
 
 impl Controller {
-    /// Broker 1 leads epoch 0 with every broker in the ISR.
-    pub fn new(brokers: u32) -> Controller {
+    /// Broker 1 leads epoch 0 of each partition with every broker in the ISR.
+    pub fn new(brokers: u32, partitions: u32) -> Controller {
         Controller {
-            leader: Some(1),
-            leader_epoch: 0,
-            isr: (1..=brokers).collect(),
-            elr: BrokerList::new(),
-            last_known_leader: None,
             fenced: (0..brokers).map(|_| false).collect(),
             silent_since_ms: (0..brokers).map(|_| None).collect(),
             shutting_down: (0..brokers).map(|_| false).collect(),
+            partitions: (0..partitions).map(|_| PartitionRegistration::new(brokers)).collect(),
         }
+    }
+
+    pub fn partition(&self, p: PartitionId) -> &PartitionRegistration {
+        &self.partitions[p as usize]
+    }
+
+    pub fn partition_mut(&mut self, p: PartitionId) -> &mut PartitionRegistration {
+        &mut self.partitions[p as usize]
     }
 
     pub fn is_fenced(&self, b: BrokerId) -> bool {
@@ -71,32 +120,6 @@ impl Controller {
     /// The session of a silent broker expires at this time.
     pub fn session_expiry_ms(&self, b: BrokerId, session_timeout_ms: u64) -> Option<u64> {
         self.silent_since_ms[(b - 1) as usize].map(|t| t + session_timeout_ms)
-    }
-
-    /// Sets a new ISR and keeps the ELR by KIP-966's rule
-    /// (`PartitionChangeBuilder.maybePopulateTargetElr`): while the ISR is
-    /// below `min_isr`, the replicas leaving it join the ELR; once it is back
-    /// at `min_isr` the ELR is cleared.
-    pub fn set_isr(&mut self, isr: BrokerList, min_isr: u32, elr_enabled: bool) {
-        if !isr.is_empty() {
-            // Kept only while the ISR is empty.
-            self.last_known_leader = None;
-        }
-        if elr_enabled {
-            if (isr.len() as u32) < min_isr {
-                for &b in &self.isr {
-                    if !isr.contains(&b) && !self.elr.contains(&b) {
-                        self.elr.push(b);
-                    }
-                }
-                self.elr.retain(|b| !isr.contains(b));
-                self.elr.sort_unstable();
-            } else {
-                self.elr.clear();
-                self.last_known_leader = None;
-            }
-        }
-        self.isr = isr;
     }
 }
 
@@ -132,28 +155,30 @@ impl Simulation {
     /// KAFKA-15021). No bump when the leader itself left (`leader_stays` is
     /// false): the election that follows bumps the epoch once. Returns true
     /// if the epoch was bumped.
-    pub(crate) fn change_isr(&mut self, isr: BrokerList, by_controller: bool, leader_stays: bool) -> bool {
-        let shrink = self.controller.isr.iter().any(|b| !isr.contains(b));
+    pub(crate) fn change_isr(&mut self, p: PartitionId, isr: BrokerList, by_controller: bool, leader_stays: bool) -> bool {
+        let shrink = self.controller.partition(p).isr.iter().any(|b| !isr.contains(b));
         let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
-        let elr_before = self.controller.elr;
-        self.controller.set_isr(isr, min_isr, elr);
-        if self.controller.elr != elr_before {
-            self.emit_elr_changed();
+        let registration = self.controller.partition_mut(p);
+        let elr_before = registration.elr;
+        registration.set_isr(isr, min_isr, elr);
+        if registration.elr != elr_before {
+            self.emit_elr_changed(p);
         }
         let bump = shrink
             && leader_stays
-            && self.controller.leader.is_some()
+            && self.controller.partition(p).leader.is_some()
             && (self.rules.has(Rule::EpochBumpOnEveryIsrShrink) || (by_controller && self.rules.has(Rule::EpochBumpOnControllerIsrShrink)));
         if bump {
-            self.controller.leader_epoch += 1;
-            let leader = self.controller.leader.expect("checked above");
-            self.emit(Event::LeaderEpochBumped { leader, leader_epoch: self.controller.leader_epoch });
+            let registration = self.controller.partition_mut(p);
+            registration.leader_epoch += 1;
+            let (leader, leader_epoch) = (registration.leader.expect("checked above"), registration.leader_epoch);
+            self.emit(Event::LeaderEpochBumped { leader, leader_epoch });
         }
         bump
     }
 
-    fn emit_elr_changed(&mut self) {
-        let (elr, isr) = (self.controller.elr, self.controller.isr);
+    fn emit_elr_changed(&mut self, p: PartitionId) {
+        let (elr, isr) = (self.controller.partition(p).elr, self.controller.partition(p).isr);
         self.emit_traced(Touch::Nothing, |_| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
     }
 
@@ -166,7 +191,9 @@ impl Simulation {
         self.controller.fenced[(b - 1) as usize] = true;
         self.emit(Event::BrokerFenced { broker: b, session_timeout_ms: self.config.broker_session_timeout_ms });
         let elr = self.rules.has(Rule::EligibleLeaderReplicas);
-        self.remove_from_isr(b, elr);
+        for p in self.config.partition_ids() {
+            self.remove_from_isr(p, b, elr);
+        }
         if self.broker(b).starting && self.network.reaches_controller(b) {
             self.register(b);
         }
@@ -176,28 +203,30 @@ impl Simulation {
     /// or it is shutting down) and, if it led, elects another. The ISR is
     /// emptied only when `may_empty` (ELR, KIP-966: the last member leaves
     /// for the ELR); else its last member stays.
-    pub(crate) fn remove_from_isr(&mut self, b: BrokerId, may_empty: bool) {
-        let was_leader = self.controller.leader == Some(b);
-        let isr = &self.controller.isr;
+    pub(crate) fn remove_from_isr(&mut self, p: PartitionId, b: BrokerId, may_empty: bool) {
+        let registration = self.controller.partition(p);
+        let was_leader = registration.leader == Some(b);
+        let isr = &registration.isr;
         if isr.contains(&b) && (isr.len() > 1 || may_empty) {
             let proposed: BrokerList = isr.iter().copied().filter(|&x| x != b).collect();
+            let leader = registration.leader.filter(|&l| l != b);
             if proposed.is_empty() {
-                self.controller.last_known_leader = self.controller.leader;
+                let registration = self.controller.partition_mut(p);
+                registration.last_known_leader = registration.leader;
             }
-            let leader = self.controller.leader.filter(|&l| l != b);
             self.emit_traced(Touch::Checked, |_| Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
-            let bumped = self.change_isr(proposed, true, !was_leader);
+            let bumped = self.change_isr(p, proposed, true, !was_leader);
             if !was_leader {
                 // The leader learns the new ISR (LeaderAndIsr / partition change record).
                 if bumped {
-                    self.notify_brokers();
-                } else if let Some(l) = leader.filter(|&l| self.broker(l).is_leader() && self.network.reaches_controller(l)) {
-                    self.send_leader_and_isr(l);
+                    self.notify_brokers(p);
+                } else if let Some(l) = leader.filter(|&l| self.is_leader(p, l) && self.network.reaches_controller(l)) {
+                    self.send_leader_and_isr(p, l);
                 }
             }
         }
         if was_leader {
-            let _ = self.elect(Election::Failover);
+            let _ = self.elect(p, Election::Failover);
         }
     }
 
@@ -221,9 +250,12 @@ impl Simulation {
         // leader is in neither (it is `lastKnownElr`); so it is elected when it
         // registers (`canElectLastKnownLeader`).
         if self.rules.has(Rule::EligibleLeaderReplicas) && !clean {
-            if self.controller.elr.contains(&b) {
-                self.controller.elr.retain(|x| *x != b);
-                self.emit_elr_changed();
+            for p in self.config.partition_ids() {
+                let registration = self.controller.partition_mut(p);
+                if registration.elr.contains(&b) {
+                    registration.elr.retain(|x| *x != b);
+                    self.emit_elr_changed(p);
+                }
             }
         }
         self.rejoin(b);
@@ -236,13 +268,14 @@ impl Simulation {
     /// known leader if active (KAFKA-19522); failing that, with unclean
     /// election enabled, the first active replica; else the partition is
     /// offline. Active: not fenced (`active`).
-    pub(crate) fn elect(&mut self, why: Election) -> Result<(), String> {
-        let current = self.controller.leader;
+    pub(crate) fn elect(&mut self, p: PartitionId, why: Election) -> Result<(), String> {
+        let registration = self.controller.partition(p);
+        let current = registration.leader;
         let unclean_ok = self.config.unclean_leader_election;
-        let in_isr = |b: BrokerId| self.controller.isr.contains(&b);
-        let elr_open = self.rules.has(Rule::EligibleLeaderReplicas) && self.controller.isr.is_empty();
-        let in_elr = |b: BrokerId| elr_open && self.controller.elr.contains(&b);
-        let last_known = |b: BrokerId| elr_open && self.controller.elr.is_empty() && self.controller.last_known_leader == Some(b);
+        let in_isr = |b: BrokerId| registration.isr.contains(&b);
+        let elr_open = self.rules.has(Rule::EligibleLeaderReplicas) && registration.isr.is_empty();
+        let in_elr = |b: BrokerId| elr_open && registration.elr.contains(&b);
+        let last_known = |b: BrokerId| elr_open && registration.elr.is_empty() && registration.last_known_leader == Some(b);
         let choice = match why {
             Election::Requested(Some(b)) => {
                 if current == Some(b) {
@@ -251,7 +284,7 @@ impl Simulation {
                 if !self.active(b) {
                     return Err(format!("broker {b} is fenced: its session expired"));
                 }
-                let live_isr = self.controller.isr.iter().any(|&m| self.active(m));
+                let live_isr = registration.isr.iter().any(|&m| self.active(m));
                 if in_isr(b) {
                     Some((b, ElectionKind::Clean))
                 } else if in_elr(b) {
@@ -273,7 +306,7 @@ impl Simulation {
                 let find = |pred: &dyn Fn(BrokerId) -> bool| self.config.broker_ids().filter(|&b| pred(b)).find(eligible);
                 // An unclean election only happens when no ISR member is live
                 // (the current leader included): a move of leadership is clean.
-                let live_isr = self.controller.isr.iter().any(|&m| self.active(m));
+                let live_isr = registration.isr.iter().any(|&m| self.active(m));
                 let unclean = |_| unclean_ok && !live_isr;
                 find(&in_isr)
                     .map(|b| (b, ElectionKind::Clean))
@@ -283,16 +316,17 @@ impl Simulation {
             }
         };
         let Some((leader, kind)) = choice else {
-            let reason = |s: &Simulation| {
+            let reason = move |s: &Simulation| {
+                let registration = s.controller.partition(p);
                 if unclean_ok {
                     "every replica is fenced".to_string()
                 } else if s.rules.has(Rule::EligibleLeaderReplicas) {
                     format!(
                         "no unfenced replica in the ISR {:?} or the ELR {:?}, and unclean.leader.election.enable is false",
-                        s.controller.isr, s.controller.elr
+                        registration.isr, registration.elr
                     )
                 } else {
-                    format!("no unfenced replica in the ISR {:?} and unclean.leader.election.enable is false", s.controller.isr)
+                    format!("no unfenced replica in the ISR {:?} and unclean.leader.election.enable is false", registration.isr)
                 }
             };
             if let Election::Requested(_) = why {
@@ -303,65 +337,67 @@ impl Simulation {
                 // writes leader -1 in a new epoch (`removeReplicaFromIsr`), and
                 // KRaft bumps the epoch on any leader change
                 // (`PartitionRegistration.merge`).
+                let registration = self.controller.partition_mut(p);
                 if current.is_some() {
-                    self.controller.leader_epoch += 1;
+                    registration.leader_epoch += 1;
                 }
-                self.controller.leader = None;
+                registration.leader = None;
                 self.emit_traced(Touch::Checked, |s| Event::PartitionOffline { reason: reason(s) });
                 // KRaft publishes the leaderless partition; the ZooKeeper-era
                 // controller sends no LeaderAndIsr for it.
                 if self.rules.has(Rule::KraftController) {
-                    self.notify_brokers();
+                    self.notify_brokers(p);
                 }
             }
             return Ok(());
         };
-        self.controller.leader = Some(leader);
-        self.controller.leader_epoch += 1;
         let isr: BrokerList = match kind {
             ElectionKind::Clean => {
                 let fenced = |b: &BrokerId| self.controller.is_fenced(*b);
-                self.controller.isr.iter().copied().filter(|b| !fenced(b)).collect()
+                registration.isr.iter().copied().filter(|b| !fenced(b)).collect()
             }
             // KIP-966: an ELR member or the last known leader leads alone.
             _ => [leader].into_iter().collect(),
         };
-        let elr_before = self.controller.elr;
-        if kind != ElectionKind::Clean && self.rules.has(Rule::EligibleLeaderReplicas) {
-            self.controller.elr.retain(|b| *b != leader);
+        let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
+        let registration = self.controller.partition_mut(p);
+        registration.leader = Some(leader);
+        registration.leader_epoch += 1;
+        let elr_before = registration.elr;
+        if kind != ElectionKind::Clean && elr {
+            registration.elr.retain(|b| *b != leader);
             if kind == ElectionKind::Unclean {
-                self.controller.elr.clear();
+                registration.elr.clear();
             }
         }
-        let (min_isr, elr) = (self.config.min_insync_replicas, self.rules.has(Rule::EligibleLeaderReplicas));
-        self.controller.set_isr(isr, min_isr, elr);
+        registration.set_isr(isr, min_isr, elr);
+        let (leader_epoch, elr_changed) = (registration.leader_epoch, registration.elr != elr_before);
         let unreachable = !self.reachable(leader);
-        self.emit(Event::LeaderElected { leader, leader_epoch: self.controller.leader_epoch, isr: isr.to_vec(), kind, unreachable });
-        if self.controller.elr != elr_before {
-            self.emit_elr_changed();
+        self.emit(Event::LeaderElected { leader, leader_epoch, isr: isr.to_vec(), kind, unreachable });
+        if elr_changed {
+            self.emit_elr_changed(p);
         }
-        self.notify_brokers();
+        self.notify_brokers(p);
         Ok(())
     }
 
     /// LeaderAndIsr to every broker the controller reaches.
-    pub(crate) fn notify_brokers(&mut self) {
+    pub(crate) fn notify_brokers(&mut self, p: PartitionId) {
         for b in self.config.broker_ids() {
             if self.broker(b).alive && self.network.reaches_controller(b) {
-                self.send_leader_and_isr(b);
+                self.send_leader_and_isr(p, b);
             }
         }
     }
 
     /// The controller tells one broker the current leader, epoch and ISR;
     /// restart and heal deliver it at once (reference §10).
-    pub(crate) fn send_leader_and_isr(&mut self, b: BrokerId) {
-        let (leader, epoch) = (self.controller.leader, self.controller.leader_epoch);
-        let broker = self.broker(b);
+    pub(crate) fn send_leader_and_isr(&mut self, p: PartitionId, b: BrokerId) {
+        let registration = self.controller.partition(p);
+        let (leader, epoch, isr) = (registration.leader, registration.leader_epoch, registration.isr);
         if leader == Some(b) {
-            if broker.is_leader() && broker.leader_epoch == epoch {
-                let isr = self.controller.isr;
-                let broker = self.broker_mut(b);
+            if self.is_leader(p, b) && self.replica(p, b).leader_epoch == epoch {
+                let broker = self.replica_mut(p, b);
                 // The controller changed the ISR itself (a new partition
                 // epoch): the leader takes it as committed and drops the
                 // change it proposed (`Partition.makeLeader`; an answer still
@@ -370,34 +406,41 @@ impl Simulation {
                     broker.pending_isr = None;
                 }
                 broker.isr = isr;
-                self.maybe_increment_high_watermark(b);
+                self.maybe_increment_high_watermark(p, b);
             } else {
-                self.become_leader(b);
+                self.become_leader(p, b);
             }
         } else {
-            self.become_follower(b, leader, epoch);
+            self.become_follower(p, b, leader, epoch);
         }
     }
 
     /// `Partition.makeLeader`. A broker that already leads and only learns a
     /// new epoch (an ISR shrink that bumped it) keeps what it knows of its
     /// followers and its waiting produce requests; a new leader forgets both.
-    pub(crate) fn become_leader(&mut self, b: BrokerId) {
-        let already = self.broker(b).is_leader() && self.broker(b).leader == Some(b);
-        let (epoch, isr, now) = (self.controller.leader_epoch, self.controller.isr, self.now_ms);
+    pub(crate) fn become_leader(&mut self, p: PartitionId, b: BrokerId) {
+        let already = self.is_leader(p, b);
+        let registration = self.controller.partition(p);
+        let (epoch, isr, now) = (registration.leader_epoch, registration.isr, self.now_ms);
         let record_epoch_now = self.rules.has(Rule::EpochCachedOnBecomingLeader);
-        if let Some(old) = self.broker(b).following() {
+        if let Some(old) = self.following(p, b) {
             self.remove_fetcher(b, old);
         }
-        let broker = self.broker_mut(b);
-        if already {
-            broker.continue_leading(epoch, isr, now, record_epoch_now);
-        } else {
-            broker.make_leader(epoch, isr, now, record_epoch_now);
+        if !already {
+            // It fetches from no one now, and holds no fetch of an earlier leadership.
+            let broker = self.broker_mut(b);
+            broker.fetcher = Fetcher { paused: broker.fetcher.paused, ..Fetcher::default() };
+            broker.delayed_fetches.clear();
         }
-        let start_offset = broker.log_end_offset();
+        let replica = self.replica_mut(p, b);
+        if already {
+            replica.continue_leading(epoch, isr, now, record_epoch_now);
+        } else {
+            replica.make_leader(epoch, isr, now, record_epoch_now);
+        }
+        let start_offset = replica.log_end_offset();
         self.emit(Event::BecameLeader { broker: b, leader_epoch: epoch, start_offset });
-        self.maybe_increment_high_watermark(b);
+        self.maybe_increment_high_watermark(p, b);
     }
 
     /// `ReplicaManager.makeFollowers`. 0.10 truncates to the own HW here;
@@ -405,49 +448,50 @@ impl Simulation {
     /// divergence from its next fetch. Before 2.1 `Partition.makeFollower`
     /// does nothing more when only the epoch changed; since 2.1 (KIP-320) a
     /// new epoch also sends the follower through truncation.
-    pub(crate) fn become_follower(&mut self, b: BrokerId, leader: Option<BrokerId>, epoch: u32) {
-        let broker = self.broker(b);
-        let leader_changed = broker.leader != leader;
-        if !leader_changed && broker.leader_epoch == epoch {
+    pub(crate) fn become_follower(&mut self, p: PartitionId, b: BrokerId, leader: Option<BrokerId>, epoch: u32) {
+        let replica = self.replica(p, b);
+        let leader_changed = replica.leader != leader;
+        if !leader_changed && replica.leader_epoch == epoch {
             return;
         }
-        if broker.is_leader() {
+        if self.is_leader(p, b) {
             // DelayedProduce completes with NOT_LEADER_OR_FOLLOWER when leadership is lost.
             self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
         }
         // A fetch still out to the same leader stays the one in flight (its
         // fetcher thread waits for the answer and drops it as stale); a fetch
         // to another leader goes with that leader's fetcher thread.
-        let fetching_from = self.broker(b).following();
+        let fetching_from = self.following(p, b);
         if let Some(old) = fetching_from.filter(|&old| Some(old) != leader) {
             self.remove_fetcher(b, old);
         }
         let rules = self.rules;
         let now = self.now_ms;
         let broker = self.broker_mut(b);
-        broker.leader = leader;
-        broker.leader_epoch = epoch;
-        broker.isr.clear();
-        broker.pending_isr = None;
         broker.delayed_fetches.clear();
         if broker.fetcher.in_flight_since_ms.is_none() || fetching_from != leader {
             broker.fetcher.in_flight_since_ms = None;
             broker.fetcher.next_fetch_ms = now;
         }
+        let replica = self.replica_mut(p, b);
+        replica.leader = leader;
+        replica.leader_epoch = epoch;
+        replica.isr.clear();
+        replica.pending_isr = None;
         let truncate = leader.is_some() && (leader_changed || rules.has(Rule::LeaderEpochFencing));
         if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch && truncate {
-            broker.fetcher.needs_epoch_truncation = true;
+            replica.needs_epoch_truncation = true;
         }
-        let hw = broker.high_watermark;
+        let hw = replica.high_watermark;
         self.emit(Event::BecameFollower { broker: b, leader, leader_epoch: epoch });
         // In controlled shutdown (KRaft): a partition it is not in the ISR of,
         // or without a leader, is no longer fetched (`applyLocalFollowersDelta`).
-        let shutting_down = self.broker(b).shutdown_at_ms.is_some() && !self.broker(b).fetcher.stopped_for_shutdown;
-        if shutting_down && (leader.is_none() || !self.controller.isr.contains(&b)) {
-            self.stop_fetching_for_shutdown(b);
+        let shutting_down = self.broker(b).shutdown_at_ms.is_some() && !self.replica(p, b).stopped_for_shutdown;
+        if shutting_down && (leader.is_none() || !self.controller.partition(p).isr.contains(&b)) {
+            self.stop_fetching_for_shutdown(p, b);
         }
         if rules.truncation() == TruncationRule::HighWatermark && truncate {
-            self.truncate(b, hw, Truncation::HighWatermark { high_watermark: hw });
+            self.truncate(p, b, hw, Truncation::HighWatermark { high_watermark: hw });
         }
     }
 
@@ -463,19 +507,21 @@ impl Simulation {
             self.controller.fenced[(b - 1) as usize] = false;
             self.emit(Event::BrokerUnfenced { broker: b });
         }
-        if self.controller.leader.is_none() {
-            let _ = self.elect(Election::Failover);
-            if self.controller.leader.is_some() {
-                return; // the election told every broker
+        for p in self.config.partition_ids() {
+            if self.controller.partition(p).leader.is_none() {
+                let _ = self.elect(p, Election::Failover);
+                if self.controller.partition(p).leader.is_some() {
+                    continue; // the election told every broker
+                }
             }
-        }
-        self.send_leader_and_isr(b);
-        // Back in touch: the AlterPartition it kept retrying gets its answer
-        // (unless a request sent before the cut is still out).
-        let retry = self.broker(b).is_leader() && self.broker(b).alter_partition.is_none();
-        if let Some(proposed) = retry.then(|| self.broker_mut(b).pending_isr.take()).flatten() {
-            if self.alter_partition(b, proposed) {
-                self.maybe_increment_high_watermark(b);
+            self.send_leader_and_isr(p, b);
+            // Back in touch: the AlterPartition it kept retrying gets its answer
+            // (unless a request sent before the cut is still out).
+            let retry = self.is_leader(p, b) && self.replica(p, b).alter_partition.is_none();
+            if let Some(proposed) = retry.then(|| self.replica_mut(p, b).pending_isr.take()).flatten() {
+                if self.alter_partition(p, b, proposed) {
+                    self.maybe_increment_high_watermark(p, b);
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Faults as ordinary actions: crash and power loss, restart, isolation,
 //! one-way and two-way cuts, heal, latency, and pausing a fetcher.
 
-use crate::model::config::BrokerId;
+use crate::model::config::{BrokerId, PartitionId};
 use crate::model::event::{Event, HighWatermarkCause, Truncation};
 use crate::model::protocol::Errors;
 use crate::model::rules::Rule;
@@ -28,14 +28,17 @@ impl Simulation {
         broker.starting = false;
         broker.clean_shutdown = false;
         broker.shutdown_at_ms = None;
-        broker.pending_isr = None;
-        broker.alter_partition = None;
         broker.delayed_fetches.clear();
         broker.fetcher.in_flight_since_ms = None;
-        let leo = broker.log_end_offset();
-        let lost = c.lose_unflushed.min(leo);
-        if lost > 0 {
-            self.truncate(b, leo - lost, Truncation::PowerLoss { lost });
+        for p in self.config.partition_ids() {
+            let replica = self.replica_mut(p, b);
+            replica.pending_isr = None;
+            replica.alter_partition = None;
+            let leo = replica.log_end_offset();
+            let lost = c.lose_unflushed.min(leo);
+            if lost > 0 {
+                self.truncate(p, b, leo - lost, Truncation::PowerLoss { lost });
+            }
         }
         self.go_silent(b);
         Ok(())
@@ -57,16 +60,21 @@ impl Simulation {
             return Err(format!("broker {b} is already running (waiting to register)"));
         }
         broker.starting = true;
-        broker.leader = None;
-        broker.isr.clear();
-        broker.fetcher = crate::model::replica::Fetcher { paused: broker.fetcher.paused, ..Default::default() };
-        // The in-memory HW is gone: HW = min(checkpointed HW, LEO).
-        let (hw_from, checkpointed) = (broker.high_watermark, broker.checkpointed_high_watermark);
-        let hw = checkpointed.min(broker.log_end_offset());
-        broker.high_watermark = hw;
+        broker.fetcher = crate::model::broker::Fetcher { paused: broker.fetcher.paused, ..Default::default() };
         self.emit(Event::Restarted { broker: b });
-        if hw != hw_from {
-            self.emit(Event::HighWatermarkChanged { broker: b, from: hw_from, to: hw, cause: HighWatermarkCause::Checkpoint { checkpointed } });
+        for p in self.config.partition_ids() {
+            let replica = self.replica_mut(p, b);
+            replica.leader = None;
+            replica.isr.clear();
+            replica.needs_epoch_truncation = false;
+            replica.stopped_for_shutdown = false;
+            // The in-memory HW is gone: HW = min(checkpointed HW, LEO).
+            let (hw_from, checkpointed) = (replica.high_watermark, replica.checkpointed_high_watermark);
+            let hw = checkpointed.min(replica.log_end_offset());
+            replica.high_watermark = hw;
+            if hw != hw_from {
+                self.emit(Event::HighWatermarkChanged { broker: b, from: hw_from, to: hw, cause: HighWatermarkCause::Checkpoint { checkpointed } });
+            }
         }
         if !self.network.reaches_controller(b) {
             self.emit(Event::RegistrationRefused { broker: b, session_expires_ms: None });
@@ -126,12 +134,15 @@ impl Simulation {
         // Reconnected fetchers stop waiting for answers that were lost; one
         // whose request or answer is still on the wire (or held by the
         // leader) keeps waiting for it: one fetch in flight per leader.
-        let reconnected: Vec<(BrokerId, BrokerId)> = self
-            .brokers
-            .iter()
-            .filter(|b| touches(b.id) || b.leader.is_some_and(touches))
-            .filter_map(|b| b.following().map(|l| (b.id, l)))
+        let mut reconnected: Vec<(BrokerId, BrokerId)> = self
+            .config
+            .partition_ids()
+            .flat_map(|p| self.config.broker_ids().map(move |b| (p, b)))
+            .filter_map(|(p, b)| self.following(p, b).map(|l| (b, l)))
+            .filter(|&(b, l)| touches(b) || touches(l))
             .collect();
+        reconnected.sort_unstable();
+        reconnected.dedup();
         for (f, leader) in reconnected {
             if !self.exchange_under_way(f, leader) {
                 self.broker_mut(f).fetcher.in_flight_since_ms = None;
@@ -228,28 +239,32 @@ impl Simulation {
         }
         self.emit(Event::ControlledShutdownStarted { broker: b });
         self.controller.shutting_down[(b - 1) as usize] = true;
-        let was_in_isr = self.controller.isr.contains(&b);
+        let was_in_isr: Vec<bool> = self.controller.partitions.iter().map(|r| r.isr.contains(&b)).collect();
         let elr = self.rules.has(Rule::EligibleLeaderReplicas);
-        self.remove_from_isr(b, elr);
+        for p in self.config.partition_ids() {
+            self.remove_from_isr(p, b, elr);
+        }
         if !self.rules.has(Rule::KraftController) {
             self.complete_controlled_shutdown(b);
             return Ok(());
         }
         self.broker_mut(b).shutdown_at_ms = Some(self.now_ms + BROKER_HEARTBEAT_INTERVAL_MS);
-        let still_follows = self.broker(b).following().is_some() && !self.broker(b).fetcher.stopped_for_shutdown;
-        if still_follows && (was_in_isr || self.controller.leader.is_none()) {
-            self.stop_fetching_for_shutdown(b);
+        for p in self.config.partition_ids() {
+            let still_follows = self.following(p, b).is_some() && !self.replica(p, b).stopped_for_shutdown;
+            if still_follows && (was_in_isr[p as usize] || self.controller.partition(p).leader.is_none()) {
+                self.stop_fetching_for_shutdown(p, b);
+            }
         }
         Ok(())
     }
 
     /// `applyLocalFollowersDelta` in controlled shutdown: the fetcher for the
     /// partition is removed.
-    pub(crate) fn stop_fetching_for_shutdown(&mut self, b: BrokerId) {
-        if let Some(leader) = self.broker(b).following() {
+    pub(crate) fn stop_fetching_for_shutdown(&mut self, p: PartitionId, b: BrokerId) {
+        if let Some(leader) = self.following(p, b) {
             self.remove_fetcher(b, leader);
         }
-        self.broker_mut(b).fetcher.stopped_for_shutdown = true;
+        self.replica_mut(p, b).stopped_for_shutdown = true;
         self.emit(Event::ShutdownFetcherStopped { broker: b });
     }
 
@@ -258,17 +273,20 @@ impl Simulation {
     pub(crate) fn complete_controlled_shutdown(&mut self, b: BrokerId) {
         self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
         let broker = self.broker_mut(b);
-        let high_watermark = broker.high_watermark;
-        broker.checkpointed_high_watermark = high_watermark;
         broker.alive = false;
         broker.starting = false;
         broker.clean_shutdown = true;
         broker.shutdown_at_ms = None;
-        broker.pending_isr = None;
-        broker.alter_partition = None;
         broker.delayed_fetches.clear();
         broker.fetcher.in_flight_since_ms = None;
-        self.emit(Event::HighWatermarkCheckpointed { broker: b, high_watermark });
+        for p in self.config.partition_ids() {
+            let replica = self.replica_mut(p, b);
+            let high_watermark = replica.high_watermark;
+            replica.checkpointed_high_watermark = high_watermark;
+            replica.pending_isr = None;
+            replica.alter_partition = None;
+            self.emit(Event::HighWatermarkCheckpointed { broker: b, high_watermark });
+        }
         self.controller.fenced[(b - 1) as usize] = true;
         self.controller.shutting_down[(b - 1) as usize] = false;
         self.controller.silent_since_ms[(b - 1) as usize] = None;

@@ -2,7 +2,7 @@
 //! answers, and how it truncates a log that diverged
 //! (`server/AbstractFetcherThread.scala`, `server/ReplicaFetcherThread.scala`).
 
-use crate::model::config::BrokerId;
+use crate::model::config::{BrokerId, PartitionId};
 use crate::model::event::{Event, HighWatermarkCause, Truncation};
 use crate::model::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
 use crate::model::rules::{Rule, TruncationRule};
@@ -17,9 +17,9 @@ impl Simulation {
     pub(crate) fn next_request(&mut self, f: BrokerId, max_wait_ms: u64) -> Message {
         let rules = self.rules;
         let fencing = rules.has(Rule::LeaderEpochFencing);
-        let b = self.broker_mut(f);
+        let b = self.replica_mut(0, f);
         let leader = b.leader.expect("a follower has a leader");
-        if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch && b.fetcher.needs_epoch_truncation {
+        if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch && b.needs_epoch_truncation {
             match b.log.last_epoch() {
                 Some(leader_epoch) => {
                     return Message::OffsetsForLeaderEpoch(OffsetsForLeaderEpoch {
@@ -30,7 +30,7 @@ impl Simulation {
                         sent_in_epoch: b.leader_epoch,
                     })
                 }
-                None => b.fetcher.needs_epoch_truncation = false, // an empty log has nothing to truncate
+                None => b.needs_epoch_truncation = false, // an empty log has nothing to truncate
             }
         }
         let in_fetch = rules.truncation() == TruncationRule::DivergingEpochInFetch;
@@ -52,7 +52,8 @@ impl Simulation {
         let b = self.broker_mut(follower);
         b.fetcher.in_flight_since_ms = None;
         b.fetcher.next_fetch_ms = now;
-        if b.leader == Some(leader) && b.leader_epoch == epoch {
+        let r = self.replica(0, follower);
+        if r.leader == Some(leader) && r.leader_epoch == epoch {
             true
         } else {
             self.emit(Event::ResponseIgnored { follower, kind, reason: "the follower has moved to another leader or epoch since" });
@@ -62,11 +63,11 @@ impl Simulation {
 
     /// `AbstractFetcherThread.processFetchRequest` on the follower.
     pub(crate) fn handle_fetch_response(&mut self, resp: FetchResponse) {
-        let f = resp.follower;
+        let (p, f) = (0, resp.follower);
         if !self.response_is_current(f, resp.leader, resp.sent_in_epoch, "FetchResponse") {
             return;
         }
-        if self.broker(f).log_end_offset() != resp.fetch_offset {
+        if self.replica(p, f).log_end_offset() != resp.fetch_offset {
             self.emit(Event::ResponseIgnored { follower: f, kind: "FetchResponse", reason: "its log end moved since the request" });
             return;
         }
@@ -74,7 +75,7 @@ impl Simulation {
             Some(Errors::OffsetOutOfRange) => {
                 // Pre-epoch handling: truncate to the leader's log end.
                 let to = resp.leader_log_end_offset;
-                self.truncate(f, to, Truncation::OffsetOutOfRange { leader_log_end_offset: to });
+                self.truncate(p, f, to, Truncation::OffsetOutOfRange { leader_log_end_offset: to });
                 return;
             }
             Some(_) => {
@@ -91,11 +92,11 @@ impl Simulation {
         // partition data is skipped until the truncation is done.
         if let Some(d) = resp.diverging_epoch {
             if self.rules.has(Rule::NoHighWatermarkFromDivergingResponse) {
-                self.truncate_to_diverging_epoch(f, d);
+                self.truncate_to_diverging_epoch(p, f, d);
                 return;
             }
         }
-        let broker = self.broker_mut(f);
+        let broker = self.replica_mut(p, f);
         let count = resp.records.len() as u64;
         for r in resp.records.iter() {
             broker.log.append(r.clone());
@@ -106,20 +107,20 @@ impl Simulation {
         }
         // ReplicaFetcherThread.processPartitionData: HW = min(leader HW, own LEO).
         let hw = resp.high_watermark.min(leo);
-        let broker = self.broker_mut(f);
+        let broker = self.replica_mut(p, f);
         if hw != broker.high_watermark {
             let from = std::mem::replace(&mut broker.high_watermark, hw);
             let cause = HighWatermarkCause::FetchResponse { leader_high_watermark: resp.high_watermark };
             self.emit(Event::HighWatermarkChanged { broker: f, from, to: hw, cause });
         }
         if let Some(d) = resp.diverging_epoch {
-            self.truncate_to_diverging_epoch(f, d);
+            self.truncate_to_diverging_epoch(p, f, d);
         }
     }
 
-    pub(crate) fn truncate_to_diverging_epoch(&mut self, f: BrokerId, d: DivergingEpoch) {
-        let (to, follower_end_offset, _) = self.epoch_truncation_offset(f, d.epoch, d.end_offset);
-        self.truncate(f, to, Truncation::DivergingEpoch { epoch: d.epoch, end_offset: d.end_offset, follower_end_offset });
+    pub(crate) fn truncate_to_diverging_epoch(&mut self, p: PartitionId, f: BrokerId, d: DivergingEpoch) {
+        let (to, follower_end_offset, _) = self.epoch_truncation_offset(p, f, d.epoch, d.end_offset);
+        self.truncate(p, f, to, Truncation::DivergingEpoch { epoch: d.epoch, end_offset: d.end_offset, follower_end_offset });
     }
 
     /// `AbstractFetcherThread.getOffsetTruncationState` (KIP-279): if the
@@ -127,8 +128,8 @@ impl Simulation {
     /// of it; if not, to the end of its own largest epoch below it, and the
     /// next round asks again with that epoch (`complete` is false).
     /// Returns (offset, the follower's end offset for the epoch, complete).
-    fn epoch_truncation_offset(&self, f: BrokerId, leader_epoch: u32, leader_end_offset: u64) -> (u64, u64, bool) {
-        let b = self.broker(f);
+    fn epoch_truncation_offset(&self, p: PartitionId, f: BrokerId, leader_epoch: u32, leader_end_offset: u64) -> (u64, u64, bool) {
+        let b = self.replica(p, f);
         let leo = b.log_end_offset();
         match b.log.end_offset_for_epoch(leader_epoch) {
             Some((epoch, end)) if epoch == leader_epoch => (leader_end_offset.min(end).min(leo), end, true),
@@ -142,7 +143,7 @@ impl Simulation {
     /// names the leader's epoch and the follower compares it with its own
     /// (KIP-279), asking again when it lacks that epoch.
     pub(crate) fn handle_offsets_for_leader_epoch_response(&mut self, resp: OffsetsForLeaderEpochResponse) {
-        let f = resp.follower;
+        let (p, f) = (0, resp.follower);
         if !self.response_is_current(f, resp.leader, resp.sent_in_epoch, "OffsetsForLeaderEpochResponse") {
             return;
         }
@@ -153,17 +154,17 @@ impl Simulation {
         }
         let (to, truncation, complete) = match (resp.end_offset, resp.leader_epoch) {
             (Some(end_offset), Some(epoch)) => {
-                let (to, follower_end_offset, complete) = self.epoch_truncation_offset(f, epoch, end_offset);
+                let (to, follower_end_offset, complete) = self.epoch_truncation_offset(p, f, epoch, end_offset);
                 (to, Truncation::EpochEndOffset { epoch, end_offset, follower_end_offset }, complete)
             }
             (Some(end_offset), None) => (end_offset, Truncation::LeaderEpoch { requested_epoch: resp.requested_epoch, end_offset }, true),
             (None, _) => {
-                let hw = self.broker(f).high_watermark;
+                let hw = self.replica(p, f).high_watermark;
                 (hw, Truncation::UndefinedEpochOffset { requested_epoch: resp.requested_epoch, high_watermark: hw }, true)
             }
         };
-        self.broker_mut(f).fetcher.needs_epoch_truncation = !complete;
-        self.truncate(f, to, truncation);
+        self.replica_mut(p, f).needs_epoch_truncation = !complete;
+        self.truncate(p, f, to, truncation);
     }
 
     /// Truncates a log (if `to` is below its end) and keeps HW <= LEO. A
@@ -173,9 +174,9 @@ impl Simulation {
     /// that, a follower that led an epoch without writing in it keeps
     /// sending that epoch as its last fetched epoch and is answered the same
     /// DivergingEpoch for ever.
-    pub(crate) fn truncate(&mut self, b: BrokerId, to: u64, truncation: Truncation) {
+    pub(crate) fn truncate(&mut self, p: PartitionId, b: BrokerId, to: u64, truncation: Truncation) {
         let trim = self.rules.has(Rule::TruncateToLogEndTrimsEpochCache);
-        let broker = self.broker_mut(b);
+        let broker = self.replica_mut(p, b);
         let from = broker.log_end_offset();
         if to >= from {
             if let Some(entry) = trim.then(|| broker.log.trim_epochs_at_end()).flatten() {
@@ -231,10 +232,11 @@ impl Simulation {
         if !b.alive {
             return Err(format!("broker {f} is down"));
         }
-        match b.leader {
+        let r = self.replica(0, f);
+        match r.leader {
             None => return Err(format!("broker {f} knows no leader to fetch from (the partition is offline)")),
             Some(l) if l == f => return Err(format!("broker {f} is the leader; only followers fetch")),
-            Some(_) if b.fetcher.stopped_for_shutdown => {
+            Some(_) if r.stopped_for_shutdown => {
                 return Err(format!("broker {f} is shutting down and is no longer in the ISR: it stopped fetching"))
             }
             Some(_) => {}
@@ -248,7 +250,7 @@ impl Simulation {
             self.emit(Event::sent(&response, 0));
             self.deliver(response);
         }
-        if in_flight.is_some() && self.broker(f).following().is_some() {
+        if in_flight.is_some() && self.following(0, f).is_some() {
             self.broker_mut(f).fetcher.in_flight_since_ms = in_flight;
         }
         Ok(())
@@ -265,7 +267,7 @@ impl Simulation {
             if !self.fetcher_active(b) {
                 continue;
             }
-            let (f, leader) = (b.id, b.leader.expect("active fetcher"));
+            let (f, leader) = (b.id, self.following(0, b.id).expect("active fetcher"));
             if let Some(sent) = b.fetcher.in_flight_since_ms {
                 if sent + self.config.request_timeout_ms > now {
                     continue;

@@ -6,10 +6,11 @@
 
 use crate::model::config::{BrokerId, PerBroker};
 use crate::model::consumer::Consumer;
-use crate::model::controller::Controller;
+use crate::model::controller::PartitionRegistration;
 use crate::model::event::{ElectionKind, Event, ProduceResult, Traced, Truncation};
 use crate::model::producer::Producer;
-use crate::model::replica::Broker;
+use crate::model::broker::Broker;
+use crate::model::replica::Replica;
 use crate::model::step::Acks;
 
 use crate::base::shared::Shared;
@@ -22,7 +23,9 @@ pub use crate::model::violation::{Allowance, Violation, ViolationKind};
 /// What the checks read: the state after an action and the events it caused.
 pub struct View<'a> {
     pub brokers: &'a [Broker],
-    pub controller: &'a Controller,
+    /// The partition's replicas, one per broker, and what the controller holds of it.
+    pub replicas: &'a [Replica],
+    pub registration: &'a PartitionRegistration,
     pub producer: &'a Producer,
     pub consumer: &'a Consumer,
     pub step: u64,
@@ -32,6 +35,10 @@ pub struct View<'a> {
 impl View<'_> {
     fn broker(&self, b: BrokerId) -> &Broker {
         &self.brokers[(b - 1) as usize]
+    }
+
+    fn replica(&self, b: BrokerId) -> &Replica {
+        &self.replicas[(b - 1) as usize]
     }
 }
 
@@ -158,7 +165,7 @@ impl Checker {
     /// Runs every check; returns the violations found now.
     pub fn check(&mut self, v: &View, events: &[Traced]) -> Vec<Violation> {
         let mut found = vec![];
-        let leader = v.controller.leader;
+        let leader = v.registration.leader;
         // Judged only against a leader that is up: a dead one serves nothing,
         // and the replicas that still hold a record may yet take over.
         let judge = leader.filter(|&l| v.broker(l).alive);
@@ -189,7 +196,7 @@ impl Checker {
                 _ => {}
             }
         }
-        let current = leader.map(|l| (l, v.controller.leader_epoch));
+        let current = leader.map(|l| (l, v.registration.leader_epoch));
         if current != self.leader_seen {
             self.leader_seen = current;
             self.acked_verified_below = 0;
@@ -235,7 +242,7 @@ impl Checker {
     /// lost afterwards, is lost for another reason. A leader elected later
     /// that holds a noted record has it back: it is no longer noted.
     fn note_election(&mut self, v: &View, leader: BrokerId, epoch: u32, kind: ElectionKind, new_acks: &[u64]) {
-        let log = &v.broker(leader).log;
+        let log = &v.replica(leader).log;
         let holds = |offset: u64, id: u64| log.get(offset).is_some_and(|r| r.id == id);
         let back: Vec<_> = self.lost_to_unclean.iter().filter(|e| holds(e.0, e.1)).copied().collect();
         for e in &back {
@@ -260,7 +267,7 @@ impl Checker {
 
     /// `acked_write_lost`.
     fn check_acked(&mut self, v: &View, l: BrokerId, new_acks: Vec<u64>, found: &mut Vec<Violation>) {
-        let log = &v.broker(l).log;
+        let log = &v.replica(l).log;
         let holds = |offset: u64, id: u64| log.get(offset).is_some_and(|r| r.id == id);
         let mut lost = vec![];
         for id in new_acks {
@@ -271,7 +278,7 @@ impl Checker {
             } else {
                 let by = r.broker.expect("an acknowledged write has a broker");
                 let epoch = r.epoch.unwrap_or(0);
-                let stale = (by != l && epoch < v.controller.leader_epoch).then_some((by, epoch));
+                let stale = (by != l && epoch < v.registration.leader_epoch).then_some((by, epoch));
                 lost.push((offset, id, stale));
             }
         }
@@ -289,14 +296,14 @@ impl Checker {
 
     fn lost_write(&self, v: &View, l: BrokerId, offset: u64, id: u64, stale: Option<(BrokerId, u32)>) -> Violation {
         let r = &v.producer.requests[id as usize];
-        let leader = v.broker(l);
+        let leader = v.replica(l);
         let by = r.broker.unwrap_or(l);
         let mut detail = format!(
             "{:?} ({}) was acknowledged at offset {offset} by broker {by} in epoch {}, but the leader, broker {l} (epoch {}), ",
             &*r.value,
             r.acks,
             r.epoch.unwrap_or(0),
-            v.controller.leader_epoch
+            v.registration.leader_epoch
         );
         match leader.log.get(offset) {
             Some(other) => detail += &format!("holds {:?} there.", &*other.value),
@@ -345,7 +352,7 @@ impl Checker {
         if let Some((by, epoch)) = stale_leader {
             return format!(
                 "Broker {by} acknowledged it as leader of epoch {epoch}, but the controller had already moved leadership to broker {l} in epoch {}: broker {by} was a stale leader that had not heard of the election.",
-                v.controller.leader_epoch
+                v.registration.leader_epoch
             );
         }
         let t = &self.last_truncation[(l - 1) as usize];
@@ -365,7 +372,7 @@ impl Checker {
 
     /// `consumer_saw_vanished_record`.
     fn check_consumed(&mut self, v: &View, l: BrokerId, found: &mut Vec<Violation>) {
-        let log = &v.broker(l).log;
+        let log = &v.replica(l).log;
         let vanished: Vec<(u64, u64)> = self
             .consumed
             .range_from((self.consumed_verified_below, 0))
@@ -412,11 +419,11 @@ impl Checker {
     /// none different, and none missing. The missing half catches KIP-101's
     /// loss at its cause (a follower truncating below the HW).
     fn check_committed(&mut self, v: &View, l: BrokerId, found: &mut Vec<Violation>) {
-        let leader = v.broker(l);
+        let leader = v.replica(l);
         let hw = leader.high_watermark.min(leader.log_end_offset());
-        for &f in v.controller.isr.iter().filter(|&&f| f != l) {
-            let follower = v.broker(f);
-            if !follower.alive {
+        for &f in v.registration.isr.iter().filter(|&&f| f != l) {
+            let follower = v.replica(f);
+            if !v.broker(f).alive {
                 continue; // a dead replica serves nothing; it is judged when it returns
             }
             let i = (f - 1) as usize;
@@ -467,14 +474,14 @@ impl Checker {
 
     /// `hw_exceeds_leo`, and a leader HW that went down within one epoch.
     fn check_high_watermarks(&mut self, v: &View, found: &mut Vec<Violation>) {
-        for b in v.brokers {
+        for b in v.replicas {
             let i = (b.id - 1) as usize;
             let over = b.high_watermark > b.log_end_offset();
             if over && !self.hw_over_leo[i] {
                 found.push(self.hw_violation(v, b, format!("broker {} has HW {} above its LEO {}.", b.id, b.high_watermark, b.log_end_offset())));
             }
             self.hw_over_leo[i] = over;
-            if b.is_leader() {
+            if v.broker(b.id).alive && b.believes_leader() {
                 if let Some((epoch, hw)) = self.leader_hw_seen[i] {
                     if epoch == b.leader_epoch && b.high_watermark < hw {
                         found.push(self.hw_violation(
@@ -491,7 +498,7 @@ impl Checker {
         }
     }
 
-    fn hw_violation(&self, v: &View, b: &Broker, detail: String) -> Violation {
+    fn hw_violation(&self, v: &View, b: &Replica, detail: String) -> Violation {
         Violation {
             kind: ViolationKind::HwExceedsLeo,
             step: v.step,

@@ -3,12 +3,13 @@
 //! and answering followers' requests (`cluster/Partition.scala`,
 //! `server/ReplicaManager.scala`).
 
-use crate::model::config::{limits, BrokerId, BrokerList};
+use crate::model::config::{limits, BrokerId, BrokerList, PartitionId};
 use crate::model::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::model::log::Record;
 use crate::model::producer::Retry;
 use crate::model::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
-use crate::model::replica::{AlterPartitionInFlight, Broker, DelayedFetch};
+use crate::model::broker::DelayedFetch;
+use crate::model::replica::{AlterPartitionInFlight, Replica};
 use crate::model::rules::Rule;
 use crate::model::step::Acks;
 use crate::model::invariants::Touch;
@@ -19,9 +20,9 @@ impl Simulation {
     /// (`ReplicaManager.appendRecords` -> `Partition.appendRecordsToLeader`):
     /// not the leader, or acks=all with the ISR below `min.insync.replicas`
     /// (the record is then not appended).
-    pub(crate) fn produce_refusal(&self, b: BrokerId, acks: Acks) -> Option<Errors> {
-        let broker = self.broker(b);
-        if !broker.is_leader() {
+    pub(crate) fn produce_refusal(&self, p: PartitionId, b: BrokerId, acks: Acks) -> Option<Errors> {
+        let broker = self.replica(p, b);
+        if !self.is_leader(p, b) {
             Some(Errors::NotLeaderOrFollower)
         } else if acks == Acks::All && (broker.isr.len() as u32) < self.config.min_insync_replicas {
             Some(Errors::NotEnoughReplicas)
@@ -36,9 +37,9 @@ impl Simulation {
     /// a duplicate with its first offset instead of writing it again
     /// (KIP-98). acks=1 is answered at once, acks=all once the HW passes the
     /// record (`DelayedProduce`).
-    pub(crate) fn append_produced(&mut self, id: u64, b: BrokerId) {
+    pub(crate) fn append_produced(&mut self, id: u64, p: PartitionId, b: BrokerId) {
         let (acks, idempotent) = (self.producer.requests[id as usize].acks, self.config.enable_idempotence);
-        let broker = self.broker(b);
+        let broker = self.replica(p, b);
         let duplicate = idempotent.then(|| broker.log.find_recent(id, 5)).flatten();
         let (offset, epoch) = match duplicate {
             Some(offset) => {
@@ -47,7 +48,7 @@ impl Simulation {
             }
             None => {
                 let value = self.producer.requests[id as usize].value.clone();
-                let broker = self.broker_mut(b);
+                let broker = self.replica_mut(p, b);
                 let (offset, epoch) = (broker.log_end_offset(), broker.leader_epoch);
                 broker.log.append(Record { id, epoch, value });
                 self.emit_traced(Touch::Checked, |s| Event::Appended { broker: b, offset, epoch, value: s.producer.requests[id as usize].value.clone() });
@@ -62,7 +63,7 @@ impl Simulation {
         let result = match acks {
             Acks::Zero => Some(ProduceResult::Sent),
             Acks::One => Some(ProduceResult::Acked),
-            Acks::All if offset < self.broker(b).high_watermark => Some(ProduceResult::Acked),
+            Acks::All if offset < self.replica(p, b).high_watermark => Some(ProduceResult::Acked),
             Acks::All => None,
         };
         match result {
@@ -72,14 +73,14 @@ impl Simulation {
                 self.producer.wait_at(id, b, offset, epoch, deadline);
             }
         }
-        self.maybe_increment_high_watermark(b);
+        self.maybe_increment_high_watermark(p, b);
     }
 
     /// Completes acks=all requests the leader's HW has passed
     /// (`DelayedProduce` / `Partition.checkEnoughReplicasReachOffset`).
-    pub(crate) fn complete_produces(&mut self, b: BrokerId) {
-        let broker = self.broker(b);
-        let enough = self.high_watermark_members(b).len() as u32 >= self.config.min_insync_replicas;
+    pub(crate) fn complete_produces(&mut self, p: PartitionId, b: BrokerId) {
+        let broker = self.replica(p, b);
+        let enough = self.high_watermark_members(p, b).len() as u32 >= self.config.min_insync_replicas;
         for id in self.producer.take_reached(b, broker.high_watermark) {
             if enough {
                 self.finish_produce(id, ProduceResult::Acked, None);
@@ -102,22 +103,21 @@ impl Simulation {
     /// → `updateIsr`, `KafkaZkClient.retryRequestsUntilConnected`), so no
     /// record commits before the write lands with the replica it adds. The
     /// model appends, but commits nothing without that replica either.
-    pub fn high_watermark_members(&self, b: BrokerId) -> BrokerList {
-        self.broker(b).maximal_isr()
+    pub fn high_watermark_members(&self, p: PartitionId, b: BrokerId) -> BrokerList {
+        self.replica(p, b).maximal_isr()
     }
 
     /// `Partition.maybeIncrementLeaderHW`: HW = min LEO over the ISR; never
     /// down; since 3.7 not at all while the ISR is below
     /// `min.insync.replicas` (KAFKA-15583, `isUnderMinIsr`).
-    pub(crate) fn maybe_increment_high_watermark(&mut self, b: BrokerId) {
+    pub(crate) fn maybe_increment_high_watermark(&mut self, p: PartitionId, b: BrokerId) {
         let min_isr = self.config.min_insync_replicas;
         let frozen_under_min_isr = self.rules.has(Rule::HighWatermarkFrozenUnderMinIsr);
-        let broker = self.broker_mut(b);
-        if !broker.is_leader() {
+        if !self.is_leader(p, b) {
             return;
         }
-        let members = self.high_watermark_members(b);
-        let broker = self.broker(b);
+        let members = self.high_watermark_members(p, b);
+        let broker = self.replica(p, b);
         let Some(hw) = broker.isr_high_watermark(&members) else { return };
         if hw <= broker.high_watermark {
             return;
@@ -132,11 +132,11 @@ impl Simulation {
             self.emit(event);
             return;
         }
-        let broker = self.broker_mut(b);
+        let broker = self.replica_mut(p, b);
         let from = std::mem::replace(&mut broker.high_watermark, hw);
         let isr = broker.isr_log_end_offsets(&members);
         self.emit_traced(Touch::Checked, |_| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
-        self.complete_produces(b);
+        self.complete_produces(p, b);
     }
 
     /// AlterPartition (KIP-497; a ZooKeeper conditional write before it): an
@@ -153,19 +153,19 @@ impl Simulation {
     /// (`answer_alter_partitions`). Before 2.7 the leader wrote the ISR to
     /// ZooKeeper itself, holding its ISR lock: one step. True if the change
     /// took effect now.
-    pub(crate) fn alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
+    pub(crate) fn alter_partition(&mut self, p: PartitionId, l: BrokerId, proposed: BrokerList) -> bool {
         let latency = self.network.latency_ms[(l - 1) as usize];
         if self.config.auto_fetch && self.rules.has(Rule::MaximalIsr) && latency > 0 && self.network.reaches_controller(l) {
             let answer_in_ms = 2 * latency;
             let answer_ms = self.now_ms + answer_in_ms;
-            let broker = self.broker_mut(l);
+            let broker = self.replica_mut(p, l);
             let added = proposed.iter().copied().find(|b| !broker.isr.contains(b));
             broker.pending_isr = Some(proposed);
             broker.alter_partition = Some(AlterPartitionInFlight { isr: proposed, leader_epoch: broker.leader_epoch, answer_ms });
             self.emit_traced(Touch::Nothing, |_| Event::AlterPartitionSent { leader: l, proposed: proposed.to_vec(), added, answer_in_ms });
             return false;
         }
-        self.decide_alter_partition(l, proposed)
+        self.decide_alter_partition(p, l, proposed)
     }
 
     /// The controller's answers due now (timed mode). An answer to a state
@@ -173,33 +173,36 @@ impl Simulation {
     /// is ignored; otherwise the controller decides as in one step.
     pub(crate) fn answer_alter_partitions(&mut self) {
         let now = self.now_ms;
-        for l in self.config.broker_ids() {
-            let Some(sent) = self.broker(l).alter_partition.filter(|a| a.answer_ms <= now) else { continue };
-            let broker = self.broker_mut(l);
-            broker.alter_partition = None;
-            let current = broker.is_leader() && broker.leader_epoch == sent.leader_epoch && broker.pending_isr == Some(sent.isr);
-            if !current {
-                let reason = "the answer came after the partition's state had changed, and is ignored";
-                self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: sent.isr.to_vec(), reason });
-            } else {
-                broker.pending_isr = None;
-                if self.decide_alter_partition(l, sent.isr) {
-                    self.maybe_increment_high_watermark(l);
+        for p in self.config.partition_ids() {
+            for l in self.config.broker_ids() {
+                let Some(sent) = self.replica(p, l).alter_partition.filter(|a| a.answer_ms <= now) else { continue };
+                let leads = self.is_leader(p, l);
+                let broker = self.replica_mut(p, l);
+                broker.alter_partition = None;
+                let current = leads && broker.leader_epoch == sent.leader_epoch && broker.pending_isr == Some(sent.isr);
+                if !current {
+                    let reason = "the answer came after the partition's state had changed, and is ignored";
+                    self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: sent.isr.to_vec(), reason });
+                } else {
+                    broker.pending_isr = None;
+                    if self.decide_alter_partition(p, l, sent.isr) {
+                        self.maybe_increment_high_watermark(p, l);
+                    }
                 }
+                self.end_action();
             }
-            self.end_action();
         }
     }
 
     /// The controller's answer to a proposed ISR: kept pending while the
     /// controller is unreachable, refused to a leader of an older epoch,
     /// otherwise applied. True if it took effect.
-    fn decide_alter_partition(&mut self, l: BrokerId, proposed: BrokerList) -> bool {
-        let epoch = self.broker(l).leader_epoch;
+    fn decide_alter_partition(&mut self, p: PartitionId, l: BrokerId, proposed: BrokerList) -> bool {
+        let epoch = self.replica(p, l).leader_epoch;
         let reason = if !self.network.reaches_controller(l) {
-            self.broker_mut(l).pending_isr = Some(proposed);
+            self.replica_mut(p, l).pending_isr = Some(proposed);
             Some("the controller is unreachable; the request stays pending and is retried")
-        } else if self.controller.leader != Some(l) || self.controller.leader_epoch != epoch {
+        } else if self.controller.partition(p).leader != Some(l) || self.controller.partition(p).leader_epoch != epoch {
             Some("the controller rejected it (FENCED_LEADER_EPOCH: the request's leader epoch is older than the controller's)")
         } else {
             None
@@ -208,7 +211,7 @@ impl Simulation {
             self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
             return false;
         }
-        let old = std::mem::replace(&mut self.broker_mut(l).isr, proposed);
+        let old = std::mem::replace(&mut self.replica_mut(p, l).isr, proposed);
         let isr = || proposed.to_vec();
         match proposed.iter().find(|b| !old.contains(b)) {
             Some(&added) => self.emit_traced(Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
@@ -217,16 +220,16 @@ impl Simulation {
                 Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
             }),
         }
-        if self.change_isr(proposed, false, true) {
-            self.notify_brokers();
+        if self.change_isr(p, proposed, false, true) {
+            self.notify_brokers(p);
         }
         true
     }
 
     /// `Partition.maybeExpandIsr` / `isFollowerInSync`: LEO >= HW and, since
     /// 2.1 (KAFKA-7128), >= the start offset of the leader's epoch.
-    pub(crate) fn maybe_expand_isr(&mut self, l: BrokerId, f: BrokerId) {
-        let leader = self.broker(l);
+    pub(crate) fn maybe_expand_isr(&mut self, p: PartitionId, l: BrokerId, f: BrokerId) {
+        let leader = self.replica(p, l);
         if leader.isr.contains(&f) || !leader.may_propose_isr() {
             return;
         }
@@ -242,18 +245,18 @@ impl Simulation {
             let mut proposed = leader.isr;
             proposed.push(f);
             proposed.sort_unstable();
-            self.alter_partition(l, proposed);
+            self.alter_partition(p, l, proposed);
         }
     }
 
     /// `Partition.fetchRecords` on the leader; `None` when the fetch is held
     /// (`DelayedFetch`): it found nothing new and may wait `max_wait_ms`.
     pub(crate) fn handle_fetch(&mut self, req: &Fetch) -> Option<FetchResponse> {
-        let l = req.leader;
+        let (p, l) = (0, req.leader);
         let diverging_in_fetch = self.rules.has(Rule::DivergingEpochInFetch);
-        let leader = self.broker(l);
+        let leader = self.replica(p, l);
         let mut resp = FetchResponse::answer(req, leader.log_end_offset(), leader.high_watermark, vec![]);
-        let error = leader_refusal(leader, req.current_leader_epoch);
+        let error = leader_refusal(self.is_leader(p, l), leader, req.current_leader_epoch);
         if error.is_some() {
             resp.error = error;
             return Some(resp);
@@ -286,21 +289,21 @@ impl Simulation {
         let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
         let read_high_watermark = leader.high_watermark;
         let (now, leo) = (self.now_ms, leader.log_end_offset());
-        let remote = self.broker_mut(l).remote_mut(req.follower);
+        let remote = self.replica_mut(p, l).remote_mut(req.follower);
         let from = remote.log_end_offset;
         remote.update_fetch_state(req.fetch_offset, leo, now);
         if from != Some(req.fetch_offset) {
             self.emit(Event::RemoteLogEndOffsetUpdated { leader: l, follower: req.follower, from, to: req.fetch_offset });
         }
-        self.maybe_expand_isr(l, req.follower);
-        self.maybe_increment_high_watermark(l);
+        self.maybe_expand_isr(p, l, req.follower);
+        self.maybe_increment_high_watermark(p, l);
         if records.is_empty() && req.max_wait_ms > 0 {
             let until_ms = self.now_ms + req.max_wait_ms;
             self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: *req, until_ms });
             self.emit(Event::FetchHeld { leader: l, follower: req.follower, fetch_offset: req.fetch_offset, until_ms });
             return None;
         }
-        let leader = self.broker(l);
+        let leader = self.replica(p, l);
         resp.high_watermark = if records.is_empty() { leader.high_watermark } else { read_high_watermark };
         resp.leader_log_end_offset = leader.log_end_offset();
         resp.record_count = records.len() as u64;
@@ -312,11 +315,10 @@ impl Simulation {
     /// of the log and the HW once records arrive past its offset or its wait
     /// is over (a rise of the HW alone does not complete a follower's fetch).
     pub(crate) fn complete_delayed_fetches(&mut self, l: BrokerId) {
-        let now = self.now_ms;
-        let leader = self.broker_mut(l);
-        let leo = leader.log_end_offset();
+        let (p, now) = (0, self.now_ms);
+        let leo = self.replica(p, l).log_end_offset();
         let mut due = vec![];
-        leader.delayed_fetches.retain(|d| {
+        self.broker_mut(l).delayed_fetches.retain(|d| {
             let ready = d.until_ms <= now || leo > d.request.fetch_offset;
             if ready {
                 due.push(d.request);
@@ -324,7 +326,7 @@ impl Simulation {
             !ready
         });
         for req in due {
-            let leader = self.broker(l);
+            let leader = self.replica(p, l);
             let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
             let resp = FetchResponse::answer(&req, leader.log_end_offset(), leader.high_watermark, records);
             self.send(Message::FetchResponse(resp));
@@ -336,7 +338,8 @@ impl Simulation {
     /// 2.0 the answer also names the largest epoch <= the asked one (KIP-279);
     /// since 2.1 a request from another leader epoch is fenced (KIP-320).
     pub(crate) fn handle_offsets_for_leader_epoch(&mut self, req: &OffsetsForLeaderEpoch) -> OffsetsForLeaderEpochResponse {
-        let leader = self.broker(req.leader);
+        let p = 0;
+        let leader = self.replica(p, req.leader);
         let mut resp = OffsetsForLeaderEpochResponse {
             leader: req.leader,
             follower: req.follower,
@@ -346,7 +349,7 @@ impl Simulation {
             leader_epoch: None,
             end_offset: None,
         };
-        resp.error = leader_refusal(leader, req.current_leader_epoch);
+        resp.error = leader_refusal(self.is_leader(p, req.leader), leader, req.current_leader_epoch);
         if resp.error.is_some() {
             return resp;
         }
@@ -369,19 +372,20 @@ impl Simulation {
     /// The leader's periodic check (`Partition.maybeShrinkIsr`).
     pub(crate) fn expire_isr(&mut self) {
         let lag = self.config.replica_lag_time_max_ms;
-        for i in 0..self.brokers.len() {
-            let b = &self.brokers[i];
-            if !b.is_leader() || !b.may_propose_isr() {
-                continue;
-            }
-            let out = b.out_of_sync_replicas(self.now_ms, lag, self.rules.has(Rule::CaughtUpAtLogEnd));
-            if out.is_empty() {
-                continue;
-            }
-            let l = b.id;
-            let proposed: BrokerList = b.isr.iter().copied().filter(|x| !out.contains(x)).collect();
-            if self.alter_partition(l, proposed) {
-                self.maybe_increment_high_watermark(l);
+        for p in self.config.partition_ids() {
+            for l in self.config.broker_ids() {
+                let b = self.replica(p, l);
+                if !self.is_leader(p, l) || !b.may_propose_isr() {
+                    continue;
+                }
+                let out = b.out_of_sync_replicas(self.now_ms, lag, self.rules.has(Rule::CaughtUpAtLogEnd));
+                if out.is_empty() {
+                    continue;
+                }
+                let proposed: BrokerList = b.isr.iter().copied().filter(|x| !out.contains(x)).collect();
+                if self.alter_partition(p, l, proposed) {
+                    self.maybe_increment_high_watermark(p, l);
+                }
             }
         }
     }
@@ -391,8 +395,8 @@ impl Simulation {
 /// Why a broker refuses a follower's request before reading anything: it is
 /// not the leader, or (KIP-320, 2.1+: the request carries the epoch) the
 /// request comes from another leader epoch (`Partition.checkCurrentLeaderEpoch`).
-fn leader_refusal(leader: &Broker, current_leader_epoch: Option<u32>) -> Option<Errors> {
-    if !leader.is_leader() {
+fn leader_refusal(is_leader: bool, leader: &Replica, current_leader_epoch: Option<u32>) -> Option<Errors> {
+    if !is_leader {
         return Some(Errors::NotLeaderOrFollower);
     }
     match current_leader_epoch {

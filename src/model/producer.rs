@@ -344,8 +344,8 @@ impl Simulation {
     /// `ProducerBatch.maybeUpdateLeaderEpoch`).
     fn leader_changed_since_sent(&self, r: &ProduceRequest) -> bool {
         self.rules.has(Rule::RetryAtOnceToNewLeader)
-            && self.controller.leader.is_some()
-            && r.sent_in_epoch.is_some_and(|e| e < self.controller.leader_epoch)
+            && self.controller.partition(0).leader.is_some()
+            && r.sent_in_epoch.is_some_and(|e| e < self.controller.partition(0).leader_epoch)
     }
 
     /// Where the client sends `id` next: a new record to the broker its step
@@ -354,8 +354,8 @@ impl Simulation {
     fn send_target(&self, id: u64) -> Option<BrokerId> {
         let r = &self.producer.requests[id as usize];
         match r.status {
-            Status::Queued => r.to.or(self.controller.leader),
-            _ => self.controller.leader,
+            Status::Queued => r.to.or(self.controller.partition(0).leader),
+            _ => self.controller.partition(0).leader,
         }
     }
 
@@ -431,7 +431,7 @@ impl Simulation {
         let acks = self.producer.requests[id as usize].acks;
         let unreachable = self.unreachable(to);
         let refusal = self.attempt_refusal(to, acks);
-        let leader_epoch = self.controller.leader_epoch;
+        let leader_epoch = self.controller.partition(0).leader_epoch;
         let r = &mut self.producer.requests[id as usize];
         if unreachable.is_none() {
             r.attempts += 1;
@@ -446,7 +446,7 @@ impl Simulation {
                 let retry = if repeat { Retry::SkipIdentical { counted: unreachable.is_none() } } else { Retry::Next };
                 self.produce_failed(id, error, retry);
             }
-            None => self.append_produced(id, to.expect("reachable")),
+            None => self.append_produced(id, 0, to.expect("reachable")),
         }
     }
 
@@ -464,7 +464,7 @@ impl Simulation {
 
     /// How an attempt sent to `to` now would fail, if it would.
     fn attempt_refusal(&self, to: Option<BrokerId>, acks: Acks) -> Option<Errors> {
-        self.unreachable(to).or_else(|| self.produce_refusal(to.expect("reachable"), acks))
+        self.unreachable(to).or_else(|| self.produce_refusal(0, to.expect("reachable"), acks))
     }
 
     /// A refused attempt changes nothing in the cluster, so until something
@@ -477,7 +477,7 @@ impl Simulation {
     /// same as retrying every `retry.backoff.ms`; the work is not.
     fn skip_identical_retries(&mut self, id: u64, at_ms: u64, counted: bool) -> u64 {
         let backoff = self.config.retry_backoff_ms;
-        let leader = self.controller.leader;
+        let leader = self.controller.partition(0).leader;
         let others = [Acks::Zero, Acks::One, Acks::All]
             .into_iter()
             .filter(|&acks| self.attempt_refusal(leader, acks).is_none())

@@ -1,10 +1,9 @@
-//! One broker's replica of the partition: its log and high watermark, what it
+//! One broker's replica of a partition: its log and high watermark, what it
 //! believes about leadership, and (on a leader) what it knows of each follower
 //! (`cluster/Partition.scala`, `cluster/Replica.scala`).
 
-use crate::model::config::{BrokerId, BrokerList, PerBroker};
+use crate::model::config::{BrokerId, BrokerList, PartitionId, PerBroker};
 use crate::model::log::Log;
-use crate::model::protocol::Fetch;
 
 /// What a leader keeps about one follower (`cluster/Replica.scala`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -60,46 +59,15 @@ impl RemoteReplica {
     }
 }
 
-/// A follower's fetch the leader holds until records arrive or its wait is
-/// over (`server/DelayedFetch.scala`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DelayedFetch {
-    pub request: Fetch,
-    pub until_ms: u64,
-}
-
-/// The follower side's fetch loop state (`AbstractFetcherThread`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Fetcher {
-    pub paused: bool,
-    /// When the request in flight was sent (timed mode).
-    pub in_flight_since_ms: Option<u64>,
-    pub next_fetch_ms: u64,
-    /// 0.11 to 2.1: an OffsetsForLeaderEpoch round must come before fetching.
-    pub needs_epoch_truncation: bool,
-    /// The broker is in controlled shutdown and left the ISR (or the
-    /// partition has no leader): it stopped fetching the partition
-    /// (`ReplicaManager.applyLocalFollowersDelta`, KRaft from 3.3).
-    pub stopped_for_shutdown: bool,
-}
-
+/// One broker's replica of one partition (Kafka's `Partition` on that
+/// broker, with its local log): the log and HW, what the broker believes of
+/// the partition's leadership, and, on a leader, what it knows of each
+/// follower. What is the broker's, apart from any partition (its liveness,
+/// its fetcher threads, the fetches it holds), is in `Broker`.
 #[derive(Debug, PartialEq, Eq, Hash)]
-pub struct Broker {
+pub struct Replica {
+    /// The broker holding it.
     pub id: BrokerId,
-    /// Running and registered with the controller: it serves.
-    pub alive: bool,
-    /// Restarted, but not yet registered: its old session has not expired
-    /// (`ClusterControlManager.registerBroker`), so it serves nothing.
-    pub starting: bool,
-    /// Its last stop was clean (a controlled shutdown): from 4.0 the broker
-    /// writes its epoch to `.kafka_cleanshutdown` and registers with it as
-    /// `previousBrokerEpoch`, and the controller then keeps it in the ELR
-    /// (`ClusterControlManager.registerBroker`, KIP-966). A crash clears it.
-    pub clean_shutdown: bool,
-    /// In controlled shutdown (KRaft): when its next heartbeat is answered
-    /// `shouldShutDown` and it stops (`BrokerLifecycleManager`, every
-    /// `broker.heartbeat.interval.ms`).
-    pub shutdown_at_ms: Option<u64>,
     pub log: Log,
     pub high_watermark: u64,
     /// The last HW written to the checkpoint file; survives a crash.
@@ -114,9 +82,6 @@ pub struct Broker {
     pub remote: PerBroker<RemoteReplica>,
     /// On a leader: the LEO when its epoch began (ISR expansion needs it since 2.1).
     pub epoch_start_offset: u64,
-    pub fetcher: Fetcher,
-    /// On a leader: followers' fetches it holds (timed mode).
-    pub delayed_fetches: Vec<DelayedFetch>,
     /// On a leader: the ISR it asked the controller for and has no answer to
     /// yet (Kafka's `PendingShrinkIsr` / `PendingExpandIsr`). While it is
     /// pending the leader proposes no other change.
@@ -128,6 +93,14 @@ pub struct Broker {
     /// ignored (`Partition.sendAlterPartitionRequest`'s callback). While it
     /// is out, nothing else is sent (`PartitionTest.testAlterIsrLeaderAndIsrRace`).
     pub alter_partition: Option<AlterPartitionInFlight>,
+    /// The fetcher's state of this partition (`PartitionFetchState`): 0.11
+    /// to 2.1, an OffsetsForLeaderEpoch round must come before fetching it
+    /// (`Truncating`).
+    pub needs_epoch_truncation: bool,
+    /// The broker is in controlled shutdown and left the ISR (or the
+    /// partition has no leader): it stopped fetching the partition
+    /// (`ReplicaManager.applyLocalFollowersDelta`, KRaft from 3.3).
+    pub stopped_for_shutdown: bool,
 }
 
 /// An AlterPartition request in flight: what it proposed, in which leader
@@ -139,16 +112,12 @@ pub struct AlterPartitionInFlight {
     pub answer_ms: u64,
 }
 
-crate::clone_in_place!(Broker { id, alive, starting, clean_shutdown, shutdown_at_ms, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, fetcher, pending_isr, alter_partition } short { delayed_fetches });
+crate::clone_in_place!(Replica { id, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, pending_isr, alter_partition, needs_epoch_truncation, stopped_for_shutdown });
 
-impl Broker {
-    pub fn new(id: BrokerId, brokers: u32) -> Broker {
-        Broker {
+impl Replica {
+    pub fn new(id: BrokerId, brokers: u32) -> Replica {
+        Replica {
             id,
-            alive: true,
-            starting: false,
-            clean_shutdown: false,
-            shutdown_at_ms: None,
             log: Log::default(),
             high_watermark: 0,
             checkpointed_high_watermark: 0,
@@ -157,10 +126,10 @@ impl Broker {
             isr: BrokerList::new(),
             remote: (0..brokers).map(|_| RemoteReplica::default()).collect(),
             epoch_start_offset: 0,
-            fetcher: Fetcher::default(),
-            delayed_fetches: Vec::new(),
             pending_isr: None,
             alter_partition: None,
+            needs_epoch_truncation: false,
+            stopped_for_shutdown: false,
         }
     }
 
@@ -168,17 +137,15 @@ impl Broker {
         self.log.log_end_offset()
     }
 
-    /// Alive and believing itself the leader (possibly a stale one).
-    pub fn is_leader(&self) -> bool {
-        self.alive && self.leader == Some(self.id)
+    /// Believes itself the leader (possibly a stale one; a broker that is
+    /// down keeps the belief it had: `Simulation::is_leader` asks both).
+    pub fn believes_leader(&self) -> bool {
+        self.leader == Some(self.id)
     }
 
-    /// Alive and following some other broker.
-    pub fn following(&self) -> Option<BrokerId> {
-        match self.leader {
-            Some(l) if self.alive && l != self.id => Some(l),
-            _ => None,
-        }
+    /// Believes some other broker leads.
+    pub fn followed_leader(&self) -> Option<BrokerId> {
+        self.leader.filter(|&l| l != self.id)
     }
 
     pub fn remote(&self, follower: BrokerId) -> &RemoteReplica {
@@ -204,8 +171,8 @@ impl Broker {
             *r = RemoteReplica::reset(now_ms, isr.contains(&(i as u32 + 1)));
         }
         self.isr = isr;
-        self.fetcher = Fetcher { paused: self.fetcher.paused, ..Fetcher::default() };
-        self.delayed_fetches.clear();
+        self.needs_epoch_truncation = false;
+        self.stopped_for_shutdown = false;
         self.pending_isr = None;
     }
 
@@ -283,5 +250,21 @@ impl Broker {
     /// AlterPartition request of an earlier state is still out.
     pub fn may_propose_isr(&self) -> bool {
         self.pending_isr.is_none() && self.alter_partition.is_none()
+    }
+}
+
+/// One partition of the topic as the brokers hold it: a replica on each
+/// broker (index `id - 1`).
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Partition {
+    pub id: PartitionId,
+    pub replicas: Vec<Replica>,
+}
+
+crate::clone_in_place!(Partition { id, replicas });
+
+impl Partition {
+    pub fn new(id: PartitionId, brokers: u32) -> Partition {
+        Partition { id, replicas: (1..=brokers).map(|b| Replica::new(b, brokers)).collect() }
     }
 }

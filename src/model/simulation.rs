@@ -5,7 +5,7 @@
 //! `advance_ms`, randomness comes from the scenario's seed. Every step comes
 //! back as typed events; the safety checks run after every action.
 
-use crate::model::config::{Budget, Budgets, BrokerId, Config, Protocol};
+use crate::model::config::{Budget, Budgets, BrokerId, Config, PartitionId, Protocol};
 use crate::model::consumer::Consumer;
 use crate::model::controller::{Controller, Election};
 use crate::model::accounting::Accounting;
@@ -14,7 +14,8 @@ use crate::model::invariants::{Checker, Touch, View, Violation};
 use crate::model::network::Network;
 use crate::model::producer::Producer;
 use crate::model::protocol::Message;
-use crate::model::replica::Broker;
+use crate::model::broker::Broker;
+use crate::model::replica::{Partition, Replica};
 use crate::base::rng::Rng;
 use crate::model::rules::{Rule, Rules};
 use crate::model::step::Step;
@@ -30,6 +31,8 @@ pub struct Simulation {
     /// The rules of `config.protocol` (`rules.rs`).
     pub rules: Rules,
     pub brokers: Vec<Broker>,
+    /// The topic's partitions, each with its replica on every broker.
+    pub partitions: Vec<Partition>,
     pub controller: Controller,
     /// Shared between copies (`Shared`): most steps do not change it.
     pub network: Shared<Network>,
@@ -49,7 +52,7 @@ pub struct Simulation {
     pub accounting: Accounting,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, advance_until_ms, accounting });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, partitions, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, advance_until_ms, accounting });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -58,12 +61,17 @@ impl Simulation {
         debug_assert!(config.validate().is_ok());
         let n = config.brokers;
         let mut rng = Rng::new(config.seed);
-        let mut brokers: Vec<Broker> = config.broker_ids().map(|id| Broker::new(id, n)).collect();
-        let controller = Controller::new(n);
+        let mut brokers: Vec<Broker> = config.broker_ids().map(Broker::new).collect();
+        let mut partitions: Vec<Partition> = config.partition_ids().map(|p| Partition::new(p, n)).collect();
+        let controller = Controller::new(n, config.partitions());
         let rules = config.rules();
-        brokers[0].make_leader(0, controller.isr, 0, rules.has(Rule::EpochCachedOnBecomingLeader));
+        for (partition, registration) in partitions.iter_mut().zip(&controller.partitions) {
+            partition.replicas[0].make_leader(0, registration.isr, 0, rules.has(Rule::EpochCachedOnBecomingLeader));
+            for r in partition.replicas.iter_mut().skip(1) {
+                r.leader = Some(1);
+            }
+        }
         for b in brokers.iter_mut().skip(1) {
-            b.leader = Some(1);
             // Timed mode: each fetcher starts at a seeded phase of its interval.
             b.fetcher.next_fetch_ms = rng.below(config.replica_fetch_wait_max_ms);
         }
@@ -73,6 +81,7 @@ impl Simulation {
             rng,
             rules,
             brokers,
+            partitions,
             controller,
             network: Shared::new(Network::new(n, config.link_latency_ms)),
             producer: Producer::new(),
@@ -92,7 +101,7 @@ impl Simulation {
     /// not counted): the timeline's snapshot budget.
     pub fn approx_bytes(&self) -> usize {
         use std::mem::size_of;
-        let logs: usize = self.brokers.iter().map(|b| b.log.approx_copy_bytes()).sum();
+        let logs: usize = self.partitions.iter().flat_map(|p| &p.replicas).map(|r| r.log.approx_copy_bytes()).sum();
         size_of::<Simulation>()
             + logs
             + self.network.in_flight.len() * size_of::<Message>()
@@ -111,6 +120,30 @@ impl Simulation {
 
     pub(crate) fn broker_mut(&mut self, b: BrokerId) -> &mut Broker {
         &mut self.brokers[(b - 1) as usize]
+    }
+
+    /// Broker `b`'s replica of partition `p`.
+    pub fn replica(&self, p: PartitionId, b: BrokerId) -> &Replica {
+        &self.partitions[p as usize].replicas[(b - 1) as usize]
+    }
+
+    pub(crate) fn replica_mut(&mut self, p: PartitionId, b: BrokerId) -> &mut Replica {
+        &mut self.partitions[p as usize].replicas[(b - 1) as usize]
+    }
+
+    /// Broker `b` runs and believes itself the leader of `p` (possibly a stale one).
+    pub fn is_leader(&self, p: PartitionId, b: BrokerId) -> bool {
+        self.broker(b).alive && self.replica(p, b).believes_leader()
+    }
+
+    /// The other broker that broker `b`, running, believes leads `p`.
+    pub fn following(&self, p: PartitionId, b: BrokerId) -> Option<BrokerId> {
+        self.replica(p, b).followed_leader().filter(|_| self.broker(b).alive)
+    }
+
+    /// Broker `b` runs and leads some partition.
+    pub fn leads_any(&self, b: BrokerId) -> bool {
+        self.config.partition_ids().any(|p| self.is_leader(p, b))
     }
 
     /// Applies one step and returns the events it caused, in order.
@@ -204,7 +237,7 @@ impl Simulation {
             Step::AdvanceMs(ms) => self.advance(*ms),
             Step::Crash(c) => self.crash(c)?,
             Step::Restart(b) => self.restart(*b)?,
-            Step::Elect(b) => self.elect(Election::Requested(*b))?,
+            Step::Elect(b) => self.elect(0, Election::Requested(*b))?,
             Step::Delay(d) => {
                 self.network.make_mut().latency_ms[(d.broker - 1) as usize] = d.ms;
                 self.emit(Event::LatencyChanged { broker: d.broker, latency_ms: d.ms });
@@ -332,7 +365,8 @@ impl Simulation {
         self.accounting.checked_at = self.accounting.emitted;
         let view = View {
             brokers: &self.brokers,
-            controller: &self.controller,
+            replicas: &self.partitions[0].replicas,
+            registration: self.controller.partition(0),
             producer: &self.producer,
             consumer: &self.consumer,
             step: self.step,
@@ -479,9 +513,11 @@ impl Simulation {
         let now = self.now_ms;
         let (lag, at_log_end) = (self.config.replica_lag_time_max_ms, self.rules.has(Rule::CaughtUpAtLogEnd));
         let isr_check_quiet = self.next_isr_check_ms > now
-            || self.brokers.iter().all(|b| !b.is_leader() || !b.may_propose_isr() || b.out_of_sync_replicas(now, lag, at_log_end).is_empty());
+            || self.partitions.iter().flat_map(|p| &p.replicas).all(|r| {
+                !(self.broker(r.id).alive && r.believes_leader() && r.may_propose_isr()) || r.out_of_sync_replicas(now, lag, at_log_end).is_empty()
+            });
         let checkpoint_quiet = self.next_checkpoint_ms > now
-            || self.brokers.iter().all(|b| !b.alive || b.checkpointed_high_watermark == b.high_watermark);
+            || self.partitions.iter().flat_map(|p| &p.replicas).all(|r| !self.broker(r.id).alive || r.checkpointed_high_watermark == r.high_watermark);
         isr_check_quiet && checkpoint_quiet && self.producer.deadlines_start_pending()
     }
 
@@ -511,15 +547,17 @@ impl Simulation {
         due = later(due, self.next_shutdown_ms());
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
-            let held = self.brokers.iter().filter(|b| b.is_leader()).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
-            let answers = self.brokers.iter().filter_map(|b| b.alter_partition.map(|a| a.answer_ms)).min();
+            let held = self.brokers.iter().filter(|b| self.leads_any(b.id)).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
+            let answers = self.partitions.iter().flat_map(|p| &p.replicas).filter_map(|r| r.alter_partition.map(|a| a.answer_ms)).min();
             due = [held, answers, self.network.next_arrival_ms(), self.next_fetcher_due_ms()].into_iter().fold(due, later);
         }
         due
     }
 
+    /// The broker's fetcher runs on its own (timed mode): it follows a
+    /// leader, is not paused, and still fetches the partition.
     pub(crate) fn fetcher_active(&self, b: &Broker) -> bool {
-        self.config.auto_fetch && b.following().is_some() && !b.fetcher.paused && !b.fetcher.stopped_for_shutdown
+        self.config.auto_fetch && self.following(0, b.id).is_some() && !b.fetcher.paused && !self.replica(0, b.id).stopped_for_shutdown
     }
 
     pub(crate) fn next_fetcher_due_ms(&self) -> Option<u64> {
@@ -545,7 +583,7 @@ impl Simulation {
         }
         self.answer_alter_partitions();
         for l in self.config.broker_ids() {
-            if self.broker(l).is_leader() && self.broker(l).delayed_fetches.iter().any(|d| d.until_ms <= now) {
+            if self.leads_any(l) && self.broker(l).delayed_fetches.iter().any(|d| d.until_ms <= now) {
                 self.complete_delayed_fetches(l);
                 self.end_action();
             }
@@ -578,12 +616,15 @@ impl Simulation {
     /// Every `replica.high.watermark.checkpoint.interval.ms` each live broker
     /// writes its HW to disk (`ReplicaManager.checkpointHighWatermarks`).
     pub(crate) fn checkpoint_high_watermarks(&mut self) {
-        for i in 0..self.brokers.len() {
-            let b = &mut self.brokers[i];
-            if b.alive && b.checkpointed_high_watermark != b.high_watermark {
-                b.checkpointed_high_watermark = b.high_watermark;
-                let event = Event::HighWatermarkCheckpointed { broker: b.id, high_watermark: b.high_watermark };
-                self.emit(event);
+        for p in self.config.partition_ids() {
+            for b in self.config.broker_ids() {
+                let alive = self.broker(b).alive;
+                let r = self.replica_mut(p, b);
+                if alive && r.checkpointed_high_watermark != r.high_watermark {
+                    r.checkpointed_high_watermark = r.high_watermark;
+                    let event = Event::HighWatermarkCheckpointed { broker: b, high_watermark: r.high_watermark };
+                    self.emit(event);
+                }
             }
         }
     }

@@ -93,25 +93,25 @@ impl Moves {
         out.clear();
         let mut add = |at: usize, i: usize| out.push((at + i) as Move);
         let produced = sim.producer.requests.len();
-        if produced < search.max_produces as usize && sim.controller.leader.is_some() {
+        if produced < search.max_produces as usize && sim.controller.partition(0).leader.is_some() {
             add(self.produce, produced);
         }
         for (i, b) in sim.brokers.iter().enumerate() {
-            if b.following().is_some() {
+            if sim.following(0, b.id).is_some() {
                 add(self.fetch, i);
             }
         }
         for (i, b) in sim.brokers.iter().enumerate() {
             if b.alive {
                 add(self.crash, i);
-                if search.power_loss && b.log_end_offset() > 0 {
+                if search.power_loss && sim.partitions.iter().any(|p| p.replicas[i].log_end_offset() > 0) {
                     add(self.power_loss, i);
                 }
             } else {
                 add(self.restart, i);
             }
         }
-        if sim.controller.leader.is_some() {
+        if sim.controller.partition(0).leader.is_some() {
             add(self.elect, 0);
         }
         // Only what `highwater run` accepts after the time already spent: an
@@ -123,7 +123,7 @@ impl Moves {
             }
         }
         if search.network_faults {
-            if let Some(l) = sim.controller.leader {
+            if let Some(l) = sim.controller.partition(0).leader {
                 for f in sim.config.broker_ids().filter(|&f| f != l && !sim.network.cuts.contains(&(l, f))) {
                     add(self.cut, (l as usize - 1) * self.brokers + f as usize - 1);
                 }
@@ -141,7 +141,7 @@ impl Moves {
         }
         // The consumer reads from a leader that is up (from one that is down
         // it only gets an error, which changes nothing).
-        if search.consume && sim.controller.leader.is_some_and(|l| sim.broker(l).alive) {
+        if search.consume && sim.controller.partition(0).leader.is_some_and(|l| sim.broker(l).alive) {
             add(self.consume, 0);
         }
         if search.shutdowns {

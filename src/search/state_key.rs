@@ -62,52 +62,60 @@ fn canonical_words(sim: &Simulation, h: &mut impl Words) {
     h.push(sim.next_isr_check_ms - now);
     h.push(sim.next_checkpoint_ms - now);
     for b in &sim.brokers {
-        let leads = b.is_leader();
         let stops = b.shutdown_at_ms;
-        let small = flags(&[b.alive, b.fetcher.needs_epoch_truncation, leads, b.starting, b.clean_shutdown, b.fetcher.stopped_for_shutdown, stops.is_some()]);
-        h.push(small | id(b.leader) << 8 | (b.leader_epoch as u64) << 32);
+        h.push(flags(&[b.alive, b.starting, b.clean_shutdown, stops.is_some()]));
         // When a broker shutting down stops (KRaft: at its next heartbeat);
         // the flag above says whether this word is there.
         if let Some(t) = stops {
             h.push(t.saturating_sub(now));
         }
-        h.push(b.high_watermark);
-        h.push(b.checkpointed_high_watermark);
-        // The log end gives the number of records.
-        h.push(b.log.log_end_offset());
-        for r in b.log.records() {
-            h.push(r.id);
-            h.push(r.epoch as u64);
-        }
-        let epochs = b.log.epochs().entries();
-        h.push(epochs.len() as u64);
-        for e in epochs {
-            h.push(e.epoch as u64);
-            h.push(e.start_offset);
-        }
-        if leads {
-            h.push(list(&b.isr));
-            h.push(b.pending_isr.as_ref().map_or(0, |p| 1 << 32 | list(p)));
-            h.push(b.epoch_start_offset);
-            for r in &b.remote {
-                let (leader_log_end_offset, fetched_ms) = r.last_fetch();
-                h.push(some(r.log_end_offset));
-                // Only "past the lag time" matters (`isFollowerOutOfSync`).
-                h.push(age(r.last_caught_up_ms, lag));
-                h.push(leader_log_end_offset);
-                // The last fetch's time only ever raises the caught-up time
-                // (`Replica.updateFetchState` takes the larger): a new
-                // leader's "never" (0, `resetReplicaState`) below it is the
-                // same as any time below it.
-                h.push(age(fetched_ms.max(r.last_caught_up_ms), lag));
+    }
+    for partition in &sim.partitions {
+        for b in &partition.replicas {
+            let leads = sim.broker(b.id).alive && b.believes_leader();
+            let small = flags(&[b.needs_epoch_truncation, leads, b.stopped_for_shutdown]);
+            h.push(small | id(b.leader) << 8 | (b.leader_epoch as u64) << 32);
+            h.push(b.high_watermark);
+            h.push(b.checkpointed_high_watermark);
+            // The log end gives the number of records.
+            h.push(b.log.log_end_offset());
+            for r in b.log.records() {
+                h.push(r.id);
+                h.push(r.epoch as u64);
+            }
+            let epochs = b.log.epochs().entries();
+            h.push(epochs.len() as u64);
+            for e in epochs {
+                h.push(e.epoch as u64);
+                h.push(e.start_offset);
+            }
+            if leads {
+                h.push(list(&b.isr));
+                h.push(b.pending_isr.as_ref().map_or(0, |p| 1 << 32 | list(p)));
+                h.push(b.epoch_start_offset);
+                for r in &b.remote {
+                    let (leader_log_end_offset, fetched_ms) = r.last_fetch();
+                    h.push(some(r.log_end_offset));
+                    // Only "past the lag time" matters (`isFollowerOutOfSync`).
+                    h.push(age(r.last_caught_up_ms, lag));
+                    h.push(leader_log_end_offset);
+                    // The last fetch's time only ever raises the caught-up time
+                    // (`Replica.updateFetchState` takes the larger): a new
+                    // leader's "never" (0, `resetReplicaState`) below it is the
+                    // same as any time below it.
+                    h.push(age(fetched_ms.max(r.last_caught_up_ms), lag));
+                }
             }
         }
     }
     let c = &sim.controller;
-    h.push(id(c.leader) | list(&c.isr) << 4 | flags(&c.fenced) << 36);
-    h.push(c.leader_epoch as u64);
-    // KIP-966's ELR and last known leader decide who may be elected.
-    h.push(list(&c.elr) | id(c.last_known_leader) << 32);
+    h.push(flags(&c.fenced));
+    for r in &c.partitions {
+        h.push(id(r.leader) | list(&r.isr) << 4);
+        h.push(r.leader_epoch as u64);
+        // KIP-966's ELR and last known leader decide who may be elected.
+        h.push(list(&r.elr) | id(r.last_known_leader) << 32);
+    }
     // Only "past the session timeout" matters: the broker is fenced.
     for &s in &c.silent_since_ms {
         h.push(some(s.map(|t| age(t, sim.config.broker_session_timeout_ms))));

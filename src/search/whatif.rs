@@ -261,7 +261,7 @@ pub fn run_outcome_with(s: &Scenario, budgets: Budgets) -> RunOutcome {
                 }
             }
         }
-        if sim.controller.leader.is_some() {
+        if sim.controller.partition(0).leader.is_some() {
             led_after = sim.step;
         }
         if sim.stopped().is_some() {
@@ -280,7 +280,7 @@ pub fn run_outcome_with(s: &Scenario, budgets: Budgets) -> RunOutcome {
         };
         happened.push((outcome, v.step));
     }
-    if sim.controller.leader.is_none() {
+    if sim.controller.partition(0).leader.is_none() {
         happened.push((Outcome::Offline, led_after + 1));
     }
     let acked = |id: u64| sim.producer.requests[id as usize].status == Status::Done(ProduceResult::Acked);

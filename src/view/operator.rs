@@ -144,7 +144,7 @@ impl OperatorView {
     /// The view of `sim`, with `events` every event of the run up to it.
     pub fn of(sim: &Simulation, events: &[Traced]) -> OperatorView {
         let n = sim.config.brokers;
-        let c = &sim.controller;
+        let c = sim.controller.partition(0);
         let replicas: Vec<BrokerId> = sim.config.broker_ids().collect();
         let isr = c.isr.to_vec();
         let kip966 = sim.rules.has(Rule::EligibleLeaderReplicas);
@@ -163,15 +163,15 @@ impl OperatorView {
         // `Partition.isUnderReplicated`: this broker leads (in its own
         // belief) and its ISR is smaller than the assigned replicas.
         let under_replicated = per_broker(&|i| {
-            let b = &sim.brokers[i];
-            (b.is_leader() && (b.isr.len() as u32) < n) as u64
+            let b = &sim.partitions[0].replicas[i];
+            (sim.is_leader(0, b.id) && (b.isr.len() as u32) < n) as u64
         });
         // `Partition.isUnderMinIsr`: leads, ISR < effective min ISR
         // (min(min.insync.replicas, replication factor)).
         let min_isr = sim.config.min_insync_replicas.min(n);
         let under_min_isr = per_broker(&|i| {
-            let b = &sim.brokers[i];
-            (b.is_leader() && (b.isr.len() as u32) < min_isr) as u64
+            let b = &sim.partitions[0].replicas[i];
+            (sim.is_leader(0, b.id) && (b.isr.len() as u32) < min_isr) as u64
         });
         let shrinks = per_broker(&|i| counters.shrinks[i]);
         let expands = per_broker(&|i| counters.expands[i]);

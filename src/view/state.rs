@@ -199,16 +199,18 @@ pub fn result_name(status: Status) -> &'static str {
 
 impl StateView {
     pub fn of(sim: &Simulation, window: LogWindow) -> StateView {
-        let c = &sim.controller;
-        let leader_hw = c.leader.map(|l| sim.broker(l).high_watermark);
+        let p = 0;
+        let c = sim.controller.partition(p);
+        let leader_hw = c.leader.map(|l| sim.replica(p, l).high_watermark);
         let brokers = sim
             .brokers
             .iter()
-            .map(|b| {
-                let is_leader = b.is_leader();
-                let role = if b.starting {
+            .map(|node| {
+                let b = sim.replica(p, node.id);
+                let is_leader = sim.is_leader(p, b.id);
+                let role = if node.starting {
                     "starting"
-                } else if !b.alive {
+                } else if !node.alive {
                     "down"
                 } else if is_leader {
                     "leader"
@@ -234,18 +236,18 @@ impl StateView {
                             id: f,
                             log_end_offset: b.remote(f).log_end_offset,
                             last_caught_up_ms: b.remote(f).last_caught_up_ms,
-                            fetch_held_until_ms: b.delayed_fetches.iter().find(|d| d.request.follower == f).map(|d| d.until_ms),
+                            fetch_held_until_ms: node.delayed_fetches.iter().find(|d| d.request.follower == f).map(|d| d.until_ms),
                         })
                         .collect()
                 });
                 BrokerView {
                     id: b.id,
-                    alive: b.alive,
+                    alive: node.alive,
                     isolated: sim.network.is_isolated(b.id),
                     controller_cut: sim.network.controller_cut[(b.id - 1) as usize],
-                    shutdown_at_ms: b.shutdown_at_ms.filter(|_| b.alive),
-                    fetcher_stopped_for_shutdown: b.alive && b.fetcher.stopped_for_shutdown,
-                    fenced: c.is_fenced(b.id),
+                    shutdown_at_ms: node.shutdown_at_ms.filter(|_| node.alive),
+                    fetcher_stopped_for_shutdown: node.alive && b.stopped_for_shutdown,
+                    fenced: sim.controller.is_fenced(b.id),
                     role,
                     stale_leader: is_leader && (c.leader != Some(b.id) || c.leader_epoch != b.leader_epoch),
                     leader: b.leader,
@@ -256,12 +258,12 @@ impl StateView {
                     in_isr: c.isr.contains(&b.id),
                     in_elr: c.elr.contains(&b.id),
                     latency_ms: sim.network.latency_ms[(b.id - 1) as usize],
-                    fetcher_paused: b.fetcher.paused,
+                    fetcher_paused: node.fetcher.paused,
                     log_window_start: start,
                     log,
                     leader_epoch_cache: sim.protocol().has_leader_epoch_cache().then(|| b.log.epochs().entries().to_vec()),
                     isr: is_leader.then(|| b.isr.to_vec()),
-                    maximal_isr: is_leader.then(|| sim.high_watermark_members(b.id).to_vec()),
+                    maximal_isr: is_leader.then(|| sim.high_watermark_members(p, b.id).to_vec()),
                     remote,
                 }
             })

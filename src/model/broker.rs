@@ -1,0 +1,56 @@
+//! A broker, apart from the partitions it holds: whether it runs and is
+//! registered, its controlled shutdown, its fetcher, and the fetches it holds
+//! as a leader (`server/KafkaServer.scala`, `BrokerLifecycleManager`,
+//! `AbstractFetcherThread`, `server/DelayedFetch.scala`). Its replicas of
+//! each partition are `Replica`s.
+
+use crate::model::config::BrokerId;
+use crate::model::protocol::Fetch;
+
+/// A follower's fetch the leader holds until records arrive or its wait is
+/// over (`server/DelayedFetch.scala`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DelayedFetch {
+    pub request: Fetch,
+    pub until_ms: u64,
+}
+
+/// The broker's fetch loop (`AbstractFetcherThread`): one request out at a
+/// time, and when the next may go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fetcher {
+    pub paused: bool,
+    /// When the request in flight was sent (timed mode).
+    pub in_flight_since_ms: Option<u64>,
+    pub next_fetch_ms: u64,
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Broker {
+    pub id: BrokerId,
+    /// Running and registered with the controller: it serves.
+    pub alive: bool,
+    /// Restarted, but not yet registered: its old session has not expired
+    /// (`ClusterControlManager.registerBroker`), so it serves nothing.
+    pub starting: bool,
+    /// Its last stop was clean (a controlled shutdown): from 4.0 the broker
+    /// writes its epoch to `.kafka_cleanshutdown` and registers with it as
+    /// `previousBrokerEpoch`, and the controller then keeps it in the ELR
+    /// (`ClusterControlManager.registerBroker`, KIP-966). A crash clears it.
+    pub clean_shutdown: bool,
+    /// In controlled shutdown (KRaft): when its next heartbeat is answered
+    /// `shouldShutDown` and it stops (`BrokerLifecycleManager`, every
+    /// `broker.heartbeat.interval.ms`).
+    pub shutdown_at_ms: Option<u64>,
+    pub fetcher: Fetcher,
+    /// As a leader: followers' fetches it holds (timed mode).
+    pub delayed_fetches: Vec<DelayedFetch>,
+}
+
+crate::clone_in_place!(Broker { id, alive, starting, clean_shutdown, shutdown_at_ms, fetcher } short { delayed_fetches });
+
+impl Broker {
+    pub fn new(id: BrokerId) -> Broker {
+        Broker { id, alive: true, starting: false, clean_shutdown: false, shutdown_at_ms: None, fetcher: Fetcher::default(), delayed_fetches: Vec::new() }
+    }
+}
