@@ -96,7 +96,7 @@ fn a_duplicate_key_under_a_long_key_is_found_and_named_briefly() {
 #[test]
 fn an_unknown_field_is_quoted_as_an_excerpt_with_its_length() {
     let key = "a".repeat(100_000);
-    let expected = format!("config.{a}…: unknown field \"{a}…\" (100,000 characters), expected one of `brokers`", a = "a".repeat(60));
+    let expected = format!("config.{a}…: unknown field \"{a}…\" (100,000 characters), expected one of `brokers`, `partitions`,", a = "a".repeat(60));
     let e = read_err(&format!(r#"{{"version":1,"config":{{"{key}":1}}}}"#));
     assert!(e.starts_with(&expected), "{e}");
     let e = link_err(&format!(r#"{{"version":1,"config":{{"{key}":1}}}}"#));

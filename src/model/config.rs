@@ -4,6 +4,7 @@
 use crate::model::rules::Rules;
 pub use crate::model::rules::Protocol;
 use serde::{Deserialize, Deserializer, Serialize};
+use std::sync::Arc;
 
 pub type BrokerId = u32;
 
@@ -19,8 +20,35 @@ pub type BrokerList = PerBroker<BrokerId>;
 /// chosen version preset (`protocol`) where they changed over time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Config {
-    /// Replicas of the partition, broker ids `1..=brokers`, assignment order = id order.
+    /// The cluster's brokers, ids `1..=brokers`.
     pub brokers: u32,
+    /// The topic's partitions (1 to `MAX_PARTITIONS`), ids `0..partitions`.
+    #[serde(skip_serializing_if = "is_one")]
+    pub partitions: u32,
+    /// Replicas of each partition; none written: `brokers` for a topic of
+    /// one partition (every broker holds it, as this model always had), else
+    /// `min(3, brokers)`, as production topics are created (Kafka's own
+    /// `default.replication.factor` is 1). See `replication_factor()`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replication_factor: Option<u32>,
+    /// Each broker's rack (`broker.rack`), `racks[0]` for broker 1; none
+    /// written: no racks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub racks: Option<Arc<[Arc<str>]>>,
+    /// Each partition's replicas, the preferred leader first: overrides
+    /// placement (`kafka-topics.sh --replica-assignment`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assignment: Option<Arc<[Vec<BrokerId>]>>,
+    /// `auto.leader.rebalance.enable` (default true).
+    #[serde(skip_serializing_if = "is_true")]
+    pub auto_leader_rebalance: bool,
+    /// `leader.imbalance.per.broker.percentage` (default 10; the ZooKeeper
+    /// controller's threshold, which KRaft's ignores).
+    #[serde(skip_serializing_if = "is_ten")]
+    pub leader_imbalance_per_broker_percentage: u32,
+    /// `leader.imbalance.check.interval.seconds`, in ms (default 300000).
+    #[serde(skip_serializing_if = "is_default_imbalance_interval")]
+    pub leader_imbalance_check_interval_ms: u64,
     /// The Kafka version preset whose rules and defaults apply (`rules.rs`).
     pub protocol: Protocol,
     /// `min.insync.replicas` (default 1).
@@ -107,6 +135,13 @@ impl Config {
         let d = protocol.defaults();
         Config {
             brokers: 3,
+            partitions: 1,
+            replication_factor: None,
+            racks: None,
+            assignment: None,
+            auto_leader_rebalance: true,
+            leader_imbalance_per_broker_percentage: 10,
+            leader_imbalance_check_interval_ms: DEFAULT_LEADER_IMBALANCE_CHECK_INTERVAL_MS,
             protocol,
             min_insync_replicas: 1,
             unclean_leader_election: d.unclean_leader_election,
@@ -178,6 +213,25 @@ impl Config {
     }
 }
 
+/// `leader.imbalance.check.interval.seconds`' default, 300 s.
+pub const DEFAULT_LEADER_IMBALANCE_CHECK_INTERVAL_MS: u64 = 300_000;
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn is_ten(n: &u32) -> bool {
+    *n == 10
+}
+
+fn is_default_imbalance_interval(ms: &u64) -> bool {
+    *ms == DEFAULT_LEADER_IMBALANCE_CHECK_INTERVAL_MS
+}
+
 /// `max.in.flight.requests.per.connection` when not written: 5, or 1 for an
 /// idempotent producer under 0.11, whose client lowers the default to 1
 /// (`KafkaProducer.configureInflightRequests` at 0.11.0.0).
@@ -191,6 +245,13 @@ fn default_in_flight(protocol: Protocol, enable_idempotence: bool) -> u32 {
 #[serde(deny_unknown_fields)]
 struct ConfigFields {
     brokers: Option<u32>,
+    partitions: Option<u32>,
+    replication_factor: Option<u32>,
+    racks: Option<Arc<[Arc<str>]>>,
+    assignment: Option<Arc<[Vec<BrokerId>]>>,
+    auto_leader_rebalance: Option<bool>,
+    leader_imbalance_per_broker_percentage: Option<u32>,
+    leader_imbalance_check_interval_ms: Option<u64>,
     protocol: Option<Protocol>,
     min_insync_replicas: Option<u32>,
     unclean_leader_election: Option<bool>,
@@ -227,6 +288,13 @@ impl<'de> Deserialize<'de> for Config {
         );
         Ok(Config {
             brokers: f.brokers.unwrap_or(c.brokers),
+            partitions: f.partitions.unwrap_or(c.partitions),
+            replication_factor: f.replication_factor,
+            racks: f.racks,
+            assignment: f.assignment,
+            auto_leader_rebalance: f.auto_leader_rebalance.unwrap_or(c.auto_leader_rebalance),
+            leader_imbalance_per_broker_percentage: f.leader_imbalance_per_broker_percentage.unwrap_or(c.leader_imbalance_per_broker_percentage),
+            leader_imbalance_check_interval_ms: f.leader_imbalance_check_interval_ms.unwrap_or(c.leader_imbalance_check_interval_ms),
             protocol: c.protocol,
             min_insync_replicas: f.min_insync_replicas.unwrap_or(c.min_insync_replicas),
             unclean_leader_election: f.unclean_leader_election.unwrap_or(c.unclean_leader_election),
@@ -256,6 +324,10 @@ impl<'de> Deserialize<'de> for Config {
 /// scenario is read and when a step is applied, and named in the error.
 pub mod limits {
     pub const MAX_BROKERS: u32 = 7;
+    /// Partitions of the topic.
+    pub const MAX_PARTITIONS: u32 = 12;
+    /// Characters of a rack's name.
+    pub const MAX_RACK_CHARS: usize = 32;
     pub const MAX_STEPS: usize = 10_000;
     /// Bytes of one produced value.
     pub const MAX_VALUE_BYTES: usize = 1_024;
@@ -400,6 +472,7 @@ impl Config {
         if c.brokers < 1 || c.brokers > MAX_BROKERS {
             return Err(format!("config.brokers: {} is out of range 1..={MAX_BROKERS}", c.brokers));
         }
+        c.validate_topic()?;
         if c.min_insync_replicas < 1 || c.min_insync_replicas > c.brokers {
             return Err(format!(
                 "config.min_insync_replicas: {} must be between 1 and brokers ({})",
@@ -407,6 +480,7 @@ impl Config {
             ));
         }
         let durations = [
+            ("leader_imbalance_check_interval_ms", c.leader_imbalance_check_interval_ms, 1),
             ("replica_lag_time_max_ms", c.replica_lag_time_max_ms, 2),
             ("broker_session_timeout_ms", c.broker_session_timeout_ms, 1),
             ("hw_checkpoint_interval_ms", c.hw_checkpoint_interval_ms, 1),
@@ -455,12 +529,77 @@ impl Config {
         1..=self.brokers
     }
 
-    /// The topic's partitions. One, until the scenario can ask for more.
-    pub fn partitions(&self) -> u32 {
-        1
+    pub fn partition_ids(&self) -> std::ops::Range<PartitionId> {
+        0..self.partitions
     }
 
-    pub fn partition_ids(&self) -> std::ops::Range<PartitionId> {
-        0..self.partitions()
+    /// Replicas of each partition: as written, the assignment's, or the
+    /// default (`brokers` for one partition, else `min(3, brokers)`).
+    pub fn replication_factor(&self) -> u32 {
+        match (&self.replication_factor, &self.assignment) {
+            (Some(rf), _) => *rf,
+            (None, Some(a)) => a.first().map_or(1, |r| r.len() as u32),
+            (None, None) if self.partitions == 1 => self.brokers,
+            (None, None) => self.brokers.min(3),
+        }
+    }
+
+    /// Broker `b`'s rack, if the brokers have racks.
+    pub fn rack(&self, b: BrokerId) -> Option<&str> {
+        self.racks.as_ref().map(|r| &*r[(b - 1) as usize])
+    }
+
+    /// The topic's shape: partitions, replication factor, racks and a
+    /// written assignment, each within bounds and consistent with the others.
+    fn validate_topic(&self) -> Result<(), String> {
+        use limits::*;
+        let c = self;
+        if c.partitions < 1 || c.partitions > MAX_PARTITIONS {
+            return Err(format!("config.partitions: {} is out of range 1..={MAX_PARTITIONS}", c.partitions));
+        }
+        let rf = c.replication_factor();
+        if rf < 1 || rf > c.brokers {
+            return Err(format!("config.replication_factor: {rf} must be between 1 and brokers ({})", c.brokers));
+        }
+        // The engine's fetcher, producer, consumer and checks take one
+        // partition on every broker until the topic's model is complete.
+        if c.partitions > 1 || rf < c.brokers {
+            return Err(format!("config.partitions: a topic of {} partition(s) with {rf} replicas on {} brokers is not modelled yet: one partition on every broker", c.partitions, c.brokers));
+        }
+        if let Some(racks) = &c.racks {
+            if racks.len() != c.brokers as usize {
+                return Err(format!("config.racks: {} names for {} brokers (one per broker, racks[0] for broker 1)", racks.len(), c.brokers));
+            }
+            for (i, name) in racks.iter().enumerate() {
+                let chars = name.chars().count();
+                if chars == 0 || chars > MAX_RACK_CHARS || name.chars().any(char::is_control) {
+                    return Err(format!("config.racks[{i}]: a rack's name has 1 to {MAX_RACK_CHARS} characters, none of them a control character"));
+                }
+            }
+        }
+        if let Some(assignment) = &c.assignment {
+            if assignment.len() != c.partitions as usize {
+                return Err(format!("config.assignment: {} replica lists for {} partitions (one per partition)", assignment.len(), c.partitions));
+            }
+            for (p, replicas) in assignment.iter().enumerate() {
+                // `ReplicationControlManager.validateManualPartitionAssignment`:
+                // every partition has the same number of replicas, no broker twice.
+                if replicas.len() as u32 != rf {
+                    return Err(format!("config.assignment[{p}]: {} replicas where the replication factor is {rf}: every partition has the same number", replicas.len()));
+                }
+                for (i, &b) in replicas.iter().enumerate() {
+                    if b < 1 || b > c.brokers {
+                        return Err(format!("config.assignment[{p}][{i}]: broker {b} is out of range 1..={}", c.brokers));
+                    }
+                    if replicas[..i].contains(&b) {
+                        return Err(format!("config.assignment[{p}]: broker {b} appears twice"));
+                    }
+                }
+            }
+        }
+        if c.leader_imbalance_per_broker_percentage > 100 {
+            return Err(format!("config.leader_imbalance_per_broker_percentage: {} is out of range 0..=100", c.leader_imbalance_per_broker_percentage));
+        }
+        Ok(())
     }
 }

@@ -17,6 +17,8 @@ use crate::model::simulation::Simulation;
 /// epoch, ISR and Eligible Leader Replicas.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct PartitionRegistration {
+    /// The assignment: the brokers holding a replica, the preferred leader first.
+    pub replicas: BrokerList,
     pub leader: Option<BrokerId>,
     pub leader_epoch: u32,
     pub isr: BrokerList,
@@ -27,12 +29,19 @@ pub struct PartitionRegistration {
     pub last_known_leader: Option<BrokerId>,
 }
 
-crate::clone_in_place!(PartitionRegistration { leader, leader_epoch, isr, elr, last_known_leader });
+crate::clone_in_place!(PartitionRegistration { replicas, leader, leader_epoch, isr, elr, last_known_leader });
 
 impl PartitionRegistration {
-    /// Broker 1 leads epoch 0 with every broker in the ISR.
-    pub fn new(brokers: u32) -> PartitionRegistration {
-        PartitionRegistration { leader: Some(1), leader_epoch: 0, isr: (1..=brokers).collect(), elr: BrokerList::new(), last_known_leader: None }
+    /// A new partition on `replicas`: the first leads epoch 0, every replica in the ISR.
+    pub fn new(replicas: BrokerList) -> PartitionRegistration {
+        let mut isr = replicas;
+        isr.sort_unstable();
+        PartitionRegistration { replicas, leader: replicas.first().copied(), leader_epoch: 0, isr, elr: BrokerList::new(), last_known_leader: None }
+    }
+
+    /// The preferred leader: the first replica of the assignment.
+    pub fn preferred_leader(&self) -> BrokerId {
+        self.replicas[0]
     }
 
     /// Sets a new ISR and keeps the ELR by KIP-966's rule
@@ -77,13 +86,14 @@ pub struct Controller {
 crate::clone_in_place!(Controller { fenced, silent_since_ms, shutting_down, partitions });
 
 impl Controller {
-    /// Broker 1 leads epoch 0 of each partition with every broker in the ISR.
-    pub fn new(brokers: u32, partitions: u32) -> Controller {
+    /// A new topic with the replicas of each partition (`assignment`): each
+    /// led by its preferred replica in epoch 0, every replica in the ISR.
+    pub fn new(brokers: u32, assignment: &[BrokerList]) -> Controller {
         Controller {
             fenced: (0..brokers).map(|_| false).collect(),
             silent_since_ms: (0..brokers).map(|_| None).collect(),
             shutting_down: (0..brokers).map(|_| false).collect(),
-            partitions: (0..partitions).map(|_| PartitionRegistration::new(brokers)).collect(),
+            partitions: assignment.iter().map(|&r| PartitionRegistration::new(r)).collect(),
         }
     }
 
@@ -303,7 +313,7 @@ impl Simulation {
             Election::Requested(None) | Election::Failover => {
                 let skip = if why == Election::Failover { None } else { current };
                 let eligible = |b: &BrokerId| Some(*b) != skip && self.active(*b);
-                let find = |pred: &dyn Fn(BrokerId) -> bool| self.config.broker_ids().filter(|&b| pred(b)).find(eligible);
+                let find = |pred: &dyn Fn(BrokerId) -> bool| registration.replicas.iter().copied().filter(|&b| pred(b)).find(eligible);
                 // An unclean election only happens when no ISR member is live
                 // (the current leader included): a move of leadership is clean.
                 let live_isr = registration.isr.iter().any(|&m| self.active(m));
@@ -384,7 +394,8 @@ impl Simulation {
     /// LeaderAndIsr to every broker the controller reaches.
     pub(crate) fn notify_brokers(&mut self, p: PartitionId) {
         for b in self.config.broker_ids() {
-            if self.broker(b).alive && self.network.reaches_controller(b) {
+            let replica = self.controller.partition(p).replicas.contains(&b);
+            if replica && self.broker(b).alive && self.network.reaches_controller(b) {
                 self.send_leader_and_isr(p, b);
             }
         }
@@ -508,6 +519,9 @@ impl Simulation {
             self.emit(Event::BrokerUnfenced { broker: b });
         }
         for p in self.config.partition_ids() {
+            if !self.controller.partition(p).replicas.contains(&b) {
+                continue;
+            }
             if self.controller.partition(p).leader.is_none() {
                 let _ = self.elect(p, Election::Failover);
                 if self.controller.partition(p).leader.is_some() {

@@ -5,6 +5,7 @@
 //! `advance_ms`, randomness comes from the scenario's seed. Every step comes
 //! back as typed events; the safety checks run after every action.
 
+use crate::model::cluster::topology::replica_assignment;
 use crate::model::config::{Budget, Budgets, BrokerId, Config, PartitionId, Protocol};
 use crate::model::consumer::Consumer;
 use crate::model::controller::{Controller, Election};
@@ -63,12 +64,17 @@ impl Simulation {
         let mut rng = Rng::new(config.seed);
         let mut brokers: Vec<Broker> = config.broker_ids().map(Broker::new).collect();
         let mut partitions: Vec<Partition> = config.partition_ids().map(|p| Partition::new(p, n)).collect();
-        let controller = Controller::new(n, config.partitions());
+        let controller = Controller::new(n, &replica_assignment(&config));
         let rules = config.rules();
         for (partition, registration) in partitions.iter_mut().zip(&controller.partitions) {
-            partition.replicas[0].make_leader(0, registration.isr, 0, rules.has(Rule::EpochCachedOnBecomingLeader));
-            for r in partition.replicas.iter_mut().skip(1) {
-                r.leader = Some(1);
+            let leader = registration.preferred_leader();
+            for &b in &registration.replicas {
+                let r = &mut partition.replicas[(b - 1) as usize];
+                if b == leader {
+                    r.make_leader(0, registration.isr, 0, rules.has(Rule::EpochCachedOnBecomingLeader));
+                } else {
+                    r.leader = Some(leader);
+                }
             }
         }
         for b in brokers.iter_mut().skip(1) {

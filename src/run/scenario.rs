@@ -167,7 +167,7 @@ pub fn serde_message(message: &str) -> String {
         // The expected names are this crate's: the last match ends the user's text.
         if let Some((at, tail)) = tails.iter().filter_map(|t| rest.rfind(t).map(|at| (at, t))).max_by_key(|m| m.0) {
             let what = &head[..head.len() - 2];
-            let expected = &rest[at + tail.len()..];
+            let expected = closest_names(&rest[..at], &rest[at + tail.len()..]);
             let tail = &tail[1..];
             return text::one_line(&format!("{what} {}{}{expected}", text::quoted(&rest[..at]), tail.replace('`', "")));
         }
@@ -180,6 +180,28 @@ pub fn serde_message(message: &str) -> String {
         }
     }
     text::one_line(message)
+}
+
+/// Names a message may list whole; past this many it names the closest.
+const MAX_EXPECTED_NAMES: usize = 20;
+
+/// serde's list of the expected names (`one of `a`, `b`, …`), or, when it
+/// is long (a scenario's `config` has over twenty settings), the names
+/// close to what was written (a typo's edit distance, or a part of the
+/// name), so that the message stays short and says what was meant; with
+/// none close, the first of them and `…`.
+fn closest_names(written: &str, expected: &str) -> String {
+    let names: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    if names.len() <= MAX_EXPECTED_NAMES {
+        return expected.to_string();
+    }
+    let short = written.chars().count() <= 64;
+    let close = |name: &str| short && (strsim::damerau_levenshtein(written, name) <= 2 || (written.len() >= 3 && name.contains(written)));
+    let near: Vec<&str> = names.iter().copied().filter(|n| close(n)).take(5).collect();
+    let listed = if near.is_empty() { &names[..MAX_EXPECTED_NAMES / 2] } else { &near[..] };
+    let list: Vec<String> = listed.iter().map(|n| format!("`{n}`")).collect();
+    let more = if near.is_empty() { ", …" } else { "" };
+    format!("one of {}{more}", list.join(", "))
 }
 
 /// The string Rust's `{:?}` wrote at the start of `body` (after its opening
