@@ -208,6 +208,7 @@ fn repeated_events_are_coalesced_with_a_count() {
     let traced = highwater::Traced {
         step: 2,
         time_ms: 1,
+        partition: None,
         event: Event::FetcherPaused { broker: 2 },
         repeated: Some(Repeated { more: 3_599_998, until_ms: 3_600_000 }),
     };

@@ -32,7 +32,7 @@ fn values(r: &Run, broker: u32) -> Vec<String> {
 }
 
 fn diverging_answers(r: &Run) -> usize {
-    count(r, |e| matches!(e, Event::Sent { message: Message::FetchResponse(resp), .. } if resp.diverging_epoch.is_some()))
+    count(r, |e| matches!(e, Event::Sent { message: Message::FetchResponse(resp), .. } if resp.partitions[0].diverging_epoch.is_some()))
 }
 
 // ----- log ------------------------------------------------------------------
@@ -143,7 +143,7 @@ fn abstract_fetcher_thread_test_diverging_epochs() {
     for p in [Protocol::V2_8, Protocol::V3_5, Protocol::V3_7, Protocol::V4_1] {
         let r = run(&scenario(p, r#""brokers": 2"#, steps));
         let first = r.events.iter().find_map(|e| match &e.event {
-            Event::Sent { message: Message::Fetch(f), .. } if f.follower == 1 => Some((f.fetch_offset, f.last_fetched_epoch)),
+            Event::Sent { message: Message::Fetch(f), .. } if f.follower == 1 => Some((f.partitions[0].fetch_offset, f.partitions[0].last_fetched_epoch)),
             _ => None,
         });
         assert_eq!(first, Some((2, Some(0))), "{p}: the fetch carries the last fetched epoch");
@@ -207,7 +207,7 @@ fn replica_fetcher_thread_test_should_truncate_to_offset_specified_in_epoch_offs
     for p in [Protocol::V0_11, Protocol::V2_0, Protocol::V2_1] {
         let r = run(&scenario(p, r#""brokers": 2"#, steps));
         let asked = r.events.iter().find_map(|e| match &e.event {
-            Event::Sent { message: Message::OffsetsForLeaderEpoch(o), .. } if o.follower == 1 => Some(o.leader_epoch),
+            Event::Sent { message: Message::OffsetsForLeaderEpoch(o), .. } if o.follower == 1 => Some(o.partitions[0].leader_epoch),
             _ => None,
         });
         assert_eq!(asked, Some(0), "{p}: the follower asks for its latest epoch");

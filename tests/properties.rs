@@ -130,7 +130,7 @@ fn no_follower_is_answered_the_same_diverging_epoch_twice() {
                 for e in sim.apply(&step) {
                     match &e.event {
                         Event::Sent { message: Message::Fetch(f), .. } => {
-                            let key = (f.leader, f.fetch_offset, f.last_fetched_epoch, f.current_leader_epoch);
+                            let key = (f.leader, f.partitions[0].fetch_offset, f.partitions[0].last_fetched_epoch, f.partitions[0].current_leader_epoch);
                             if let Some((previous, true)) = last.get(&f.follower) {
                                 if *previous == key {
                                     let mut s = Scenario::new(config.clone());
@@ -140,7 +140,7 @@ fn no_follower_is_answered_the_same_diverging_epoch_twice() {
                             }
                             last.insert(f.follower, (key, false));
                         }
-                        Event::Sent { message: Message::FetchResponse(r), .. } if r.diverging_epoch.is_some() => {
+                        Event::Sent { message: Message::FetchResponse(r), .. } if r.partitions[0].diverging_epoch.is_some() => {
                             if let Some(entry) = last.get_mut(&r.follower) {
                                 entry.1 = true;
                                 diverging_answers += 1;

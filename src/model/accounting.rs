@@ -5,7 +5,7 @@
 //! Kafka's: two runs in the same state of the partition may differ only
 //! here.
 
-use crate::model::config::{Budget, Budgets};
+use crate::model::config::{Budget, Budgets, PartitionId};
 use crate::model::event::{Event, Repeated, Traced};
 use crate::model::invariants::{Checker, Touch};
 
@@ -78,7 +78,7 @@ impl Accounting {
     /// Adds an event to the step's trace; the same event again right after
     /// is counted on the first (`Repeated`), not added.
     #[inline]
-    pub(crate) fn emit(&mut self, step: u64, now_ms: u64, event: Event) {
+    pub(crate) fn emit(&mut self, step: u64, now_ms: u64, partition: Option<PartitionId>, event: Event) {
         self.emitted += 1;
         if Checker::touches(&event) == Touch::Checked {
             self.unchecked_change = true;
@@ -90,12 +90,12 @@ impl Accounting {
         // A kept event differs from a dropped one, so it can only repeat the
         // last one kept if nothing was dropped since: as in a full trace.
         let repeat_possible = !std::mem::take(&mut self.dropped_last);
-        if let Some(last) = self.out.last_mut().filter(|last| repeat_possible && last.event == event) {
+        if let Some(last) = self.out.last_mut().filter(|last| repeat_possible && last.event == event && last.partition == partition) {
             let more = last.repeated.map_or(0, |r| r.more) + 1;
             last.repeated = Some(Repeated { more, until_ms: now_ms });
             return;
         }
-        self.out.push(Traced { step, time_ms: now_ms, event, repeated: None });
+        self.out.push(Traced { step, time_ms: now_ms, partition, event, repeated: None });
     }
 
     /// An event the explorer's mode does not build: it counts all the same.

@@ -4,22 +4,22 @@
 //! `AbstractFetcherThread`, `server/DelayedFetch.scala`). Its replicas of
 //! each partition are `Replica`s.
 
-use crate::model::config::BrokerId;
+use crate::model::config::{BrokerId, PerBroker};
 use crate::model::protocol::Fetch;
 
 /// A follower's fetch the leader holds until records arrive or its wait is
 /// over (`server/DelayedFetch.scala`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DelayedFetch {
     pub request: Fetch,
     pub until_ms: u64,
 }
 
-/// The broker's fetch loop (`AbstractFetcherThread`): one request out at a
-/// time, and when the next may go.
+/// A fetcher thread (`AbstractFetcherThread`), one per broker the broker
+/// follows some partition on: one request out at a time, and when the next
+/// may go.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fetcher {
-    pub paused: bool,
     /// When the request in flight was sent (timed mode).
     pub in_flight_since_ms: Option<u64>,
     pub next_fetch_ms: u64,
@@ -42,15 +42,41 @@ pub struct Broker {
     /// `shouldShutDown` and it stops (`BrokerLifecycleManager`, every
     /// `broker.heartbeat.interval.ms`).
     pub shutdown_at_ms: Option<u64>,
-    pub fetcher: Fetcher,
+    /// Its fetchers are paused (a `pause` step, timed mode).
+    pub fetchers_paused: bool,
+    /// Its fetcher to each leader broker (index `leader - 1`).
+    pub fetchers: PerBroker<Fetcher>,
     /// As a leader: followers' fetches it holds (timed mode).
     pub delayed_fetches: Vec<DelayedFetch>,
 }
 
-crate::clone_in_place!(Broker { id, alive, starting, clean_shutdown, shutdown_at_ms, fetcher } short { delayed_fetches });
+crate::clone_in_place!(Broker { id, alive, starting, clean_shutdown, shutdown_at_ms, fetchers_paused, fetchers, delayed_fetches });
 
 impl Broker {
-    pub fn new(id: BrokerId) -> Broker {
-        Broker { id, alive: true, starting: false, clean_shutdown: false, shutdown_at_ms: None, fetcher: Fetcher::default(), delayed_fetches: Vec::new() }
+    pub fn new(id: BrokerId, brokers: u32) -> Broker {
+        Broker {
+            id,
+            alive: true,
+            starting: false,
+            clean_shutdown: false,
+            shutdown_at_ms: None,
+            fetchers_paused: false,
+            fetchers: (0..brokers).map(|_| Fetcher::default()).collect(),
+            delayed_fetches: Vec::new(),
+        }
+    }
+
+    /// Its fetcher to `leader`.
+    pub fn fetcher(&self, leader: BrokerId) -> &Fetcher {
+        &self.fetchers[(leader - 1) as usize]
+    }
+
+    pub fn fetcher_mut(&mut self, leader: BrokerId) -> &mut Fetcher {
+        &mut self.fetchers[(leader - 1) as usize]
+    }
+
+    /// A restart or a crash: no request is out, and each fetcher may send at once.
+    pub fn reset_fetchers(&mut self) {
+        self.fetchers.iter_mut().for_each(|f| *f = Fetcher::default());
     }
 }

@@ -9,7 +9,6 @@ use crate::model::event::{ElectionKind, Event, Truncation};
 use crate::model::protocol::Errors;
 use crate::model::rules::{Rule, TruncationRule};
 use crate::model::invariants::Touch;
-use crate::model::broker::Fetcher;
 use crate::model::simulation::Simulation;
 
 /// What the controller holds of one partition (KRaft's
@@ -435,13 +434,11 @@ impl Simulation {
         let (epoch, isr, now) = (registration.leader_epoch, registration.isr, self.now_ms);
         let record_epoch_now = self.rules.has(Rule::EpochCachedOnBecomingLeader);
         if let Some(old) = self.following(p, b) {
-            self.remove_fetcher(b, old);
+            self.remove_fetcher(p, b, old);
         }
         if !already {
-            // It fetches from no one now, and holds no fetch of an earlier leadership.
-            let broker = self.broker_mut(b);
-            broker.fetcher = Fetcher { paused: broker.fetcher.paused, ..Fetcher::default() };
-            broker.delayed_fetches.clear();
+            // It holds no fetch of an earlier leadership.
+            self.broker_mut(b).delayed_fetches.clear();
         }
         let replica = self.replica_mut(p, b);
         if already {
@@ -474,17 +471,22 @@ impl Simulation {
         // to another leader goes with that leader's fetcher thread.
         let fetching_from = self.following(p, b);
         if let Some(old) = fetching_from.filter(|&old| Some(old) != leader) {
-            self.remove_fetcher(b, old);
+            self.remove_fetcher(p, b, old);
         }
         let rules = self.rules;
         let now = self.now_ms;
         let broker = self.broker_mut(b);
         broker.delayed_fetches.clear();
-        if broker.fetcher.in_flight_since_ms.is_none() || fetching_from != leader {
-            broker.fetcher.in_flight_since_ms = None;
-            broker.fetcher.next_fetch_ms = now;
+        if let Some(l) = leader.filter(|&l| l != b) {
+            // The partition joins the fetcher to its leader, which may send at once.
+            let fetcher = broker.fetcher_mut(l);
+            if fetcher.in_flight_since_ms.is_none() || fetching_from != leader {
+                fetcher.in_flight_since_ms = None;
+                fetcher.next_fetch_ms = now;
+            }
         }
         let replica = self.replica_mut(p, b);
+        replica.fetch_backoff_until_ms = 0;
         replica.leader = leader;
         replica.leader_epoch = epoch;
         replica.isr.clear();

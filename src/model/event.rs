@@ -2,7 +2,7 @@
 //! `Display` line: the trace line that the command line, the tests and the
 //! page's event log all share.
 
-use crate::model::config::{Budget, BrokerId};
+use crate::model::config::{Budget, BrokerId, PartitionId};
 use crate::model::violation::Violation;
 use crate::model::protocol::{Errors, Message};
 use crate::model::step::{Acks, Step};
@@ -505,6 +505,10 @@ impl Event {
 pub struct Traced {
     pub step: u64,
     pub time_ms: u64,
+    /// The partition the event is about, in a topic of several partitions;
+    /// none for one partition, or for what is the broker's or the cluster's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<PartitionId>,
     #[serde(flatten)]
     pub event: Event,
     /// The same event happened again right after, this many more times, the
@@ -522,7 +526,11 @@ pub struct Repeated {
 
 impl fmt::Display for Traced {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:>7} ms  #{:<3} {}", self.time_ms, self.step, self.event)?;
+        write!(f, "{:>7} ms  #{:<3} ", self.time_ms, self.step)?;
+        if let Some(p) = self.partition {
+            write!(f, "p{p}: ")?;
+        }
+        write!(f, "{}", self.event)?;
         match self.repeated {
             Some(Repeated { more: 1, until_ms }) => write!(f, " (… once more at {until_ms} ms)"),
             Some(Repeated { more, until_ms }) => write!(f, " (… {} more times until {until_ms} ms)", thousands(more)),

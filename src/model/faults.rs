@@ -29,7 +29,7 @@ impl Simulation {
         broker.clean_shutdown = false;
         broker.shutdown_at_ms = None;
         broker.delayed_fetches.clear();
-        broker.fetcher.in_flight_since_ms = None;
+        broker.fetchers.iter_mut().for_each(|f| f.in_flight_since_ms = None);
         for p in self.config.partition_ids() {
             let replica = self.replica_mut(p, b);
             replica.pending_isr = None;
@@ -60,7 +60,7 @@ impl Simulation {
             return Err(format!("broker {b} is already running (waiting to register)"));
         }
         broker.starting = true;
-        broker.fetcher = crate::model::broker::Fetcher { paused: broker.fetcher.paused, ..Default::default() };
+        broker.reset_fetchers();
         self.emit(Event::Restarted { broker: b });
         for p in self.config.partition_ids() {
             let replica = self.replica_mut(p, b);
@@ -68,6 +68,7 @@ impl Simulation {
             replica.isr.clear();
             replica.needs_epoch_truncation = false;
             replica.stopped_for_shutdown = false;
+            replica.fetch_backoff_until_ms = 0;
             // The in-memory HW is gone: HW = min(checkpointed HW, LEO).
             let (hw_from, checkpointed) = (replica.high_watermark, replica.checkpointed_high_watermark);
             let hw = checkpointed.min(replica.log_end_offset());
@@ -145,7 +146,7 @@ impl Simulation {
         reconnected.dedup();
         for (f, leader) in reconnected {
             if !self.exchange_under_way(f, leader) {
-                self.broker_mut(f).fetcher.in_flight_since_ms = None;
+                self.broker_mut(f).fetcher_mut(leader).in_flight_since_ms = None;
             }
         }
         let mut back: Vec<BrokerId> = isolated.iter().chain(&controller_cut).copied().collect();
@@ -262,7 +263,7 @@ impl Simulation {
     /// partition is removed.
     pub(crate) fn stop_fetching_for_shutdown(&mut self, p: PartitionId, b: BrokerId) {
         if let Some(leader) = self.following(p, b) {
-            self.remove_fetcher(b, leader);
+            self.remove_fetcher(p, b, leader);
         }
         self.replica_mut(p, b).stopped_for_shutdown = true;
         self.emit(Event::ShutdownFetcherStopped { broker: b });
@@ -278,7 +279,7 @@ impl Simulation {
         broker.clean_shutdown = true;
         broker.shutdown_at_ms = None;
         broker.delayed_fetches.clear();
-        broker.fetcher.in_flight_since_ms = None;
+        broker.fetchers.iter_mut().for_each(|f| f.in_flight_since_ms = None);
         for p in self.config.partition_ids() {
             let replica = self.replica_mut(p, b);
             let high_watermark = replica.high_watermark;

@@ -1,74 +1,130 @@
-//! The follower's fetcher: what it asks the leader, what it does with the
-//! answers, and how it truncates a log that diverged
-//! (`server/AbstractFetcherThread.scala`, `server/ReplicaFetcherThread.scala`).
+//! The follower's fetchers: one per leader broker it follows partitions on,
+//! each sending one request at a time that carries every partition it
+//! fetches from that leader; what it does with each partition's answer, and
+//! how it truncates a log that diverged (`server/AbstractFetcherThread.scala`,
+//! `server/ReplicaFetcherThread.scala`, `AbstractFetcherManager`).
 
-use crate::model::config::{BrokerId, PartitionId};
+use crate::model::config::{BrokerId, BrokerList, PartitionId};
 use crate::model::event::{Event, HighWatermarkCause, Truncation};
-use crate::model::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
+use crate::model::protocol::{
+    DivergingEpoch, EpochEndOffset, Errors, Fetch, FetchPartition, FetchResponse, FetchResponsePartition, Message, OffsetsForLeaderEpoch,
+    OffsetsForLeaderEpochPartition, OffsetsForLeaderEpochResponse, PartitionBatch,
+};
 use crate::model::rules::{Rule, TruncationRule};
 use crate::model::simulation::Simulation;
 
 impl Simulation {
-    /// The follower's next request: after becoming a follower, an
-    /// OffsetsForLeaderEpoch round first (0.11 to 2.1, KIP-101); a Fetch
-    /// otherwise. Since 2.1 requests carry the current leader epoch
-    /// (KIP-320); since 2.8 a fetch carries the last fetched epoch (Fetch v12, with
-    /// inter.broker.protocol >= 2.7).
-    pub(crate) fn next_request(&mut self, f: BrokerId, max_wait_ms: u64) -> Message {
+    /// The partitions broker `f` fetches from `leader`, in partition order:
+    /// it follows `leader` for them and has not stopped fetching them for a
+    /// controlled shutdown (the fetcher thread's partition states).
+    pub(crate) fn fetched_from(&self, f: BrokerId, leader: BrokerId) -> PartitionBatch<PartitionId> {
+        self.config.partition_ids().filter(|&p| self.following(p, f) == Some(leader) && !self.replica(p, f).stopped_for_shutdown).collect()
+    }
+
+    /// The leaders broker `f` has a fetcher to, in id order.
+    pub(crate) fn fetch_sources(&self, f: BrokerId) -> BrokerList {
+        let mut leaders = BrokerList::new();
+        for p in self.config.partition_ids() {
+            if let Some(l) = self.following(p, f).filter(|_| !self.replica(p, f).stopped_for_shutdown) {
+                if !leaders.contains(&l) {
+                    leaders.push(l);
+                }
+            }
+        }
+        leaders.sort_unstable();
+        leaders
+    }
+
+    /// The fetcher's next request to `leader`: an OffsetsForLeaderEpoch
+    /// round first for the partitions that just became followers (0.11 to
+    /// 2.1, KIP-101; `AbstractFetcherThread.maybeTruncate`), a Fetch of every
+    /// partition otherwise. Since 2.1 requests carry the current leader
+    /// epoch (KIP-320); since 2.8 a fetch carries the last fetched epoch
+    /// (Fetch v12, with inter.broker.protocol >= 2.7). The partitions that
+    /// still truncate are fetched in the round after.
+    pub(crate) fn next_request(&mut self, f: BrokerId, leader: BrokerId, max_wait_ms: u64) -> Message {
         let rules = self.rules;
         let fencing = rules.has(Rule::LeaderEpochFencing);
-        let b = self.replica_mut(0, f);
-        let leader = b.leader.expect("a follower has a leader");
-        if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch && b.needs_epoch_truncation {
-            match b.log.last_epoch() {
-                Some(leader_epoch) => {
-                    return Message::OffsetsForLeaderEpoch(OffsetsForLeaderEpoch {
-                        follower: f,
-                        leader,
-                        leader_epoch,
-                        current_leader_epoch: fencing.then_some(b.leader_epoch),
-                        sent_in_epoch: b.leader_epoch,
-                    })
+        // The timed fetcher leaves out a partition that backs off after an
+        // error; a manual round (no wait) fetches every partition.
+        let now = self.now_ms;
+        let mut partitions = self.fetched_from(f, leader);
+        partitions.retain(|p| max_wait_ms == 0 || self.replica(*p, f).fetch_backoff_until_ms <= now);
+        if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch {
+            let mut asks = PartitionBatch::new();
+            for &p in &partitions {
+                let r = self.replica_mut(p, f);
+                if !r.needs_epoch_truncation {
+                    continue;
                 }
-                None => b.needs_epoch_truncation = false, // an empty log has nothing to truncate
+                match r.log.last_epoch() {
+                    Some(leader_epoch) => asks.push(OffsetsForLeaderEpochPartition {
+                        partition: p,
+                        leader_epoch,
+                        current_leader_epoch: fencing.then_some(r.leader_epoch),
+                        sent_in_epoch: r.leader_epoch,
+                    }),
+                    None => r.needs_epoch_truncation = false, // an empty log has nothing to truncate
+                }
+            }
+            if !asks.is_empty() {
+                return Message::OffsetsForLeaderEpoch(OffsetsForLeaderEpoch { follower: f, leader, partitions: asks });
             }
         }
         let in_fetch = rules.truncation() == TruncationRule::DivergingEpochInFetch;
-        Message::Fetch(Fetch {
-            follower: f,
-            leader,
-            fetch_offset: b.log_end_offset(),
-            current_leader_epoch: fencing.then_some(b.leader_epoch),
-            last_fetched_epoch: if in_fetch { b.log.last_epoch() } else { None },
-            max_wait_ms,
-            sent_in_epoch: b.leader_epoch,
-        })
+        let partitions = partitions
+            .iter()
+            .map(|&p| {
+                let r = self.replica(p, f);
+                FetchPartition {
+                    partition: p,
+                    fetch_offset: r.log_end_offset(),
+                    current_leader_epoch: fencing.then_some(r.leader_epoch),
+                    last_fetched_epoch: if in_fetch { r.log.last_epoch() } else { None },
+                    sent_in_epoch: r.leader_epoch,
+                }
+            })
+            .collect();
+        Message::Fetch(Fetch { follower: f, leader, max_wait_ms, partitions })
     }
 
-    /// True if a response still matches the follower's state; otherwise the
-    /// follower drops it (`AbstractFetcherThread` checks the fetch state).
-    pub(crate) fn response_is_current(&mut self, follower: BrokerId, leader: BrokerId, epoch: u32, kind: &'static str) -> bool {
+    /// The fetcher to `leader` has its answer: it may send the next request.
+    fn fetch_answered(&mut self, follower: BrokerId, leader: BrokerId) {
         let now = self.now_ms;
-        let b = self.broker_mut(follower);
-        b.fetcher.in_flight_since_ms = None;
-        b.fetcher.next_fetch_ms = now;
-        let r = self.replica(0, follower);
+        let fetcher = self.broker_mut(follower).fetcher_mut(leader);
+        fetcher.in_flight_since_ms = None;
+        fetcher.next_fetch_ms = now;
+    }
+
+    /// True if a partition's answer still matches the follower's state;
+    /// otherwise the follower drops it (`AbstractFetcherThread` checks the
+    /// partition's fetch state).
+    fn answer_is_current(&mut self, p: PartitionId, follower: BrokerId, leader: BrokerId, epoch: u32, kind: &'static str) -> bool {
+        let r = self.replica(p, follower);
         if r.leader == Some(leader) && r.leader_epoch == epoch {
             true
         } else {
-            self.emit(Event::ResponseIgnored { follower, kind, reason: "the follower has moved to another leader or epoch since" });
+            self.emit_in(p, Event::ResponseIgnored { follower, kind, reason: "the follower has moved to another leader or epoch since" });
             false
         }
     }
 
-    /// `AbstractFetcherThread.processFetchRequest` on the follower.
+    /// `AbstractFetcherThread.processFetchRequest` on the follower: each
+    /// partition's data is handled on its own.
     pub(crate) fn handle_fetch_response(&mut self, resp: FetchResponse) {
-        let (p, f) = (0, resp.follower);
-        if !self.response_is_current(f, resp.leader, resp.sent_in_epoch, "FetchResponse") {
+        self.fetch_answered(resp.follower, resp.leader);
+        for part in resp.partitions {
+            self.handle_fetch_response_partition(resp.follower, resp.leader, part);
+        }
+    }
+
+    fn handle_fetch_response_partition(&mut self, f: BrokerId, leader: BrokerId, resp: FetchResponsePartition) {
+        let p = resp.partition;
+        if !self.answer_is_current(p, f, leader, resp.sent_in_epoch, "FetchResponse") {
             return;
         }
         if self.replica(p, f).log_end_offset() != resp.fetch_offset {
-            self.emit(Event::ResponseIgnored { follower: f, kind: "FetchResponse", reason: "its log end moved since the request" });
+            self.emit_in(p, Event::ResponseIgnored { follower: f, kind: "FetchResponse", reason: "its log end moved since the request" });
             return;
         }
         match resp.error {
@@ -79,9 +135,9 @@ impl Simulation {
                 return;
             }
             Some(_) => {
-                // Fenced or not the leader: back off and wait for the controller's news.
-                let backoff = self.config.replica_fetch_backoff_ms;
-                self.broker_mut(f).fetcher.next_fetch_ms = self.now_ms + backoff;
+                // Fenced or not the leader: this partition backs off and waits
+                // for the controller's news (`delayPartitions`, `replica.fetch.backoff.ms`).
+                self.back_off(p, f);
                 return;
             }
             None => {}
@@ -103,7 +159,7 @@ impl Simulation {
         }
         let leo = broker.log_end_offset();
         if count > 0 {
-            self.emit(Event::FollowerAppended { follower: f, leader: resp.leader, first_offset: resp.fetch_offset, count, log_end_offset: leo });
+            self.emit_in(p, Event::FollowerAppended { follower: f, leader, first_offset: resp.fetch_offset, count, log_end_offset: leo });
         }
         // ReplicaFetcherThread.processPartitionData: HW = min(leader HW, own LEO).
         let hw = resp.high_watermark.min(leo);
@@ -111,11 +167,18 @@ impl Simulation {
         if hw != broker.high_watermark {
             let from = std::mem::replace(&mut broker.high_watermark, hw);
             let cause = HighWatermarkCause::FetchResponse { leader_high_watermark: resp.high_watermark };
-            self.emit(Event::HighWatermarkChanged { broker: f, from, to: hw, cause });
+            self.emit_in(p, Event::HighWatermarkChanged { broker: f, from, to: hw, cause });
         }
         if let Some(d) = resp.diverging_epoch {
             self.truncate_to_diverging_epoch(p, f, d);
         }
+    }
+
+    /// A partition's answer was an error: it is left out of the fetches of
+    /// the next `replica.fetch.backoff.ms` (`AbstractFetcherThread.delayPartitions`).
+    fn back_off(&mut self, p: PartitionId, f: BrokerId) {
+        let until = self.now_ms + self.config.replica_fetch_backoff_ms;
+        self.replica_mut(p, f).fetch_backoff_until_ms = until;
     }
 
     pub(crate) fn truncate_to_diverging_epoch(&mut self, p: PartitionId, f: BrokerId, d: DivergingEpoch) {
@@ -138,18 +201,24 @@ impl Simulation {
         }
     }
 
-    /// OffsetsForLeaderEpoch answered (KIP-101): truncate to min(answer,
-    /// LEO); with no answer, fall back to the own HW. Since 2.0 the answer
-    /// names the leader's epoch and the follower compares it with its own
-    /// (KIP-279), asking again when it lacks that epoch.
+    /// OffsetsForLeaderEpoch answered (KIP-101), each partition on its own:
+    /// truncate to min(answer, LEO); with no answer, fall back to the own
+    /// HW. Since 2.0 the answer names the leader's epoch and the follower
+    /// compares it with its own (KIP-279), asking again when it lacks that epoch.
     pub(crate) fn handle_offsets_for_leader_epoch_response(&mut self, resp: OffsetsForLeaderEpochResponse) {
-        let (p, f) = (0, resp.follower);
-        if !self.response_is_current(f, resp.leader, resp.sent_in_epoch, "OffsetsForLeaderEpochResponse") {
+        self.fetch_answered(resp.follower, resp.leader);
+        for part in resp.partitions {
+            self.handle_epoch_end_offset(resp.follower, resp.leader, part);
+        }
+    }
+
+    fn handle_epoch_end_offset(&mut self, f: BrokerId, leader: BrokerId, resp: EpochEndOffset) {
+        let p = resp.partition;
+        if !self.answer_is_current(p, f, leader, resp.sent_in_epoch, "OffsetsForLeaderEpochResponse") {
             return;
         }
         if resp.error.is_some() {
-            let backoff = self.config.replica_fetch_backoff_ms;
-            self.broker_mut(f).fetcher.next_fetch_ms = self.now_ms + backoff;
+            self.back_off(p, f);
             return;
         }
         let (to, truncation, complete) = match (resp.end_offset, resp.leader_epoch) {
@@ -180,29 +249,35 @@ impl Simulation {
         let from = broker.log_end_offset();
         if to >= from {
             if let Some(entry) = trim.then(|| broker.log.trim_epochs_at_end()).flatten() {
-                self.emit(Event::EpochCacheTrimmed { broker: b, epoch: entry.epoch, start_offset: entry.start_offset });
+                self.emit_in(p, Event::EpochCacheTrimmed { broker: b, epoch: entry.epoch, start_offset: entry.start_offset });
             }
             return;
         }
         broker.log.truncate_to(to);
         let hw_from = broker.high_watermark;
         broker.high_watermark = hw_from.min(to);
-        self.emit(Event::Truncated { broker: b, from, to, truncation });
+        self.emit_in(p, Event::Truncated { broker: b, from, to, truncation });
         if hw_from > to {
-            self.emit(Event::HighWatermarkChanged { broker: b, from: hw_from, to, cause: HighWatermarkCause::Truncation });
+            self.emit_in(p, Event::HighWatermarkChanged { broker: b, from: hw_from, to, cause: HighWatermarkCause::Truncation });
         }
     }
 
-    /// The follower `f` stops fetching from `leader` (it follows another
-    /// leader, leads, or the partition went offline). Kafka's fetcher thread
-    /// for that leader is then idle and is shut down, closing its connection
-    /// (`AbstractFetcherManager.shutdownIdleFetcherThreads`,
+    /// The follower `f` stops fetching partition `p` from `leader` (it
+    /// follows another leader, leads, or the partition went offline): the
+    /// partition leaves that fetcher thread (`removeFetcherForPartitions`),
+    /// and an answer for it still to come is dropped as stale. A thread
+    /// with no partition left is idle and is shut down, closing its
+    /// connection (`AbstractFetcherManager.shutdownIdleFetcherThreads`,
     /// `ReplicaFetcherThread.initiateShutdown`): a fetch still out, its
     /// answer, or the fetch the leader holds, is gone. So a follower never
-    /// has a second fetch out while the first is on the wire, and no stale
-    /// answer can reset the state of the next request.
-    pub(crate) fn remove_fetcher(&mut self, f: BrokerId, leader: BrokerId) {
-        self.broker_mut(f).fetcher.in_flight_since_ms = None;
+    /// has a second fetch out to a leader while the first is on the wire,
+    /// and no stale answer can reset the state of the next request.
+    pub(crate) fn remove_fetcher(&mut self, p: PartitionId, f: BrokerId, leader: BrokerId) {
+        let others = self.fetched_from(f, leader).iter().any(|&q| q != p);
+        if others {
+            return;
+        }
+        self.broker_mut(f).fetcher_mut(leader).in_flight_since_ms = None;
         let between = |m: &Message| (m.from() == f && m.to() == leader) || (m.from() == leader && m.to() == f);
         let on_wire = self.network.in_flight.iter().any(|(_, m)| between(m));
         let held = self.broker(leader).delayed_fetches.iter().any(|d| d.request.follower == f);
@@ -221,10 +296,11 @@ impl Simulation {
             || self.broker(leader).delayed_fetches.iter().any(|d| d.request.follower == f)
     }
 
-    /// A `fetch` step: one whole round, request and response, atomically
-    /// (reference §10). From 0.11 to 2.1 the round after becoming a follower
-    /// is an OffsetsForLeaderEpoch round.
-    pub(crate) fn fetch_now(&mut self, f: BrokerId) -> Result<(), String> {
+    /// A `fetch` step: one whole round, request and response, atomically,
+    /// of each of the broker's fetchers (reference §10); or of the one to
+    /// `from`. From 0.11 to 2.1 the round after becoming a follower is an
+    /// OffsetsForLeaderEpoch round.
+    pub(crate) fn fetch_now(&mut self, f: BrokerId, from: Option<BrokerId>) -> Result<(), String> {
         let b = self.broker(f);
         if b.starting {
             return Err(format!("broker {f} is waiting to register: its old session is still valid"));
@@ -232,63 +308,107 @@ impl Simulation {
         if !b.alive {
             return Err(format!("broker {f} is down"));
         }
-        let r = self.replica(0, f);
-        match r.leader {
-            None => return Err(format!("broker {f} knows no leader to fetch from (the partition is offline)")),
-            Some(l) if l == f => return Err(format!("broker {f} is the leader; only followers fetch")),
-            Some(_) if r.stopped_for_shutdown => {
-                return Err(format!("broker {f} is shutting down and is no longer in the ISR: it stopped fetching"))
+        let sources = self.fetch_sources(f);
+        if self.config.partitions == 1 {
+            let r = self.replica(0, f);
+            match r.leader {
+                None => return Err(format!("broker {f} knows no leader to fetch from (the partition is offline)")),
+                Some(l) if l == f => return Err(format!("broker {f} is the leader; only followers fetch")),
+                Some(_) if r.stopped_for_shutdown => {
+                    return Err(format!("broker {f} is shutting down and is no longer in the ISR: it stopped fetching"))
+                }
+                Some(_) => {}
             }
-            Some(_) => {}
         }
-        // The round is atomic and apart from the timed fetcher's request, if
-        // one is out: its answer still ends that request, not this one.
-        let in_flight = self.broker(f).fetcher.in_flight_since_ms;
-        let request = self.next_request(f, 0);
-        self.emit(Event::sent(&request, 0));
-        if let Some(response) = self.deliver(request) {
-            self.emit(Event::sent(&response, 0));
-            self.deliver(response);
-        }
-        if in_flight.is_some() && self.following(0, f).is_some() {
-            self.broker_mut(f).fetcher.in_flight_since_ms = in_flight;
+        let leaders: BrokerList = match from {
+            Some(l) if sources.contains(&l) => [l].into_iter().collect(),
+            Some(l) => return Err(format!("broker {f} fetches no partition from broker {l}")),
+            None if sources.is_empty() => return Err(format!("broker {f} follows no leader it fetches from: it leads, or its partitions are offline")),
+            None => sources,
+        };
+        for &l in &leaders {
+            // The round is atomic and apart from the timed fetcher's request, if
+            // one is out: its answer still ends that request, not this one.
+            let in_flight = self.broker(f).fetcher(l).in_flight_since_ms;
+            let request = self.next_request(f, l, 0);
+            self.emit(Event::sent(&request, 0));
+            if let Some(response) = self.deliver(request) {
+                self.emit(Event::sent(&response, 0));
+                self.deliver(response);
+            }
+            if in_flight.is_some() && self.fetch_sources(f).contains(&l) {
+                self.broker_mut(f).fetcher_mut(l).in_flight_since_ms = in_flight;
+            }
         }
         Ok(())
     }
 
-    /// Timed mode: each follower's fetcher keeps one request out at a time:
-    /// the next goes as soon as an answer is handled (the leader long-polls),
-    /// `replica.fetch.backoff.ms` after a failed one, and it gives up on one
-    /// unanswered for `request.timeout.ms` (`AbstractFetcherThread`).
-    pub(crate) fn run_fetchers(&mut self) {
-        let now = self.now_ms;
-        for i in 0..self.brokers.len() {
-            let b = &self.brokers[i];
-            if !self.fetcher_active(b) {
-                continue;
-            }
-            let (f, leader) = (b.id, self.following(0, b.id).expect("active fetcher"));
-            if let Some(sent) = b.fetcher.in_flight_since_ms {
-                if sent + self.config.request_timeout_ms > now {
+    /// A fetcher runs on its own (timed mode): its broker runs and is not
+    /// paused, and it fetches some partition.
+    pub(crate) fn fetcher_active(&self, f: BrokerId, leader: BrokerId) -> bool {
+        self.config.auto_fetch && !self.broker(f).fetchers_paused && !self.fetched_from(f, leader).is_empty()
+    }
+
+    /// When a fetcher can next send: once its backoff and the partitions'
+    /// are over (a fetcher whose every partition backs off waits for the first).
+    fn fetcher_ready_ms(&self, f: BrokerId, leader: BrokerId) -> u64 {
+        let partitions = self.fetched_from(f, leader);
+        let earliest = partitions.iter().map(|&p| self.replica(p, f).fetch_backoff_until_ms).min().unwrap_or(0);
+        self.broker(f).fetcher(leader).next_fetch_ms.max(earliest)
+    }
+
+    /// The next time a fetcher sends or gives up on its request.
+    pub(crate) fn next_fetcher_due_ms(&self) -> Option<u64> {
+        let mut due: Option<u64> = None;
+        for f in self.config.broker_ids() {
+            for &l in &self.fetch_sources(f) {
+                if !self.fetcher_active(f, l) {
                     continue;
                 }
-                let fetcher = &mut self.brokers[i].fetcher;
-                fetcher.in_flight_since_ms = None;
-                fetcher.next_fetch_ms = now + self.config.replica_fetch_backoff_ms;
-                // `NetworkClient.handleTimedOutRequests` closes the connection:
-                // the request or its answer still on the wire is gone, and a
-                // fetch the leader holds will have no one to answer.
-                let discarded = self.network.make_mut().close_connection(f, leader) as u64;
-                self.broker_mut(leader).delayed_fetches.retain(|d| d.request.follower != f);
-                self.emit(Event::FetchTimedOut { follower: f, leader, discarded });
+                let t = match self.broker(f).fetcher(l).in_flight_since_ms {
+                    Some(sent) => sent + self.config.request_timeout_ms,
+                    None => self.fetcher_ready_ms(f, l).max(self.now_ms),
+                };
+                due = Some(due.map_or(t, |d| d.min(t)));
             }
-            if self.brokers[i].fetcher.next_fetch_ms > now {
-                continue;
+        }
+        due
+    }
+
+    /// Timed mode: each fetcher keeps one request out at a time: the next
+    /// goes as soon as an answer is handled (the leader long-polls),
+    /// `replica.fetch.backoff.ms` after a failed partition, and it gives up
+    /// on one unanswered for `request.timeout.ms` (`AbstractFetcherThread`).
+    pub(crate) fn run_fetchers(&mut self) {
+        let now = self.now_ms;
+        for f in self.config.broker_ids() {
+            for l in self.fetch_sources(f) {
+                if !self.fetcher_active(f, l) {
+                    continue;
+                }
+                if let Some(sent) = self.broker(f).fetcher(l).in_flight_since_ms {
+                    if sent + self.config.request_timeout_ms > now {
+                        continue;
+                    }
+                    let backoff = self.config.replica_fetch_backoff_ms;
+                    let fetcher = self.broker_mut(f).fetcher_mut(l);
+                    fetcher.in_flight_since_ms = None;
+                    fetcher.next_fetch_ms = now + backoff;
+                    // `NetworkClient.handleTimedOutRequests` closes the connection:
+                    // the request or its answer still on the wire is gone, and a
+                    // fetch the leader holds will have no one to answer.
+                    let discarded = self.network.make_mut().close_connection(f, l) as u64;
+                    self.broker_mut(l).delayed_fetches.retain(|d| d.request.follower != f);
+                    self.emit(Event::FetchTimedOut { follower: f, leader: l, discarded });
+                }
+                if self.fetcher_ready_ms(f, l) > now {
+                    continue;
+                }
+                let request = self.next_request(f, l, self.config.replica_fetch_wait_max_ms);
+                self.broker_mut(f).fetcher_mut(l).in_flight_since_ms = Some(now);
+                self.send(request);
+                self.end_action();
             }
-            let request = self.next_request(f, self.config.replica_fetch_wait_max_ms);
-            self.brokers[i].fetcher.in_flight_since_ms = Some(now);
-            self.send(request);
-            self.end_action();
         }
     }
 }

@@ -7,7 +7,10 @@ use crate::model::config::{limits, BrokerId, BrokerList, PartitionId};
 use crate::model::event::{Event, HighWatermarkCause, ProduceResult};
 use crate::model::log::Record;
 use crate::model::producer::Retry;
-use crate::model::protocol::{DivergingEpoch, Errors, Fetch, FetchResponse, Message, OffsetsForLeaderEpoch, OffsetsForLeaderEpochResponse};
+use crate::model::protocol::{
+    DivergingEpoch, EpochEndOffset, Errors, Fetch, FetchPartition, FetchResponse, FetchResponsePartition, Message, OffsetsForLeaderEpoch,
+    OffsetsForLeaderEpochPartition, OffsetsForLeaderEpochResponse, PartitionBatch,
+};
 use crate::model::broker::DelayedFetch;
 use crate::model::replica::{AlterPartitionInFlight, Replica};
 use crate::model::rules::Rule;
@@ -249,17 +252,53 @@ impl Simulation {
         }
     }
 
-    /// `Partition.fetchRecords` on the leader; `None` when the fetch is held
-    /// (`DelayedFetch`): it found nothing new and may wait `max_wait_ms`.
+    /// `ReplicaManager.fetchMessages` on the leader: each partition read on
+    /// its own (`Partition.fetchRecords`); `None` when the fetch is held
+    /// (`DelayedFetch`): no partition has anything new, none has an error
+    /// or a divergence to report, and it may wait `max_wait_ms`.
     pub(crate) fn handle_fetch(&mut self, req: &Fetch) -> Option<FetchResponse> {
-        let (p, l) = (0, req.leader);
+        let mut partitions = PartitionBatch::new();
+        let mut respond_now = req.max_wait_ms == 0;
+        for part in &req.partitions {
+            let (resp, read) = self.fetch_partition(req.leader, req.follower, part);
+            respond_now |= resp.error.is_some() || resp.diverging_epoch.is_some() || read;
+            partitions.push(resp);
+        }
+        if !respond_now {
+            let (l, until_ms) = (req.leader, self.now_ms + req.max_wait_ms);
+            self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: req.clone(), until_ms });
+            for part in &req.partitions {
+                self.emit_in(part.partition, Event::FetchHeld { leader: l, follower: req.follower, fetch_offset: part.fetch_offset, until_ms });
+            }
+            return None;
+        }
+        // `Partition.fetchRecords` reads the log, and the HW with it, before
+        // `updateFollowerFetchState`: a partition's data that carries records
+        // holds the HW from before this fetch moved it; one without records
+        // is answered with a fresh read of the HW (as `DelayedFetch` does).
+        for resp in partitions.iter_mut().filter(|r| r.error.is_none() && r.diverging_epoch.is_none()) {
+            let leader = self.replica(resp.partition, req.leader);
+            if resp.records.is_empty() {
+                resp.high_watermark = leader.high_watermark;
+            }
+            resp.leader_log_end_offset = leader.log_end_offset();
+        }
+        Some(FetchResponse { leader: req.leader, follower: req.follower, partitions })
+    }
+
+    /// One partition of a fetch on the leader (`Partition.fetchRecords`):
+    /// its answer, and whether it read records. A partition without an
+    /// error or a divergence moves the follower's fetch state, the ISR and
+    /// the HW.
+    fn fetch_partition(&mut self, l: BrokerId, follower: BrokerId, req: &FetchPartition) -> (FetchResponsePartition, bool) {
+        let p = req.partition;
         let diverging_in_fetch = self.rules.has(Rule::DivergingEpochInFetch);
         let leader = self.replica(p, l);
-        let mut resp = FetchResponse::answer(req, leader.log_end_offset(), leader.high_watermark, vec![]);
+        let mut resp = FetchResponsePartition::answer(req, leader.log_end_offset(), leader.high_watermark, vec![]);
         let error = leader_refusal(self.is_leader(p, l), leader, req.current_leader_epoch);
         if error.is_some() {
             resp.error = error;
-            return Some(resp);
+            return (resp, false);
         }
         // Divergence check inside the fetch (2.8+; Fetch v12, KIP-595's
         // DivergingEpoch with KIP-279 semantics): no state changes.
@@ -267,89 +306,90 @@ impl Simulation {
             match leader.log.end_offset_for_epoch(last) {
                 Some((epoch, end_offset)) if epoch < last || end_offset < req.fetch_offset => {
                     resp.diverging_epoch = Some(DivergingEpoch { epoch, end_offset });
-                    return Some(resp);
+                    return (resp, false);
                 }
                 Some(_) => {}
                 None => {
                     resp.error = Some(Errors::OffsetOutOfRange);
-                    return Some(resp);
+                    return (resp, false);
                 }
             }
         }
         if req.fetch_offset > leader.log_end_offset() {
             resp.error = Some(Errors::OffsetOutOfRange);
-            return Some(resp);
+            return (resp, false);
         }
-        // `Partition.fetchRecords` reads the log, and the HW with it, before
-        // `updateFollowerFetchState`: a response that carries records holds
-        // the HW from before this fetch moved it. A fetch with nothing to
-        // read waits in `DelayedFetch` (`ReplicaManager.fetchMessages`, up to
-        // `replica.fetch.wait.max.ms`) and is answered with a fresh read: a
-        // manual round, which takes no time, is answered at once that way.
         let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
         let read_high_watermark = leader.high_watermark;
         let (now, leo) = (self.now_ms, leader.log_end_offset());
-        let remote = self.replica_mut(p, l).remote_mut(req.follower);
+        let remote = self.replica_mut(p, l).remote_mut(follower);
         let from = remote.log_end_offset;
         remote.update_fetch_state(req.fetch_offset, leo, now);
         if from != Some(req.fetch_offset) {
-            self.emit(Event::RemoteLogEndOffsetUpdated { leader: l, follower: req.follower, from, to: req.fetch_offset });
+            self.emit_in(p, Event::RemoteLogEndOffsetUpdated { leader: l, follower, from, to: req.fetch_offset });
         }
-        self.maybe_expand_isr(p, l, req.follower);
+        self.maybe_expand_isr(p, l, follower);
         self.maybe_increment_high_watermark(p, l);
-        if records.is_empty() && req.max_wait_ms > 0 {
-            let until_ms = self.now_ms + req.max_wait_ms;
-            self.broker_mut(l).delayed_fetches.push(DelayedFetch { request: *req, until_ms });
-            self.emit(Event::FetchHeld { leader: l, follower: req.follower, fetch_offset: req.fetch_offset, until_ms });
-            return None;
-        }
-        let leader = self.replica(p, l);
-        resp.high_watermark = if records.is_empty() { leader.high_watermark } else { read_high_watermark };
-        resp.leader_log_end_offset = leader.log_end_offset();
+        let read = !records.is_empty();
+        resp.high_watermark = read_high_watermark;
         resp.record_count = records.len() as u64;
         resp.records = records.into();
-        Some(resp)
+        (resp, read)
     }
 
     /// `DelayedFetch.onComplete`: a held fetch is answered with a fresh read
-    /// of the log and the HW once records arrive past its offset or its wait
-    /// is over (a rise of the HW alone does not complete a follower's fetch).
+    /// of each partition's log and HW once records arrive past one of its
+    /// offsets or its wait is over (a rise of a HW alone does not complete a
+    /// follower's fetch).
     pub(crate) fn complete_delayed_fetches(&mut self, l: BrokerId) {
-        let (p, now) = (0, self.now_ms);
-        let leo = self.replica(p, l).log_end_offset();
+        let now = self.now_ms;
+        let arrived = |s: &Simulation, part: &FetchPartition| s.replica(part.partition, l).log_end_offset() > part.fetch_offset;
         let mut due = vec![];
-        self.broker_mut(l).delayed_fetches.retain(|d| {
-            let ready = d.until_ms <= now || leo > d.request.fetch_offset;
-            if ready {
+        let held = std::mem::take(&mut self.broker_mut(l).delayed_fetches);
+        let mut kept = Vec::with_capacity(held.len());
+        for d in held {
+            if d.until_ms <= now || d.request.partitions.iter().any(|part| arrived(self, part)) {
                 due.push(d.request);
+            } else {
+                kept.push(d);
             }
-            !ready
-        });
+        }
+        self.broker_mut(l).delayed_fetches = kept;
         for req in due {
-            let leader = self.replica(p, l);
-            let records = leader.log.read(req.fetch_offset, limits::MAX_FETCH_RECORDS);
-            let resp = FetchResponse::answer(&req, leader.log_end_offset(), leader.high_watermark, records);
-            self.send(Message::FetchResponse(resp));
+            let partitions = req
+                .partitions
+                .iter()
+                .map(|part| {
+                    let leader = self.replica(part.partition, l);
+                    let records = leader.log.read(part.fetch_offset, limits::MAX_FETCH_RECORDS);
+                    FetchResponsePartition::answer(part, leader.log_end_offset(), leader.high_watermark, records)
+                })
+                .collect();
+            self.send(Message::FetchResponse(FetchResponse { leader: l, follower: req.follower, partitions }));
         }
     }
 
-    /// OffsetsForLeaderEpoch on the leader (KIP-101): where the asked epoch
-    /// ends (the start of the next one, or the LEO for the current). Since
-    /// 2.0 the answer also names the largest epoch <= the asked one (KIP-279);
-    /// since 2.1 a request from another leader epoch is fenced (KIP-320).
+    /// OffsetsForLeaderEpoch on the leader (KIP-101), for each partition:
+    /// where the asked epoch ends (the start of the next one, or the LEO for
+    /// the current). Since 2.0 the answer also names the largest epoch <=
+    /// the asked one (KIP-279); since 2.1 a request from another leader
+    /// epoch is fenced (KIP-320).
     pub(crate) fn handle_offsets_for_leader_epoch(&mut self, req: &OffsetsForLeaderEpoch) -> OffsetsForLeaderEpochResponse {
-        let p = 0;
-        let leader = self.replica(p, req.leader);
-        let mut resp = OffsetsForLeaderEpochResponse {
-            leader: req.leader,
-            follower: req.follower,
+        let partitions = req.partitions.iter().map(|part| self.epoch_end_offset(req.leader, part)).collect();
+        OffsetsForLeaderEpochResponse { leader: req.leader, follower: req.follower, partitions }
+    }
+
+    fn epoch_end_offset(&self, l: BrokerId, req: &OffsetsForLeaderEpochPartition) -> EpochEndOffset {
+        let p = req.partition;
+        let leader = self.replica(p, l);
+        let mut resp = EpochEndOffset {
+            partition: p,
             requested_epoch: req.leader_epoch,
             sent_in_epoch: req.sent_in_epoch,
-            error: None,
+            error: leader_refusal(self.is_leader(p, l), leader, req.current_leader_epoch),
             leader_epoch: None,
             end_offset: None,
         };
-        resp.error = leader_refusal(self.is_leader(p, req.leader), leader, req.current_leader_epoch);
         if resp.error.is_some() {
             return resp;
         }

@@ -1,9 +1,10 @@
 //! The requests and responses brokers exchange, named as in Kafka's protocol,
 //! and the Kafka error codes the model can produce.
 
-use crate::model::config::BrokerId;
+use crate::model::config::{BrokerId, PartitionId};
 use crate::model::log::Record;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use smallvec::SmallVec;
 use std::fmt;
 use std::sync::Arc;
 
@@ -47,24 +48,84 @@ impl fmt::Display for Errors {
     }
 }
 
-/// A follower's Fetch request (`FetchRequest`, replica side).
+/// The partitions of one request or response, in partition order: one for
+/// a topic of one partition, stored inline.
+pub type PartitionBatch<T> = SmallVec<[T; 1]>;
+
+/// A message serializes as it always has for a topic of one partition: the
+/// one partition's fields beside the message's own, in their order (the
+/// page draws them); with several, a `partitions` list whose entries name
+/// their partitions.
+macro_rules! serialize_batch {
+    (@one $map:ident $self:ident $one:ident own $f:ident) => { $map.serialize_entry(stringify!($f), &$self.$f)? };
+    (@one $map:ident $self:ident $one:ident part $f:ident) => { $map.serialize_entry(stringify!($f), &$one.$f)? };
+    (@many $map:ident $self:ident own $f:ident) => { $map.serialize_entry(stringify!($f), &$self.$f)? };
+    (@many $map:ident $self:ident part $f:ident) => { () };
+    ($t:ident { $($kind:ident $f:ident),* }) => {
+        impl Serialize for $t {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap;
+                let mut map = s.serialize_map(None)?;
+                match &self.partitions[..] {
+                    [one] => {
+                        $(serialize_batch!(@one map self one $kind $f);)*
+                    }
+                    many => {
+                        $(serialize_batch!(@many map self $kind $f);)*
+                        map.serialize_entry("partitions", many)?;
+                    }
+                }
+                map.end()
+            }
+        }
+    };
+}
+
+/// Each partition's part of a message, as its text reads: `Fetch(offset 3)`
+/// for one partition, `Fetch(p0 offset 3; p2 offset 0)` for several.
+fn write_batch<T>(f: &mut fmt::Formatter<'_>, name: &str, partitions: &[T], id: impl Fn(&T) -> PartitionId, mut part: impl FnMut(&mut fmt::Formatter<'_>, &T) -> fmt::Result) -> fmt::Result {
+    write!(f, "{name}(")?;
+    match partitions {
+        [one] => part(f, one)?,
+        many => {
+            for (i, x) in many.iter().enumerate() {
+                write!(f, "{}p{} ", if i == 0 { "" } else { "; " }, id(x))?;
+                part(f, x)?;
+            }
+        }
+    }
+    f.write_str(")")
+}
+
+/// One partition of a follower's Fetch request (`FetchRequest.PartitionData`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Fetch {
-    pub follower: BrokerId,
-    pub leader: BrokerId,
+pub struct FetchPartition {
+    pub partition: PartitionId,
     /// The follower's log end offset.
     pub fetch_offset: u64,
     /// KIP-320 `CurrentLeaderEpoch` (2.1+).
     pub current_leader_epoch: Option<u32>,
     /// Fetch v12 `LastFetchedEpoch` (2.8+; the version is 2.7's, KIP-595).
     pub last_fetched_epoch: Option<u32>,
-    /// `MaxWaitMs`: how long the leader may hold the fetch when it has
-    /// nothing new (`replica.fetch.wait.max.ms`; 0 for a manual round).
-    pub max_wait_ms: u64,
     /// The epoch the follower was in when it sent the request; a response
     /// from another epoch is stale and ignored.
     pub sent_in_epoch: u32,
 }
+
+/// A follower's Fetch request (`FetchRequest`, replica side): one per
+/// leader it follows, carrying every partition it fetches from that leader
+/// (`AbstractFetcherThread`'s partition states, one thread per source broker).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fetch {
+    pub follower: BrokerId,
+    pub leader: BrokerId,
+    /// `MaxWaitMs`: how long the leader may hold the fetch when it has
+    /// nothing new (`replica.fetch.wait.max.ms`; 0 for a manual round).
+    pub max_wait_ms: u64,
+    pub partitions: PartitionBatch<FetchPartition>,
+}
+
+serialize_batch!(Fetch { own follower, own leader, part fetch_offset, part current_leader_epoch, part last_fetched_epoch, own max_wait_ms, part sent_in_epoch });
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct DivergingEpoch {
@@ -72,10 +133,10 @@ pub struct DivergingEpoch {
     pub end_offset: u64,
 }
 
+/// One partition of a FetchResponse (`FetchResponseData.PartitionData`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct FetchResponse {
-    pub leader: BrokerId,
-    pub follower: BrokerId,
+pub struct FetchResponsePartition {
+    pub partition: PartitionId,
     pub fetch_offset: u64,
     pub sent_in_epoch: u32,
     pub error: Option<Errors>,
@@ -90,13 +151,12 @@ pub struct FetchResponse {
     pub records: Arc<[Record]>,
 }
 
-impl FetchResponse {
+impl FetchResponsePartition {
     /// The answer to `req` with the leader's LEO, its HW and the records read
     /// (no error, no divergence).
-    pub fn answer(req: &Fetch, leader_log_end_offset: u64, high_watermark: u64, records: Vec<Record>) -> FetchResponse {
-        FetchResponse {
-            leader: req.leader,
-            follower: req.follower,
+    pub fn answer(req: &FetchPartition, leader_log_end_offset: u64, high_watermark: u64, records: Vec<Record>) -> FetchResponsePartition {
+        FetchResponsePartition {
+            partition: req.partition,
             fetch_offset: req.fetch_offset,
             sent_in_epoch: req.sent_in_epoch,
             error: None,
@@ -107,28 +167,51 @@ impl FetchResponse {
             records: records.into(),
         }
     }
+}
 
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FetchResponse {
+    pub leader: BrokerId,
+    pub follower: BrokerId,
+    pub partitions: PartitionBatch<FetchResponsePartition>,
+}
+
+serialize_batch!(FetchResponse { own leader, own follower, part fetch_offset, part sent_in_epoch, part error, part leader_log_end_offset, part high_watermark, part diverging_epoch, part record_count });
+
+impl FetchResponse {
     /// The response as events show it: everything but the records themselves.
     pub fn summary(&self) -> FetchResponse {
-        FetchResponse { records: Arc::default(), ..*self }
+        let partitions = self.partitions.iter().map(|p| FetchResponsePartition { records: Arc::default(), ..p.clone() }).collect();
+        FetchResponse { leader: self.leader, follower: self.follower, partitions }
     }
 }
 
-/// KIP-101 `OffsetsForLeaderEpoch` request, sent by a follower (0.11 to 2.1).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct OffsetsForLeaderEpoch {
-    pub follower: BrokerId,
-    pub leader: BrokerId,
+/// One partition of a KIP-101 `OffsetsForLeaderEpoch` request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct OffsetsForLeaderEpochPartition {
+    pub partition: PartitionId,
     pub leader_epoch: u32,
     /// KIP-320 `CurrentLeaderEpoch` (2.1+).
     pub current_leader_epoch: Option<u32>,
     pub sent_in_epoch: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct OffsetsForLeaderEpochResponse {
-    pub leader: BrokerId,
+/// KIP-101 `OffsetsForLeaderEpoch` request, sent by a follower (0.11 to 2.1)
+/// to a leader for every partition it follows there that must truncate
+/// first (`AbstractFetcherThread.maybeTruncate`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OffsetsForLeaderEpoch {
     pub follower: BrokerId,
+    pub leader: BrokerId,
+    pub partitions: PartitionBatch<OffsetsForLeaderEpochPartition>,
+}
+
+serialize_batch!(OffsetsForLeaderEpoch { own follower, own leader, part leader_epoch, part current_leader_epoch, part sent_in_epoch });
+
+/// One partition of an `OffsetsForLeaderEpoch` response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct EpochEndOffset {
+    pub partition: PartitionId,
     pub requested_epoch: u32,
     pub sent_in_epoch: u32,
     pub error: Option<Errors>,
@@ -137,6 +220,15 @@ pub struct OffsetsForLeaderEpochResponse {
     /// `None` is Kafka's UNDEFINED_EPOCH_OFFSET.
     pub end_offset: Option<u64>,
 }
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OffsetsForLeaderEpochResponse {
+    pub leader: BrokerId,
+    pub follower: BrokerId,
+    pub partitions: PartitionBatch<EpochEndOffset>,
+}
+
+serialize_batch!(OffsetsForLeaderEpochResponse { own leader, own follower, part requested_epoch, part sent_in_epoch, part error, part leader_epoch, part end_offset });
 
 /// A message on the wire between two brokers (timed mode keeps them in flight).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -152,7 +244,7 @@ impl Message {
     /// Records the message carries (a FetchResponse's).
     pub fn record_count(&self) -> usize {
         match self {
-            Message::FetchResponse(r) => r.records.len(),
+            Message::FetchResponse(r) => r.partitions.iter().map(|p| p.records.len()).sum(),
             _ => 0,
         }
     }
@@ -187,60 +279,59 @@ impl Message {
 
 impl fmt::Display for Fetch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Fetch(offset {}", self.fetch_offset)?;
-        if let Some(e) = self.current_leader_epoch {
-            write!(f, ", leader epoch {e}")?;
-        }
-        if let Some(e) = self.last_fetched_epoch {
-            write!(f, ", last fetched epoch {e}")?;
-        }
-        f.write_str(")")
+        write_batch(f, "Fetch", &self.partitions, |p| p.partition, |f, p| {
+            write!(f, "offset {}", p.fetch_offset)?;
+            if let Some(e) = p.current_leader_epoch {
+                write!(f, ", leader epoch {e}")?;
+            }
+            if let Some(e) = p.last_fetched_epoch {
+                write!(f, ", last fetched epoch {e}")?;
+            }
+            Ok(())
+        })
     }
 }
 
 impl fmt::Display for FetchResponse {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(e) = self.error {
-            return write!(f, "FetchResponse({e})");
-        }
-        if let Some(d) = self.diverging_epoch {
-            return write!(f, "FetchResponse(DivergingEpoch(epoch {}, end offset {}), HW {})", d.epoch, d.end_offset, self.high_watermark);
-        }
-        let n = self.record_count;
-        match n {
-            0 => write!(f, "FetchResponse(no records, HW {})", self.high_watermark),
-            1 => write!(f, "FetchResponse(1 record at offset {}, HW {})", self.fetch_offset, self.high_watermark),
-            _ => write!(
-                f,
-                "FetchResponse({n} records, offsets {}..{}, HW {})",
-                self.fetch_offset,
-                self.fetch_offset + n - 1,
-                self.high_watermark
-            ),
-        }
+        write_batch(f, "FetchResponse", &self.partitions, |p| p.partition, |f, p| {
+            if let Some(e) = p.error {
+                return write!(f, "{e}");
+            }
+            if let Some(d) = p.diverging_epoch {
+                return write!(f, "DivergingEpoch(epoch {}, end offset {}), HW {}", d.epoch, d.end_offset, p.high_watermark);
+            }
+            match p.record_count {
+                0 => write!(f, "no records, HW {}", p.high_watermark),
+                1 => write!(f, "1 record at offset {}, HW {}", p.fetch_offset, p.high_watermark),
+                n => write!(f, "{n} records, offsets {}..{}, HW {}", p.fetch_offset, p.fetch_offset + n - 1, p.high_watermark),
+            }
+        })
     }
 }
 
 impl fmt::Display for OffsetsForLeaderEpoch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "OffsetsForLeaderEpoch(epoch {}", self.leader_epoch)?;
-        if let Some(e) = self.current_leader_epoch {
-            write!(f, ", leader epoch {e}")?;
-        }
-        f.write_str(")")
+        write_batch(f, "OffsetsForLeaderEpoch", &self.partitions, |p| p.partition, |f, p| {
+            write!(f, "epoch {}", p.leader_epoch)?;
+            if let Some(e) = p.current_leader_epoch {
+                write!(f, ", leader epoch {e}")?;
+            }
+            Ok(())
+        })
     }
 }
 
 impl fmt::Display for OffsetsForLeaderEpochResponse {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.error, self.end_offset) {
-            (Some(e), _) => write!(f, "OffsetsForLeaderEpochResponse({e})"),
-            (None, Some(o)) => match self.leader_epoch {
-                Some(e) => write!(f, "OffsetsForLeaderEpochResponse(epoch {e}, end offset {o})"),
-                None => write!(f, "OffsetsForLeaderEpochResponse(end offset {o})"),
+        write_batch(f, "OffsetsForLeaderEpochResponse", &self.partitions, |p| p.partition, |f, p| match (p.error, p.end_offset) {
+            (Some(e), _) => write!(f, "{e}"),
+            (None, Some(o)) => match p.leader_epoch {
+                Some(e) => write!(f, "epoch {e}, end offset {o}"),
+                None => write!(f, "end offset {o}"),
             },
-            (None, None) => f.write_str("OffsetsForLeaderEpochResponse(UNDEFINED_EPOCH_OFFSET)"),
-        }
+            (None, None) => f.write_str("UNDEFINED_EPOCH_OFFSET"),
+        })
     }
 }
 

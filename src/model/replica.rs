@@ -101,6 +101,9 @@ pub struct Replica {
     /// partition has no leader): it stopped fetching the partition
     /// (`ReplicaManager.applyLocalFollowersDelta`, KRaft from 3.3).
     pub stopped_for_shutdown: bool,
+    /// After an error for this partition, the fetcher leaves it out until
+    /// then (`AbstractFetcherThread.delayPartitions`, `replica.fetch.backoff.ms`).
+    pub fetch_backoff_until_ms: u64,
 }
 
 /// An AlterPartition request in flight: what it proposed, in which leader
@@ -112,7 +115,7 @@ pub struct AlterPartitionInFlight {
     pub answer_ms: u64,
 }
 
-crate::clone_in_place!(Replica { id, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, pending_isr, alter_partition, needs_epoch_truncation, stopped_for_shutdown });
+crate::clone_in_place!(Replica { id, log, high_watermark, checkpointed_high_watermark, leader_epoch, leader, isr, remote, epoch_start_offset, pending_isr, alter_partition, needs_epoch_truncation, stopped_for_shutdown, fetch_backoff_until_ms });
 
 impl Replica {
     pub fn new(id: BrokerId, brokers: u32) -> Replica {
@@ -130,6 +133,7 @@ impl Replica {
             alter_partition: None,
             needs_epoch_truncation: false,
             stopped_for_shutdown: false,
+            fetch_backoff_until_ms: 0,
         }
     }
 
@@ -173,6 +177,7 @@ impl Replica {
         self.isr = isr;
         self.needs_epoch_truncation = false;
         self.stopped_for_shutdown = false;
+        self.fetch_backoff_until_ms = 0;
         self.pending_isr = None;
     }
 

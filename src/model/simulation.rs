@@ -62,7 +62,7 @@ impl Simulation {
         debug_assert!(config.validate().is_ok());
         let n = config.brokers;
         let mut rng = Rng::new(config.seed);
-        let mut brokers: Vec<Broker> = config.broker_ids().map(Broker::new).collect();
+        let mut brokers: Vec<Broker> = config.broker_ids().map(|b| Broker::new(b, n)).collect();
         let mut partitions: Vec<Partition> = config.partition_ids().map(|p| Partition::new(p, n)).collect();
         let controller = Controller::new(n, &replica_assignment(&config));
         let rules = config.rules();
@@ -77,9 +77,15 @@ impl Simulation {
                 }
             }
         }
-        for b in brokers.iter_mut().skip(1) {
-            // Timed mode: each fetcher starts at a seeded phase of its interval.
-            b.fetcher.next_fetch_ms = rng.below(config.replica_fetch_wait_max_ms);
+        // Timed mode: each fetcher starts at a seeded phase of its interval,
+        // drawn by follower, then leader.
+        for b in brokers.iter_mut() {
+            let mut leaders: Vec<BrokerId> = partitions.iter().filter_map(|p| p.replicas[(b.id - 1) as usize].followed_leader()).collect();
+            leaders.sort_unstable();
+            leaders.dedup();
+            for l in leaders {
+                b.fetcher_mut(l).next_fetch_ms = rng.below(config.replica_fetch_wait_max_ms);
+            }
         }
         Simulation {
             now_ms: 0,
@@ -239,7 +245,7 @@ impl Simulation {
         }
         match step {
             Step::Produce(p) => self.produce(p),
-            Step::Fetch(f) => self.fetch_now(*f)?,
+            Step::Fetch(f) => self.fetch_now(*f, None)?,
             Step::AdvanceMs(ms) => self.advance(*ms),
             Step::Crash(c) => self.crash(c)?,
             Step::Restart(b) => self.restart(*b)?,
@@ -271,10 +277,10 @@ impl Simulation {
             Step::Pause(b) | Step::Resume(b) => {
                 let pause = matches!(step, Step::Pause(_));
                 let broker = self.broker_mut(*b);
-                if broker.fetcher.paused == pause {
+                if broker.fetchers_paused == pause {
                     return Err(format!("broker {b}'s fetcher is already {}", if pause { "paused" } else { "running" }));
                 }
-                broker.fetcher.paused = pause;
+                broker.fetchers_paused = pause;
                 self.emit(if pause { Event::FetcherPaused { broker: *b } } else { Event::FetcherResumed { broker: *b } });
             }
         }
@@ -286,7 +292,26 @@ impl Simulation {
     /// Adds an event to the step's trace (`Accounting::emit`).
     #[inline]
     pub(crate) fn emit(&mut self, event: Event) {
-        self.accounting.emit(self.step, self.now_ms, event);
+        self.accounting.emit(self.step, self.now_ms, None, event);
+    }
+
+    /// `emit` for an event about partition `p`: its trace line names the
+    /// partition when the topic has several.
+    #[inline]
+    pub(crate) fn emit_in(&mut self, p: PartitionId, event: Event) {
+        let partition = (self.config.partitions > 1).then_some(p);
+        self.accounting.emit(self.step, self.now_ms, partition, event);
+    }
+
+    /// `emit_traced` for an event about partition `p`.
+    pub(crate) fn emit_traced_in(&mut self, p: PartitionId, touch: Touch, event: impl FnOnce(&Simulation) -> Event) {
+        if self.accounting.trace {
+            let event = event(self);
+            assert_eq!(Checker::touches(&event), touch, "{event}");
+            self.emit_in(p, event);
+        } else {
+            self.accounting.count_unbuilt(touch);
+        }
     }
 
     /// `emit` for an event the checks do not read, built (from the state as
@@ -558,23 +583,6 @@ impl Simulation {
             due = [held, answers, self.network.next_arrival_ms(), self.next_fetcher_due_ms()].into_iter().fold(due, later);
         }
         due
-    }
-
-    /// The broker's fetcher runs on its own (timed mode): it follows a
-    /// leader, is not paused, and still fetches the partition.
-    pub(crate) fn fetcher_active(&self, b: &Broker) -> bool {
-        self.config.auto_fetch && self.following(0, b.id).is_some() && !b.fetcher.paused && !self.replica(0, b.id).stopped_for_shutdown
-    }
-
-    pub(crate) fn next_fetcher_due_ms(&self) -> Option<u64> {
-        self.brokers
-            .iter()
-            .filter(|b| self.fetcher_active(b))
-            .map(|b| match b.fetcher.in_flight_since_ms {
-                Some(sent) => sent + self.config.request_timeout_ms,
-                None => b.fetcher.next_fetch_ms.max(self.now_ms),
-            })
-            .min()
     }
 
     /// Everything due at `now_ms`, in a fixed order.

@@ -258,7 +258,7 @@ impl StateView {
                     in_isr: c.isr.contains(&b.id),
                     in_elr: c.elr.contains(&b.id),
                     latency_ms: sim.network.latency_ms[(b.id - 1) as usize],
-                    fetcher_paused: node.fetcher.paused,
+                    fetcher_paused: node.fetchers_paused,
                     log_window_start: start,
                     log,
                     leader_epoch_cache: sim.protocol().has_leader_epoch_cache().then(|| b.log.epochs().entries().to_vec()),
