@@ -180,7 +180,7 @@ fn a_timeline_keeps_what_ran_before_the_stop_and_continues_from_earlier_steps() 
 fn timeline_snapshots_are_thinned_to_their_byte_budget() {
     let mut s = Scenario::new(highwater::Config { brokers: 7, auto_fetch: true, ..Default::default() });
     for i in 0..4_999 {
-        s.steps.push(Step::Produce(highwater::run::scenario::Produce { value: format!("v{i}"), acks: highwater::Acks::One, to: None }));
+        s.steps.push(Step::Produce(highwater::run::scenario::Produce { value: format!("v{i}"), acks: highwater::Acks::One, to: None, partition: None, key: None }));
         s.steps.push(Step::AdvanceMs(20));
     }
     // Ten thousand timed steps: more events than a run may cause, so only the snapshots' budget is the one under test.
@@ -253,7 +253,7 @@ fn retries_that_leave_no_event_count_against_the_work_budget() {
     )
     .unwrap();
     for i in 0..200 {
-        s.steps.push(Step::Produce(highwater::run::scenario::Produce { value: format!("m{i}"), acks: highwater::Acks::All, to: None }));
+        s.steps.push(Step::Produce(highwater::run::scenario::Produce { value: format!("m{i}"), acks: highwater::Acks::All, to: None, partition: None, key: None }));
     }
     s.steps.push(Step::AdvanceMs(3_599_000));
     let run = common::run(&s);

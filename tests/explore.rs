@@ -426,7 +426,7 @@ fn canonical_hash_keeps_apart_states_with_different_futures() {
     let a = after(&[Step::AdvanceMs(45_000)]);
     let b = after(&[Step::AdvanceMs(9_000), Step::AdvanceMs(45_000)]);
     assert_ne!(canonical_hash(&a), canonical_hash(&b), "ISR-check phase");
-    let produce = Step::Produce(Produce { value: "v1".into(), acks: Acks::One, to: None });
+    let produce = Step::Produce(Produce { value: "v1".into(), acks: Acks::One, to: None, partition: None, key: None });
     let c = after(&[produce.clone(), Step::Fetch(2), Step::AdvanceMs(9_000), Step::AdvanceMs(9_000)]);
     let d = after(&[produce, Step::AdvanceMs(9_000), Step::AdvanceMs(9_000), Step::Fetch(2)]);
     assert_ne!(canonical_hash(&c), canonical_hash(&d), "last fetch time");
@@ -541,7 +541,7 @@ fn a_violation_that_needs_a_fault_is_found_with_its_flag_only() {
     let mut sim = Simulation::new(config.clone());
     let consumes = |sim: &Simulation, consume: bool, moves: &mut Vec<Step>| {
         highwater::search::explore::actions(sim, &Search { consume, ..Search::new(config.clone()) }, moves);
-        moves.iter().filter(|m| matches!(m, Step::Consume(()))).count()
+        moves.iter().filter(|m| matches!(m, Step::Consume(None))).count()
     };
     assert_eq!((consumes(&sim, true, &mut moves), consumes(&sim, false, &mut moves)), (1, 0));
     sim.apply(&Step::Crash(highwater::run::scenario::Crash { broker: 1, lose_unflushed: 0 }));
@@ -574,7 +574,7 @@ fn renaming_two_followers_changes_the_future() {
     let after = |follower: u32| {
         let config = Config { brokers: 3, ..Config::for_protocol(Protocol::V3_7) };
         let steps = vec![
-            Step::Produce(highwater::run::scenario::Produce { value: "m1".into(), acks: Acks::One, to: None }),
+            Step::Produce(highwater::run::scenario::Produce { value: "m1".into(), acks: Acks::One, to: None, partition: None, key: None }),
             Step::Fetch(follower),
             Step::Crash(highwater::run::scenario::Crash { broker: 1, lose_unflushed: 0 }),
             Step::AdvanceMs(10_000),

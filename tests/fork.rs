@@ -56,7 +56,7 @@ fn each_change_changes_one_thing() {
 
     let f = fork(&s, &Change::Acks { step: 8, acks: Acks::One }).unwrap();
     assert_eq!(changed_steps(&s, &f), vec![7]);
-    assert_eq!(f.steps[7], Step::Produce(Produce { value: "m2".into(), acks: Acks::One, to: None }));
+    assert_eq!(f.steps[7], Step::Produce(Produce { value: "m2".into(), acks: Acks::One, to: None, partition: None, key: None }));
     assert_eq!(f.config, s.config);
 
     let f = fork(&s, &Change::MinInsyncReplicas { value: 2 }).unwrap();
@@ -124,9 +124,9 @@ fn impossible_changes_are_typed_errors() {
 /// One change of every kind, and every step form.
 fn samples() -> Vec<Change> {
     let steps = vec![
-        Step::Produce(Produce { value: "m1".into(), acks: Acks::All, to: None }),
-        Step::Produce(Produce { value: "".into(), acks: Acks::Zero, to: Some(2) }),
-        Step::Produce(Produce { value: "a:b&c=d#e/f %g 漢字 <b>\n~._-".into(), acks: Acks::One, to: None }),
+        Step::Produce(Produce { value: "m1".into(), acks: Acks::All, to: None, partition: None, key: None }),
+        Step::Produce(Produce { value: "".into(), acks: Acks::Zero, to: Some(2), partition: None, key: None }),
+        Step::Produce(Produce { value: "a:b&c=d#e/f %g 漢字 <b>\n~._-".into(), acks: Acks::One, to: None, partition: None, key: None }),
         Step::Fetch(2),
         Step::AdvanceMs(0),
         Step::AdvanceMs(3_600_000),
@@ -142,7 +142,7 @@ fn samples() -> Vec<Change> {
         Step::Heal(Heal::All),
         Step::Heal(Heal::Broker(2)),
         Step::Heal(Heal::Link(1, 2)),
-        Step::Consume(()),
+        Step::Consume(None),
         Step::Pause(2),
         Step::Resume(2),
     ];
@@ -176,7 +176,7 @@ fn text_round_trips_exactly_and_is_url_safe() {
         Change::Protocol { protocol: Protocol::V4_1 },
         Change::AcksAll { acks: Acks::All },
         Change::Acks { step: 5, acks: Acks::All },
-        Change::Step { step: 7, with: Step::Produce(Produce { value: "hi there".into(), acks: Acks::One, to: Some(2) }) },
+        Change::Step { step: 7, with: Step::Produce(Produce { value: "hi there".into(), acks: Acks::One, to: Some(2), partition: None, key: None }) },
         Change::Step { step: 7, with: Step::Crash(Crash { broker: 2, lose_unflushed: 1 }) },
         Change::Step { step: 1, with: Step::Elect(None) },
     ]
@@ -188,7 +188,7 @@ fn text_round_trips_exactly_and_is_url_safe() {
         ["min_insync_replicas=2", "protocol=4.1", "acks=all", "acks@5=all", "step@7=produce:hi%20there:1:2", "step@7=crash:2:1", "step@1=elect"]
     );
     // The longest value there is still fits.
-    let long = Change::Step { step: 10_000, with: Step::Produce(Produce { value: "€".repeat(341) + "x", acks: Acks::All, to: Some(7) }) };
+    let long = Change::Step { step: 10_000, with: Step::Produce(Produce { value: "€".repeat(341) + "x", acks: Acks::All, to: Some(7), partition: None, key: None }) };
     let text = long.to_string();
     assert!(text.len() <= MAX_CHANGE_CHARS, "{}", text.len());
     assert_eq!(Change::parse(&text), Ok(long));
@@ -230,7 +230,7 @@ fn bad_text_is_refused_naming_what_is_wrong() {
         ("step@3=produce:a%2f:1", "must be followed by two upper-case hex digits"),
         ("step@3=produce:%41:1", "step@3.produce.value: %41 is written \"A\""),
         ("step@3=produce:%FF:1", "not UTF-8 text"),
-        ("step@3=consume:1", "does not fit consume"),
+        ("step@3=consume:1:2", "does not fit consume or consume:PARTITION"),
         ("step@3=elect:", "step@3.elect: missing"),
     ];
     for (text, expected) in cases {

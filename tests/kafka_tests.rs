@@ -782,12 +782,12 @@ fn subscription_state_test_truncation_detection_with_and_without_reset_policy() 
             let r = run(&scenario(p, &config(reset), VANISHED));
             assert_eq!(count(&r, |e| matches!(e, Event::ConsumerTruncationDetected { position: 2, end_offset: 1, seek: true, .. })), 1, "{p} {reset}\n{}", r.trace());
             assert_eq!(read_values(&r), ["m1", "m2", "m3"], "{p} {reset}: back to offset 1, where m3 is");
-            assert_eq!(r.sim.consumer.position, 2, "{p} {reset}");
+            assert_eq!(r.sim.consumer.position(0), 2, "{p} {reset}");
         }
         let r = run(&scenario(p, &config("none"), VANISHED));
         assert_eq!(count(&r, |e| matches!(e, Event::ConsumerTruncationDetected { position: 2, end_offset: 1, seek: false, .. })), 1, "{p} none\n{}", r.trace());
         assert_eq!(read_values(&r), ["m1", "m2"], "{p} none: nothing read after the exception");
-        assert_eq!(r.sim.consumer.position, 2, "{p} none: the position is left as it was");
+        assert_eq!(r.sim.consumer.position(0), 2, "{p} none: the position is left as it was");
     }
     let r = run(&scenario(Protocol::V2_1, &config("latest"), VANISHED));
     assert_eq!(count(&r, |e| matches!(e, Event::ConsumerTruncationDetected { .. })), 0, "2.1: no validation");

@@ -119,7 +119,7 @@ fn no_follower_is_answered_the_same_diverging_epoch_twice() {
             for i in 0..40 {
                 let b = 1 + rng.below(brokers as u64) as u32;
                 let step = match rng.below(10) {
-                    0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::One, to: None }),
+                    0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::One, to: None, partition: None, key: None }),
                     2..=4 => Step::Fetch(b),
                     5 | 6 => Step::Elect(if rng.below(3) == 0 { None } else { Some(b) }),
                     7 => Step::Crash(Crash { broker: b, lose_unflushed: rng.below(2) }),
@@ -185,7 +185,7 @@ fn a_follower_never_has_two_fetches_in_flight() {
             for i in 0..160 {
                 let b = 1 + rng.below(3) as u32;
                 let step = match rng.below(24) {
-                    0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::All, to: None }),
+                    0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::All, to: None, partition: None, key: None }),
                     2 => Step::Elect(Some(b)),
                     3 => Step::Delay(Delay { broker: b, ms: rng.below(400) }),
                     4 => Step::Pause(b),

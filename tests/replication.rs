@@ -239,7 +239,7 @@ fn impossible_steps_are_rejected_and_the_run_goes_on() {
     assert!(rejected(sim.apply(&Step::Elect(Some(1)))).contains("already the leader"));
     sim.apply(&Step::Crash(highwater::run::scenario::Crash { broker: 2, lose_unflushed: 0 }));
     assert_eq!(rejected(sim.apply(&Step::Fetch(2))), "broker 2 is down");
-    let events = sim.apply(&Step::Produce(Produce { value: "ok".into(), acks: Acks::One, to: None }));
+    let events = sim.apply(&Step::Produce(Produce { value: "ok".into(), acks: Acks::One, to: None, partition: None, key: None }));
     assert!(events.iter().any(|e| e.to_string().contains("acknowledged at offset 0")));
     assert_eq!(sim.step, 7);
 }
@@ -344,7 +344,7 @@ fn consumer_saw_a_record_vanish() {
     none.config.auto_offset_reset = highwater::model::config::OffsetReset::None;
     let n = run(&none);
     assert_eq!(read(&n), vec!["m1", "m2"]);
-    assert_eq!(n.sim.consumer.position, 2);
+    assert_eq!(n.sim.consumer.position(0), 2);
     assert!(n.trace().contains("LogTruncationException"), "{}", n.trace());
 }
 

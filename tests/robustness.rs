@@ -9,7 +9,7 @@ fn arb_step() -> impl Strategy<Value = Step> {
     let id = 0u32..9; // includes ids that do not exist
     prop_oneof![
         ("[a-z<>&\"]{0,6}", prop_oneof![Just(Acks::Zero), Just(Acks::One), Just(Acks::All)], proptest::option::of(id.clone()))
-            .prop_map(|(value, acks, to)| Step::Produce(Produce { value, acks, to })),
+            .prop_map(|(value, acks, to)| Step::Produce(Produce { value, acks, to, partition: None, key: None })),
         id.clone().prop_map(Step::Fetch),
         id.clone().prop_map(Step::Fetch),
         prop_oneof![Just(1u64), Just(600), Just(9_000), Just(45_000)].prop_map(Step::AdvanceMs),
@@ -24,7 +24,7 @@ fn arb_step() -> impl Strategy<Value = Step> {
         id.clone().prop_map(Step::ControlledShutdown),
         prop_oneof![Just(Heal::All), id.clone().prop_map(Heal::Broker), (id.clone(), id.clone()).prop_map(|(a, b)| Heal::Link(a, b))]
             .prop_map(Step::Heal),
-        Just(Step::Consume(())),
+        Just(Step::Consume(None)),
         id.clone().prop_map(Step::Pause),
         id.prop_map(Step::Resume),
     ]

@@ -10,7 +10,7 @@ use highwater::run::scenario::{Crash, Produce};
 use highwater::{Acks, Config, Protocol, Scenario, Simulation, Step, ViolationKind};
 
 fn produce(value: &str, acks: Acks) -> Step {
-    Step::Produce(Produce { value: value.into(), acks, to: None })
+    Step::Produce(Produce { value: value.into(), acks, to: None, partition: None, key: None })
 }
 
 fn scenario(config: Config, steps: Vec<Step>) -> Scenario {
@@ -293,7 +293,7 @@ fn the_leader_epoch_cache_is_null_before_0_11() {
     use highwater::view::state::{LogWindow, StateView};
     for p in Protocol::ALL {
         let mut sim = Simulation::new(Config::for_protocol(p));
-        sim.apply(&Step::Produce(highwater::run::scenario::Produce { value: "m1".into(), acks: highwater::Acks::One, to: None }));
+        sim.apply(&Step::Produce(highwater::run::scenario::Produce { value: "m1".into(), acks: highwater::Acks::One, to: None, partition: None, key: None }));
         let view = serde_json::to_value(StateView::of(&sim, LogWindow::ALL)).unwrap();
         let cache = &view["brokers"][0]["leader_epoch_cache"];
         if p == Protocol::V0_10 {

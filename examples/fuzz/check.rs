@@ -349,8 +349,8 @@ fn pass(input: &Input, limit: Option<Duration>) -> Result<Pass, Failure> {
         r.hash(&mut h);
     }
     clock.op("seek", || t.seek(mid))?.map_err(|e| Failure::Inconsistent(format!("seek({mid}) after applying: {e}")))?;
-    let produce = Step::Produce(Produce { value: "fuzz".into(), acks: Default::default(), to: None });
-    for step in [produce, Step::AdvanceMs(1_000), Step::Elect(None), Step::Consume(())] {
+    let produce = Step::Produce(Produce { value: "fuzz".into(), acks: Default::default(), to: None, partition: None, key: None });
+    for step in [produce, Step::AdvanceMs(1_000), Step::Elect(None), Step::Consume(None)] {
         clock.op("apply", || t.apply(step).map(|e| e.to_vec()))?.hash(&mut h);
     }
     bounded(&t, t.scenario(), "after seeking and applying")?;

@@ -38,7 +38,7 @@ pub fn timed_produce_run(records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
     let tenth = (records / 10).max(1);
     let mut events = 0u64;
     for i in 0..records {
-        let produce = Step::Produce(Produce { value: format!("m{i}"), acks: Acks::All, to: None });
+        let produce = Step::Produce(Produce { value: format!("m{i}"), acks: Acks::All, to: None, partition: None, key: None });
         events += sim.apply(&produce).len() as u64;
         events += sim.apply(&tick).len() as u64;
         if (i + 1) % tenth == 0 {

@@ -181,14 +181,14 @@ impl Simulation {
             let registration = self.controller.partition_mut(p);
             registration.leader_epoch += 1;
             let (leader, leader_epoch) = (registration.leader.expect("checked above"), registration.leader_epoch);
-            self.emit(Event::LeaderEpochBumped { leader, leader_epoch });
+            self.emit_in(p, Event::LeaderEpochBumped { leader, leader_epoch });
         }
         bump
     }
 
     fn emit_elr_changed(&mut self, p: PartitionId) {
         let (elr, isr) = (self.controller.partition(p).elr, self.controller.partition(p).isr);
-        self.emit_traced(Touch::Nothing, |_| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
+        self.emit_traced_in(p, Touch::Nothing, |_| Event::EligibleLeaderReplicasChanged { elr: elr.to_vec(), isr: isr.to_vec() });
     }
 
     /// Session expired: fence the broker, take it out of the ISR, and elect
@@ -223,7 +223,7 @@ impl Simulation {
                 let registration = self.controller.partition_mut(p);
                 registration.last_known_leader = registration.leader;
             }
-            self.emit_traced(Touch::Checked, |_| Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
+            self.emit_traced_in(p, Touch::Checked, |_| Event::IsrShrunk { leader, removed: vec![b], isr: proposed.to_vec(), by_controller: true });
             let bumped = self.change_isr(p, proposed, true, !was_leader);
             if !was_leader {
                 // The leader learns the new ISR (LeaderAndIsr / partition change record).
@@ -351,7 +351,7 @@ impl Simulation {
                     registration.leader_epoch += 1;
                 }
                 registration.leader = None;
-                self.emit_traced(Touch::Checked, |s| Event::PartitionOffline { reason: reason(s) });
+                self.emit_traced_in(p, Touch::Checked, |s| Event::PartitionOffline { reason: reason(s) });
                 // KRaft publishes the leaderless partition; the ZooKeeper-era
                 // controller sends no LeaderAndIsr for it.
                 if self.rules.has(Rule::KraftController) {
@@ -382,7 +382,7 @@ impl Simulation {
         registration.set_isr(isr, min_isr, elr);
         let (leader_epoch, elr_changed) = (registration.leader_epoch, registration.elr != elr_before);
         let unreachable = !self.reachable(leader);
-        self.emit(Event::LeaderElected { leader, leader_epoch, isr: isr.to_vec(), kind, unreachable });
+        self.emit_in(p, Event::LeaderElected { leader, leader_epoch, isr: isr.to_vec(), kind, unreachable });
         if elr_changed {
             self.emit_elr_changed(p);
         }
@@ -447,7 +447,7 @@ impl Simulation {
             replica.make_leader(epoch, isr, now, record_epoch_now);
         }
         let start_offset = replica.log_end_offset();
-        self.emit(Event::BecameLeader { broker: b, leader_epoch: epoch, start_offset });
+        self.emit_in(p, Event::BecameLeader { broker: b, leader_epoch: epoch, start_offset });
         self.maybe_increment_high_watermark(p, b);
     }
 
@@ -464,7 +464,7 @@ impl Simulation {
         }
         if self.is_leader(p, b) {
             // DelayedProduce completes with NOT_LEADER_OR_FOLLOWER when leadership is lost.
-            self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
+            self.fail_pending_produces(b, Some(p), Errors::NotLeaderOrFollower);
         }
         // A fetch still out to the same leader stays the one in flight (its
         // fetcher thread waits for the answer and drops it as stale); a fetch
@@ -496,7 +496,7 @@ impl Simulation {
             replica.needs_epoch_truncation = true;
         }
         let hw = replica.high_watermark;
-        self.emit(Event::BecameFollower { broker: b, leader, leader_epoch: epoch });
+        self.emit_in(p, Event::BecameFollower { broker: b, leader, leader_epoch: epoch });
         // In controlled shutdown (KRaft): a partition it is not in the ISR of,
         // or without a leader, is no longer fetched (`applyLocalFollowersDelta`).
         let shutting_down = self.broker(b).shutdown_at_ms.is_some() && !self.replica(p, b).stopped_for_shutdown;

@@ -22,7 +22,7 @@ impl Simulation {
         }
         self.emit(Event::Crashed { broker: b, lose_unflushed: c.lose_unflushed });
         // The client's connection breaks: pending acks=all requests fail.
-        self.fail_pending_produces(b, Errors::NetworkException);
+        self.fail_pending_produces(b, None, Errors::NetworkException);
         let broker = self.broker_mut(b);
         broker.alive = false;
         broker.starting = false;
@@ -74,7 +74,7 @@ impl Simulation {
             let hw = checkpointed.min(replica.log_end_offset());
             replica.high_watermark = hw;
             if hw != hw_from {
-                self.emit(Event::HighWatermarkChanged { broker: b, from: hw_from, to: hw, cause: HighWatermarkCause::Checkpoint { checkpointed } });
+                self.emit_in(p, Event::HighWatermarkChanged { broker: b, from: hw_from, to: hw, cause: HighWatermarkCause::Checkpoint { checkpointed } });
             }
         }
         if !self.network.reaches_controller(b) {
@@ -266,13 +266,13 @@ impl Simulation {
             self.remove_fetcher(p, b, leader);
         }
         self.replica_mut(p, b).stopped_for_shutdown = true;
-        self.emit(Event::ShutdownFetcherStopped { broker: b });
+        self.emit_in(p, Event::ShutdownFetcherStopped { broker: b });
     }
 
     /// The stop: the HW checkpoint is written and the process exits; the
     /// controller counts the broker as fenced at once.
     pub(crate) fn complete_controlled_shutdown(&mut self, b: BrokerId) {
-        self.fail_pending_produces(b, Errors::NotLeaderOrFollower);
+        self.fail_pending_produces(b, None, Errors::NotLeaderOrFollower);
         let broker = self.broker_mut(b);
         broker.alive = false;
         broker.starting = false;
@@ -286,7 +286,7 @@ impl Simulation {
             replica.checkpointed_high_watermark = high_watermark;
             replica.pending_isr = None;
             replica.alter_partition = None;
-            self.emit(Event::HighWatermarkCheckpointed { broker: b, high_watermark });
+            self.emit_in(p, Event::HighWatermarkCheckpointed { broker: b, high_watermark });
         }
         self.controller.fenced[(b - 1) as usize] = true;
         self.controller.shutting_down[(b - 1) as usize] = false;

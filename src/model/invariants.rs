@@ -4,7 +4,7 @@
 //! verified a log and re-checks only what a truncation or a leader change
 //! touched, so a step's cost does not grow with the log.
 
-use crate::model::config::{BrokerId, PerBroker};
+use crate::model::config::{BrokerId, PartitionId, PerBroker};
 use crate::model::consumer::Consumer;
 use crate::model::controller::PartitionRegistration;
 use crate::model::event::{ElectionKind, Event, ProduceResult, Traced, Truncation};
@@ -30,6 +30,8 @@ pub struct View<'a> {
     pub consumer: &'a Consumer,
     pub step: u64,
     pub time_ms: u64,
+    /// The partition the view is of.
+    pub partition: PartitionId,
 }
 
 impl View<'_> {
@@ -204,8 +206,8 @@ impl Checker {
             self.isr_verified_below.iter_mut().for_each(|w| *w = 0);
         }
         let consumed = &v.consumer.read[self.consumed_seen..];
-        if !consumed.is_empty() {
-            self.consumed.make_mut().extend(consumed.iter().map(|c| (c.offset, c.id)));
+        if consumed.iter().any(|c| c.partition == v.partition) {
+            self.consumed.make_mut().extend(consumed.iter().filter(|c| c.partition == v.partition).map(|c| (c.offset, c.id)));
         }
         self.consumed_seen = v.consumer.read.len();
 
@@ -335,6 +337,7 @@ impl Checker {
             kind: ViolationKind::AckedWriteLost,
             step: v.step,
             time_ms: v.time_ms,
+            partition: v.partition,
             brokers: vec![l],
             offset: Some(offset),
             value: Some(r.value.clone()),
@@ -403,6 +406,7 @@ impl Checker {
                 kind: ViolationKind::ConsumerSawVanishedRecord,
                 step: v.step,
                 time_ms: v.time_ms,
+                partition: v.partition,
                 brokers: vec![l],
                 offset: Some(offset),
                 value: Some(value.clone()),
@@ -503,6 +507,7 @@ impl Checker {
             kind: ViolationKind::HwExceedsLeo,
             step: v.step,
             time_ms: v.time_ms,
+            partition: v.partition,
             brokers: vec![b.id],
             offset: Some(b.high_watermark),
             value: None,
@@ -522,6 +527,7 @@ fn divergence(v: &View, brokers: [BrokerId; 2], offset: u64, value: &Arc<str>, d
         kind: ViolationKind::CommittedDivergence,
         step: v.step,
         time_ms: v.time_ms,
+        partition: v.partition,
         brokers: brokers.to_vec(),
         offset: Some(offset),
         value: Some(value.clone()),

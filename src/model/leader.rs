@@ -46,7 +46,7 @@ impl Simulation {
         let duplicate = idempotent.then(|| broker.log.find_recent(id, 5)).flatten();
         let (offset, epoch) = match duplicate {
             Some(offset) => {
-                self.emit(Event::DuplicateProduce { broker: b, request: id, offset });
+                self.emit_in(p, Event::DuplicateProduce { broker: b, request: id, offset });
                 (offset, None)
             }
             None => {
@@ -54,7 +54,7 @@ impl Simulation {
                 let broker = self.replica_mut(p, b);
                 let (offset, epoch) = (broker.log_end_offset(), broker.leader_epoch);
                 broker.log.append(Record { id, epoch, value });
-                self.emit_traced(Touch::Checked, |s| Event::Appended { broker: b, offset, epoch, value: s.producer.requests[id as usize].value.clone() });
+                self.emit_traced_in(p, Touch::Checked, |s| Event::Appended { broker: b, offset, epoch, value: s.producer.requests[id as usize].value.clone() });
                 self.complete_delayed_fetches(b);
                 (offset, Some(epoch))
             }
@@ -84,7 +84,7 @@ impl Simulation {
     pub(crate) fn complete_produces(&mut self, p: PartitionId, b: BrokerId) {
         let broker = self.replica(p, b);
         let enough = self.high_watermark_members(p, b).len() as u32 >= self.config.min_insync_replicas;
-        for id in self.producer.take_reached(b, broker.high_watermark) {
+        for id in self.producer.take_reached(p, b, broker.high_watermark) {
             if enough {
                 self.finish_produce(id, ProduceResult::Acked, None);
             } else {
@@ -132,13 +132,13 @@ impl Simulation {
                 isr_size: broker.isr.len() as u32,
                 min_insync_replicas: min_isr,
             };
-            self.emit(event);
+            self.emit_in(p, event);
             return;
         }
         let broker = self.replica_mut(p, b);
         let from = std::mem::replace(&mut broker.high_watermark, hw);
         let isr = broker.isr_log_end_offsets(&members);
-        self.emit_traced(Touch::Checked, |_| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
+        self.emit_traced_in(p, Touch::Checked, |_| Event::HighWatermarkChanged { broker: b, from, to: hw, cause: HighWatermarkCause::IsrLogEndOffsets { isr: isr.to_vec() } });
         self.complete_produces(p, b);
     }
 
@@ -165,7 +165,7 @@ impl Simulation {
             let added = proposed.iter().copied().find(|b| !broker.isr.contains(b));
             broker.pending_isr = Some(proposed);
             broker.alter_partition = Some(AlterPartitionInFlight { isr: proposed, leader_epoch: broker.leader_epoch, answer_ms });
-            self.emit_traced(Touch::Nothing, |_| Event::AlterPartitionSent { leader: l, proposed: proposed.to_vec(), added, answer_in_ms });
+            self.emit_traced_in(p, Touch::Nothing, |_| Event::AlterPartitionSent { leader: l, proposed: proposed.to_vec(), added, answer_in_ms });
             return false;
         }
         self.decide_alter_partition(p, l, proposed)
@@ -185,7 +185,7 @@ impl Simulation {
                 let current = leads && broker.leader_epoch == sent.leader_epoch && broker.pending_isr == Some(sent.isr);
                 if !current {
                     let reason = "the answer came after the partition's state had changed, and is ignored";
-                    self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: sent.isr.to_vec(), reason });
+                    self.emit_traced_in(p, Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: sent.isr.to_vec(), reason });
                 } else {
                     broker.pending_isr = None;
                     if self.decide_alter_partition(p, l, sent.isr) {
@@ -211,14 +211,14 @@ impl Simulation {
             None
         };
         if let Some(reason) = reason {
-            self.emit_traced(Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
+            self.emit_traced_in(p, Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
             return false;
         }
         let old = std::mem::replace(&mut self.replica_mut(p, l).isr, proposed);
         let isr = || proposed.to_vec();
         match proposed.iter().find(|b| !old.contains(b)) {
-            Some(&added) => self.emit_traced(Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
-            None => self.emit_traced(Touch::Checked, |_| {
+            Some(&added) => self.emit_traced_in(p, Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
+            None => self.emit_traced_in(p, Touch::Checked, |_| {
                 let removed = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
                 Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
             }),

@@ -10,11 +10,12 @@
 //! record waits behind an earlier one that waits to be sent again, and
 //! while `max.in.flight.requests.per.connection` requests are unanswered.
 
-use crate::model::config::BrokerId;
+use crate::model::config::{BrokerId, PartitionId};
 use crate::model::event::{Event, Expiry, ProduceResult};
 use crate::model::protocol::Errors;
 use crate::model::rules::Rule;
 use crate::model::step::{Acks, Produce};
+use crate::model::cluster::partitioner::partition_for_string_key;
 use crate::model::invariants::Touch;
 use crate::model::simulation::Simulation;
 use serde::Serialize;
@@ -40,6 +41,9 @@ pub enum Status {
 pub struct ProduceRequest {
     pub value: Arc<str>,
     pub acks: Acks,
+    /// The partition the client chose for it (`partition`, its key's hash,
+    /// or round-robin).
+    pub partition: PartitionId,
     /// The broker the first attempt was sent to, if the step named one.
     pub to: Option<BrokerId>,
     /// The broker that handled the latest attempt.
@@ -67,9 +71,9 @@ impl Clone for ProduceRequest {
         ProduceRequest { value: self.value.clone(), ..*self }
     }
     fn clone_from(&mut self, source: &Self) {
-        let ProduceRequest { value, acks, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error, sent_in_epoch } = self;
+        let ProduceRequest { value, acks, partition, to, broker, offset, epoch, status, step, deadline_ms, attempts, created_ms, last_error, sent_in_epoch } = self;
         crate::base::shared::share_from(value, &source.value);
-        (*acks, *to, *broker, *offset, *epoch, *status) = (source.acks, source.to, source.broker, source.offset, source.epoch, source.status);
+        (*acks, *partition, *to, *broker, *offset, *epoch, *status) = (source.acks, source.partition, source.to, source.broker, source.offset, source.epoch, source.status);
         (*step, *deadline_ms, *attempts, *created_ms, *last_error) = (source.step, source.deadline_ms, source.attempts, source.created_ms, source.last_error);
         *sent_in_epoch = source.sent_in_epoch;
     }
@@ -99,15 +103,23 @@ pub struct Producer {
     /// Every pending request in deadline order (one timeout for all, so send
     /// order); the ones no longer pending leave from the front.
     deadlines: RequestIds,
-    /// Per client (`Acks::index`): the records handed to it and not in
-    /// flight, `Queued` or `Retrying`, in the order it sends them.
-    queues: [VecDeque<u64>; 3],
+    /// Per client (`Acks::index`) and partition (`queue_index`): the records
+    /// handed to it and not in flight, `Queued` or `Retrying`, in the order
+    /// it sends them (`RecordAccumulator`'s deque per partition).
+    queues: Vec<VecDeque<u64>>,
+    /// The partition the next record without a partition or a key goes to.
+    next_partition: PartitionId,
+}
+
+/// The queue of a client's records for a partition.
+fn queue_index(acks: Acks, partition: PartitionId) -> usize {
+    partition as usize * 3 + acks.index()
 }
 
 impl Clone for Producer {
     fn clone(&self) -> Self {
-        let Producer { requests, pending, deadlines, queues } = self;
-        Producer { requests: requests.clone(), pending: pending.clone(), deadlines: deadlines.clone(), queues: queues.clone() }
+        let Producer { requests, pending, deadlines, queues, next_partition } = self;
+        Producer { requests: requests.clone(), pending: pending.clone(), deadlines: deadlines.clone(), queues: queues.clone(), next_partition: *next_partition }
     }
 
     fn clone_from(&mut self, source: &Self) {
@@ -117,11 +129,13 @@ impl Clone for Producer {
         // Usually both empty: then nothing to copy, and no comparison (an
         // empty queue's slices point nowhere, and comparing them with the
         // C library's masked loads costs a microcode assist each time).
+        self.queues.resize_with(source.queues.len(), VecDeque::new);
         for (queue, source) in self.queues.iter_mut().zip(&source.queues) {
             if !(queue.is_empty() && source.is_empty()) {
                 queue.clone_from(source);
             }
         }
+        self.next_partition = source.next_partition;
     }
 }
 
@@ -173,7 +187,7 @@ impl Producer {
         let r = &mut self.requests[id as usize];
         r.status = Status::Retrying { at_ms };
         r.last_error = Some(error);
-        let queue = &mut self.queues[r.acks.index()];
+        let queue = &mut self.queues[queue_index(r.acks, r.partition)];
         if idempotent {
             let at = queue.partition_point(|&other| other < id);
             queue.insert(at, id);
@@ -184,8 +198,21 @@ impl Producer {
 
     /// A new record at the back of its client's queue.
     pub fn enqueue(&mut self, id: u64) {
-        let acks = self.requests[id as usize].acks;
-        self.queues[acks.index()].push_back(id);
+        let r = &self.requests[id as usize];
+        let at = queue_index(r.acks, r.partition);
+        if self.queues.len() <= at {
+            self.queues.resize_with(at + 1, VecDeque::new);
+        }
+        self.queues[at].push_back(id);
+    }
+
+    /// The partition for a record without a partition or a key: the
+    /// partitions in turn (Kafka's keyless default is sticky instead,
+    /// KIP-480 and KIP-794: docs/model.md).
+    pub fn round_robin(&mut self, partitions: u32) -> PartitionId {
+        let p = self.next_partition % partitions;
+        self.next_partition = (p + 1) % partitions;
+        p
     }
 
     /// The first record of this client's queue.
@@ -194,23 +221,39 @@ impl Producer {
         self.queues.iter().any(|q| !q.is_empty())
     }
 
-    pub fn front(&self, acks: Acks) -> Option<u64> {
-        self.queues[acks.index()].front().copied()
+    pub fn front(&self, acks: Acks, partition: PartitionId) -> Option<u64> {
+        self.queues.get(queue_index(acks, partition)).and_then(|q| q.front().copied())
     }
 
-    /// Takes the front record of this client's queue, to send it.
-    pub fn pop_front(&mut self, acks: Acks) -> Option<u64> {
-        self.queues[acks.index()].pop_front()
+    /// The front record of every client's queue for every partition.
+    pub fn fronts(&self) -> impl Iterator<Item = u64> + '_ {
+        self.queues.iter().filter_map(|q| q.front().copied())
+    }
+
+    /// Takes `id`, the front record of its queue, to send it.
+    pub fn pop_front(&mut self, id: u64) {
+        let r = &self.requests[id as usize];
+        let popped = self.queues[queue_index(r.acks, r.partition)].pop_front();
+        debug_assert_eq!(popped, Some(id));
     }
 
     /// Requests of this client sent and not answered, on its connection to
     /// `broker` or (None) on any: acks=all attempts waiting at a broker
     /// (acks=0 and 1 are answered at once).
     pub fn in_flight(&self, acks: Acks, broker: Option<BrokerId>) -> u32 {
+        self.in_flight_where(acks, |r| broker.is_none_or(|b| r.broker == Some(b)))
+    }
+
+    /// Requests of this client for `partition` sent and not answered.
+    pub fn in_flight_for(&self, acks: Acks, partition: PartitionId) -> u32 {
+        self.in_flight_where(acks, |r| r.partition == partition)
+    }
+
+    fn in_flight_where(&self, acks: Acks, matches: impl Fn(&ProduceRequest) -> bool) -> u32 {
         if acks != Acks::All {
             return 0;
         }
-        let waiting = |r: &ProduceRequest| r.status == Status::Pending && broker.is_none_or(|b| r.broker == Some(b));
+        let waiting = |r: &ProduceRequest| r.status == Status::Pending && matches(r);
         self.pending.iter().filter(|&&id| waiting(&self.requests[id as usize])).count() as u32
     }
 
@@ -219,14 +262,15 @@ impl Producer {
         self.queues.iter().flatten().copied()
     }
 
-    /// Pending requests on `broker` whose offset is below `high_watermark`.
-    pub fn take_reached(&mut self, broker: BrokerId, high_watermark: u64) -> RequestIds {
-        self.take_pending(|r| r.broker == Some(broker) && r.offset.is_some_and(|o| o < high_watermark))
+    /// Pending requests for `partition` on `broker` whose offset is below `high_watermark`.
+    pub fn take_reached(&mut self, partition: PartitionId, broker: BrokerId, high_watermark: u64) -> RequestIds {
+        self.take_pending(|r| r.partition == partition && r.broker == Some(broker) && r.offset.is_some_and(|o| o < high_watermark))
     }
 
-    /// Every request still pending on `broker` (it lost leadership or died).
-    pub fn take_all_pending(&mut self, broker: BrokerId) -> RequestIds {
-        self.take_pending(|r| r.broker == Some(broker))
+    /// Every request still pending on `broker`, for `partition` (it lost
+    /// leadership of it) or for any (it died).
+    pub fn take_all_pending(&mut self, broker: BrokerId, partition: Option<PartitionId>) -> RequestIds {
+        self.take_pending(|r| r.broker == Some(broker) && partition.is_none_or(|p| r.partition == p))
     }
 
     /// Removes (and returns, in send order) the pending requests that match;
@@ -290,9 +334,17 @@ impl Simulation {
     /// which sends it to the broker the step names or to the leader its
     /// metadata knows.
     pub(crate) fn produce(&mut self, p: &Produce) {
+        let partition = match (p.partition, &p.key) {
+            (Some(partition), _) => partition,
+            // `BuiltInPartitioner.partitionForKey`: murmur2 of the key's bytes.
+            (None, Some(key)) => partition_for_string_key(key, self.config.partitions),
+            (None, None) if self.config.partitions == 1 => 0,
+            (None, None) => self.producer.round_robin(self.config.partitions),
+        };
         let id = self.producer.add(ProduceRequest {
             value: p.value.as_str().into(),
             acks: p.acks,
+            partition,
             to: p.to,
             broker: None,
             offset: None,
@@ -305,12 +357,12 @@ impl Simulation {
             last_error: None,
             sent_in_epoch: None,
         });
-        let ahead = self.producer.front(p.acks);
+        let ahead = self.producer.front(p.acks, partition);
         self.producer.enqueue(id);
         let retry_ahead = ahead.filter(|&a| matches!(self.producer.requests[a as usize].status, Status::Retrying { .. }));
         if ahead.is_some() || self.held(id).is_some() {
             let in_flight = self.producer.in_flight(p.acks, self.send_target(id));
-            self.emit_traced(Touch::Nothing, |s| {
+            self.emit_traced_in(partition, Touch::Nothing, |s| {
                 let value = s.producer.requests[id as usize].value.clone();
                 Event::ProduceQueued { request: id, value, acks: p.acks, behind: retry_ahead, in_flight }
             });
@@ -333,7 +385,7 @@ impl Simulation {
             }
         }
         let on_connection = self.producer.in_flight(r.acks, self.send_target(id));
-        let retry_waits = self.config.enable_idempotence && r.attempts > 0 && self.producer.in_flight(r.acks, None) > 0;
+        let retry_waits = self.config.enable_idempotence && r.attempts > 0 && self.producer.in_flight_for(r.acks, r.partition) > 0;
         (on_connection >= self.config.max_in_flight_requests_per_connection || retry_waits).then_some(Held::InFlight)
     }
 
@@ -343,9 +395,8 @@ impl Simulation {
     /// .shouldBackoff`: `!hasLeaderChanged && shouldWaitMore`;
     /// `ProducerBatch.maybeUpdateLeaderEpoch`).
     fn leader_changed_since_sent(&self, r: &ProduceRequest) -> bool {
-        self.rules.has(Rule::RetryAtOnceToNewLeader)
-            && self.controller.partition(0).leader.is_some()
-            && r.sent_in_epoch.is_some_and(|e| e < self.controller.partition(0).leader_epoch)
+        let registration = self.controller.partition(r.partition);
+        self.rules.has(Rule::RetryAtOnceToNewLeader) && registration.leader.is_some() && r.sent_in_epoch.is_some_and(|e| e < registration.leader_epoch)
     }
 
     /// Where the client sends `id` next: a new record to the broker its step
@@ -353,9 +404,10 @@ impl Simulation {
     /// names (`Sender` after a metadata update).
     fn send_target(&self, id: u64) -> Option<BrokerId> {
         let r = &self.producer.requests[id as usize];
+        let leader = self.controller.partition(r.partition).leader;
         match r.status {
-            Status::Queued => r.to.or(self.controller.partition(0).leader),
-            _ => self.controller.partition(0).leader,
+            Status::Queued => r.to.or(leader),
+            _ => leader,
         }
     }
 
@@ -366,12 +418,9 @@ impl Simulation {
     pub(crate) fn send_produces(&mut self) {
         while self.producer.holds_records() {
             let expiry_ms = self.client_expiry_ms();
-            let ran_out = [Acks::Zero, Acks::One, Acks::All]
-                .into_iter()
-                .filter_map(|acks| self.producer.front(acks))
-                .find(|&id| self.now_ms >= self.producer.requests[id as usize].created_ms + expiry_ms);
+            let ran_out = self.producer.fronts().find(|&id| self.now_ms >= self.producer.requests[id as usize].created_ms + expiry_ms);
             if let Some(id) = ran_out {
-                self.producer.pop_front(self.producer.requests[id as usize].acks);
+                self.producer.pop_front(id);
                 self.expire_in_client(id);
                 self.end_action();
                 continue;
@@ -380,15 +429,11 @@ impl Simulation {
                 Status::Retrying { at_ms } => (at_ms, id),
                 _ => (s.producer.requests[id as usize].created_ms, id),
             };
-            let next = [Acks::Zero, Acks::One, Acks::All]
-                .into_iter()
-                .filter_map(|acks| self.producer.front(acks))
-                .filter(|&id| self.held(id).is_none())
-                .min_by_key(|&id| due(self, id));
+            let next = self.producer.fronts().filter(|&id| self.held(id).is_none()).min_by_key(|&id| due(self, id));
             let Some(id) = next else { break };
             let r = &self.producer.requests[id as usize];
-            let (acks, retry, to) = (r.acks, r.status != Status::Queued, self.send_target(id));
-            self.producer.pop_front(acks);
+            let (retry, to) = (r.status != Status::Queued, self.send_target(id));
+            self.producer.pop_front(id);
             if retry {
                 self.accounting.work += 1;
             }
@@ -404,9 +449,8 @@ impl Simulation {
         if !self.producer.holds_records() {
             return None;
         }
-        [Acks::Zero, Acks::One, Acks::All]
-            .into_iter()
-            .filter_map(|acks| self.producer.front(acks))
+        self.producer
+            .fronts()
             .map(|id| match self.held(id) {
                 Some(Held::Until(at_ms)) => at_ms,
                 Some(Held::InFlight) => self.producer.requests[id as usize].created_ms + self.client_expiry_ms(),
@@ -428,10 +472,10 @@ impl Simulation {
     /// fails in the same way as the one before is not traced again (its
     /// count is in the state).
     fn send_produce(&mut self, id: u64, to: Option<BrokerId>) {
-        let acks = self.producer.requests[id as usize].acks;
+        let (acks, p) = (self.producer.requests[id as usize].acks, self.producer.requests[id as usize].partition);
         let unreachable = self.unreachable(to);
-        let refusal = self.attempt_refusal(to, acks);
-        let leader_epoch = self.controller.partition(0).leader_epoch;
+        let refusal = self.attempt_refusal(p, to, acks);
+        let leader_epoch = self.controller.partition(p).leader_epoch;
         let r = &mut self.producer.requests[id as usize];
         if unreachable.is_none() {
             r.attempts += 1;
@@ -439,14 +483,14 @@ impl Simulation {
         r.sent_in_epoch = Some(leader_epoch);
         let (attempt, repeat) = (r.attempts, r.last_error.is_some() && r.last_error == refusal);
         if !repeat {
-            self.emit_traced(Touch::Nothing, |s| Event::ProduceRequest { request: id, to, value: s.producer.requests[id as usize].value.clone(), acks, attempt });
+            self.emit_traced_in(p, Touch::Nothing, |s| Event::ProduceRequest { request: id, to, value: s.producer.requests[id as usize].value.clone(), acks, attempt });
         }
         match refusal {
             Some(error) => {
                 let retry = if repeat { Retry::SkipIdentical { counted: unreachable.is_none() } } else { Retry::Next };
                 self.produce_failed(id, error, retry);
             }
-            None => self.append_produced(id, 0, to.expect("reachable")),
+            None => self.append_produced(id, p, to.expect("reachable")),
         }
     }
 
@@ -463,8 +507,8 @@ impl Simulation {
     }
 
     /// How an attempt sent to `to` now would fail, if it would.
-    fn attempt_refusal(&self, to: Option<BrokerId>, acks: Acks) -> Option<Errors> {
-        self.unreachable(to).or_else(|| self.produce_refusal(0, to.expect("reachable"), acks))
+    fn attempt_refusal(&self, p: PartitionId, to: Option<BrokerId>, acks: Acks) -> Option<Errors> {
+        self.unreachable(to).or_else(|| self.produce_refusal(p, to.expect("reachable"), acks))
     }
 
     /// A refused attempt changes nothing in the cluster, so until something
@@ -477,11 +521,13 @@ impl Simulation {
     /// same as retrying every `retry.backoff.ms`; the work is not.
     fn skip_identical_retries(&mut self, id: u64, at_ms: u64, counted: bool) -> u64 {
         let backoff = self.config.retry_backoff_ms;
-        let leader = self.controller.partition(0).leader;
-        let others = [Acks::Zero, Acks::One, Acks::All]
-            .into_iter()
-            .filter(|&acks| self.attempt_refusal(leader, acks).is_none())
-            .filter_map(|acks| self.producer.front(acks))
+        let others = self
+            .producer
+            .fronts()
+            .filter(|&other| {
+                let r = &self.producer.requests[other as usize];
+                self.attempt_refusal(r.partition, self.controller.partition(r.partition).leader, r.acks).is_none()
+            })
             .filter_map(|other| match self.producer.requests[other as usize].status {
                 Status::Retrying { at_ms } if other != id => Some(at_ms),
                 _ => None,
@@ -588,7 +634,7 @@ impl Simulation {
         // Before 2.1 (KIP-91) a record waiting in the client expired after
         // `request.timeout.ms` (`RecordAccumulator.expiredBatches`).
         let in_time = next_ms < r.created_ms + self.client_expiry_ms();
-        let (acks, attempts, idempotent) = (r.acks, r.attempts, self.config.enable_idempotence);
+        let (acks, attempts, idempotent, r_partition) = (r.acks, r.attempts, self.config.enable_idempotence, r.partition);
         if retries_left && in_time {
             match retry {
                 // No leader: no request went out, so no answer is traced.
@@ -596,7 +642,7 @@ impl Simulation {
                 Retry::Next => {
                     self.producer.retry_at(id, next_ms, error, idempotent);
                     let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
-                    self.emit_traced(Touch::Nothing, |s| {
+                    self.emit_traced_in(r_partition, Touch::Nothing, |s| {
                         let value = s.producer.requests[id as usize].value.clone();
                         Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
                     });
@@ -625,8 +671,10 @@ impl Simulation {
         }
     }
 
-    pub(crate) fn fail_pending_produces(&mut self, b: BrokerId, error: Errors) {
-        for id in self.producer.take_all_pending(b) {
+    /// The pending acks=all requests at broker `b`, of partition `p` (it
+    /// lost leadership of it) or of any (None: its connection broke), fail.
+    pub(crate) fn fail_pending_produces(&mut self, b: BrokerId, p: Option<PartitionId>, error: Errors) {
+        for id in self.producer.take_all_pending(b, p) {
             self.produce_failed(id, error, Retry::Next);
         }
     }
@@ -670,8 +718,8 @@ impl Simulation {
 
     pub(crate) fn finish_produce(&mut self, id: u64, result: ProduceResult, expired: Option<Expiry>) {
         let r = self.producer.finish(id, result);
-        let (value, acks, offset, attempts) = (r.value.clone(), r.acks, r.offset, r.attempts);
+        let (value, acks, offset, attempts, p) = (r.value.clone(), r.acks, r.offset, r.attempts, r.partition);
         let offset = if result == ProduceResult::Acked || result == ProduceResult::Sent { offset } else { None };
-        self.emit(Event::ProduceResponse { request: id, value, acks, offset, result, attempts, retry_in_ms: None, expired });
+        self.emit_in(p, Event::ProduceResponse { request: id, value, acks, offset, result, attempts, retry_in_ms: None, expired });
     }
 }

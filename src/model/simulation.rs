@@ -41,7 +41,8 @@ pub struct Simulation {
     /// Shared between copies: only `consume` steps change it.
     pub consumer: Shared<Consumer>,
     /// The safety checks' memory of what they verified, and what they found.
-    pub(crate) checker: Checker,
+    /// One per partition.
+    pub(crate) checkers: Vec<Checker>,
     pub violations: Vec<Violation>,
     /// When the leader's periodic ISR expiration check and the HW checkpoint next run.
     pub next_isr_check_ms: u64,
@@ -53,7 +54,7 @@ pub struct Simulation {
     pub accounting: Accounting,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, partitions, controller, network, producer, consumer, checker, violations, next_isr_check_ms, next_checkpoint_ms, advance_until_ms, accounting });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, partitions, controller, network, producer, consumer, checkers, violations, next_isr_check_ms, next_checkpoint_ms, advance_until_ms, accounting });
 
 impl Simulation {
     /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
@@ -97,8 +98,8 @@ impl Simulation {
             controller,
             network: Shared::new(Network::new(n, config.link_latency_ms)),
             producer: Producer::new(),
-            consumer: Shared::default(),
-            checker: Checker::new(n),
+            consumer: Shared::new(Consumer::new(config.partitions)),
+            checkers: config.partition_ids().map(|_| Checker::new(n)).collect(),
             violations: vec![],
             next_isr_check_ms: config.replica_lag_time_max_ms / 2,
             next_checkpoint_ms: config.hw_checkpoint_interval_ms,
@@ -273,7 +274,7 @@ impl Simulation {
             Step::ControlledShutdown(b) => self.controlled_shutdown(*b)?,
             Step::BeginControlledShutdown(b) => self.begin_controlled_shutdown(*b)?,
             Step::Heal(h) => self.heal(*h)?,
-            Step::Consume(()) => self.consume(),
+            Step::Consume(which) => self.consume(which.map(|w| w.partition)),
             Step::Pause(b) | Step::Resume(b) => {
                 let pause = matches!(step, Step::Pause(_));
                 let broker = self.broker_mut(*b);
@@ -394,19 +395,32 @@ impl Simulation {
 
     fn run_checks(&mut self) {
         self.accounting.checked_at = self.accounting.emitted;
-        let view = View {
-            brokers: &self.brokers,
-            replicas: &self.partitions[0].replicas,
-            registration: self.controller.partition(0),
-            producer: &self.producer,
-            consumer: &self.consumer,
-            step: self.step,
-            time_ms: self.now_ms,
-        };
-        let found = self.checker.check(&view, self.accounting.action_events());
-        for v in found {
-            self.violations.push(v.clone());
-            self.emit(Event::Violation(v));
+        for p in self.config.partition_ids() {
+            // A partition's checks read its own events and those of no partition
+            // (a broker's restart); in a topic of one partition, every event.
+            let events: Vec<Traced>;
+            let all = self.accounting.action_events();
+            let events = if self.config.partitions == 1 {
+                all
+            } else {
+                events = all.iter().filter(|e| e.partition.is_none_or(|x| x == p)).cloned().collect();
+                &events[..]
+            };
+            let view = View {
+                brokers: &self.brokers,
+                replicas: &self.partitions[p as usize].replicas,
+                registration: self.controller.partition(p),
+                producer: &self.producer,
+                consumer: &self.consumer,
+                step: self.step,
+                time_ms: self.now_ms,
+                partition: p,
+            };
+            let found = self.checkers[p as usize].check(&view, events);
+            for v in found {
+                self.violations.push(v.clone());
+                self.emit_in(p, Event::Violation(v));
+            }
         }
         self.accounting.action_checked();
     }
@@ -637,7 +651,7 @@ impl Simulation {
                 if alive && r.checkpointed_high_watermark != r.high_watermark {
                     r.checkpointed_high_watermark = r.high_watermark;
                     let event = Event::HighWatermarkCheckpointed { broker: b, high_watermark: r.high_watermark };
-                    self.emit(event);
+                    self.emit_in(p, event);
                 }
             }
         }

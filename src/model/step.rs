@@ -4,7 +4,7 @@
 //! `Step`, applied by `Simulation::apply`. The scenario file format that holds
 //! a list of them is `run::scenario`.
 
-use crate::model::config::{limits, BrokerId, Config};
+use crate::model::config::{limits, BrokerId, Config, PartitionId};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
@@ -90,6 +90,13 @@ pub struct Produce {
     /// The broker the request is sent to; by default the current leader.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<BrokerId>,
+    /// The partition; none written: the key's, else the next in turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<PartitionId>,
+    /// The record's key: its partition is Kafka's hash of it
+    /// (`Utils.toPositive(Utils.murmur2(key)) % partitions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -163,6 +170,13 @@ impl<'de> Deserialize<'de> for Heal {
     }
 }
 
+/// A step's partition, written `{"partition": p}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnePartition {
+    pub partition: PartitionId,
+}
+
 /// One action of a scenario. Faults are ordinary steps: a button in the page,
 /// a line in a file and a move of the explorer all go through `Simulation::apply`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -202,8 +216,9 @@ pub enum Step {
     /// the whole stop at once, as `controlled_shutdown`.
     BeginControlledShutdown(BrokerId),
     Heal(Heal),
-    /// The consumer reads from the leader up to the high watermark.
-    Consume(()),
+    /// The consumer reads from each partition's leader up to its high
+    /// watermark: `null` every partition, `{"partition": p}` one.
+    Consume(Option<OnePartition>),
     /// Stop this follower's fetcher (timed mode).
     Pause(BrokerId),
     Resume(BrokerId),
@@ -235,7 +250,7 @@ impl Step {
             Step::Heal(Heal::Broker(b)) => one("heal", *b),
             Step::Pause(b) => one("pause", *b),
             Step::Resume(b) => one("resume", *b),
-            Step::AdvanceMs(_) | Step::Elect(None) | Step::Heal(Heal::All) | Step::Consume(()) => [None, None],
+            Step::AdvanceMs(_) | Step::Elect(None) | Step::Heal(Heal::All) | Step::Consume(_) => [None, None],
         }
     }
 
@@ -251,6 +266,19 @@ impl Step {
             Step::Produce(p) if p.value.len() > limits::MAX_VALUE_BYTES => Err(format!(
                 "produce.value: {} bytes is longer than the limit of {} bytes",
                 p.value.len(),
+                limits::MAX_VALUE_BYTES
+            )),
+            Step::Consume(Some(OnePartition { partition })) if *partition >= config.partitions => {
+                Err(format!("consume.partition: partition {partition} does not exist (partitions are 0..={})", config.partitions - 1))
+            }
+            Step::Produce(p) if p.partition.is_some_and(|x| x >= config.partitions) => Err(format!(
+                "produce.partition: partition {} does not exist (partitions are 0..={})",
+                p.partition.unwrap_or(0),
+                config.partitions - 1
+            )),
+            Step::Produce(p) if p.key.as_ref().is_some_and(|k| k.len() > limits::MAX_VALUE_BYTES) => Err(format!(
+                "produce.key: {} bytes is longer than the limit of {} bytes",
+                p.key.as_ref().map_or(0, |k| k.len()),
                 limits::MAX_VALUE_BYTES
             )),
             Step::AdvanceMs(ms) if elapsed_ms.saturating_add(*ms) > limits::MAX_SIMULATED_MS => Err(format!(

@@ -2,7 +2,7 @@
 //! the step, the brokers and the record involved. Plain data: the events and
 //! the state view carry it; the checks that find it are `invariants`.
 
-use crate::model::config::BrokerId;
+use crate::model::config::{BrokerId, PartitionId};
 use crate::model::step::Acks;
 use serde::Serialize;
 use std::fmt;
@@ -72,6 +72,8 @@ pub struct Violation {
     /// The step (1-based count of applied steps) during which it happened.
     pub step: u64,
     pub time_ms: u64,
+    /// The partition it happened in.
+    pub partition: PartitionId,
     pub brokers: Vec<BrokerId>,
     pub offset: Option<u64>,
     pub value: Option<Arc<str>>,

@@ -196,7 +196,7 @@ fn closest_names(written: &str, expected: &str) -> String {
         return expected.to_string();
     }
     let short = written.chars().count() <= 64;
-    let close = |name: &str| short && (strsim::damerau_levenshtein(written, name) <= 2 || (written.len() >= 3 && name.contains(written)));
+    let close = |name: &str| short && (strsim::osa_distance(written, name) <= 2 || (written.len() >= 3 && name.contains(written)));
     let near: Vec<&str> = names.iter().copied().filter(|n| close(n)).take(5).collect();
     let listed = if near.is_empty() { &names[..MAX_EXPECTED_NAMES / 2] } else { &near[..] };
     let list: Vec<String> = listed.iter().map(|n| format!("`{n}`")).collect();
@@ -369,14 +369,14 @@ mod tests {
             {"isolate":1},{"heal":[1,2]},{"heal":"all"},{"heal":3},{"consume":null},{"pause":2},{"resume":2}]}"#;
         let s = Scenario::from_json(text).unwrap();
         assert_eq!(s.steps.len(), 18);
-        assert_eq!(s.steps[1], Step::Produce(Produce { value: "m2".into(), acks: Acks::One, to: Some(2) }));
+        assert_eq!(s.steps[1], Step::Produce(Produce { value: "m2".into(), acks: Acks::One, to: Some(2), partition: None, key: None }));
         assert_eq!(s.steps[6], Step::Elect(None));
         let all: Step = serde_json::from_str(r#"{"produce":{"value":"x","acks":-1}}"#).unwrap();
-        assert_eq!(all, Step::Produce(Produce { value: "x".into(), acks: Acks::All, to: None }));
+        assert_eq!(all, Step::Produce(Produce { value: "x".into(), acks: Acks::All, to: None, partition: None, key: None }));
         assert_eq!(s.steps[14], Step::Heal(Heal::Broker(3)));
         let back = Scenario::from_json(&s.to_json_pretty()).unwrap();
         assert_eq!(back, s);
-        assert_eq!(Step::Consume(()).to_json(), r#"{"consume":null}"#);
+        assert_eq!(Step::Consume(None).to_json(), r#"{"consume":null}"#);
         assert_eq!(Step::Elect(None).to_json(), r#"{"elect":null}"#);
     }
 
@@ -401,7 +401,7 @@ mod tests {
         assert_eq!(err(r#"{"version":1,"config":{"brokers":9,"brokers":3}}"#), "config.brokers: the key appears twice");
         assert_eq!(err(r#"{"version":1,"steps":[{"produce":{"value":"a","value":"b"}}]}"#), "steps[0].produce.value: the key appears twice");
         let bom = Scenario::from_json("\u{feff}{\"version\":1,\"steps\":[\"consume\"]}").unwrap();
-        assert_eq!(bom.steps, vec![Step::Consume(())], "a byte-order mark is skipped; a bare \"consume\" is a consume step");
+        assert_eq!(bom.steps, vec![Step::Consume(None)], "a byte-order mark is skipped; a bare \"consume\" is a consume step");
         assert_eq!(err(r#"{"version":1,"steps":["fetch"]}"#), r#"steps[0]: "fetch" needs its argument: a broker id, like {"fetch": 2}"#);
         assert_eq!(err(r#"{"version":1,"steps":["jump"]}"#), r#"steps[0]: unknown step "jump""#);
         let e = err(r#"{"version":1,"steps":[{"crash":{"broker":1,"lose_unflushed":18446744073709551615}}]}"#);

@@ -60,8 +60,8 @@ impl Moves {
             vec![Step::Heal(Heal::All)],
             per_broker(&Step::ControlledShutdown),
             per_broker(&Step::BeginControlledShutdown),
-            vec![Step::Consume(())],
-            (1..=records).map(|k| Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None })).collect(),
+            vec![Step::Consume(None)],
+            (1..=records).map(|k| Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None, partition: None, key: None })).collect(),
         ];
         let mut starts = [0; 13];
         let mut steps = vec![];

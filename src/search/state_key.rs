@@ -155,11 +155,13 @@ fn canonical_words(sim: &Simulation, h: &mut impl Words) {
     // The consumer: where it reads next, the epoch it validates against
     // (KIP-320), and what it read (a record it read must stay).
     let consumer = &sim.consumer;
-    h.push(consumer.position);
-    h.push(some(consumer.position_epoch.map(u64::from)) | some(consumer.leader_epoch_seen.map(u64::from)) << 32);
+    for at in &consumer.positions {
+        h.push(at.position);
+        h.push(some(at.position_epoch.map(u64::from)) | some(at.leader_epoch_seen.map(u64::from)) << 32);
+    }
     h.push(consumer.read.len() as u64);
     for r in &consumer.read {
-        h.push(r.offset);
+        h.push(r.offset | (r.partition as u64) << 48);
         h.push(r.id);
     }
 }

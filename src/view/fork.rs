@@ -183,7 +183,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::ControlledShutdown(_) => "controlled_shutdown",
         Step::BeginControlledShutdown(_) => "begin_controlled_shutdown",
         Step::Heal(_) => "heal",
-        Step::Consume(()) => "consume",
+        Step::Consume(_) => "consume",
         Step::Pause(_) => "pause",
         Step::Resume(_) => "resume",
     }
@@ -458,7 +458,8 @@ pub fn step_text(step: &Step) -> String {
         Step::Heal(Heal::All) => "heal:all".into(),
         Step::Heal(Heal::Broker(b)) => format!("heal:{b}"),
         Step::Heal(Heal::Link(a, b)) => format!("heal:{a}:{b}"),
-        Step::Consume(()) => "consume".into(),
+        Step::Consume(None) => "consume".into(),
+        Step::Consume(Some(one)) => format!("consume:{}", one.partition),
         Step::Pause(b) => format!("pause:{b}"),
         Step::Resume(b) => format!("resume:{b}"),
     }
@@ -478,7 +479,7 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
         "delay" => "delay:BROKER:MS",
         "cut" | "partition" => "NAME:A:B",
         "heal" => "heal:all, heal:BROKER or heal:A:B",
-        "consume" => "consume",
+        "consume" => "consume or consume:PARTITION",
         "" => return err(format!("{what}: missing the step, like fetch:2 or produce:m1:all")),
         _ => {
             return err(format!(
@@ -494,6 +495,8 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
             value: percent_decode(&format!("{what}.produce.value"), args[0])?,
             acks: acks(&format!("{what}.produce.acks"), args[1])?,
             to: if args.len() == 3 { Some(broker(2)?) } else { None },
+            partition: None,
+            key: None,
         }),
         ("fetch", 1) => Step::Fetch(broker(0)?),
         ("restart", 1) => Step::Restart(broker(0)?),
@@ -520,7 +523,8 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
         ("heal", 1) if args[0] == "all" => Step::Heal(Heal::All),
         ("heal", 1) => Step::Heal(Heal::Broker(broker(0)?)),
         ("heal", 2) => Step::Heal(Heal::Link(broker(0)?, broker(1)?)),
-        ("consume", 0) => Step::Consume(()),
+        ("consume", 0) => Step::Consume(None),
+        ("consume", 1) => Step::Consume(Some(crate::model::step::OnePartition { partition: int(&format!("{what}.consume"), args[0])? })),
         _ => return Err(bad()),
     };
     Ok(step)

@@ -313,7 +313,7 @@ impl StateView {
                 })
                 .collect(),
             consumer: ConsumerView {
-                position: sim.consumer.position,
+                position: sim.consumer.position(p),
                 read: sim.consumer.read.iter().map(|c| ConsumedView { offset: c.offset, value: c.value.clone() }).collect(),
             },
             violations: sim.violations.clone(),
