@@ -599,7 +599,7 @@ fn run(file: &Path, json: bool, fork: Option<&str>) -> ExitCode {
         }
         if json {
             // The final state's fields follow the events in the same object.
-            let state = serde_json::to_string_pretty(&StateView::of(&sim, LogWindow::ALL)).expect("state serializes");
+            let state = serde_json::to_string_pretty(&StateView::of(&sim, LogWindow::ALL).with_partitions(&sim, LogWindow::ALL)).expect("state serializes");
             let fields = state.trim_start_matches('{').trim_start();
             write!(out, "\n  ],\n  {}\n", json_for_terminal(fields))?;
         }

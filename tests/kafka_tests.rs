@@ -995,3 +995,5 @@ mod placement;
 mod partitioner;
 #[path = "kafka_tests/leader_balance.rs"]
 mod leader_balance;
+#[path = "kafka_tests/cluster.rs"]
+mod cluster;

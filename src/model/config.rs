@@ -561,11 +561,6 @@ impl Config {
         if rf < 1 || rf > c.brokers {
             return Err(format!("config.replication_factor: {rf} must be between 1 and brokers ({})", c.brokers));
         }
-        // The engine's fetcher, producer, consumer and checks take one
-        // partition on every broker until the topic's model is complete.
-        if c.partitions > 1 || rf < c.brokers {
-            return Err(format!("config.partitions: a topic of {} partition(s) with {rf} replicas on {} brokers is not modelled yet: one partition on every broker", c.partitions, c.brokers));
-        }
         if let Some(racks) = &c.racks {
             if racks.len() != c.brokers as usize {
                 return Err(format!("config.racks: {} names for {} brokers (one per broker, racks[0] for broker 1)", racks.len(), c.brokers));

@@ -331,9 +331,9 @@ impl Simulation {
             // one is out: its answer still ends that request, not this one.
             let in_flight = self.broker(f).fetcher(l).in_flight_since_ms;
             let request = self.next_request(f, l, 0);
-            self.emit(Event::sent(&request, 0));
+            self.emit_sent(&request, 0);
             if let Some(response) = self.deliver(request) {
-                self.emit(Event::sent(&response, 0));
+                self.emit_sent(&response, 0);
                 self.deliver(response);
             }
             if in_flight.is_some() && self.fetch_sources(f).contains(&l) {

@@ -249,6 +249,20 @@ impl Message {
         }
     }
 
+    /// The partition a message is about when it carries only one.
+    pub fn only_partition(&self) -> Option<PartitionId> {
+        let ids: PartitionBatch<PartitionId> = match self {
+            Message::Fetch(m) => m.partitions.iter().map(|p| p.partition).collect(),
+            Message::FetchResponse(m) => m.partitions.iter().map(|p| p.partition).collect(),
+            Message::OffsetsForLeaderEpoch(m) => m.partitions.iter().map(|p| p.partition).collect(),
+            Message::OffsetsForLeaderEpochResponse(m) => m.partitions.iter().map(|p| p.partition).collect(),
+        };
+        match ids[..] {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+
     pub fn from(&self) -> BrokerId {
         match self {
             Message::Fetch(m) => m.follower,

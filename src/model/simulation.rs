@@ -638,7 +638,16 @@ impl Simulation {
 
     pub(crate) fn send(&mut self, m: Message) {
         let arrives = self.network.make_mut().send(m.clone(), self.now_ms);
-        self.emit(Event::sent(&m, arrives - self.now_ms));
+        self.emit_sent(&m, arrives - self.now_ms);
+    }
+
+    /// A message on its way: its line names the partition when it carries
+    /// one partition of several (one of many names each in its text).
+    pub(crate) fn emit_sent(&mut self, m: &Message, latency_ms: u64) {
+        match m.only_partition() {
+            Some(p) => self.emit_in(p, Event::sent(m, latency_ms)),
+            None => self.emit(Event::sent(m, latency_ms)),
+        }
     }
 
     /// Every `replica.high.watermark.checkpoint.interval.ms` each live broker

@@ -2,7 +2,7 @@
 //! prints and what the page draws each frame. Derived from the simulation,
 //! never fed back into it.
 
-use crate::model::config::{BrokerId, Protocol};
+use crate::model::config::{BrokerId, PartitionId, Protocol};
 use crate::model::event::{ProduceResult, Traced};
 use crate::model::violation::Violation;
 use crate::model::log::EpochEntry;
@@ -24,6 +24,11 @@ pub struct StateView {
     /// from the 2.8 preset); before, the leader wrote ZooKeeper itself.
     pub alter_partition: bool,
     pub partition: PartitionView,
+    /// Every partition of the topic, as `kafka-topics.sh --describe` and the
+    /// replicas' state show it (`with_partitions`: the command line's
+    /// `run --json` always, the page when the topic has several).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partitions: Option<Vec<PartitionSummary>>,
     pub brokers: Vec<BrokerView>,
     pub links: LinksView,
     pub in_flight: Vec<InFlightView>,
@@ -49,6 +54,46 @@ pub struct PartitionView {
     pub last_known_leader: Option<BrokerId>,
 }
 
+/// One partition of the topic: the controller's registration, the
+/// describe tool's flags, and each replica's state.
+#[derive(Clone, Debug, Serialize)]
+pub struct PartitionSummary {
+    pub id: PartitionId,
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub isr: Vec<BrokerId>,
+    pub elr: Vec<BrokerId>,
+    pub last_known_leader: Option<BrokerId>,
+    /// The leader's HW; null when offline.
+    pub high_watermark: Option<u64>,
+    /// The assignment, the preferred leader first.
+    pub replicas: Vec<BrokerId>,
+    pub preferred_leader: BrokerId,
+    /// `TopicCommand`'s `isUnderReplicated`: fewer in the ISR than the replicas.
+    pub under_replicated: bool,
+    /// `isUnderMinIsr`: no leader, or fewer in the ISR than `min.insync.replicas`.
+    pub under_min_isr: bool,
+    /// `hasUnavailablePartitions`: no leader, or a leader that is not live
+    /// (fenced, to the controller).
+    pub offline: bool,
+    /// One per replica, in assignment order.
+    pub brokers: Vec<ReplicaSummary>,
+}
+
+/// A broker's replica of a partition.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReplicaSummary {
+    pub id: BrokerId,
+    /// As `brokers[].role`.
+    pub role: &'static str,
+    pub log_end_offset: u64,
+    pub high_watermark: u64,
+    pub checkpointed_high_watermark: u64,
+    pub log: Vec<RecordView>,
+    pub leader_epoch_cache: Option<Vec<EpochEntry>>,
+    pub in_isr: bool,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct RecordView {
     pub offset: u64,
@@ -70,6 +115,10 @@ pub struct RemoteView {
 #[derive(Clone, Debug, Serialize)]
 pub struct BrokerView {
     pub id: BrokerId,
+    /// Its rack (`broker.rack`), if the brokers have racks.
+    pub rack: Option<Arc<str>>,
+    /// Partitions it leads, in its own belief (`ReplicaManager`'s `LeaderCount`).
+    pub leader_count: u32,
     pub alive: bool,
     pub isolated: bool,
     /// Cut from the controller only (`cut_controller`): it still reaches the
@@ -132,6 +181,8 @@ pub struct InFlightView {
 #[derive(Clone, Debug, Serialize)]
 pub struct ProduceView {
     pub value: Arc<str>,
+    /// The partition the client chose.
+    pub partition: PartitionId,
     pub acks: crate::run::scenario::Acks,
     /// The broker the request went to.
     pub to: Option<BrokerId>,
@@ -157,7 +208,10 @@ pub struct ConsumedView {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct ConsumerView {
+    /// Where it reads the partition shown next.
     pub position: u64,
+    /// Where it reads each partition next.
+    pub positions: Vec<u64>,
     pub read: Vec<ConsumedView>,
 }
 
@@ -208,26 +262,9 @@ impl StateView {
             .map(|node| {
                 let b = sim.replica(p, node.id);
                 let is_leader = sim.is_leader(p, b.id);
-                let role = if node.starting {
-                    "starting"
-                } else if !node.alive {
-                    "down"
-                } else if is_leader {
-                    "leader"
-                } else if b.leader.is_some() {
-                    "follower"
-                } else {
-                    "none"
-                };
+                let role = role(sim, p, node.id);
                 let leo = b.log_end_offset();
-                let start = window.start.min(leo);
-                let log = b
-                    .log
-                    .iter_from(start)
-                    .take(window.max_records)
-                    .zip(start..)
-                    .map(|(r, offset)| RecordView { offset, epoch: r.epoch, value: r.value.clone() })
-                    .collect();
+                let (start, log) = window_of(b, window);
                 let remote = is_leader.then(|| {
                     sim.config
                         .broker_ids()
@@ -242,6 +279,8 @@ impl StateView {
                 });
                 BrokerView {
                     id: b.id,
+                    rack: sim.config.rack(b.id).map(Arc::from),
+                    leader_count: sim.config.partition_ids().filter(|&q| sim.is_leader(q, b.id)).count() as u32,
                     alive: node.alive,
                     isolated: sim.network.is_isolated(b.id),
                     controller_cut: sim.network.controller_cut[(b.id - 1) as usize],
@@ -302,6 +341,7 @@ impl StateView {
                 .iter()
                 .map(|r| ProduceView {
                     value: r.value.clone(),
+                    partition: r.partition,
                     acks: r.acks,
                     to: r.broker,
                     offset: r.offset,
@@ -314,10 +354,85 @@ impl StateView {
                 .collect(),
             consumer: ConsumerView {
                 position: sim.consumer.position(p),
+                positions: sim.consumer.positions.iter().map(|at| at.position).collect(),
                 read: sim.consumer.read.iter().map(|c| ConsumedView { offset: c.offset, value: c.value.clone() }).collect(),
             },
             violations: sim.violations.clone(),
             stopped: sim.stopped().map(|b| crate::model::event::budget_message(b, sim.budgets().limit(b))),
+            partitions: None,
         }
     }
+
+    /// The view with every partition of the topic (`partitions`), each
+    /// replica's log within `window`.
+    pub fn with_partitions(mut self, sim: &Simulation, window: LogWindow) -> StateView {
+        let min_isr = sim.config.min_insync_replicas as usize;
+        let cache = sim.protocol().has_leader_epoch_cache();
+        let summaries = sim
+            .config
+            .partition_ids()
+            .map(|p| {
+                let c = sim.controller.partition(p);
+                let live = |b: BrokerId| !sim.controller.is_fenced(b);
+                let brokers = c
+                    .replicas
+                    .iter()
+                    .map(|&b| {
+                        let r = sim.replica(p, b);
+                        ReplicaSummary {
+                            id: b,
+                            role: role(sim, p, b),
+                            log_end_offset: r.log_end_offset(),
+                            high_watermark: r.high_watermark,
+                            checkpointed_high_watermark: r.checkpointed_high_watermark,
+                            log: window_of(r, window).1,
+                            leader_epoch_cache: cache.then(|| r.log.epochs().entries().to_vec()),
+                            in_isr: c.isr.contains(&b),
+                        }
+                    })
+                    .collect();
+                PartitionSummary {
+                    id: p,
+                    leader: c.leader,
+                    leader_epoch: c.leader_epoch,
+                    isr: c.isr.to_vec(),
+                    elr: c.elr.to_vec(),
+                    last_known_leader: c.last_known_leader,
+                    high_watermark: c.leader.map(|l| sim.replica(p, l).high_watermark),
+                    replicas: c.replicas.to_vec(),
+                    preferred_leader: c.preferred_leader(),
+                    under_replicated: c.isr.len() < c.replicas.len(),
+                    under_min_isr: c.leader.is_none() || c.isr.len() < min_isr,
+                    offline: !c.leader.is_some_and(live),
+                    brokers,
+                }
+            })
+            .collect();
+        self.partitions = Some(summaries);
+        self
+    }
+}
+
+/// A broker's role in partition `p`: "starting", "down", "leader",
+/// "follower" or "none" (it knows no leader).
+fn role(sim: &Simulation, p: PartitionId, b: BrokerId) -> &'static str {
+    let node = sim.broker(b);
+    if node.starting {
+        "starting"
+    } else if !node.alive {
+        "down"
+    } else if sim.is_leader(p, b) {
+        "leader"
+    } else if sim.replica(p, b).leader.is_some() {
+        "follower"
+    } else {
+        "none"
+    }
+}
+
+/// A replica's records within `window`: the first offset and the records.
+fn window_of(r: &crate::model::replica::Replica, window: LogWindow) -> (u64, Vec<RecordView>) {
+    let start = window.start.min(r.log_end_offset());
+    let log = r.log.iter_from(start).take(window.max_records).zip(start..).map(|(r, offset)| RecordView { offset, epoch: r.epoch, value: r.value.clone() }).collect();
+    (start, log)
 }
