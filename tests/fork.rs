@@ -7,6 +7,7 @@
 
 mod common;
 
+use highwater::run::scenario::Elect;
 use highwater::model::config::Protocol;
 use highwater::view::fork::{aligned_position, differences, fork, parse_step, step_text, Change, Difference, ForkError, Side, MAX_CHANGE_CHARS};
 use highwater::run::scenario::{Crash, Delay, Heal, Produce, Step};
@@ -133,8 +134,8 @@ fn samples() -> Vec<Change> {
         Step::Crash(Crash { broker: 1, lose_unflushed: 0 }),
         Step::Crash(Crash { broker: 2, lose_unflushed: 3 }),
         Step::Restart(1),
-        Step::Elect(None),
-        Step::Elect(Some(3)),
+        Step::Elect(Elect::default()),
+        Step::Elect(Elect { partition: 0, broker: Some(3) }),
         Step::Delay(Delay { broker: 3, ms: 400 }),
         Step::Cut([1, 3]),
         Step::Partition([2, 1]),
@@ -178,7 +179,7 @@ fn text_round_trips_exactly_and_is_url_safe() {
         Change::Acks { step: 5, acks: Acks::All },
         Change::Step { step: 7, with: Step::Produce(Produce { value: "hi there".into(), acks: Acks::One, to: Some(2), partition: None, key: None }) },
         Change::Step { step: 7, with: Step::Crash(Crash { broker: 2, lose_unflushed: 1 }) },
-        Change::Step { step: 1, with: Step::Elect(None) },
+        Change::Step { step: 1, with: Step::Elect(Elect::default()) },
     ]
     .iter()
     .map(|c| c.to_string())

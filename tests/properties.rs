@@ -5,6 +5,7 @@ mod common;
 
 use highwater::search::explore::{explore, Search, Strategy};
 use highwater::{Acks, Config, Protocol, Timeline};
+use highwater::run::scenario::Elect;
 
 fn search(protocol: Protocol, seed: u64) -> Search {
     let config = Config { brokers: 3, min_insync_replicas: 2, unclean_leader_election: false, ..Config::for_protocol(protocol) };
@@ -121,7 +122,7 @@ fn no_follower_is_answered_the_same_diverging_epoch_twice() {
                 let step = match rng.below(10) {
                     0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::One, to: None, partition: None, key: None }),
                     2..=4 => Step::Fetch(b),
-                    5 | 6 => Step::Elect(if rng.below(3) == 0 { None } else { Some(b) }),
+                    5 | 6 => Step::Elect(Elect { partition: 0, broker: if rng.below(3) == 0 { None } else { Some(b) } }),
                     7 => Step::Crash(Crash { broker: b, lose_unflushed: rng.below(2) }),
                     8 => Step::Restart(b),
                     _ => Step::AdvanceMs([1_000, 10_000, 20_000][rng.below(3) as usize]),
@@ -186,7 +187,7 @@ fn a_follower_never_has_two_fetches_in_flight() {
                 let b = 1 + rng.below(3) as u32;
                 let step = match rng.below(24) {
                     0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::All, to: None, partition: None, key: None }),
-                    2 => Step::Elect(Some(b)),
+                    2 => Step::Elect(Elect { partition: 0, broker: Some(b) }),
                     3 => Step::Delay(Delay { broker: b, ms: rng.below(400) }),
                     4 => Step::Pause(b),
                     5 => Step::Resume(b),

@@ -4,6 +4,7 @@
 
 mod common;
 
+use highwater::run::scenario::Elect;
 use common::{load, run, with_protocol};
 use highwater::run::scenario::{Acks, Produce};
 use highwater::{Config, Protocol, Simulation, Step, ViolationKind};
@@ -236,7 +237,7 @@ fn impossible_steps_are_rejected_and_the_run_goes_on() {
     assert_eq!(rejected(sim.apply(&Step::Restart(2))), "broker 2 is already running");
     assert_eq!(rejected(sim.apply(&Step::Fetch(1))), "broker 1 is the leader; only followers fetch");
     assert_eq!(rejected(sim.apply(&Step::Fetch(9))), "fetch: broker 9 does not exist (brokers are 1..=3)");
-    assert!(rejected(sim.apply(&Step::Elect(Some(1)))).contains("already the leader"));
+    assert!(rejected(sim.apply(&Step::Elect(Elect { partition: 0, broker: Some(1) }))).contains("already the leader"));
     sim.apply(&Step::Crash(highwater::run::scenario::Crash { broker: 2, lose_unflushed: 0 }));
     assert_eq!(rejected(sim.apply(&Step::Fetch(2))), "broker 2 is down");
     let events = sim.apply(&Step::Produce(Produce { value: "ok".into(), acks: Acks::One, to: None, partition: None, key: None }));

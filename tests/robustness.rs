@@ -15,7 +15,7 @@ fn arb_step() -> impl Strategy<Value = Step> {
         prop_oneof![Just(1u64), Just(600), Just(9_000), Just(45_000)].prop_map(Step::AdvanceMs),
         (id.clone(), 0u64..3).prop_map(|(broker, lose_unflushed)| Step::Crash(Crash { broker, lose_unflushed })),
         id.clone().prop_map(Step::Restart),
-        proptest::option::of(id.clone()).prop_map(Step::Elect),
+        proptest::option::of(id.clone()).prop_map(|broker| Step::Elect(highwater::run::scenario::Elect { partition: 0, broker })),
         (id.clone(), 0u64..2_000).prop_map(|(broker, ms)| Step::Delay(Delay { broker, ms })),
         (id.clone(), id.clone()).prop_map(|(a, b)| Step::Cut([a, b])),
         (id.clone(), id.clone()).prop_map(|(a, b)| Step::Partition([a, b])),

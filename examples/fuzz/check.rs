@@ -4,6 +4,7 @@
 //! or run to its end or to a step where it stopped at a budget, the same way
 //! twice, without a panic, holding no more events than the budgets allow.
 
+use highwater::run::scenario::Elect;
 use highwater::model::config::limits;
 use highwater::run::scenario::{Heal, Produce};
 use highwater::{link, Event, Scenario, Simulation, Step, Timeline};
@@ -350,7 +351,7 @@ fn pass(input: &Input, limit: Option<Duration>) -> Result<Pass, Failure> {
     }
     clock.op("seek", || t.seek(mid))?.map_err(|e| Failure::Inconsistent(format!("seek({mid}) after applying: {e}")))?;
     let produce = Step::Produce(Produce { value: "fuzz".into(), acks: Default::default(), to: None, partition: None, key: None });
-    for step in [produce, Step::AdvanceMs(1_000), Step::Elect(None), Step::Consume(None)] {
+    for step in [produce, Step::AdvanceMs(1_000), Step::Elect(Elect::default()), Step::Consume(None)] {
         clock.op("apply", || t.apply(step).map(|e| e.to_vec()))?.hash(&mut h);
     }
     bounded(&t, t.scenario(), "after seeking and applying")?;

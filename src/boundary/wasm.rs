@@ -184,6 +184,23 @@ pub struct Simulation {
     timeline: Timeline,
 }
 
+/// The page draws a topic of one partition on every broker: a topic of
+/// several partitions, or one on fewer brokers than the cluster has, runs
+/// in the core and on the command line, and is refused here with a message
+/// that says so, until the page draws the cluster.
+fn drawable(scenario: &Scenario) -> Result<(), JsError> {
+    let c = &scenario.config;
+    if c.partitions == 1 && c.replication_factor() == c.brokers {
+        return Ok(());
+    }
+    Err(JsError::new(&format!(
+        "config.partitions: the playground draws a topic of one partition on every broker; this one has {} partitions of {} replicas on {} brokers (highwater run shows it)",
+        c.partitions,
+        c.replication_factor(),
+        c.brokers
+    )))
+}
+
 #[wasm_bindgen]
 impl Simulation {
     /// A scenario as an object or JSON text; throws with the field and the problem.
@@ -204,6 +221,7 @@ impl Simulation {
     }
 
     fn run(scenario: &Scenario) -> Result<Simulation, JsError> {
+        drawable(scenario)?;
         Timeline::new(scenario).map(|timeline| Simulation { timeline }).map_err(|e| JsError::new(&e.0))
     }
 
@@ -749,6 +767,7 @@ pub struct SimulationBuild {
 
 impl SimulationBuild {
     fn start(scenario: &Scenario) -> Result<SimulationBuild, JsError> {
+        drawable(scenario)?;
         let build = Timeline::build(scenario, Budgets::default()).map_err(|e| JsError::new(&e.0))?;
         Ok(SimulationBuild { build: Some(build) })
     }

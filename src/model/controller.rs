@@ -9,6 +9,7 @@ use crate::model::event::{ElectionKind, Event, Truncation};
 use crate::model::protocol::Errors;
 use crate::model::rules::{Rule, TruncationRule};
 use crate::model::invariants::Touch;
+use crate::model::cluster::leader_balance::{preferred_election, ControllerMode, PartitionLeadership, PreferredElection};
 use crate::model::simulation::Simulation;
 
 /// What the controller holds of one partition (KRaft's
@@ -388,6 +389,60 @@ impl Simulation {
         }
         self.notify_brokers(p);
         Ok(())
+    }
+
+    /// A preferred leader election (`kafka-leader-election.sh --election-type
+    /// PREFERRED`) of one partition or of every one: where the preferred
+    /// replica is live and in the ISR it takes over, in a new epoch, with
+    /// the ISR as it is; a partition it already leads, or whose preferred
+    /// replica cannot lead, keeps its leader (ZooKeeper:
+    /// `KafkaController.onReplicaElection` with
+    /// `PreferredReplicaPartitionLeaderElectionStrategy`; KRaft:
+    /// `ReplicationControlManager.electLeader`, `PartitionChangeBuilder`
+    /// with `Election.PREFERRED`, `cluster::leader_balance`). Refused when no
+    /// partition it names moves.
+    pub(crate) fn elect_preferred(&mut self, which: Option<PartitionId>) -> Result<(), String> {
+        let mode = if self.rules.has(Rule::KraftController) { ControllerMode::KRaft } else { ControllerMode::ZooKeeper };
+        let partitions: Vec<PartitionId> = match which {
+            Some(p) => vec![p],
+            None => self.config.partition_ids().collect(),
+        };
+        let mut moved = 0;
+        let mut why = "";
+        for &p in &partitions {
+            let registration = self.controller.partition(p);
+            let leadership = PartitionLeadership {
+                id: p,
+                replicas: registration.replicas.to_vec(),
+                leader: registration.leader,
+                isr: registration.isr.to_vec(),
+            };
+            match preferred_election(&leadership, mode, |b| self.active(b)) {
+                PreferredElection::Elected(b) if Some(b) != registration.leader => {
+                    self.move_leadership(p, b, ElectionKind::Preferred);
+                    moved += 1;
+                }
+                PreferredElection::ElectionNotNeeded => why = "ELECTION_NOT_NEEDED: its preferred replica leads it",
+                _ => why = "PREFERRED_LEADER_NOT_AVAILABLE: its preferred replica is fenced, shutting down or not in the ISR",
+            }
+        }
+        match (moved, which) {
+            (0, Some(p)) => Err(format!("partition {p}: {why}")),
+            (0, None) => Err("no partition moved: each is led by its preferred replica, or that replica is fenced, shutting down or not in the ISR".into()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The controller gives partition `p` to `leader`, an active ISR member,
+    /// in a new epoch with the ISR as it is, and tells the brokers.
+    fn move_leadership(&mut self, p: PartitionId, leader: BrokerId, kind: ElectionKind) {
+        let registration = self.controller.partition_mut(p);
+        registration.leader = Some(leader);
+        registration.leader_epoch += 1;
+        let (leader_epoch, isr) = (registration.leader_epoch, registration.isr);
+        let unreachable = !self.reachable(leader);
+        self.emit_in(p, Event::LeaderElected { leader, leader_epoch, isr: isr.to_vec(), kind, unreachable });
+        self.notify_brokers(p);
     }
 
     /// LeaderAndIsr to every broker the controller reaches.

@@ -124,6 +124,10 @@ pub enum ElectionKind {
     EligibleLeaderReplica,
     /// KIP-966 (4.1): ISR and ELR empty; the last known leader.
     LastKnownLeader,
+    /// A preferred leader election: the first replica of the assignment,
+    /// live and in the ISR, takes over (`kafka-leader-election.sh
+    /// --election-type PREFERRED`; the controllers' automatic rebalance).
+    Preferred,
 }
 
 /// Outcome of a produce request as the client sees it.
@@ -416,6 +420,7 @@ impl fmt::Display for Event {
                     ElectionKind::Unclean => "UNCLEAN",
                     ElectionKind::EligibleLeaderReplica => "from the ELR",
                     ElectionKind::LastKnownLeader => "last known leader",
+                    ElectionKind::Preferred => "preferred replica",
                 };
                 write!(f, "controller elected broker {leader} leader in epoch {leader_epoch} ({kind}), ISR {}", list(isr))?;
                 if *unreachable {

@@ -250,7 +250,8 @@ impl Simulation {
             Step::AdvanceMs(ms) => self.advance(*ms),
             Step::Crash(c) => self.crash(c)?,
             Step::Restart(b) => self.restart(*b)?,
-            Step::Elect(b) => self.elect(0, Election::Requested(*b))?,
+            Step::Elect(e) => self.elect(e.partition, Election::Requested(e.broker))?,
+            Step::ElectPreferred(p) => self.elect_preferred(*p)?,
             Step::Delay(d) => {
                 self.network.make_mut().latency_ms[(d.broker - 1) as usize] = d.ms;
                 self.emit(Event::LatencyChanged { broker: d.broker, latency_ms: d.ms });

@@ -170,6 +170,64 @@ impl<'de> Deserialize<'de> for Heal {
     }
 }
 
+/// An `elect` step: which partition, and to which broker (none: the
+/// controller's choice).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Elect {
+    pub partition: PartitionId,
+    pub broker: Option<BrokerId>,
+}
+
+impl Serialize for Elect {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Written {
+            partition: PartitionId,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            broker: Option<BrokerId>,
+        }
+        match (self.partition, self.broker) {
+            (0, None) => s.serialize_none(),
+            (0, Some(b)) => s.serialize_u32(b),
+            (partition, broker) => Written { partition, broker }.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Elect {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Written {
+            partition: PartitionId,
+            #[serde(default)]
+            broker: Option<BrokerId>,
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Elect;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("null, a broker id, or {\"partition\": p} with an optional \"broker\"")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Elect, E> {
+                Ok(Elect::default())
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Elect, E> {
+                Ok(Elect::default())
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Elect, E> {
+                let broker = u32::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))?;
+                Ok(Elect { partition: 0, broker: Some(broker) })
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Elect, A::Error> {
+                let w = Written::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(Elect { partition: w.partition, broker: w.broker })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// A step's partition, written `{"partition": p}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -189,8 +247,13 @@ pub enum Step {
     AdvanceMs(u64),
     Crash(Crash),
     Restart(BrokerId),
-    /// `null`: the controller moves leadership to its choice now; a broker id: to that broker.
-    Elect(Option<BrokerId>),
+    /// `null`: the controller moves leadership of partition 0 to its choice
+    /// now; a broker id: to that broker; `{"partition": p}` or
+    /// `{"partition": p, "broker": b}`: the same for partition `p`.
+    Elect(Elect),
+    /// A preferred leader election (`kafka-leader-election.sh --election-type
+    /// PREFERRED`): `null` every partition, a partition id one.
+    ElectPreferred(Option<PartitionId>),
     Delay(Delay),
     /// One-way cut: messages from the first broker to the second are dropped.
     Cut([BrokerId; 2]),
@@ -238,7 +301,7 @@ impl Step {
             Step::Fetch(b) => one("fetch", *b),
             Step::Crash(c) => one("crash.broker", c.broker),
             Step::Restart(b) => one("restart", *b),
-            Step::Elect(Some(b)) => one("elect", *b),
+            Step::Elect(Elect { broker: Some(b), .. }) => one("elect", *b),
             Step::Delay(d) => one("delay.broker", d.broker),
             Step::Cut([a, b]) => [Some(("cut", *a)), Some(("cut", *b))],
             Step::Partition([a, b]) => [Some(("partition", *a)), Some(("partition", *b))],
@@ -250,7 +313,7 @@ impl Step {
             Step::Heal(Heal::Broker(b)) => one("heal", *b),
             Step::Pause(b) => one("pause", *b),
             Step::Resume(b) => one("resume", *b),
-            Step::AdvanceMs(_) | Step::Elect(None) | Step::Heal(Heal::All) | Step::Consume(_) => [None, None],
+            Step::AdvanceMs(_) | Step::Elect(Elect { broker: None, .. }) | Step::ElectPreferred(_) | Step::Heal(Heal::All) | Step::Consume(_) => [None, None],
         }
     }
 
@@ -268,6 +331,10 @@ impl Step {
                 p.value.len(),
                 limits::MAX_VALUE_BYTES
             )),
+            Step::Elect(Elect { partition, .. }) | Step::ElectPreferred(Some(partition)) if *partition >= config.partitions => {
+                let field = if matches!(self, Step::Elect(_)) { "elect.partition" } else { "elect_preferred" };
+                Err(format!("{field}: partition {partition} does not exist (partitions are 0..={})", config.partitions - 1))
+            }
             Step::Consume(Some(OnePartition { partition })) if *partition >= config.partitions => {
                 Err(format!("consume.partition: partition {partition} does not exist (partitions are 0..={})", config.partitions - 1))
             }

@@ -3,7 +3,7 @@
 
 use crate::base::text;
 use crate::model::config::{limits, Config};
-pub use crate::model::step::{Acks, Crash, Delay, Heal, Produce, Step};
+pub use crate::model::step::{Acks, Crash, Delay, Elect, Heal, OnePartition, Produce, Step};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -370,14 +370,14 @@ mod tests {
         let s = Scenario::from_json(text).unwrap();
         assert_eq!(s.steps.len(), 18);
         assert_eq!(s.steps[1], Step::Produce(Produce { value: "m2".into(), acks: Acks::One, to: Some(2), partition: None, key: None }));
-        assert_eq!(s.steps[6], Step::Elect(None));
+        assert_eq!(s.steps[6], Step::Elect(Elect::default()));
         let all: Step = serde_json::from_str(r#"{"produce":{"value":"x","acks":-1}}"#).unwrap();
         assert_eq!(all, Step::Produce(Produce { value: "x".into(), acks: Acks::All, to: None, partition: None, key: None }));
         assert_eq!(s.steps[14], Step::Heal(Heal::Broker(3)));
         let back = Scenario::from_json(&s.to_json_pretty()).unwrap();
         assert_eq!(back, s);
         assert_eq!(Step::Consume(None).to_json(), r#"{"consume":null}"#);
-        assert_eq!(Step::Elect(None).to_json(), r#"{"elect":null}"#);
+        assert_eq!(Step::Elect(Elect::default()).to_json(), r#"{"elect":null}"#);
     }
 
     #[test]

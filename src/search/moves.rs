@@ -4,7 +4,7 @@
 use crate::model::config::{limits, BrokerId, Config};
 use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
-use crate::run::scenario::{Crash, Heal, Produce, Step};
+use crate::run::scenario::{Crash, Elect, Heal, Produce, Step};
 use crate::search::spec::Search;
 use arrayvec::ArrayVec;
 
@@ -53,7 +53,7 @@ impl Moves {
             per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 0 })),
             per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 1 })),
             per_broker(&Step::Restart),
-            vec![Step::Elect(None)],
+            vec![Step::Elect(Elect::default())],
             advances(config).into_iter().map(Step::AdvanceMs).collect(),
             ids.iter().flat_map(|&a| ids.iter().map(move |&b| Step::Cut([a, b]))).collect(),
             per_broker(&Step::CutController),

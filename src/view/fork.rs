@@ -51,7 +51,7 @@
 use crate::model::config::limits;
 use crate::model::config::{BrokerId, Protocol};
 use crate::model::violation::{Allowance, ViolationKind};
-use crate::run::scenario::{Acks, Crash, Delay, Heal, Produce, Scenario, Step};
+use crate::run::scenario::{Acks, Crash, Delay, Elect, Heal, Produce, Scenario, Step};
 use crate::view::state::StateView;
 use serde::Serialize;
 use std::fmt;
@@ -175,6 +175,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::Crash(_) => "crash",
         Step::Restart(_) => "restart",
         Step::Elect(_) => "elect",
+        Step::ElectPreferred(_) => "elect_preferred",
         Step::Delay(_) => "delay",
         Step::Cut(_) => "cut",
         Step::Partition(_) => "partition",
@@ -446,8 +447,12 @@ pub fn step_text(step: &Step) -> String {
         Step::Crash(Crash { broker, lose_unflushed: 0 }) => format!("crash:{broker}"),
         Step::Crash(Crash { broker, lose_unflushed }) => format!("crash:{broker}:{lose_unflushed}"),
         Step::Restart(b) => format!("restart:{b}"),
-        Step::Elect(None) => "elect".into(),
-        Step::Elect(Some(b)) => format!("elect:{b}"),
+        Step::Elect(Elect { partition: 0, broker: None }) => "elect".into(),
+        Step::Elect(Elect { partition: 0, broker: Some(b) }) => format!("elect:{b}"),
+        Step::Elect(Elect { partition, broker: None }) => format!("elect_partition:{partition}"),
+        Step::Elect(Elect { partition, broker: Some(b) }) => format!("elect_partition:{partition}:{b}"),
+        Step::ElectPreferred(None) => "elect_preferred".into(),
+        Step::ElectPreferred(Some(p)) => format!("elect_preferred:{p}"),
         Step::Delay(Delay { broker, ms }) => format!("delay:{broker}:{ms}"),
         Step::Cut([a, b]) => format!("cut:{a}:{b}"),
         Step::Partition([a, b]) => format!("partition:{a}:{b}"),
@@ -515,8 +520,14 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
             }
             Step::Crash(Crash { broker: broker(0)?, lose_unflushed: lose })
         }
-        ("elect", 0) => Step::Elect(None),
-        ("elect", 1) => Step::Elect(Some(broker(0)?)),
+        ("elect", 0) => Step::Elect(Elect::default()),
+        ("elect", 1) => Step::Elect(Elect { partition: 0, broker: Some(broker(0)?) }),
+        ("elect_partition", 1 | 2) => Step::Elect(Elect {
+            partition: int(&format!("{what}.elect_partition"), args[0])?,
+            broker: if args.len() == 2 { Some(broker(1)?) } else { None },
+        }),
+        ("elect_preferred", 0) => Step::ElectPreferred(None),
+        ("elect_preferred", 1) => Step::ElectPreferred(Some(int(&format!("{what}.elect_preferred"), args[0])?)),
         ("delay", 2) => Step::Delay(Delay { broker: broker(0)?, ms: int(&format!("{what}.delay.ms"), args[1])? }),
         ("cut", 2) => Step::Cut([broker(0)?, broker(1)?]),
         ("partition", 2) => Step::Partition([broker(0)?, broker(1)?]),

@@ -30,6 +30,8 @@ export function describeStep(step) {
       return t('step.restart', { broker: v });
     case 'elect':
       return v === null ? t('step.elect_any') : t('step.elect', { broker: v });
+    case 'elect_preferred':
+      return t('step.elect_preferred');
     case 'delay':
       return t('step.delay', { broker: v.broker, ms: v.ms });
     case 'cut':
