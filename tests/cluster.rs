@@ -175,3 +175,29 @@ fn the_json_describes_every_partition_and_each_brokers_rack_and_leaders() {
     assert_eq!(json["brokers"][0]["rack"], serde_json::Value::Null);
     assert!(serde_json::to_value(StateView::of(&one.sim, LogWindow::ALL)).unwrap().get("partitions").is_none(), "the page's view of one partition is as it was");
 }
+
+/// A leader holding a follower's fetch of two partitions loses one of them:
+/// the fetch is answered at once, the lost partition with
+/// NOT_LEADER_OR_FOLLOWER and the other with a fresh read
+/// (`DelayedFetch.tryComplete`, case B), so the follower's other partition
+/// does not wait for the fetch to time out.
+#[test]
+fn a_held_fetch_is_answered_when_the_leader_loses_one_of_its_partitions() {
+    let s = scenario(
+        r#""brokers": 2, "partitions": 2, "assignment": [[1, 2], [1, 2]], "auto_fetch": true, "protocol": "3.7""#,
+        r#"{"advance_ms": 600}, {"elect": {"partition": 0, "broker": 2}}, {"advance_ms": 20}"#,
+    );
+    let r = run(&s);
+    let answered: Vec<(u64, Vec<(u32, Option<highwater::model::protocol::Errors>)>)> = r
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Sent { message: highwater::model::protocol::Message::FetchResponse(resp), .. } if resp.leader == 1 => {
+                Some((e.time_ms, resp.partitions.iter().map(|p| (p.partition, p.error)).collect()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answered, vec![(600, vec![(0, Some(highwater::model::protocol::Errors::NotLeaderOrFollower)), (1, None)])]);
+    assert!(r.sim.broker(1).delayed_fetches.iter().all(|d| d.request.follower != 2 || d.request.partitions.iter().all(|p| p.partition == 1)));
+}

@@ -188,17 +188,17 @@ pub struct Simulation {
 /// several partitions, or one on fewer brokers than the cluster has, runs
 /// in the core and on the command line, and is refused here with a message
 /// that says so, until the page draws the cluster.
-fn drawable(scenario: &Scenario) -> Result<(), JsError> {
+fn drawable(scenario: &Scenario) -> Result<(), String> {
     let c = &scenario.config;
     if c.partitions == 1 && c.replication_factor() == c.brokers {
         return Ok(());
     }
-    Err(JsError::new(&format!(
+    Err(format!(
         "config.partitions: the playground draws a topic of one partition on every broker; this one has {} partitions of {} replicas on {} brokers (highwater run shows it)",
         c.partitions,
         c.replication_factor(),
         c.brokers
-    )))
+    ))
 }
 
 #[wasm_bindgen]
@@ -208,6 +208,7 @@ impl Simulation {
     pub fn from_scenario(#[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue) -> Result<Simulation, JsValue> {
         let text = json_text(&scenario, "fromScenario: scenario")?;
         let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+        drawable(&scenario).map_err(|e| JsError::new(&e))?;
         Ok(Self::run(&scenario)?)
     }
 
@@ -217,11 +218,11 @@ impl Simulation {
         // Longer text is refused by `decode` with its length; this bound only keeps it out of memory.
         let text = args::text(&text, "fromLink: text", 4 * limits::MAX_LINK_CHARS)?;
         let scenario = link::decode(&text).map_err(|e| JsError::new(&e.0))?;
+        drawable(&scenario).map_err(|e| JsError::new(&format!("link: {e}")))?;
         Ok(Self::run(&scenario)?)
     }
 
     fn run(scenario: &Scenario) -> Result<Simulation, JsError> {
-        drawable(scenario)?;
         Timeline::new(scenario).map(|timeline| Simulation { timeline }).map_err(|e| JsError::new(&e.0))
     }
 
@@ -232,6 +233,7 @@ impl Simulation {
     pub fn build_scenario(#[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue) -> Result<SimulationBuild, JsValue> {
         let text = json_text(&scenario, "buildScenario: scenario")?;
         let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
+        drawable(&scenario).map_err(|e| JsError::new(&e))?;
         Ok(SimulationBuild::start(&scenario)?)
     }
 
@@ -240,6 +242,7 @@ impl Simulation {
     pub fn build_link(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<SimulationBuild, JsValue> {
         let text = args::text(&text, "buildLink: text", 4 * limits::MAX_LINK_CHARS)?;
         let scenario = link::decode(&text).map_err(|e| JsError::new(&e.0))?;
+        drawable(&scenario).map_err(|e| JsError::new(&format!("link: {e}")))?;
         Ok(SimulationBuild::start(&scenario)?)
     }
 
@@ -767,7 +770,6 @@ pub struct SimulationBuild {
 
 impl SimulationBuild {
     fn start(scenario: &Scenario) -> Result<SimulationBuild, JsError> {
-        drawable(scenario)?;
         let build = Timeline::build(scenario, Budgets::default()).map_err(|e| JsError::new(&e.0))?;
         Ok(SimulationBuild { build: Some(build) })
     }

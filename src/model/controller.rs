@@ -492,8 +492,8 @@ impl Simulation {
             self.remove_fetcher(p, b, old);
         }
         if !already {
-            // It holds no fetch of an earlier leadership.
-            self.broker_mut(b).delayed_fetches.clear();
+            // It holds no fetch of an earlier leadership of the partition.
+            self.release_held_fetches(p, b);
         }
         let replica = self.replica_mut(p, b);
         if already {
@@ -530,8 +530,8 @@ impl Simulation {
         }
         let rules = self.rules;
         let now = self.now_ms;
+        self.release_held_fetches(p, b);
         let broker = self.broker_mut(b);
-        broker.delayed_fetches.clear();
         if let Some(l) = leader.filter(|&l| l != b) {
             // The partition joins the fetcher to its leader, which may send at once.
             let fetcher = broker.fetcher_mut(l);

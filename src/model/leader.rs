@@ -369,6 +369,43 @@ impl Simulation {
         }
     }
 
+    /// Broker `l` no longer leads partition `p` (or leads it anew): the
+    /// fetches it holds that ask for `p` go. One that asks for a partition
+    /// it still leads is answered now, `p` with NOT_LEADER_OR_FOLLOWER and
+    /// the others with a fresh read (`DelayedFetch.tryComplete`, case B:
+    /// "this broker is no longer the leader for some partitions it tries to
+    /// fetch"). One of `p` alone is dropped, as this model of one partition
+    /// always did (Kafka answers it the same way; the follower learns of
+    /// the new leader from the controller either way: docs/model.md).
+    pub(crate) fn release_held_fetches(&mut self, p: PartitionId, l: BrokerId) {
+        let held = std::mem::take(&mut self.broker_mut(l).delayed_fetches);
+        let (asks, kept): (Vec<_>, Vec<_>) = held.into_iter().partition(|d| d.request.partitions.iter().any(|part| part.partition == p));
+        self.broker_mut(l).delayed_fetches = kept;
+        for d in asks {
+            let still_led = d.request.partitions.iter().any(|part| part.partition != p && self.is_leader(part.partition, l));
+            if !still_led {
+                continue;
+            }
+            let partitions = d
+                .request
+                .partitions
+                .iter()
+                .map(|part| {
+                    let leader = self.replica(part.partition, l);
+                    if part.partition == p || !self.is_leader(part.partition, l) {
+                        let mut resp = FetchResponsePartition::answer(part, leader.log_end_offset(), leader.high_watermark, vec![]);
+                        resp.error = Some(Errors::NotLeaderOrFollower);
+                        resp
+                    } else {
+                        let records = leader.log.read(part.fetch_offset, limits::MAX_FETCH_RECORDS);
+                        FetchResponsePartition::answer(part, leader.log_end_offset(), leader.high_watermark, records)
+                    }
+                })
+                .collect();
+            self.send(Message::FetchResponse(FetchResponse { leader: l, follower: d.request.follower, partitions }));
+        }
+    }
+
     /// OffsetsForLeaderEpoch on the leader (KIP-101), for each partition:
     /// where the asked epoch ends (the start of the next one, or the LEO for
     /// the current). Since 2.0 the answer also names the largest epoch <=
