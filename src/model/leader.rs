@@ -473,12 +473,12 @@ impl Simulation {
 /// not the leader, or (KIP-320, 2.1+: the request carries the epoch) the
 /// request comes from another leader epoch (`Partition.checkCurrentLeaderEpoch`).
 fn leader_refusal(is_leader: bool, leader: &Replica, current_leader_epoch: Option<u32>) -> Option<Errors> {
-    if !is_leader {
-        return Some(Errors::NotLeaderOrFollower);
-    }
+    // `Partition.getLocalLog`: the epoch first (`checkCurrentLeaderEpoch`,
+    // against the epoch this broker knows, leader or not), then leadership.
     match current_leader_epoch {
         Some(e) if e < leader.leader_epoch => Some(Errors::FencedLeaderEpoch),
         Some(e) if e > leader.leader_epoch => Some(Errors::UnknownLeaderEpoch),
+        _ if !is_leader => Some(Errors::NotLeaderOrFollower),
         _ => None,
     }
 }

@@ -693,10 +693,8 @@ fn abstract_fetcher_thread_test_fenced_fetch_leaves_the_other_partition_fetching
 /// controller, fetches p0 and p1 from broker 1 with epoch 0 after p0 moved
 /// to broker 2 in epoch 1: broker 1, a follower of p0 in epoch 1, must
 /// answer p0 FENCED_LEADER_EPOCH (and Kafka's fetcher would then drop p0).
-/// The model answers NOT_LEADER_OR_FOLLOWER (`leader_refusal` checks
-/// leadership first).
+/// (The model checked leadership first until this test found it.)
 #[test]
-#[ignore = "model bug: a request with an older leader epoch to a replica that is no longer leader is answered NOT_LEADER_OR_FOLLOWER; Kafka checks the epoch first and answers FENCED_LEADER_EPOCH (Partition.getLocalLog)"]
 fn partition_test_leader_epoch_validation_on_follower() {
     let config = r#""brokers": 3, "partitions": 2, "assignment": [[1, 2, 3], [1, 2, 3]]"#;
     let steps = r#"{"cut_controller": 3}, {"elect": 2}, {"produce": {"value": "y1", "acks": "1", "partition": 1}}, {"fetch": 3}"#;
