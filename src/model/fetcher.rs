@@ -12,6 +12,7 @@ use crate::model::protocol::{
 };
 use crate::model::rules::{Rule, TruncationRule};
 use crate::model::simulation::Simulation;
+use smallvec::SmallVec;
 
 impl Simulation {
     /// The partitions broker `f` fetches from `leader`, in partition order:
@@ -21,18 +22,30 @@ impl Simulation {
         self.config.partition_ids().filter(|&p| self.following(p, f) == Some(leader) && !self.replica(p, f).stopped_for_shutdown).collect()
     }
 
-    /// The leaders broker `f` has a fetcher to, in id order.
-    pub(crate) fn fetch_sources(&self, f: BrokerId) -> BrokerList {
-        let mut leaders = BrokerList::new();
-        for p in self.config.partition_ids() {
-            if let Some(l) = self.following(p, f).filter(|_| !self.replica(p, f).stopped_for_shutdown) {
-                if !leaders.contains(&l) {
-                    leaders.push(l);
-                }
+    /// The leaders broker `f` has a fetcher to, in id order, each with the
+    /// time its partitions' backoff (after an error) is first over.
+    pub(crate) fn fetchers_of(&self, f: BrokerId) -> SmallVec<[(BrokerId, u64); 2]> {
+        let mut out: SmallVec<[(BrokerId, u64); 2]> = SmallVec::new();
+        if !self.broker(f).alive {
+            return out;
+        }
+        for partition in &self.partitions {
+            let r = &partition.replicas[(f - 1) as usize];
+            let Some(l) = r.followed_leader().filter(|_| !r.stopped_for_shutdown) else { continue };
+            match out.iter_mut().find(|(x, _)| *x == l) {
+                Some((_, backoff)) => *backoff = (*backoff).min(r.fetch_backoff_until_ms),
+                None => out.push((l, r.fetch_backoff_until_ms)),
             }
         }
-        leaders.sort_unstable();
-        leaders
+        if out.len() > 1 {
+            out.sort_unstable();
+        }
+        out
+    }
+
+    /// The leaders broker `f` has a fetcher to, in id order.
+    pub(crate) fn fetch_sources(&self, f: BrokerId) -> BrokerList {
+        self.fetchers_of(f).iter().map(|&(l, _)| l).collect()
     }
 
     /// The fetcher's next request to `leader`: an OffsetsForLeaderEpoch
@@ -344,30 +357,28 @@ impl Simulation {
     }
 
     /// A fetcher runs on its own (timed mode): its broker runs and is not
-    /// paused, and it fetches some partition.
-    pub(crate) fn fetcher_active(&self, f: BrokerId, leader: BrokerId) -> bool {
-        self.config.auto_fetch && !self.broker(f).fetchers_paused && !self.fetched_from(f, leader).is_empty()
+    /// paused, and it fetches some partition (`fetchers_of` names those).
+    fn fetchers_run(&self, f: BrokerId) -> bool {
+        self.config.auto_fetch && !self.broker(f).fetchers_paused
     }
 
     /// When a fetcher can next send: once its backoff and the partitions'
     /// are over (a fetcher whose every partition backs off waits for the first).
-    fn fetcher_ready_ms(&self, f: BrokerId, leader: BrokerId) -> u64 {
-        let partitions = self.fetched_from(f, leader);
-        let earliest = partitions.iter().map(|&p| self.replica(p, f).fetch_backoff_until_ms).min().unwrap_or(0);
-        self.broker(f).fetcher(leader).next_fetch_ms.max(earliest)
+    fn fetcher_ready_ms(&self, f: BrokerId, leader: BrokerId, partitions_backoff_ms: u64) -> u64 {
+        self.broker(f).fetcher(leader).next_fetch_ms.max(partitions_backoff_ms)
     }
 
     /// The next time a fetcher sends or gives up on its request.
     pub(crate) fn next_fetcher_due_ms(&self) -> Option<u64> {
         let mut due: Option<u64> = None;
         for f in self.config.broker_ids() {
-            for &l in &self.fetch_sources(f) {
-                if !self.fetcher_active(f, l) {
-                    continue;
-                }
+            if !self.fetchers_run(f) {
+                continue;
+            }
+            for (l, backoff) in self.fetchers_of(f) {
                 let t = match self.broker(f).fetcher(l).in_flight_since_ms {
                     Some(sent) => sent + self.config.request_timeout_ms,
-                    None => self.fetcher_ready_ms(f, l).max(self.now_ms),
+                    None => self.fetcher_ready_ms(f, l, backoff).max(self.now_ms),
                 };
                 due = Some(due.map_or(t, |d| d.min(t)));
             }
@@ -382,10 +393,10 @@ impl Simulation {
     pub(crate) fn run_fetchers(&mut self) {
         let now = self.now_ms;
         for f in self.config.broker_ids() {
-            for l in self.fetch_sources(f) {
-                if !self.fetcher_active(f, l) {
-                    continue;
-                }
+            if !self.fetchers_run(f) {
+                continue;
+            }
+            for (l, backoff) in self.fetchers_of(f) {
                 if let Some(sent) = self.broker(f).fetcher(l).in_flight_since_ms {
                     if sent + self.config.request_timeout_ms > now {
                         continue;
@@ -401,7 +412,7 @@ impl Simulation {
                     self.broker_mut(l).delayed_fetches.retain(|d| d.request.follower != f);
                     self.emit(Event::FetchTimedOut { follower: f, leader: l, discarded });
                 }
-                if self.fetcher_ready_ms(f, l) > now {
+                if self.fetcher_ready_ms(f, l, backoff) > now {
                     continue;
                 }
                 let request = self.next_request(f, l, self.config.replica_fetch_wait_max_ms);

@@ -593,7 +593,7 @@ impl Simulation {
         due = later(due, self.next_shutdown_ms());
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
-            let held = self.brokers.iter().filter(|b| self.leads_any(b.id)).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
+            let held = self.brokers.iter().filter(|b| !b.delayed_fetches.is_empty() && self.leads_any(b.id)).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
             let answers = self.partitions.iter().flat_map(|p| &p.replicas).filter_map(|r| r.alter_partition.map(|a| a.answer_ms)).min();
             due = [held, answers, self.network.next_arrival_ms(), self.next_fetcher_due_ms()].into_iter().fold(due, later);
         }
