@@ -4,7 +4,7 @@
 //! it in this list (`tests/layers.rs` holds that):
 //!
 //! - `base`: containers, the seeded PRNG and text helpers; nothing of Kafka.
-//! - `model`: Kafka's partition. Its vocabulary (configuration, version
+//! - `model`: Kafka's partitions on a cluster. Its vocabulary (configuration, version
 //!   rules, protocol messages, steps, events, violations), the state (logs,
 //!   brokers, network, producer, consumer, controller) and the engine
 //!   (`Simulation`) that applies one step and checks the guarantees.

@@ -1,4 +1,4 @@
-//! The engine: one partition on N brokers, driven one step at a time.
+//! The engine: a topic's partitions on N brokers, driven one step at a time.
 //!
 //! `Simulation` is a plain value (clone it to snapshot it). It never reads a
 //! clock or draws a random number it was not handed: time moves only through
@@ -57,8 +57,9 @@ pub struct Simulation {
 crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, partitions, controller, network, producer, consumer, checkers, violations, next_isr_check_ms, next_checkpoint_ms, advance_until_ms, accounting });
 
 impl Simulation {
-    /// Broker 1 leads epoch 0, every broker in the ISR. The configuration must
-    /// be valid (`Config::validate`).
+    /// Each partition's preferred replica leads epoch 0, every replica in
+    /// the ISR (broker 1 and every broker, for one partition on every
+    /// broker). The configuration must be valid (`Config::validate`).
     pub fn new(config: Config) -> Simulation {
         debug_assert!(config.validate().is_ok());
         let n = config.brokers;
