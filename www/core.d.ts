@@ -77,6 +77,8 @@ export interface Violation {
   kind: 'acked_write_lost' | 'committed_divergence' | 'consumer_saw_vanished_record' | 'hw_exceeds_leo';
   step: number;
   time_ms: number;
+  /** The partition it happened in (0 in a topic of one partition). */
+  partition: number;
   brokers: BrokerId[];
   offset: number | null;
   value: string | null;
@@ -90,6 +92,10 @@ export interface Violation {
 
 export interface Broker {
   id: BrokerId;
+  /** Its rack (`config.racks`), or null. */
+  rack: string | null;
+  /** The partitions it leads, in its own belief (the `LeaderCount` metric). */
+  leader_count: number;
   alive: boolean;
   isolated: boolean;
   /** In controlled shutdown and still up (`begin_controlled_shutdown`): it stops at this time, its next heartbeat. */
@@ -140,8 +146,9 @@ export interface State {
   brokers: Broker[];
   links: { cut: [BrokerId, BrokerId][] };
   in_flight: { from: BrokerId; to: BrokerId; arrives_ms: number; kind: string; line: string; [field: string]: unknown }[];
-  producer: { value: string; acks: Acks; to: BrokerId | null; offset: number | null; epoch: number | null; result: string; step: number }[];
-  consumer: { position: number; read: { offset: number; value: string }[] };
+  producer: { value: string; partition: number; acks: Acks; to: BrokerId | null; offset: number | null; epoch: number | null; result: string; step: number }[];
+  /** `position` in partition 0; `positions`, one per partition. */
+  consumer: { position: number; positions: number[]; read: { offset: number; value: string }[] };
   violations: Violation[];
   stopped: string | null;
 }
