@@ -201,3 +201,16 @@ fn a_held_fetch_is_answered_when_the_leader_loses_one_of_its_partitions() {
     assert_eq!(answered, vec![(600, vec![(0, Some(highwater::model::protocol::Errors::NotLeaderOrFollower)), (1, None)])]);
     assert!(r.sim.broker(1).delayed_fetches.iter().all(|d| d.request.follower != 2 || d.request.partitions.iter().all(|p| p.partition == 1)));
 }
+
+/// A broker that holds no replica of a partition cannot be elected its
+/// leader, even by an unclean election.
+#[test]
+fn a_broker_outside_the_replicas_is_never_elected() {
+    let s = scenario(
+        r#""brokers": 3, "partitions": 2, "assignment": [[1, 2], [2, 1]], "unclean_leader_election": true"#,
+        r#"{"crash": {"broker": 1}}, {"crash": {"broker": 2}}, {"advance_ms": 9000}, {"elect": {"partition": 0, "broker": 3}}"#,
+    );
+    let r = run(&s);
+    assert!(r.trace().contains("broker 3 holds no replica of partition 0"), "{}", r.trace());
+    assert_eq!(r.sim.controller.partition(0).leader, None);
+}

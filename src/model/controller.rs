@@ -291,6 +291,9 @@ impl Simulation {
                 if current == Some(b) {
                     return Err(format!("broker {b} is already the leader"));
                 }
+                if !registration.replicas.contains(&b) {
+                    return Err(format!("broker {b} holds no replica of partition {p}"));
+                }
                 if !self.active(b) {
                     return Err(format!("broker {b} is fenced: its session expired"));
                 }

@@ -195,6 +195,7 @@ export const PHRASES = {
   'phrase.preferred_not_needed': "partition {partition}: ELECTION_NOT_NEEDED: its preferred replica leads it",
   'phrase.preferred_not_available': "partition {partition}: PREFERRED_LEADER_NOT_AVAILABLE: its preferred replica is fenced, shutting down or not in the ISR",
   'phrase.preferred_none_moved': "no partition moved: each is led by its preferred replica, or that replica is fenced, shutting down or not in the ISR",
+  'phrase.no_replica_here': "broker {broker} holds no replica of partition {partition}",
   'phrase.min_isr_range': 'config.min_insync_replicas: {number} must be between 1 and brokers ({brokers})',
   'phrase.cluster_not_drawn': 'config.partitions: the playground draws a topic of one partition on every broker; this one has {count} partitions of {replicas} replicas on {brokers} brokers (highwater run shows it)',
   'phrase.retries_too_large': 'config.retries: {number} is larger than Kafka\'s largest, {limit}',
