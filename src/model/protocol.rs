@@ -251,15 +251,17 @@ impl Message {
 
     /// The partition a message is about when it carries only one.
     pub fn only_partition(&self) -> Option<PartitionId> {
-        let ids: PartitionBatch<PartitionId> = match self {
-            Message::Fetch(m) => m.partitions.iter().map(|p| p.partition).collect(),
-            Message::FetchResponse(m) => m.partitions.iter().map(|p| p.partition).collect(),
-            Message::OffsetsForLeaderEpoch(m) => m.partitions.iter().map(|p| p.partition).collect(),
-            Message::OffsetsForLeaderEpochResponse(m) => m.partitions.iter().map(|p| p.partition).collect(),
-        };
-        match ids[..] {
-            [one] => Some(one),
-            _ => None,
+        fn one<T>(parts: &[T], id: impl Fn(&T) -> PartitionId) -> Option<PartitionId> {
+            match parts {
+                [only] => Some(id(only)),
+                _ => None,
+            }
+        }
+        match self {
+            Message::Fetch(m) => one(&m.partitions, |p| p.partition),
+            Message::FetchResponse(m) => one(&m.partitions, |p| p.partition),
+            Message::OffsetsForLeaderEpoch(m) => one(&m.partitions, |p| p.partition),
+            Message::OffsetsForLeaderEpochResponse(m) => one(&m.partitions, |p| p.partition),
         }
     }
 
