@@ -214,3 +214,168 @@ fn a_broker_outside_the_replicas_is_never_elected() {
     assert!(r.trace().contains("broker 3 holds no replica of partition 0"), "{}", r.trace());
     assert_eq!(r.sim.controller.partition(0).leader, None);
 }
+
+const SIX_IN_THREE_RACKS: &str = r#""brokers": 6, "partitions": 6, "racks": ["a", "b", "c", "a", "b", "c"], "min_insync_replicas": 2, "auto_fetch": true"#;
+
+/// Replication factor 3 placed rack-aware on three racks: losing a whole
+/// rack (`{"crash": {"rack": "a"}}`, both its brokers) leaves every
+/// partition with a leader and two replicas in its ISR, and acks=all
+/// writes to every partition succeed.
+#[test]
+fn losing_a_rack_keeps_every_partition_led_and_in_min_isr_when_placement_is_rack_aware() {
+    let writes: Vec<String> = (0..6).map(|p| format!(r#"{{"produce": {{"value": "after{p}", "partition": {p}}}}}"#)).collect();
+    let s = scenario(SIX_IN_THREE_RACKS, &format!(r#"{{"produce": {{"value": "m"}}}}, {{"advance_ms": 1000}}, {{"crash": {{"rack": "a"}}}}, {{"advance_ms": 20000}}, {}, {{"advance_ms": 1000}}"#, writes.join(", ")));
+    let r = run(&s);
+    let crashed: Vec<u32> = r.events.iter().filter_map(|e| match e.event { Event::Crashed { broker, .. } => Some(broker), _ => None }).collect();
+    assert_eq!(crashed, vec![1, 4], "both brokers of rack a, in id order");
+    for p in 0..6 {
+        let reg = r.sim.controller.partition(p);
+        let racks: std::collections::BTreeSet<&str> = reg.replicas.iter().map(|&b| s.config.rack(b).unwrap()).collect();
+        assert_eq!(racks.len(), 3, "partition {p}: one replica per rack, {:?}", reg.replicas);
+        assert!(reg.leader.is_some_and(|l| ![1, 4].contains(&l)), "partition {p}: {reg:?}");
+        assert_eq!(reg.isr.len(), 2, "partition {p}: {reg:?}");
+    }
+    let after: Vec<_> = r.sim.producer.requests.iter().filter(|q| q.value.starts_with("after")).map(|q| q.status.clone()).collect();
+    assert_eq!(after.len(), 6);
+    assert!(after.iter().all(|x| format!("{x:?}") == "Done(Acked)"), "{after:?}");
+}
+
+/// The same loss when two of a partition's three replicas sit in rack a:
+/// that partition is left with one replica in its ISR, under
+/// `min.insync.replicas` 2, and an acks=all write to it is refused with
+/// NOT_ENOUGH_REPLICAS; the partition placed across racks takes writes.
+#[test]
+fn losing_a_rack_that_holds_two_replicas_leaves_the_partition_under_min_isr() {
+    let s = scenario(
+        r#""brokers": 6, "partitions": 2, "racks": ["a", "b", "c", "a", "b", "c"], "min_insync_replicas": 2, "auto_fetch": true, "assignment": [[2, 1, 4], [2, 1, 3]]"#,
+        r#"{"advance_ms": 1000}, {"crash": {"rack": "a"}}, {"advance_ms": 20000}, {"produce": {"value": "x", "partition": 0}}, {"produce": {"value": "y", "partition": 1}}, {"advance_ms": 1000}"#,
+    );
+    let r = run(&s);
+    assert_eq!(r.sim.controller.partition(0).isr.to_vec(), vec![2]);
+    assert_eq!(r.sim.controller.partition(1).isr.len(), 2);
+    let view = serde_json::to_value(StateView::of(&r.sim, LogWindow::ALL).with_partitions(&r.sim, LogWindow::ALL)).unwrap();
+    assert_eq!(view["partitions"][0]["under_min_isr"], serde_json::json!(true));
+    assert_eq!(view["partitions"][1]["under_min_isr"], serde_json::json!(false));
+    let results: Vec<String> = r.sim.producer.requests.iter().map(|q| format!("{:?} {:?}", q.status, q.last_error)).collect();
+    assert!(results[0].starts_with("Retrying") && results[0].ends_with("Some(NotEnoughReplicas)"), "{results:?}");
+    assert_eq!(results[1], "Done(Acked) None");
+}
+
+/// A rack cut off (`{"isolate": {"rack": "a"}}`): its brokers lose the
+/// brokers outside it and the controller, and still reach each other; a
+/// follower in the rack keeps fetching from a leader in the rack until the
+/// controller, which no longer hears them, moves the leadership out.
+/// `heal` with "all" restores every link.
+#[test]
+fn a_rack_cut_off_keeps_its_own_links() {
+    let s = scenario(
+        r#""brokers": 4, "partitions": 1, "replication_factor": 3, "racks": ["a", "b", "b", "a"], "assignment": [[1, 4, 2]], "protocol": "3.7""#,
+        r#"{"produce": {"value": "m1", "acks": "1"}}, {"isolate": {"rack": "a"}}, {"produce": {"value": "m2", "acks": "1"}}, {"fetch": 4}, {"fetch": 2}"#,
+    );
+    let r = run(&s);
+    assert!(r.trace().contains(r#"rack "a" cut off: brokers [1, 4] reach neither the brokers outside it nor the controller"#), "{}", r.trace());
+    assert_eq!(r.sim.network.blocked(1, 4), None);
+    assert!(r.sim.network.blocked(1, 2).is_some() && r.sim.network.blocked(3, 4).is_some());
+    assert!(!r.sim.network.reaches_controller(1) && !r.sim.network.reaches_controller(4) && r.sim.network.reaches_controller(2));
+    assert_eq!(r.sim.replica(0, 4).log_end_offset(), 2, "broker 4 fetched m2 from broker 1 inside the rack");
+    assert_eq!(r.sim.replica(0, 2).log_end_offset(), 0, "broker 2's fetch was lost");
+    assert!(r.trace().contains("dropped (link cut)") || r.trace().contains("dropped"), "{}", r.trace());
+    let mut healed = s.clone();
+    healed.steps.push(serde_json::from_str(r#"{"heal": "all"}"#).unwrap());
+    let h = run(&healed);
+    assert!(h.sim.network.cuts.is_empty() && h.sim.network.reaches_controller(1));
+}
+
+/// `{"fetch": {"broker": b, "from": l}}` runs one of broker b's fetchers:
+/// it fetches the partitions it follows on l, and no other.
+#[test]
+fn a_fetch_from_one_leader_fetches_only_its_partitions() {
+    let s = scenario(
+        r#""brokers": 3, "partitions": 2, "assignment": [[1, 3], [2, 3]]"#,
+        r#"{"produce": {"value": "x", "partition": 0}}, {"produce": {"value": "y", "partition": 1}}, {"fetch": {"broker": 3, "from": 2}}"#,
+    );
+    let r = run(&s);
+    assert_eq!((r.sim.replica(0, 3).log_end_offset(), r.sim.replica(1, 3).log_end_offset()), (0, 1));
+    let refused = run(&scenario(r#""brokers": 3, "partitions": 2, "assignment": [[1, 3], [2, 3]]"#, r#"{"fetch": {"broker": 1, "from": 2}}"#));
+    assert!(refused.trace().contains("broker 1 fetches no partition from broker 2"), "{}", refused.trace());
+}
+
+/// Rack steps name a rack the brokers have; a rack already down is refused.
+#[test]
+fn rack_steps_are_checked() {
+    let no_racks = Scenario::from_json(r#"{"version": 1, "config": {"brokers": 3}, "steps": [{"crash": {"rack": "a"}}]}"#).unwrap_err();
+    assert!(no_racks.to_string().contains("crash.rack: the brokers have no racks (config.racks is not set)"), "{no_racks}");
+    let unknown = Scenario::from_json(r#"{"version": 1, "config": {"brokers": 3, "racks": ["b", "a", "b"]}, "steps": [{"isolate": {"rack": "z"}}]}"#).unwrap_err();
+    assert!(unknown.to_string().contains(r#"isolate.rack: no broker is in rack "z" (the racks are "a", "b")"#), "{unknown}");
+    let both = Scenario::from_json(r#"{"version": 1, "config": {"brokers": 3}, "steps": [{"crash": {"rack": "a", "broker": 1}}]}"#).unwrap_err();
+    assert!(both.to_string().contains("a crash names a broker or a rack, not both"), "{both}");
+    let twice = run(&scenario(r#""brokers": 3, "racks": ["a", "a", "b"]"#, r#"{"crash": {"rack": "a"}}, {"crash": {"rack": "a"}}"#));
+    assert!(twice.trace().contains(r#"every broker of rack "a" is already down"#), "{}", twice.trace());
+    // Written back as read.
+    for step in [r#"{"crash":{"rack":"a","lose_unflushed":0}}"#, r#"{"isolate":{"rack":"a"}}"#, r#"{"fetch":{"broker":2,"from":1}}"#, r#"{"fetch":2}"#, r#"{"crash":{"broker":1,"lose_unflushed":0}}"#] {
+        let read: highwater::Step = serde_json::from_str(step).unwrap();
+        assert_eq!(read.to_json(), step);
+    }
+}
+
+fn rebalances(r: &common::Run) -> Vec<(u64, Vec<u32>)> {
+    r.events.iter().filter_map(|e| match &e.event { Event::AutoLeaderRebalance { partitions } => Some((e.time_ms, partitions.clone())), _ => None }).collect()
+}
+
+const RESTART_OF_BROKER_1: &str = r#"{"advance_ms": 1000}, {"crash": {"broker": 1}}, {"advance_ms": 20000}, {"restart": 1}, {"advance_ms": 60000}"#;
+
+/// ZooKeeper's controller checks 5 s after it starts and then every
+/// `leader.imbalance.check.interval.seconds`
+/// (`KafkaController.onControllerFailover`, `checkAndTriggerAutoLeaderRebalance`):
+/// broker 1, back after a crash, leads its partition again at the first
+/// check after it rejoined, 5 000 + 30 000 ms, in a preferred election.
+#[test]
+fn zookeeper_rebalances_at_its_fixed_checks() {
+    let config = r#""brokers": 3, "partitions": 3, "assignment": [[1, 2, 3], [2, 3, 1], [3, 1, 2]], "auto_fetch": true, "protocol": "2.8", "leader_imbalance_check_interval_ms": 30000"#;
+    let r = run(&scenario(config, RESTART_OF_BROKER_1));
+    assert_eq!(rebalances(&r), vec![(35_000, vec![0])]);
+    let elected = r.events.iter().find(|e| e.time_ms == 35_000 && matches!(e.event, Event::LeaderElected { .. })).map(|e| e.event.clone());
+    assert!(matches!(elected, Some(Event::LeaderElected { leader: 1, leader_epoch: 2, kind: ElectionKind::Preferred, .. })), "{elected:?}");
+    assert_eq!(r.sim.controller.partition(0).leader, Some(1));
+    // At 100 % the ratio can never be above it: no rebalance.
+    let r = run(&scenario(&format!(r#"{config}, "leader_imbalance_per_broker_percentage": 100"#), RESTART_OF_BROKER_1));
+    assert_eq!(rebalances(&r), vec![]);
+    assert_eq!(r.sim.controller.partition(0).leader, Some(2));
+}
+
+/// The ZooKeeper ratio is per preferred broker: broker 1 is preferred for
+/// four partitions, one led elsewhere is 25 %, above 20 % and not above 30 %.
+#[test]
+fn zookeeper_compares_each_brokers_share_with_the_percentage() {
+    let steps = r#"{"elect": {"partition": 0, "broker": 2}}, {"advance_ms": 6000}"#;
+    let config = r#""brokers": 2, "partitions": 4, "assignment": [[1, 2], [1, 2], [1, 2], [1, 2]], "auto_fetch": true, "protocol": "2.8", "leader_imbalance_check_interval_ms": 30000"#;
+    let over = run(&scenario(&format!(r#"{config}, "leader_imbalance_per_broker_percentage": 20"#), steps));
+    let under = run(&scenario(&format!(r#"{config}, "leader_imbalance_per_broker_percentage": 30"#), steps));
+    assert_eq!((rebalances(&over), rebalances(&under)), (vec![(5_000, vec![0])], vec![]));
+}
+
+/// KRaft's controller has no fixed phase and no percentage: the write that
+/// left a partition off its preferred leader (broker 1's fencing at
+/// 10 000 ms) schedules one balance run an interval later
+/// (`QuorumController.maybeScheduleNextBalancePartitionLeaders`).
+#[test]
+fn kraft_balances_one_interval_after_the_imbalance() {
+    let config = r#""brokers": 3, "partitions": 3, "assignment": [[1, 2, 3], [2, 3, 1], [3, 1, 2]], "auto_fetch": true, "protocol": "3.7", "leader_imbalance_check_interval_ms": 30000, "leader_imbalance_per_broker_percentage": 100"#;
+    let r = run(&scenario(config, RESTART_OF_BROKER_1));
+    assert_eq!(rebalances(&r), vec![(40_000, vec![0])]);
+    assert_eq!(r.sim.controller.partition(0).leader, Some(1));
+}
+
+/// Off with `auto_leader_rebalance: false`, and in step mode (the clock
+/// runs no controller task there that a step did not ask for).
+#[test]
+fn no_rebalance_when_disabled_or_in_step_mode() {
+    for config in [
+        r#""brokers": 3, "partitions": 3, "assignment": [[1, 2, 3], [2, 3, 1], [3, 1, 2]], "auto_fetch": true, "auto_leader_rebalance": false, "leader_imbalance_check_interval_ms": 30000"#,
+        r#""brokers": 3, "partitions": 3, "assignment": [[1, 2, 3], [2, 3, 1], [3, 1, 2]], "leader_imbalance_check_interval_ms": 30000"#,
+    ] {
+        let r = run(&scenario(config, RESTART_OF_BROKER_1));
+        assert_eq!(rebalances(&r), vec![], "{config}");
+        assert_eq!(r.sim.controller.partition(0).leader, Some(2), "{config}");
+    }
+}

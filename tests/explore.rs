@@ -209,7 +209,7 @@ fn the_prefix_must_leave_room_for_the_search() {
     let past = Search { prefix: vec![Step::AdvanceMs(limits::MAX_SIMULATED_MS), Step::AdvanceMs(1)], ..Search::new(config.clone()) };
     let e = past.validate().unwrap_err();
     assert!(e.starts_with("prefix: steps[1].advance_ms: 1 would take the scenario past the limit"), "{e}");
-    let long = Search { prefix: vec![Step::Fetch(2); limits::MAX_STEPS - 4], depth: 5, ..Search::new(config.clone()) };
+    let long = Search { prefix: vec![Step::fetch(2); limits::MAX_STEPS - 4], depth: 5, ..Search::new(config.clone()) };
     let e = long.validate().unwrap_err();
     assert!(e.contains("would pass the limit of 10000 steps"), "{e}");
     Search { depth: 4, ..long }.validate().unwrap();
@@ -427,8 +427,8 @@ fn canonical_hash_keeps_apart_states_with_different_futures() {
     let b = after(&[Step::AdvanceMs(9_000), Step::AdvanceMs(45_000)]);
     assert_ne!(canonical_hash(&a), canonical_hash(&b), "ISR-check phase");
     let produce = Step::Produce(Produce { value: "v1".into(), acks: Acks::One, to: None, partition: None, key: None });
-    let c = after(&[produce.clone(), Step::Fetch(2), Step::AdvanceMs(9_000), Step::AdvanceMs(9_000)]);
-    let d = after(&[produce, Step::AdvanceMs(9_000), Step::AdvanceMs(9_000), Step::Fetch(2)]);
+    let c = after(&[produce.clone(), Step::fetch(2), Step::AdvanceMs(9_000), Step::AdvanceMs(9_000)]);
+    let d = after(&[produce, Step::AdvanceMs(9_000), Step::AdvanceMs(9_000), Step::fetch(2)]);
     assert_ne!(canonical_hash(&c), canonical_hash(&d), "last fetch time");
     // The same state reached twice hashes the same.
     assert_eq!(canonical_hash(&a), canonical_hash(&after(&[Step::AdvanceMs(45_000)])));
@@ -544,7 +544,7 @@ fn a_violation_that_needs_a_fault_is_found_with_its_flag_only() {
         moves.iter().filter(|m| matches!(m, Step::Consume(None))).count()
     };
     assert_eq!((consumes(&sim, true, &mut moves), consumes(&sim, false, &mut moves)), (1, 0));
-    sim.apply(&Step::Crash(highwater::run::scenario::Crash { broker: 1, lose_unflushed: 0 }));
+    sim.apply(&Step::Crash(highwater::run::scenario::Crash::broker(1, 0)));
     assert_eq!(consumes(&sim, true, &mut moves), 0, "the leader is down");
     let reading = Search { consume: true, max_produces: 2, ..search(3, Protocol::V3_7, 2, false, 6) };
     let (one, two) = (explore(&Search { threads: 1, ..reading.clone() }, &mut |_, _| true), explore(&Search { threads: 2, ..reading.clone() }, &mut |_, _| true));
@@ -575,8 +575,8 @@ fn renaming_two_followers_changes_the_future() {
         let config = Config { brokers: 3, ..Config::for_protocol(Protocol::V3_7) };
         let steps = vec![
             Step::Produce(highwater::run::scenario::Produce { value: "m1".into(), acks: Acks::One, to: None, partition: None, key: None }),
-            Step::Fetch(follower),
-            Step::Crash(highwater::run::scenario::Crash { broker: 1, lose_unflushed: 0 }),
+            Step::fetch(follower),
+            Step::Crash(highwater::run::scenario::Crash::broker(1, 0)),
             Step::AdvanceMs(10_000),
         ];
         common::run(&Scenario { steps, ..Scenario::new(config) })

@@ -9,8 +9,8 @@ mod common;
 
 use highwater::run::scenario::Elect;
 use highwater::model::config::Protocol;
-use highwater::view::fork::{aligned_position, differences, fork, parse_step, step_text, Change, Difference, ForkError, Side, MAX_CHANGE_CHARS};
-use highwater::run::scenario::{Crash, Delay, Heal, Produce, Step};
+use highwater::view::fork::{aligned_position, differences, fork, parse_step, step_name, step_text, Change, Difference, ForkError, Side, MAX_CHANGE_CHARS};
+use highwater::run::scenario::{Brokers, Crash, Delay, Heal, OnePartition, Produce, Step};
 use highwater::view::state::{LogWindow, StateView};
 use highwater::search::whatif::{run_outcome, Outcome};
 use highwater::{Acks, Scenario, Timeline, ViolationKind};
@@ -89,9 +89,9 @@ fn each_change_changes_one_thing() {
     let refused = fork(&s4, &Change::EnableIdempotence { value: true }).unwrap_err();
     assert!(format!("{refused}").contains("max_in_flight_requests_per_connection"), "{refused}");
 
-    let f = fork(&s, &Change::Step { step: 14, with: Step::Crash(Crash { broker: 3, lose_unflushed: 0 }) }).unwrap();
+    let f = fork(&s, &Change::Step { step: 14, with: Step::Crash(Crash::broker(3, 0)) }).unwrap();
     assert_eq!(changed_steps(&s, &f), vec![13]);
-    assert_eq!(f.steps[13], Step::Crash(Crash { broker: 3, lose_unflushed: 0 }));
+    assert_eq!(f.steps[13], Step::Crash(Crash::broker(3, 0)));
     assert_eq!(f.config, s.config);
     assert_eq!((f.name.as_str(), f.description.as_str()), (s.name.as_str(), s.description.as_str()));
 }
@@ -102,7 +102,7 @@ fn impossible_changes_are_typed_errors() {
     let n = s.steps.len();
     assert_eq!(fork(&s, &Change::Acks { step: n + 1, acks: Acks::All }), Err(ForkError::StepOutOfRange { step: n + 1, steps: n }));
     assert_eq!(fork(&s, &Change::Acks { step: 0, acks: Acks::All }), Err(ForkError::StepOutOfRange { step: 0, steps: n }));
-    assert_eq!(fork(&s, &Change::Step { step: n + 1, with: Step::Fetch(2) }), Err(ForkError::StepOutOfRange { step: n + 1, steps: n }));
+    assert_eq!(fork(&s, &Change::Step { step: n + 1, with: Step::fetch(2) }), Err(ForkError::StepOutOfRange { step: n + 1, steps: n }));
     assert_eq!(fork(&s, &Change::Acks { step: 2, acks: Acks::All }), Err(ForkError::NotAProduce { step: 2, found: "fetch" }));
     assert_eq!(fork(&s, &Change::Acks { step: 2, acks: Acks::All }).unwrap_err().to_string(), "acks@2: step 2 is a fetch step, not a produce");
     // Out of the config's bounds: the scenario validation's own words.
@@ -111,7 +111,7 @@ fn impossible_changes_are_typed_errors() {
     assert!(matches!(fork(&s, &Change::MinInsyncReplicas { value: 0 }), Err(ForkError::Invalid(_))));
     let e = fork(&s, &Change::ReplicaLagTimeMaxMs { value: 1 }).unwrap_err();
     assert_eq!(e, ForkError::Invalid("config.replica_lag_time_max_ms: 1 is out of range 2..=3600000".into()));
-    let e = fork(&s, &Change::Step { step: 2, with: Step::Fetch(9) }).unwrap_err();
+    let e = fork(&s, &Change::Step { step: 2, with: Step::fetch(9) }).unwrap_err();
     assert_eq!(e, ForkError::Invalid("steps[1].fetch: broker 9 does not exist (brokers are 1..=3)".into()));
     let e = fork(&s, &Change::Step { step: 7, with: Step::AdvanceMs(3_600_000) }).unwrap_err();
     assert!(matches!(&e, ForkError::Invalid(m) if m.starts_with("steps[14].advance_ms: 20000 would take the scenario past the limit")), "{e}");
@@ -119,7 +119,7 @@ fn impossible_changes_are_typed_errors() {
     no_produce.steps.retain(|st| !matches!(st, Step::Produce(_)));
     assert_eq!(fork(&no_produce, &Change::AcksAll { acks: Acks::One }), Err(ForkError::NoProduceStep));
     let empty = Scenario::new(Default::default());
-    assert_eq!(fork(&empty, &Change::Step { step: 1, with: Step::Fetch(2) }).unwrap_err().to_string(), "step 1: the scenario has no steps");
+    assert_eq!(fork(&empty, &Change::Step { step: 1, with: Step::fetch(2) }).unwrap_err().to_string(), "step 1: the scenario has no steps");
 }
 
 /// One change of every kind, and every step form.
@@ -128,25 +128,47 @@ fn samples() -> Vec<Change> {
         Step::Produce(Produce { value: "m1".into(), acks: Acks::All, to: None, partition: None, key: None }),
         Step::Produce(Produce { value: "".into(), acks: Acks::Zero, to: Some(2), partition: None, key: None }),
         Step::Produce(Produce { value: "a:b&c=d#e/f %g 漢字 <b>\n~._-".into(), acks: Acks::One, to: None, partition: None, key: None }),
-        Step::Fetch(2),
+        Step::fetch(2),
         Step::AdvanceMs(0),
         Step::AdvanceMs(3_600_000),
-        Step::Crash(Crash { broker: 1, lose_unflushed: 0 }),
-        Step::Crash(Crash { broker: 2, lose_unflushed: 3 }),
+        Step::Crash(Crash::broker(1, 0)),
+        Step::Crash(Crash::broker(2, 3)),
         Step::Restart(1),
         Step::Elect(Elect::default()),
         Step::Elect(Elect { partition: 0, broker: Some(3) }),
         Step::Delay(Delay { broker: 3, ms: 400 }),
         Step::Cut([1, 3]),
         Step::Partition([2, 1]),
-        Step::Isolate(1),
+        Step::Isolate(Brokers::One(1)),
         Step::Heal(Heal::All),
         Step::Heal(Heal::Broker(2)),
         Step::Heal(Heal::Link(1, 2)),
         Step::Consume(None),
         Step::Pause(2),
         Step::Resume(2),
+        Step::Produce(Produce { value: "k".into(), acks: Acks::All, to: None, partition: Some(2), key: None }),
+        Step::Produce(Produce { value: "k".into(), acks: Acks::One, to: Some(1), partition: None, key: Some("user:42 漢".into()) }),
+        Step::Produce(Produce { value: "k".into(), acks: Acks::All, to: None, partition: None, key: Some("".into()) }),
+        Step::Crash(Crash { brokers: Brokers::Rack("us-east-1a".into()), lose_unflushed: 0 }),
+        Step::Crash(Crash { brokers: Brokers::Rack("zone:b %".into()), lose_unflushed: 2 }),
+        Step::Isolate(Brokers::Rack("b".into())),
+        Step::CutController(3),
+        Step::ControlledShutdown(1),
+        Step::BeginControlledShutdown(2),
+        Step::Elect(Elect { partition: 4, broker: None }),
+        Step::Elect(Elect { partition: 4, broker: Some(2) }),
+        Step::ElectPreferred(None),
+        Step::ElectPreferred(Some(3)),
+        Step::Fetch(highwater::run::scenario::Fetch { broker: 2, from: Some(3) }),
+        Step::Consume(Some(OnePartition { partition: 1 })),
     ];
+    // Every kind of step has a sample.
+    let kinds: std::collections::BTreeSet<&str> = steps.iter().map(step_name).collect();
+    let every = [
+        "produce", "fetch", "advance_ms", "crash", "restart", "elect", "elect_preferred", "delay", "cut", "partition", "isolate",
+        "cut_controller", "controlled_shutdown", "begin_controlled_shutdown", "heal", "consume", "pause", "resume",
+    ];
+    assert_eq!(kinds, every.into_iter().collect());
     let mut out: Vec<Change> = Protocol::ALL.iter().map(|&protocol| Change::Protocol { protocol }).collect();
     for acks in [Acks::Zero, Acks::One, Acks::All] {
         out.push(Change::AcksAll { acks });
@@ -178,7 +200,7 @@ fn text_round_trips_exactly_and_is_url_safe() {
         Change::AcksAll { acks: Acks::All },
         Change::Acks { step: 5, acks: Acks::All },
         Change::Step { step: 7, with: Step::Produce(Produce { value: "hi there".into(), acks: Acks::One, to: Some(2), partition: None, key: None }) },
-        Change::Step { step: 7, with: Step::Crash(Crash { broker: 2, lose_unflushed: 1 }) },
+        Change::Step { step: 7, with: Step::Crash(Crash::broker(2, 1)) },
         Change::Step { step: 1, with: Step::Elect(Elect::default()) },
     ]
     .iter()
@@ -219,8 +241,8 @@ fn bad_text_is_refused_naming_what_is_wrong() {
         ("enable_idempotence=1", "enable_idempotence: \"1\" is not true or false"),
         ("step@3=", "step@3: missing the step"),
         ("step@3=jump:2", "step@3: unknown step \"jump\""),
-        ("step@3=fetch", "step@3: \"fetch\" does not fit NAME:BROKER"),
-        ("step@3=fetch:2:3", "does not fit NAME:BROKER"),
+        ("step@3=fetch", "step@3: \"fetch\" does not fit fetch:BROKER or fetch:BROKER:LEADER"),
+        ("step@3=fetch:2:3:4", "does not fit fetch:BROKER or fetch:BROKER:LEADER"),
         ("step@3=fetch:x", "step@3.fetch: \"x\" is not a whole number"),
         ("step@3=crash:1:0", "step@3: a process crash is written crash:1"),
         ("step@3=heal", "does not fit heal:all, heal:BROKER or heal:A:B"),
@@ -334,7 +356,7 @@ fn no_op_changes_show_no_differences_at_any_step() {
         Change::Acks { step: 1, acks: Acks::All },
         Change::MinInsyncReplicas { value: 1 },
         Change::ReplicaLagTimeMaxMs { value: 30_000 },
-        Change::Step { step: 2, with: Step::Fetch(2) },
+        Change::Step { step: 2, with: Step::fetch(2) },
     ];
     for c in noops {
         let f = fork(&s, &c).unwrap();
@@ -349,7 +371,7 @@ fn no_op_changes_show_no_differences_at_any_step() {
 fn a_replaced_step_shows_where_the_runs_part() {
     // The leader's crash (step 14) replaced by a crash of broker 3: broker 1 stays leader.
     let s = kip101();
-    let f = fork(&s, &Change::Step { step: 14, with: Step::Crash(Crash { broker: 3, lose_unflushed: 0 }) }).unwrap();
+    let f = fork(&s, &Change::Step { step: 14, with: Step::Crash(Crash::broker(3, 0)) }).unwrap();
     assert_eq!(differences(&state_at(&s, 13), &state_at(&f, 13)), vec![]);
     let d = differences(&state_at(&s, 14), &state_at(&f, 14));
     assert!(d.contains(&Difference::Role { broker: 1, left: "down", right: "leader" }), "{d:#?}");
@@ -400,7 +422,7 @@ fn summary_says_what_changed_from_what() {
     assert_eq!(sum(Change::AcksAll { acks: Acks::One }).2, "all");
     assert_eq!(sum(Change::UncleanLeaderElection { value: false }).2, "true");
     assert_eq!(
-        sum(Change::Step { step: 14, with: Step::Crash(Crash { broker: 3, lose_unflushed: 0 }) }),
+        sum(Change::Step { step: 14, with: Step::Crash(Crash::broker(3, 0)) }),
         ("step", Some(14), "crash:1".into(), "crash:3".into(), "step@14=crash:3".into())
     );
 }
@@ -504,7 +526,7 @@ fn the_json_form_reads_back() {
         serde_json::json!({"change": "acks", "step": 8, "acks": "1"})
     );
     let read = |v: serde_json::Value| Change::from_json(&v).map_err(|e| e.0);
-    assert_eq!(read(serde_json::json!({"change": "step", "step": 14, "with": {"crash": {"broker": 3}}})), Ok(Change::Step { step: 14, with: Step::Crash(Crash { broker: 3, lose_unflushed: 0 }) }));
+    assert_eq!(read(serde_json::json!({"change": "step", "step": 14, "with": {"crash": {"broker": 3}}})), Ok(Change::Step { step: 14, with: Step::Crash(Crash::broker(3, 0)) }));
     assert_eq!(read(serde_json::json!(2)), Err("change: expected an object like {\"change\": \"min_insync_replicas\", \"value\": 2}".into()));
     assert_eq!(read(serde_json::json!({"value": 2})), Err("change: the field \"change\" (a string) is missing".into()));
     assert_eq!(read(serde_json::json!({"change": "min_isr", "value": 2})), Err("change: unknown change \"min_isr\"".into()));

@@ -349,8 +349,8 @@ fn partition_test_isr_not_expanded_if_replica_is_fenced_or_shutdown() {
         let mut r = run(&scenario(p, config, steps));
         assert_eq!(r.sim.replica(0, 1).isr.to_vec(), vec![1], "{p}: broker 2 fell behind and left the ISR");
         r.sim.controller.shutting_down[1] = true;
-        r.sim.apply(&highwater::model::step::Step::Fetch(2));
-        r.sim.apply(&highwater::model::step::Step::Fetch(2));
+        r.sim.apply(&highwater::model::step::Step::fetch(2));
+        r.sim.apply(&highwater::model::step::Step::fetch(2));
         assert_eq!(r.sim.replica(0, 2).log_end_offset(), 1, "{p}: broker 2 fetched to the log end");
         r.sim.replica(0, 1).isr.to_vec()
     };

@@ -121,9 +121,9 @@ fn no_follower_is_answered_the_same_diverging_epoch_twice() {
                 let b = 1 + rng.below(brokers as u64) as u32;
                 let step = match rng.below(10) {
                     0 | 1 => Step::Produce(Produce { value: format!("m{i}"), acks: Acks::One, to: None, partition: None, key: None }),
-                    2..=4 => Step::Fetch(b),
+                    2..=4 => Step::fetch(b),
                     5 | 6 => Step::Elect(Elect { partition: 0, broker: if rng.below(3) == 0 { None } else { Some(b) } }),
-                    7 => Step::Crash(Crash { broker: b, lose_unflushed: rng.below(2) }),
+                    7 => Step::Crash(Crash::broker(b, rng.below(2))),
                     8 => Step::Restart(b),
                     _ => Step::AdvanceMs([1_000, 10_000, 20_000][rng.below(3) as usize]),
                 };
@@ -191,7 +191,7 @@ fn a_follower_never_has_two_fetches_in_flight() {
                     3 => Step::Delay(Delay { broker: b, ms: rng.below(400) }),
                     4 => Step::Pause(b),
                     5 => Step::Resume(b),
-                    6 => Step::Crash(Crash { broker: b, lose_unflushed: 0 }),
+                    6 => Step::Crash(Crash::broker(b, 0)),
                     7 => Step::Restart(b),
                     8 => Step::Cut([b, 1 + rng.below(3) as u32]),
                     9 => Step::Heal(Heal::All),

@@ -235,11 +235,11 @@ fn impossible_steps_are_rejected_and_the_run_goes_on() {
         other => panic!("not rejected: {other:?}"),
     };
     assert_eq!(rejected(sim.apply(&Step::Restart(2))), "broker 2 is already running");
-    assert_eq!(rejected(sim.apply(&Step::Fetch(1))), "broker 1 is the leader; only followers fetch");
-    assert_eq!(rejected(sim.apply(&Step::Fetch(9))), "fetch: broker 9 does not exist (brokers are 1..=3)");
+    assert_eq!(rejected(sim.apply(&Step::fetch(1))), "broker 1 is the leader; only followers fetch");
+    assert_eq!(rejected(sim.apply(&Step::fetch(9))), "fetch: broker 9 does not exist (brokers are 1..=3)");
     assert!(rejected(sim.apply(&Step::Elect(Elect { partition: 0, broker: Some(1) }))).contains("already the leader"));
-    sim.apply(&Step::Crash(highwater::run::scenario::Crash { broker: 2, lose_unflushed: 0 }));
-    assert_eq!(rejected(sim.apply(&Step::Fetch(2))), "broker 2 is down");
+    sim.apply(&Step::Crash(highwater::run::scenario::Crash::broker(2, 0)));
+    assert_eq!(rejected(sim.apply(&Step::fetch(2))), "broker 2 is down");
     let events = sim.apply(&Step::Produce(Produce { value: "ok".into(), acks: Acks::One, to: None, partition: None, key: None }));
     assert!(events.iter().any(|e| e.to_string().contains("acknowledged at offset 0")));
     assert_eq!(sim.step, 7);
@@ -356,7 +356,7 @@ fn event_json_keeps_step_as_the_step_index() {
     let r = run(&load("isolated-old-leader"));
     let mut sim = r.sim.clone();
     let mut events = r.events.clone();
-    events.extend(sim.apply(&Step::Fetch(2)));
+    events.extend(sim.apply(&Step::fetch(2)));
     events.extend(sim.apply(&Step::Restart(3)));
     assert!(events.iter().any(|e| matches!(e.event, highwater::Event::StepRejected { .. })));
     for e in &events {

@@ -111,11 +111,11 @@ fn a_record_acknowledged_after_the_unclean_election_is_not_its_loss() {
         Step::Produce(Produce { value: "m3".into(), acks: Acks::One, to: None, partition: None, key: None }),
         Step::Restart(1),
         Step::AdvanceMs(9_000),
-        Step::Fetch(1),
-        Step::Fetch(1),
-        Step::Fetch(1),
+        Step::fetch(1),
+        Step::fetch(1),
+        Step::fetch(1),
         Step::Produce(Produce { value: "m4".into(), acks: Acks::One, to: None, partition: None, key: None }),
-        Step::Crash(highwater::run::scenario::Crash { broker: 2, lose_unflushed: 0 }),
+        Step::Crash(highwater::run::scenario::Crash::broker(2, 0)),
         Step::AdvanceMs(9_000),
     ]);
     let r = run(&s);

@@ -6,7 +6,7 @@ mod common;
 
 use common::{load, run, with_protocol};
 use highwater::model::event::Event;
-use highwater::run::scenario::{Crash, Produce};
+use highwater::run::scenario::{Brokers, Crash, Produce};
 use highwater::{Acks, Config, Protocol, Scenario, Simulation, Step, ViolationKind};
 
 fn produce(value: &str, acks: Acks) -> Step {
@@ -35,9 +35,9 @@ fn a_fast_restart_waits_for_the_old_session_to_expire() {
         let session = config.broker_session_timeout_ms;
         let steps = vec![
             produce("m1", Acks::All),
-            Step::Fetch(2),
-            Step::Fetch(2),
-            Step::Crash(Crash { broker: 1, lose_unflushed: 1 }),
+            Step::fetch(2),
+            Step::fetch(2),
+            Step::Crash(Crash::broker(1, 1)),
             Step::Restart(1),
         ];
         let mut r = run(&scenario(config, steps));
@@ -80,11 +80,11 @@ fn producer_results_are_what_the_application_sees() {
 fn a_retry_duplicates_only_without_idempotence() {
     let steps = vec![
         produce("m1", Acks::All),
-        Step::Fetch(2),
-        Step::Crash(Crash { broker: 1, lose_unflushed: 0 }),
+        Step::fetch(2),
+        Step::Crash(Crash::broker(1, 0)),
         Step::AdvanceMs(20_000),
-        Step::Fetch(3),
-        Step::Fetch(3),
+        Step::fetch(3),
+        Step::fetch(3),
     ];
     let values = |p: Protocol, idempotent: bool| {
         let config = Config { enable_idempotence: idempotent, ..Config::for_protocol(p) };
@@ -125,13 +125,13 @@ fn a_response_with_records_carries_the_high_watermark_read_before_the_fetch() {
     for p in Protocol::ALL {
         let config = Config { brokers: 2, ..Config::for_protocol(p) };
         let mut sim = Simulation::new(config);
-        for step in [produce("m1", Acks::One), Step::Fetch(2), produce("m2", Acks::One)] {
+        for step in [produce("m1", Acks::One), Step::fetch(2), produce("m2", Acks::One)] {
             sim.apply(&step);
         }
-        sim.apply(&Step::Fetch(2));
+        sim.apply(&Step::fetch(2));
         assert_eq!(sim.replica(0, 1).high_watermark, 1, "{p}: the fetch at offset 1 moved the leader's HW");
         assert_eq!(sim.replica(0, 2).high_watermark, 0, "{p}: but its response, carrying m2, held HW 0");
-        sim.apply(&Step::Fetch(2));
+        sim.apply(&Step::fetch(2));
         assert_eq!(sim.replica(0, 2).high_watermark, 2, "{p}: the empty fetch brings HW 2");
     }
 }
@@ -175,7 +175,7 @@ fn leader_epoch_bumps_on_isr_shrink_by_version() {
     let dead_follower = |p: Protocol| {
         let config = Config::for_protocol(p);
         let session = config.broker_session_timeout_ms;
-        let r = run(&scenario(config, vec![Step::Crash(Crash { broker: 3, lose_unflushed: 0 }), Step::AdvanceMs(session)]));
+        let r = run(&scenario(config, vec![Step::Crash(Crash::broker(3, 0)), Step::AdvanceMs(session)]));
         (r.sim.controller.partition(0).leader_epoch, r.sim.replica(0, 1).leader_epoch, r.sim.replica(0, 2).leader_epoch)
     };
     assert_eq!(dead_follower(Protocol::V0_10), (1, 1, 1), "0.10: the controller's shrink bumps, every live broker learns it");
@@ -237,10 +237,10 @@ fn the_elr_follows_the_isr() {
 fn isr_expansion_needs_the_epoch_start_from_2_1() {
     let steps = vec![
         produce("m1", Acks::One),
-        Step::Isolate(3),
+        Step::Isolate(Brokers::One(3)),
         Step::AdvanceMs(10_000),
         Step::Heal(highwater::run::scenario::Heal::Broker(3)),
-        Step::Fetch(3),
+        Step::fetch(3),
     ];
     let isr_after = |p: Protocol| {
         let r = run(&scenario(Config::for_protocol(p), steps.clone()));
@@ -257,7 +257,7 @@ fn isr_expansion_needs_the_epoch_start_from_2_1() {
 /// `request.timeout.ms` (30 s).
 #[test]
 fn the_client_gives_up_after_request_timeout_before_2_1_and_delivery_timeout_from_2_1() {
-    let steps = vec![Step::Crash(Crash { broker: 1, lose_unflushed: 0 }), produce("m1", Acks::All), Step::AdvanceMs(200_000)];
+    let steps = vec![Step::Crash(Crash::broker(1, 0)), produce("m1", Acks::All), Step::AdvanceMs(200_000)];
     let expired_at = |p: Protocol| {
         let config = Config { brokers: 1, ..Config::for_protocol(p) };
         let r = run(&scenario(config, steps.clone()));

@@ -240,7 +240,7 @@ fn the_most_severe_outcome_wins() {
     // Constructed: the acks=1 loss of a failover (step 6), then the new
     // leader dies too and the partition goes offline (step 8).
     let mut s = common::load("acks1-loss-after-failover");
-    s.steps.extend([Step::Crash(highwater::run::scenario::Crash { broker: 2, lose_unflushed: 0 }), Step::AdvanceMs(9_000)]);
+    s.steps.extend([Step::Crash(highwater::run::scenario::Crash::broker(2, 0)), Step::AdvanceMs(9_000)]);
     let spec = CellSpec { protocol: Protocol::V3_7, acks: Acks::One, min_insync_replicas: 1, unclean_leader_election: false };
     let run = run_json(&scenario_for(&s, &spec));
     assert!(run["partition"]["leader"].is_null());

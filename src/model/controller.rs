@@ -10,6 +10,7 @@ use crate::model::protocol::Errors;
 use crate::model::rules::{Rule, TruncationRule};
 use crate::model::invariants::Touch;
 use crate::model::cluster::leader_balance::{preferred_election, ControllerMode, PartitionLeadership, PreferredElection};
+use crate::model::rebalance::Rebalance;
 use crate::model::simulation::Simulation;
 
 /// What the controller holds of one partition (KRaft's
@@ -81,9 +82,11 @@ pub struct Controller {
     pub shutting_down: PerBroker<bool>,
     /// One per partition, by id.
     pub partitions: Vec<PartitionRegistration>,
+    /// The automatic leader rebalance (timed mode).
+    pub rebalance: Rebalance,
 }
 
-crate::clone_in_place!(Controller { fenced, silent_since_ms, shutting_down, partitions });
+crate::clone_in_place!(Controller { fenced, silent_since_ms, shutting_down, partitions, rebalance });
 
 impl Controller {
     /// A new topic with the replicas of each partition (`assignment`): each
@@ -94,6 +97,7 @@ impl Controller {
             silent_since_ms: (0..brokers).map(|_| None).collect(),
             shutting_down: (0..brokers).map(|_| false).collect(),
             partitions: assignment.iter().map(|&r| PartitionRegistration::new(r)).collect(),
+            rebalance: Rebalance::default(),
         }
     }
 
@@ -438,7 +442,7 @@ impl Simulation {
 
     /// The controller gives partition `p` to `leader`, an active ISR member,
     /// in a new epoch with the ISR as it is, and tells the brokers.
-    fn move_leadership(&mut self, p: PartitionId, leader: BrokerId, kind: ElectionKind) {
+    pub(crate) fn move_leadership(&mut self, p: PartitionId, leader: BrokerId, kind: ElectionKind) {
         let registration = self.controller.partition_mut(p);
         registration.leader = Some(leader);
         registration.leader_epoch += 1;

@@ -236,6 +236,9 @@ pub enum Event {
         unreachable: bool,
     },
     PartitionOffline { reason: String },
+    /// The controller's automatic leader rebalance moves these partitions
+    /// back to their preferred replica (one `LeaderElected` each follows).
+    AutoLeaderRebalance { partitions: Vec<PartitionId> },
     BecameLeader { broker: BrokerId, leader_epoch: u32, start_offset: u64 },
     BecameFollower { broker: BrokerId, leader: Option<BrokerId>, leader_epoch: u32 },
     Crashed { broker: BrokerId, lose_unflushed: u64 },
@@ -244,6 +247,8 @@ pub enum Event {
     LatencyChanged { broker: BrokerId, latency_ms: u64 },
     LinkCut { from: BrokerId, to: BrokerId, both_ways: bool },
     Isolated { broker: BrokerId },
+    /// A rack cut off from the other brokers and the controller.
+    RackIsolated { rack: Arc<str>, brokers: Vec<BrokerId> },
     LinkHealed { from: BrokerId, to: BrokerId },
     IsolationHealed { broker: BrokerId },
     ControllerCut { broker: BrokerId },
@@ -429,6 +434,9 @@ impl fmt::Display for Event {
                 Ok(())
             }
             PartitionOffline { reason } => write!(f, "partition offline: {reason}"),
+            AutoLeaderRebalance { partitions } => {
+                write!(f, "controller: automatic leader rebalance (auto.leader.rebalance.enable) gives partitions {} back to their preferred replica", list(partitions))
+            }
             BecameLeader { broker, leader_epoch, start_offset } => {
                 write!(f, "broker {broker} is leader in epoch {leader_epoch}, epoch starts at offset {start_offset}")
             }
@@ -454,6 +462,7 @@ impl fmt::Display for Event {
                 }
             }
             Isolated { broker } => write!(f, "broker {broker} isolated from the other brokers and the controller"),
+            RackIsolated { rack, brokers } => write!(f, "rack {} cut off: brokers {} reach neither the brokers outside it nor the controller", quoted(rack), list(brokers)),
             LinkHealed { from, to } => write!(f, "link between broker {from} and broker {to} healed"),
             IsolationHealed { broker } => write!(f, "broker {broker} reconnected"),
             ControllerCut { broker } => write!(f, "broker {broker} cut from the controller (it still reaches the other brokers)"),

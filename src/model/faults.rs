@@ -5,7 +5,8 @@ use crate::model::config::{BrokerId, PartitionId};
 use crate::model::event::{Event, HighWatermarkCause, Truncation};
 use crate::model::protocol::Errors;
 use crate::model::rules::Rule;
-use crate::model::step::{Crash, Heal};
+use crate::model::step::{Brokers, Crash, Heal};
+use std::sync::Arc;
 use crate::model::simulation::Simulation;
 
 /// `broker.heartbeat.interval.ms` (KRaft, default 2000): how often a broker
@@ -14,13 +15,29 @@ use crate::model::simulation::Simulation;
 pub const BROKER_HEARTBEAT_INTERVAL_MS: u64 = 2_000;
 
 impl Simulation {
+    /// A crash of one broker, or of every broker of a rack still running
+    /// (a zone lost), one after the other in id order.
     pub(crate) fn crash(&mut self, c: &Crash) -> Result<(), String> {
-        let b = c.broker;
-        let broker = self.broker(b);
-        if !broker.alive && !broker.starting {
-            return Err(format!("broker {b} is already down"));
+        let running = |sim: &Simulation, b: BrokerId| sim.broker(b).alive || sim.broker(b).starting;
+        match &c.brokers {
+            Brokers::One(b) if !running(self, *b) => Err(format!("broker {b} is already down")),
+            Brokers::One(b) => {
+                self.crash_broker(*b, c.lose_unflushed);
+                Ok(())
+            }
+            Brokers::Rack(r) => {
+                let up: Vec<BrokerId> = c.brokers.ids(&self.config).into_iter().filter(|&b| running(self, b)).collect();
+                if up.is_empty() {
+                    return Err(format!("every broker of rack {r:?} is already down"));
+                }
+                up.into_iter().for_each(|b| self.crash_broker(b, c.lose_unflushed));
+                Ok(())
+            }
         }
-        self.emit(Event::Crashed { broker: b, lose_unflushed: c.lose_unflushed });
+    }
+
+    fn crash_broker(&mut self, b: BrokerId, lose_unflushed: u64) {
+        self.emit(Event::Crashed { broker: b, lose_unflushed });
         // The client's connection breaks: pending acks=all requests fail.
         self.fail_pending_produces(b, None, Errors::NetworkException);
         let broker = self.broker_mut(b);
@@ -35,13 +52,12 @@ impl Simulation {
             replica.pending_isr = None;
             replica.alter_partition = None;
             let leo = replica.log_end_offset();
-            let lost = c.lose_unflushed.min(leo);
+            let lost = lose_unflushed.min(leo);
             if lost > 0 {
                 self.truncate(p, b, leo - lost, Truncation::PowerLoss { lost });
             }
         }
         self.go_silent(b);
-        Ok(())
     }
 
     /// The process starts again: the log is recovered and the HW read back
@@ -88,7 +104,37 @@ impl Simulation {
         Ok(())
     }
 
-    pub(crate) fn isolate(&mut self, b: BrokerId) -> Result<(), String> {
+    pub(crate) fn isolate(&mut self, which: &Brokers) -> Result<(), String> {
+        match which {
+            Brokers::One(b) => self.isolate_broker(*b),
+            Brokers::Rack(r) => self.isolate_rack(r, which.ids(&self.config)),
+        }
+    }
+
+    /// A zone cut off: every link between the rack's brokers and the
+    /// brokers outside it is cut both ways, and the rack loses the
+    /// controller; inside the rack the brokers still reach each other.
+    fn isolate_rack(&mut self, rack: &Arc<str>, inside: Vec<BrokerId>) -> Result<(), String> {
+        let outside: Vec<BrokerId> = self.config.broker_ids().filter(|b| !inside.contains(b)).collect();
+        let links: Vec<(BrokerId, BrokerId)> =
+            inside.iter().flat_map(|&a| outside.iter().flat_map(move |&o| [(a, o), (o, a)])).collect();
+        let network = self.network.make_mut();
+        let new_cuts = links.into_iter().filter(|&l| network.cuts.insert(l)).count();
+        let mut new_controller_cuts = 0;
+        for &b in &inside {
+            let cut = &mut network.controller_cut[(b - 1) as usize];
+            new_controller_cuts += usize::from(!*cut);
+            *cut = true;
+        }
+        if new_cuts == 0 && new_controller_cuts == 0 {
+            return Err(format!("rack {rack:?} is already cut off"));
+        }
+        self.emit(Event::RackIsolated { rack: rack.clone(), brokers: inside.clone() });
+        inside.into_iter().for_each(|b| self.go_silent(b));
+        Ok(())
+    }
+
+    fn isolate_broker(&mut self, b: BrokerId) -> Result<(), String> {
         if self.network.is_isolated(b) {
             return Err(format!("broker {b} is already isolated"));
         }

@@ -11,7 +11,8 @@
 //! and the controller's registrations) beside `accounting`
 //! (the run's events and budgets), with each part of the protocol in a file of its own
 //! implementing its share of the engine: `leader`, `fetcher`, `controller`,
-//! `producer`, `consumer`, `faults`, and the safety checks in `invariants`.
+//! `rebalance` (the controller's automatic leader rebalance), `producer`,
+//! `consumer`, `faults`, and the safety checks in `invariants`.
 //! The cluster's shape (placement, the keyed partitioner, leader balance) is
 //! `cluster/`, pure functions the engine calls. The model uses `base` only:
 //! never a run, a view, a search or a boundary.
@@ -32,6 +33,7 @@ pub mod simulation;
 pub mod leader;
 pub mod fetcher;
 pub mod controller;
+pub mod rebalance;
 pub mod producer;
 pub mod consumer;
 pub mod faults;

@@ -14,6 +14,7 @@ use crate::model::event::{DropReason, Event, Traced};
 use crate::model::invariants::{Checker, Touch, View, Violation};
 use crate::model::network::Network;
 use crate::model::producer::Producer;
+use crate::model::rebalance::Rebalance;
 use crate::model::protocol::Message;
 use crate::model::broker::Broker;
 use crate::model::replica::{Partition, Replica};
@@ -66,8 +67,9 @@ impl Simulation {
         let mut rng = Rng::new(config.seed);
         let mut brokers: Vec<Broker> = config.broker_ids().map(|b| Broker::new(b, n)).collect();
         let mut partitions: Vec<Partition> = config.partition_ids().map(|p| Partition::new(p, n)).collect();
-        let controller = Controller::new(n, &replica_assignment(&config));
+        let mut controller = Controller::new(n, &replica_assignment(&config));
         let rules = config.rules();
+        controller.rebalance = Rebalance::new(config.auto_fetch && config.auto_leader_rebalance, rules.has(Rule::KraftController));
         for (partition, registration) in partitions.iter_mut().zip(&controller.partitions) {
             let leader = registration.preferred_leader();
             for &b in &registration.replicas {
@@ -247,7 +249,7 @@ impl Simulation {
         }
         match step {
             Step::Produce(p) => self.produce(p),
-            Step::Fetch(f) => self.fetch_now(*f, None)?,
+            Step::Fetch(f) => self.fetch_now(f.broker, f.from)?,
             Step::AdvanceMs(ms) => self.advance(*ms),
             Step::Crash(c) => self.crash(c)?,
             Step::Restart(b) => self.restart(*b)?,
@@ -271,7 +273,7 @@ impl Simulation {
                 }
                 self.emit(Event::LinkCut { from: *a, to: *b, both_ways: true });
             }
-            Step::Isolate(b) => self.isolate(*b)?,
+            Step::Isolate(b) => self.isolate(b)?,
             Step::CutController(b) => self.cut_controller(*b)?,
             Step::ControlledShutdown(b) => self.controlled_shutdown(*b)?,
             Step::BeginControlledShutdown(b) => self.begin_controlled_shutdown(*b)?,
@@ -378,6 +380,8 @@ impl Simulation {
     /// Runs the safety checks over the action just finished.
     #[inline]
     pub(crate) fn end_action(&mut self) {
+        // KRaft schedules a balance run after a controller write.
+        self.schedule_balance();
         if self.accounting.unchecked_events() {
             self.action_ended();
         }
@@ -592,6 +596,7 @@ impl Simulation {
         let mut due = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
         due = later(due, self.producer.next_deadline_ms());
         due = later(due, self.next_shutdown_ms());
+        due = later(due, self.controller.rebalance.due_ms);
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
             let held = self.brokers.iter().filter(|b| !b.delayed_fetches.is_empty() && self.leads_any(b.id)).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
@@ -624,6 +629,10 @@ impl Simulation {
             self.end_action();
         }
         self.complete_due_shutdowns();
+        if self.controller.rebalance.due_ms.is_some_and(|t| t <= now) {
+            self.run_rebalance();
+            self.end_action();
+        }
         if self.next_isr_check_ms <= now {
             self.next_isr_check_ms += self.isr_check_interval_ms();
             self.expire_isr();

@@ -8,6 +8,7 @@ use crate::model::config::{limits, BrokerId, Config, PartitionId};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
+use std::sync::Arc;
 
 /// Producer acknowledgement level, written `"0"`, `"1"` or `"all"` (numbers 0 and 1, and
 /// Kafka's -1 for all, are accepted too).
@@ -99,14 +100,112 @@ pub struct Produce {
     pub key: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The brokers a fault acts on: one, or every broker of a rack (`broker.rack`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Brokers {
+    One(BrokerId),
+    Rack(Arc<str>),
+}
+
+impl Brokers {
+    /// The brokers meant, in id order (a rack no broker is in: none).
+    pub fn ids(&self, config: &Config) -> Vec<BrokerId> {
+        match self {
+            Brokers::One(b) => vec![*b],
+            Brokers::Rack(r) => config.broker_ids().filter(|&b| config.rack(b) == Some(&**r)).collect(),
+        }
+    }
+}
+
+/// A `crash` step: `{"broker": b}` or `{"rack": "r"}` (every broker of the
+/// rack, in id order), with `lose_unflushed` records lost by each.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Crash {
-    pub broker: BrokerId,
+    pub brokers: Brokers,
     /// Records at the end of the log that were never flushed and are lost
     /// (a power loss); 0 for a process crash.
-    #[serde(default)]
     pub lose_unflushed: u64,
+}
+
+impl Crash {
+    /// A crash of one broker.
+    pub fn broker(broker: BrokerId, lose_unflushed: u64) -> Crash {
+        Crash { brokers: Brokers::One(broker), lose_unflushed }
+    }
+}
+
+/// A crash as written: exactly one of `broker` and `rack`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CrashWritten {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    broker: Option<BrokerId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rack: Option<Arc<str>>,
+    #[serde(default)]
+    lose_unflushed: u64,
+}
+
+impl Serialize for Crash {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (broker, rack) = match &self.brokers {
+            Brokers::One(b) => (Some(*b), None),
+            Brokers::Rack(r) => (None, Some(r.clone())),
+        };
+        CrashWritten { broker, rack, lose_unflushed: self.lose_unflushed }.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Crash {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = CrashWritten::deserialize(d)?;
+        let brokers = match (w.broker, w.rack) {
+            (Some(b), None) => Brokers::One(b),
+            (None, Some(r)) => Brokers::Rack(r),
+            (None, None) => return Err(de::Error::missing_field("broker")),
+            (Some(_), Some(_)) => return Err(de::Error::custom("a crash names a broker or a rack, not both")),
+        };
+        Ok(Crash { brokers, lose_unflushed: w.lose_unflushed })
+    }
+}
+
+/// `isolate`'s argument: a broker id, or `{"rack": "r"}`.
+impl Serialize for Brokers {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Rack<'a> {
+            rack: &'a str,
+        }
+        match self {
+            Brokers::One(b) => s.serialize_u32(*b),
+            Brokers::Rack(r) => Rack { rack: r }.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Brokers {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Rack {
+            rack: Arc<str>,
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Brokers;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a broker id, or {\"rack\": name}")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Brokers, E> {
+                u32::try_from(v).map(Brokers::One).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Brokers, A::Error> {
+                let r = Rack::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(Brokers::Rack(r.rack))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -228,6 +327,57 @@ impl<'de> Deserialize<'de> for Elect {
     }
 }
 
+/// A `fetch` step: one round of every fetcher of `broker` (one Fetch per
+/// leader it follows), or with `from` only of its fetcher on that leader.
+/// Written as the broker id, or `{"broker": b, "from": l}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fetch {
+    pub broker: BrokerId,
+    pub from: Option<BrokerId>,
+}
+
+impl Serialize for Fetch {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Written {
+            broker: BrokerId,
+            from: BrokerId,
+        }
+        match self.from {
+            None => s.serialize_u32(self.broker),
+            Some(from) => Written { broker: self.broker, from }.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Fetch {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Written {
+            broker: BrokerId,
+            #[serde(default)]
+            from: Option<BrokerId>,
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Fetch;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a broker id, or {\"broker\": b, \"from\": l}")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Fetch, E> {
+                let broker = u32::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))?;
+                Ok(Fetch { broker, from: None })
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Fetch, A::Error> {
+                let w = Written::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(Fetch { broker: w.broker, from: w.from })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// A step's partition, written `{"partition": p}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -241,8 +391,9 @@ pub struct OnePartition {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
     Produce(Produce),
-    /// One whole fetch round of this follower (request and response).
-    Fetch(BrokerId),
+    /// One whole fetch round of this follower (request and response): a
+    /// broker id (every leader it follows), or `{"broker": b, "from": l}`.
+    Fetch(Fetch),
     /// Run the clock: timers, and in timed mode the fetchers and the network.
     AdvanceMs(u64),
     Crash(Crash),
@@ -259,8 +410,11 @@ pub enum Step {
     Cut([BrokerId; 2]),
     /// Two-way cut between two brokers.
     Partition([BrokerId; 2]),
-    /// Cut a broker from every other broker and from the controller (not from clients).
-    Isolate(BrokerId),
+    /// Cut a broker from every other broker and from the controller (not
+    /// from clients); `{"rack": "r"}`: cut every broker of the rack from
+    /// the brokers outside it and from the controller (a zone cut off; the
+    /// rack's brokers still reach each other).
+    Isolate(Brokers),
     /// Cut a broker from the controller only: its heartbeats stop (its
     /// session expires and it is fenced) while it still fetches from the
     /// leader and serves clients. `heal` with the broker or `"all"` restores it.
@@ -288,6 +442,11 @@ pub enum Step {
 }
 
 impl Step {
+    /// One fetch round of every fetcher of broker `b`.
+    pub fn fetch(b: BrokerId) -> Step {
+        Step::Fetch(Fetch { broker: b, from: None })
+    }
+
     /// The step as one line of scenario JSON (for traces and errors).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|_| "?".into())
@@ -298,14 +457,15 @@ impl Step {
         let one = |field, b| [Some((field, b)), None];
         match self {
             Step::Produce(p) => [p.to.map(|b| ("produce.to", b)), None],
-            Step::Fetch(b) => one("fetch", *b),
-            Step::Crash(c) => one("crash.broker", c.broker),
+            Step::Fetch(Fetch { broker, from: None }) => one("fetch", *broker),
+            Step::Fetch(Fetch { broker, from: Some(l) }) => [Some(("fetch.broker", *broker)), Some(("fetch.from", *l))],
+            Step::Crash(Crash { brokers: Brokers::One(b), .. }) => one("crash.broker", *b),
             Step::Restart(b) => one("restart", *b),
             Step::Elect(Elect { broker: Some(b), .. }) => one("elect", *b),
             Step::Delay(d) => one("delay.broker", d.broker),
             Step::Cut([a, b]) => [Some(("cut", *a)), Some(("cut", *b))],
             Step::Partition([a, b]) => [Some(("partition", *a)), Some(("partition", *b))],
-            Step::Isolate(b) => one("isolate", *b),
+            Step::Isolate(Brokers::One(b)) => one("isolate", *b),
             Step::CutController(b) => one("cut_controller", *b),
             Step::ControlledShutdown(b) => one("controlled_shutdown", *b),
             Step::BeginControlledShutdown(b) => one("begin_controlled_shutdown", *b),
@@ -313,6 +473,7 @@ impl Step {
             Step::Heal(Heal::Broker(b)) => one("heal", *b),
             Step::Pause(b) => one("pause", *b),
             Step::Resume(b) => one("resume", *b),
+            Step::Crash(Crash { brokers: Brokers::Rack(_), .. }) | Step::Isolate(Brokers::Rack(_)) => [None, None],
             Step::AdvanceMs(_) | Step::Elect(Elect { broker: None, .. }) | Step::ElectPreferred(_) | Step::Heal(Heal::All) | Step::Consume(_) => [None, None],
         }
     }
@@ -323,6 +484,23 @@ impl Step {
         for (field, b) in self.brokers().into_iter().flatten() {
             if b < 1 || b > config.brokers {
                 return Err(format!("{field}: broker {b} does not exist (brokers are 1..={})", config.brokers));
+            }
+        }
+        let rack = match self {
+            Step::Crash(Crash { brokers: Brokers::Rack(r), .. }) => Some(("crash.rack", r)),
+            Step::Isolate(Brokers::Rack(r)) => Some(("isolate.rack", r)),
+            _ => None,
+        };
+        if let Some((field, r)) = rack {
+            let Some(racks) = &config.racks else {
+                return Err(format!("{field}: the brokers have no racks (config.racks is not set)"));
+            };
+            if !racks.iter().any(|x| x == r) {
+                let mut names: Vec<&str> = racks.iter().map(|x| &**x).collect();
+                names.sort_unstable();
+                names.dedup();
+                let names: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+                return Err(format!("{field}: no broker is in rack {r:?} (the racks are {})", names.join(", ")));
             }
         }
         match self {

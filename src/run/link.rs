@@ -99,7 +99,7 @@ mod tests {
     fn round_trip_and_errors() {
         let mut s = Scenario::new(Default::default());
         s.steps.push(Step::Produce(Produce { value: "<script>alert(1)</script>".into(), acks: Default::default(), to: None, partition: None, key: None }));
-        s.steps.push(Step::Fetch(2));
+        s.steps.push(Step::fetch(2));
         let link = encode(&s);
         assert!(link.starts_with("v1.") && link.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)));
         assert_eq!(decode(&link).unwrap(), s);

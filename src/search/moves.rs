@@ -49,9 +49,9 @@ impl Moves {
         let per_broker = |f: &dyn Fn(BrokerId) -> Step| ids.iter().map(|&b| f(b)).collect::<Vec<Step>>();
         let records = records.min(search.max_produces as usize);
         let kinds: [Vec<Step>; 13] = [
-            per_broker(&Step::Fetch),
-            per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 0 })),
-            per_broker(&|b| Step::Crash(Crash { broker: b, lose_unflushed: 1 })),
+            per_broker(&Step::fetch),
+            per_broker(&|b| Step::Crash(Crash::broker(b, 0))),
+            per_broker(&|b| Step::Crash(Crash::broker(b, 1))),
             per_broker(&Step::Restart),
             vec![Step::Elect(Elect::default())],
             advances(config).into_iter().map(Step::AdvanceMs).collect(),

@@ -116,6 +116,8 @@ fn canonical_words(sim: &Simulation, h: &mut impl Words) {
         // KIP-966's ELR and last known leader decide who may be elected.
         h.push(list(&r.elr) | id(r.last_known_leader) << 32);
     }
+    // The automatic leader rebalance: when it next runs, and KRaft's schedule.
+    h.push(c.rebalance.due_ms.map_or(0, |t| 1 + t.saturating_sub(now)) | (c.rebalance.schedule as u64) << 48);
     // Only "past the session timeout" matters: the broker is fenced.
     for &s in &c.silent_since_ms {
         h.push(some(s.map(|t| age(t, sim.config.broker_session_timeout_ms))));

@@ -51,15 +51,15 @@
 use crate::model::config::limits;
 use crate::model::config::{BrokerId, Protocol};
 use crate::model::violation::{Allowance, ViolationKind};
-use crate::run::scenario::{Acks, Crash, Delay, Elect, Heal, Produce, Scenario, Step};
+use crate::run::scenario::{Acks, Brokers, Crash, Delay, Elect, Fetch, Heal, Produce, Scenario, Step};
 use crate::view::state::StateView;
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
 
-/// Characters of a change's text: a produce value of `MAX_VALUE_BYTES`,
-/// every byte percent-encoded, and the rest.
-pub const MAX_CHANGE_CHARS: usize = 3 * limits::MAX_VALUE_BYTES + 64;
+/// Characters of a change's text: a produce value and a key of
+/// `MAX_VALUE_BYTES` each, every byte percent-encoded, and the rest.
+pub const MAX_CHANGE_CHARS: usize = 2 * 3 * limits::MAX_VALUE_BYTES + 64;
 
 /// The one thing a fork changes.
 ///
@@ -436,16 +436,23 @@ fn percent_decode(what: &str, text: &str) -> Result<String, ChangeTextError> {
 pub fn step_text(step: &Step) -> String {
     match step {
         Step::Produce(p) => {
+            // Optional slots in order, empty when unset, trailing empties left out.
+            let slots = [p.to.map(|b| b.to_string()), p.partition.map(|x| x.to_string()), p.key.as_deref().map(percent_encode)];
+            let used = slots.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
             let mut s = format!("produce:{}:{}", percent_encode(&p.value), p.acks.name());
-            if let Some(to) = p.to {
-                s += &format!(":{to}");
+            for slot in &slots[..used] {
+                s += ":";
+                s += slot.as_deref().unwrap_or("");
             }
             s
         }
-        Step::Fetch(b) => format!("fetch:{b}"),
+        Step::Fetch(Fetch { broker, from: None }) => format!("fetch:{broker}"),
+        Step::Fetch(Fetch { broker, from: Some(l) }) => format!("fetch:{broker}:{l}"),
         Step::AdvanceMs(ms) => format!("advance_ms:{ms}"),
-        Step::Crash(Crash { broker, lose_unflushed: 0 }) => format!("crash:{broker}"),
-        Step::Crash(Crash { broker, lose_unflushed }) => format!("crash:{broker}:{lose_unflushed}"),
+        Step::Crash(Crash { brokers: Brokers::One(broker), lose_unflushed: 0 }) => format!("crash:{broker}"),
+        Step::Crash(Crash { brokers: Brokers::One(broker), lose_unflushed }) => format!("crash:{broker}:{lose_unflushed}"),
+        Step::Crash(Crash { brokers: Brokers::Rack(rack), lose_unflushed: 0 }) => format!("crash_rack:{}", percent_encode(rack)),
+        Step::Crash(Crash { brokers: Brokers::Rack(rack), lose_unflushed }) => format!("crash_rack:{}:{lose_unflushed}", percent_encode(rack)),
         Step::Restart(b) => format!("restart:{b}"),
         Step::Elect(Elect { partition: 0, broker: None }) => "elect".into(),
         Step::Elect(Elect { partition: 0, broker: Some(b) }) => format!("elect:{b}"),
@@ -456,7 +463,8 @@ pub fn step_text(step: &Step) -> String {
         Step::Delay(Delay { broker, ms }) => format!("delay:{broker}:{ms}"),
         Step::Cut([a, b]) => format!("cut:{a}:{b}"),
         Step::Partition([a, b]) => format!("partition:{a}:{b}"),
-        Step::Isolate(b) => format!("isolate:{b}"),
+        Step::Isolate(Brokers::One(b)) => format!("isolate:{b}"),
+        Step::Isolate(Brokers::Rack(rack)) => format!("isolate_rack:{}", percent_encode(rack)),
         Step::CutController(b) => format!("cut_controller:{b}"),
         Step::ControlledShutdown(b) => format!("controlled_shutdown:{b}"),
         Step::BeginControlledShutdown(b) => format!("begin_controlled_shutdown:{b}"),
@@ -476,11 +484,16 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
     let name = parts[0];
     let args = &parts[1..];
     let forms = match name {
-        "produce" => "produce:VALUE:ACKS or produce:VALUE:ACKS:TO",
-        "fetch" | "restart" | "isolate" | "pause" | "resume" => "NAME:BROKER",
+        "produce" => "produce:VALUE:ACKS, then optionally :TO, :PARTITION and :KEY (an empty slot for one not given)",
+        "fetch" => "fetch:BROKER or fetch:BROKER:LEADER",
+        "restart" | "isolate" | "pause" | "resume" | "cut_controller" | "controlled_shutdown" | "begin_controlled_shutdown" => "NAME:BROKER",
         "advance_ms" => "advance_ms:MS",
         "crash" => "crash:BROKER or crash:BROKER:LOSE_UNFLUSHED",
+        "crash_rack" => "crash_rack:RACK or crash_rack:RACK:LOSE_UNFLUSHED",
+        "isolate_rack" => "isolate_rack:RACK",
         "elect" => "elect or elect:BROKER",
+        "elect_partition" => "elect_partition:PARTITION or elect_partition:PARTITION:BROKER",
+        "elect_preferred" => "elect_preferred or elect_preferred:PARTITION",
         "delay" => "delay:BROKER:MS",
         "cut" | "partition" => "NAME:A:B",
         "heal" => "heal:all, heal:BROKER or heal:A:B",
@@ -488,40 +501,52 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
         "" => return err(format!("{what}: missing the step, like fetch:2 or produce:m1:all")),
         _ => {
             return err(format!(
-                "{what}: unknown step {}; expected produce, fetch, advance_ms, crash, restart, elect, delay, cut, partition, isolate, heal, consume, pause or resume",
+                "{what}: unknown step {}; expected produce, fetch, advance_ms, crash, crash_rack, restart, elect, elect_partition, elect_preferred, delay, cut, partition, isolate, isolate_rack, cut_controller, controlled_shutdown, begin_controlled_shutdown, heal, consume, pause or resume",
                 quoted(name)
             ))
         }
     };
     let bad = || ChangeTextError(format!("{what}: {} does not fit {forms}", quoted(text)));
     let broker = |i: usize| -> Result<BrokerId, ChangeTextError> { int(&format!("{what}.{name}"), args[i]) };
+    let rack = |i: usize| -> Result<Arc<str>, ChangeTextError> { percent_decode(&format!("{what}.{name}"), args[i]).map(Arc::from) };
     let step = match (name, args.len()) {
-        ("produce", 2 | 3) => Step::Produce(Produce {
-            value: percent_decode(&format!("{what}.produce.value"), args[0])?,
-            acks: acks(&format!("{what}.produce.acks"), args[1])?,
-            to: if args.len() == 3 { Some(broker(2)?) } else { None },
-            partition: None,
-            key: None,
-        }),
-        ("fetch", 1) => Step::Fetch(broker(0)?),
+        // A trailing empty slot is written only for an empty key.
+        ("produce", 3 | 4) if args.last().is_some_and(|a| a.is_empty()) => return Err(bad()),
+        ("produce", 2..=5) => {
+            let slot = |i: usize| args.get(i).filter(|a| !a.is_empty());
+            Step::Produce(Produce {
+                value: percent_decode(&format!("{what}.produce.value"), args[0])?,
+                acks: acks(&format!("{what}.produce.acks"), args[1])?,
+                to: slot(2).map(|_| broker(2)).transpose()?,
+                partition: slot(3).map(|p| int(&format!("{what}.produce.partition"), p)).transpose()?,
+                // The last slot is the key even when empty (an empty key is a key).
+                key: args.get(4).map(|k| percent_decode(&format!("{what}.produce.key"), k)).transpose()?,
+            })
+        }
+        ("fetch", 1) => Step::fetch(broker(0)?),
+        ("fetch", 2) => Step::Fetch(Fetch { broker: broker(0)?, from: Some(broker(1)?) }),
         ("restart", 1) => Step::Restart(broker(0)?),
-        ("isolate", 1) => Step::Isolate(broker(0)?),
+        ("isolate", 1) => Step::Isolate(Brokers::One(broker(0)?)),
+        ("isolate_rack", 1) => Step::Isolate(Brokers::Rack(rack(0)?)),
         ("cut_controller", 1) => Step::CutController(broker(0)?),
         ("controlled_shutdown", 1) => Step::ControlledShutdown(broker(0)?),
         ("begin_controlled_shutdown", 1) => Step::BeginControlledShutdown(broker(0)?),
         ("pause", 1) => Step::Pause(broker(0)?),
         ("resume", 1) => Step::Resume(broker(0)?),
         ("advance_ms", 1) => Step::AdvanceMs(int(&format!("{what}.advance_ms"), args[0])?),
-        ("crash", 1) => Step::Crash(Crash { broker: broker(0)?, lose_unflushed: 0 }),
-        ("crash", 2) => {
-            let lose: u64 = int(&format!("{what}.crash.lose_unflushed"), args[1])?;
+        ("crash", 1) => Step::Crash(Crash::broker(broker(0)?, 0)),
+        ("crash_rack", 1) => Step::Crash(Crash { brokers: Brokers::Rack(rack(0)?), lose_unflushed: 0 }),
+        ("crash" | "crash_rack", 2) => {
+            let lose: u64 = int(&format!("{what}.{name}.lose_unflushed"), args[1])?;
             if lose == 0 {
-                return err(format!("{what}: a process crash is written crash:{}", args[0]));
+                return err(format!("{what}: a process crash is written {name}:{}", args[0]));
             }
-            Step::Crash(Crash { broker: broker(0)?, lose_unflushed: lose })
+            let brokers = if name == "crash" { Brokers::One(broker(0)?) } else { Brokers::Rack(rack(0)?) };
+            Step::Crash(Crash { brokers, lose_unflushed: lose })
         }
         ("elect", 0) => Step::Elect(Elect::default()),
         ("elect", 1) => Step::Elect(Elect { partition: 0, broker: Some(broker(0)?) }),
+        ("elect_partition", 1 | 2) if args[0] == "0" => return err(format!("{what}: partition 0 is written elect or elect:BROKER")),
         ("elect_partition", 1 | 2) => Step::Elect(Elect {
             partition: int(&format!("{what}.elect_partition"), args[0])?,
             broker: if args.len() == 2 { Some(broker(1)?) } else { None },

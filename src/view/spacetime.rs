@@ -405,7 +405,7 @@ impl Replay {
                 advanced_to = None;
                 stopped_at = None;
                 round = match steps.get(step as usize - 1) {
-                    Some(Step::Fetch(f)) => Some((*f, 0)),
+                    Some(Step::Fetch(f)) => Some((f.broker, 0)),
                     _ => None,
                 };
             }

@@ -416,14 +416,14 @@ pub fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
 /// Every event type the model has (the serde `type` tags of
 /// `src/model/event.rs`'s `Event`, in its order): an `events` fact names
 /// only these.
-pub const EVENT_TYPES: [&str; 54] = [
+pub const EVENT_TYPES: [&str; 56] = [
     "produce_request", "produce_queued", "duplicate_produce", "appended", "produce_response", "sent", "dropped",
     "response_ignored", "fetch_timed_out", "fetcher_removed", "fetch_held", "remote_log_end_offset_updated",
     "follower_appended", "high_watermark_changed", "high_watermark_held", "truncated", "epoch_cache_trimmed",
     "isr_shrunk", "isr_expanded", "alter_partition_sent", "isr_change_failed", "broker_fenced",
     "registration_refused", "broker_registered", "leader_epoch_bumped", "eligible_leader_replicas_changed",
-    "broker_unfenced", "leader_elected", "partition_offline", "became_leader", "became_follower", "crashed",
-    "restarted", "high_watermark_checkpointed", "latency_changed", "link_cut", "isolated", "link_healed",
+    "broker_unfenced", "leader_elected", "partition_offline", "auto_leader_rebalance", "became_leader", "became_follower", "crashed",
+    "restarted", "high_watermark_checkpointed", "latency_changed", "link_cut", "isolated", "rack_isolated", "link_healed",
     "isolation_healed", "controller_cut", "controller_link_healed", "controlled_shutdown_started",
     "controlled_shutdown_completed", "shutdown_fetcher_stopped", "fetcher_paused", "fetcher_resumed", "clock_advanced", "consumed",
     "consume_failed", "consumer_truncation_detected", "consumer_position_reset", "step_rejected",

@@ -114,6 +114,19 @@ const CRAFTED = [
     ],
   },
   {
+    name: 'automatic leader rebalance',
+    config: { brokers: 3, protocol: '3.7', auto_fetch: true, leader_imbalance_check_interval_ms: 30000 },
+    steps: [{ advance_ms: 1000 }, { crash: { broker: 1 } }, { advance_ms: 20000 }, { restart: 1 }, { advance_ms: 60000 }],
+  },
+  {
+    name: 'rack faults',
+    config: { brokers: 4, racks: ['a', 'a', 'b', 'b'], protocol: '3.7', auto_fetch: true },
+    steps: [
+      produce('m1'), { advance_ms: 1000 }, { isolate: { rack: 'a' } }, { isolate: { rack: 'a' } }, { advance_ms: 20000 },
+      { heal: 'all' }, { advance_ms: 2000 }, { crash: { rack: 'b' } }, { crash: { rack: 'b' } }, { fetch: { broker: 2, from: 3 } },
+    ],
+  },
+  {
     name: 'rejected steps',
     config: { brokers: 3 },
     steps: [
@@ -360,6 +373,12 @@ const REFUSED = [
   '{"version":1,"config":{"auto_offset_reset":"x"}}',
   '{"version":1,"steps":[{"crash":{"broker":1,"x":2}}]}',
   '{"version":1,"steps":[{"consume":{"x":1}}]}',
+  '{"version":1,"steps":[{"crash":{"rack":"a"}}]}',
+  '{"version":1,"config":{"brokers":3,"racks":["b","a","b"]},"steps":[{"isolate":{"rack":"z"}}]}',
+  '{"version":1,"steps":[{"crash":{"rack":"a","broker":1}}]}',
+  '{"version":1,"steps":[{"isolate":"a"}]}',
+  '{"version":1,"steps":[{"fetch":{"broker":1,"to":2}}]}',
+  '{"version":1,"steps":[{"fetch":"1"}]}',
   '{"version":1,"steps":[{"fly":2}]}',
   '{"version":1,"steps":["fetch"]}',
   '{"version":1,"steps":["elect"]}',

@@ -18,20 +18,30 @@ export function describeStep(step) {
   const [kind] = Object.keys(step);
   const v = step[kind];
   switch (kind) {
-    case 'produce':
-      return t(v.to ? 'step.produce_to' : 'step.produce', { value: quote(v.value), acks: v.acks ?? 'all', to: v.to });
+    case 'produce': {
+      const what = t(v.to ? 'step.produce_to' : 'step.produce', { value: quote(v.value), acks: v.acks ?? 'all', to: v.to });
+      if (v.partition != null) return t('step.to_partition', { what, partition: v.partition });
+      if (v.key != null) return t('step.with_key', { what, key: quote(v.key) });
+      return what;
+    }
     case 'fetch':
-      return t('step.fetch', { broker: v });
+      return typeof v === 'object' && v !== null ? t('step.fetch_from', { broker: v.broker, from: v.from }) : t('step.fetch', { broker: v });
     case 'advance_ms':
       return t('step.advance', { time: formatMs(v) });
     case 'crash':
+      if (v.rack != null) {
+        return v.lose_unflushed ? t('step.power_loss_rack', { rack: quote(v.rack), count: v.lose_unflushed }) : t('step.crash_rack', { rack: quote(v.rack) });
+      }
       return v.lose_unflushed ? t('step.power_loss', { broker: v.broker, count: v.lose_unflushed }) : t('step.crash', { broker: v.broker });
     case 'restart':
       return t('step.restart', { broker: v });
     case 'elect':
+      if (v !== null && typeof v === 'object') {
+        return v.broker == null ? t('step.elect_partition_any', { partition: v.partition }) : t('step.elect_partition', { partition: v.partition, broker: v.broker });
+      }
       return v === null ? t('step.elect_any') : t('step.elect', { broker: v });
     case 'elect_preferred':
-      return t('step.elect_preferred');
+      return v === null ? t('step.elect_preferred') : t('step.elect_preferred_one', { partition: v });
     case 'delay':
       return t('step.delay', { broker: v.broker, ms: v.ms });
     case 'cut':
@@ -39,17 +49,19 @@ export function describeStep(step) {
     case 'partition':
       return t('step.partition', { a: v[0], b: v[1] });
     case 'isolate':
-      return t('step.isolate', { broker: v });
+      return typeof v === 'object' && v !== null ? t('step.isolate_rack', { rack: quote(v.rack) }) : t('step.isolate', { broker: v });
     case 'cut_controller':
       return t('step.cut_controller', { broker: v });
     case 'controlled_shutdown':
       return t('step.controlled_shutdown', { broker: v });
+    case 'begin_controlled_shutdown':
+      return t('step.begin_controlled_shutdown', { broker: v });
     case 'heal':
       if (v === 'all') return t('step.heal_all');
       if (Array.isArray(v)) return t('step.heal_link', { a: v[0], b: v[1] });
       return t('step.reconnect', { broker: v });
     case 'consume':
-      return t('step.consume');
+      return v === null ? t('step.consume') : t('step.consume_partition', { partition: v.partition });
     case 'pause':
       return t('step.pause', { broker: v });
     case 'resume':

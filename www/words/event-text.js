@@ -196,6 +196,13 @@ export const PHRASES = {
   'phrase.preferred_not_available': "partition {partition}: PREFERRED_LEADER_NOT_AVAILABLE: its preferred replica is fenced, shutting down or not in the ISR",
   'phrase.preferred_none_moved': "no partition moved: each is led by its preferred replica, or that replica is fenced, shutting down or not in the ISR",
   'phrase.no_replica_here': "broker {broker} holds no replica of partition {partition}",
+  'phrase.rack_none': "{field}: the brokers have no racks (config.racks is not set)",
+  'phrase.rack_unknown': "{field}: no broker is in rack {value} (the racks are {list})",
+  'phrase.rack_down': "every broker of rack {value} is already down",
+  'phrase.rack_already_cut': "rack {value} is already cut off",
+  'phrase.crash_broker_or_rack': "{path}: a crash names a broker or a rack, not both",
+  'phrase.expected_isolate': "a broker id, or {\"rack\": name}",
+  'phrase.expected_fetch': "a broker id, or {\"broker\": b, \"from\": l}",
   'phrase.min_isr_range': 'config.min_insync_replicas: {number} must be between 1 and brokers ({brokers})',
   'phrase.cluster_not_drawn': 'config.partitions: the playground draws a topic of one partition on every broker; this one has {count} partitions of {replicas} replicas on {brokers} brokers (highwater run shows it)',
   'phrase.retries_too_large': 'config.retries: {number} is larger than Kafka\'s largest, {limit}',
@@ -457,6 +464,15 @@ const SPECIAL = {
   },
   crashed(e, p, t) {
     return t(`${K}crashed.${e.lose_unflushed > 0 ? 'power_loss' : 'crash'}`, p);
+  },
+  auto_leader_rebalance(e, p, t) {
+    p.partitions = brokerList(e.partitions);
+    return t(`${K}auto_leader_rebalance`, p);
+  },
+  rack_isolated(e, p, t) {
+    p.rack = quoted(e.rack);
+    p.brokers = brokerList(e.brokers);
+    return t(`${K}rack_isolated`, p);
   },
   link_cut(e, p, t) {
     return t(`${K}link_cut.${e.both_ways ? 'both_ways' : 'one_way'}`, p);
