@@ -379,3 +379,111 @@ fn no_rebalance_when_disabled_or_in_step_mode() {
         assert_eq!(r.sim.controller.partition(0).leader, Some(2), "{config}");
     }
 }
+
+// ----- the cluster scenarios (tests/scenarios/cluster): what each description says
+
+fn describe(r: &common::Run) -> serde_json::Value {
+    serde_json::to_value(StateView::of(&r.sim, LogWindow::ALL).with_partitions(&r.sim, LogWindow::ALL)).unwrap()["partitions"].clone()
+}
+
+fn results(r: &common::Run, prefix: char) -> Vec<String> {
+    r.sim.producer.requests.iter().filter(|q| q.value.starts_with(prefix)).map(|q| format!("{:?}", q.status)).collect()
+}
+
+/// "A broker dies": the partitions broker 2 led get a new leader each, in
+/// their own election and epoch, none goes offline, the ones it held are
+/// under-replicated while it is away, every write is acknowledged; back and
+/// after the preferred election, every partition is led by its first
+/// replica and none is under-replicated.
+#[test]
+fn a_broker_dies_scenario_says_what_happens() {
+    let s = common::load("cluster/broker-dies-and-returns");
+    let mut at_crash = s.clone();
+    at_crash.steps.truncate(9); // through the 10 s after the crash
+    let away = run(&at_crash);
+    let parts = describe(&away);
+    let held_by_2: Vec<u64> = (0..6).filter(|&p| parts[p]["replicas"].as_array().unwrap().contains(&serde_json::json!(2))).map(|p| p as u64).collect();
+    let urp: Vec<u64> = (0..6).filter(|&p| parts[p]["under_replicated"] == serde_json::json!(true)).map(|p| p as u64).collect();
+    assert_eq!(urp, held_by_2, "under-replicated: exactly the partitions broker 2 holds");
+    assert!((0..6).all(|p| parts[p]["offline"] == serde_json::json!(false) && parts[p]["leader"] != serde_json::json!(2)));
+    let first = run(&{
+        let mut t = s.clone();
+        t.steps.truncate(7);
+        t
+    });
+    let led_by_2: Vec<u32> = (0..6).filter(|&p| first.sim.controller.partition(p).leader == Some(2)).collect();
+    assert!(!led_by_2.is_empty());
+    let elections: Vec<(u32, u32)> = away
+        .events
+        .iter()
+        .filter_map(|e| match e.event { Event::LeaderElected { leader_epoch, kind: ElectionKind::Clean, .. } => Some((e.partition.unwrap(), leader_epoch)), _ => None })
+        .collect();
+    assert_eq!(elections, led_by_2.iter().map(|&p| (p, 1)).collect::<Vec<_>>(), "one clean election per partition broker 2 led, each epoch 1");
+    let r = run(&s);
+    assert!(results(&r, 'a').iter().chain(&results(&r, 'g')).all(|x| x == "Done(Acked)"));
+    let writes_after: Vec<String> = r.sim.producer.requests[6..].iter().map(|q| format!("{:?}", q.status)).collect();
+    assert!(writes_after.iter().all(|x| x == "Done(Acked)"), "{writes_after:?}");
+    let parts = describe(&r);
+    for p in 0..6 {
+        assert_eq!(parts[p]["leader"], parts[p]["preferred_leader"], "partition {p}");
+        assert_eq!(parts[p]["under_replicated"], serde_json::json!(false), "partition {p}");
+    }
+    assert!(r.violations(highwater::ViolationKind::AckedWriteLost).is_empty());
+}
+
+/// "Lose a rack", placed rack-aware: one replica per rack, two left in every
+/// ISR, min ISR held, every acks=all write after the loss acknowledged.
+#[test]
+fn lose_a_rack_rack_aware_scenario_says_what_happens() {
+    let s = common::load("cluster/lose-a-rack-rack-aware");
+    let r = run(&s);
+    let parts = describe(&r);
+    for p in 0..6 {
+        let replicas: Vec<u32> = serde_json::from_value(parts[p]["replicas"].clone()).unwrap();
+        let racks: std::collections::BTreeSet<&str> = replicas.iter().map(|&b| s.config.rack(b).unwrap()).collect();
+        assert_eq!(racks.len(), 3, "partition {p}");
+        assert_eq!(parts[p]["isr"].as_array().unwrap().len(), 2, "partition {p}");
+        assert_eq!((parts[p]["under_min_isr"].as_bool(), parts[p]["offline"].as_bool()), (Some(false), Some(false)), "partition {p}");
+    }
+    assert_eq!(results(&r, 'b'), vec!["Done(Acked)"; 6]);
+}
+
+/// "Lose a rack" with two replicas of partitions 0, 2 and 4 in rack a:
+/// those are under min ISR and refuse acks=all with NOT_ENOUGH_REPLICAS;
+/// 1, 3 and 5 take the writes.
+#[test]
+fn lose_a_rack_two_in_one_rack_scenario_says_what_happens() {
+    let s = common::load("cluster/lose-a-rack-two-replicas-in-one-rack");
+    let r = run(&s);
+    let parts = describe(&r);
+    for p in 0..6u32 {
+        let replicas = &r.sim.controller.partition(p).replicas;
+        let in_a = replicas.iter().filter(|&&b| s.config.rack(b) == Some("a")).count();
+        let bad = [0, 2, 4].contains(&p);
+        assert_eq!(in_a, if bad { 2 } else { 1 }, "partition {p}");
+        assert_eq!(parts[p as usize]["under_min_isr"].as_bool(), Some(bad), "partition {p}");
+        let q = r.sim.producer.requests.iter().find(|q| &*q.value == format!("b{p}")).unwrap();
+        if bad {
+            assert!(matches!(q.status, highwater::model::producer::Status::Retrying { .. }) && q.last_error == Some(highwater::model::protocol::Errors::NotEnoughReplicas), "{q:?}");
+        } else {
+            assert_eq!(format!("{:?}", q.status), "Done(Acked)");
+        }
+    }
+}
+
+/// "An unclean election on one partition": partition 0's loss of the acks=1
+/// write through an unclean election, allowed by the setting; partition 2
+/// only shrinks its ISR and keeps its records; partition 1 stays in epoch 0.
+#[test]
+fn unclean_on_one_partition_scenario_says_what_happens() {
+    let r = run(&common::load("cluster/unclean-election-on-one-partition"));
+    let lost = r.violations(highwater::ViolationKind::AckedWriteLost);
+    assert_eq!(lost.len(), 1);
+    assert_eq!((lost[0].partition, lost[0].value.as_deref()), (0, Some("only-on-1")));
+    let kinds: Vec<(u32, ElectionKind)> = r.events.iter().filter_map(|e| match e.event { Event::LeaderElected { kind, .. } => Some((e.partition.unwrap(), kind)), _ => None }).collect();
+    assert_eq!(kinds, vec![(0, ElectionKind::Unclean)]);
+    assert_eq!(r.sim.controller.partition(2).leader, Some(3));
+    assert_eq!(r.sim.controller.partition(2).isr.to_vec(), vec![3]);
+    assert_eq!(r.sim.replica(2, 3).log.records().map(|x| x.value.to_string()).collect::<Vec<_>>(), ["x2", "y2", "z2"]);
+    assert_eq!(r.sim.controller.partition(1).leader_epoch, 0);
+}

@@ -1,6 +1,6 @@
-//! Golden traces: every scenario in `tests/scenarios/` is run (under each
+//! Golden traces: every scenario in `tests/scenarios/` (and its `cluster/`) is run (under each
 //! generation listed below, or its own) and its trace compared line by line
-//! with `tests/golden/<name>.<generation>.trace`. The header of each golden
+//! with `tests/golden/<name>.<generation>.trace` (`tests/golden/cluster/` for a cluster's). The header of each golden
 //! file says why the run matters (the scenario's description).
 //!
 //! After reviewing a change in behaviour, rewrite the expectations with
@@ -26,10 +26,15 @@ const EVERY_GENERATION: &[&str] = &[
 fn golden_traces() {
     let bless = std::env::var_os("HIGHWATER_BLESS").is_some();
     let golden_dir = common::scenarios_dir().join("../golden");
-    let mut names: Vec<String> = std::fs::read_dir(common::scenarios_dir())
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(String::from))
-        .collect();
+    // The scenarios of one partition, and those of a topic on a cluster in `cluster/`.
+    let in_folder = |folder: &str| -> Vec<String> {
+        std::fs::read_dir(common::scenarios_dir().join(folder))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(|n| format!("{folder}{n}")))
+            .collect()
+    };
+    let mut names: Vec<String> = in_folder("");
+    names.extend(in_folder("cluster/"));
     names.sort();
     assert!(names.len() >= 12, "the scenario folder is incomplete: {names:?}");
     let mut failures = vec![];
