@@ -62,6 +62,7 @@ export const PARTS = [
   'panels/diagram-panel.js',
   'panels/lesson-writer.js',
   'draw/export.js',
+  'draw/cluster-map.js',
 ];
 
 const COMMON = {

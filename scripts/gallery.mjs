@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes www/gallery.json, the page's scenario gallery, from
-// tests/scenarios/*.json: name, description, a one-line summary, the file,
+// tests/scenarios/*.json and tests/scenarios/cluster/*.json: name, description, a one-line summary, the file,
 // the Kafka version it is written for, the step an element opens at without
 // `step` (focus: the first broken guarantee, else the end) and the scenario itself; the scenarios
 // whose point is comparing versions also get one variant per version preset.
@@ -94,9 +94,16 @@ function focusOf(scenario, file) {
   }
 }
 
-const files = fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')).sort();
+// One partition's scenarios, then a topic's on a cluster (`cluster/`), each group in its order.
+const CLUSTER_ORDER = ['broker-dies-and-returns', 'lose-a-rack-rack-aware', 'lose-a-rack-two-replicas-in-one-rack', 'unclean-election-on-one-partition'];
+const files = [
+  ...fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')),
+  ...fs.readdirSync(path.join(SCENARIOS, 'cluster')).filter((f) => f.endsWith('.json')).map((f) => `cluster/${f}`),
+].sort();
 const rank = (f) => {
-  const i = ORDER.indexOf(path.basename(f, '.json'));
+  const name = path.basename(f, '.json');
+  if (f.startsWith('cluster/')) return ORDER.length + 1 + (CLUSTER_ORDER.includes(name) ? CLUSTER_ORDER.indexOf(name) : CLUSTER_ORDER.length);
+  const i = ORDER.indexOf(name);
   return i < 0 ? ORDER.length : i;
 };
 files.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));

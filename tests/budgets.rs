@@ -278,7 +278,7 @@ fn work_over_the_whole_run_is_bounded_too() {
 fn sliceable_inputs() -> Vec<(String, Scenario)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut out = vec![];
-    for dir in ["worst-case", "fuzz-seeds", "scenarios"] {
+    for dir in ["worst-case", "fuzz-seeds", "scenarios", "scenarios/cluster"] {
         let mut files: Vec<_> = std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         for path in files {

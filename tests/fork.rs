@@ -495,9 +495,8 @@ fn every_change_on_every_scenario_is_a_fork_or_a_typed_error() {
     // Each sample change on each example scenario: a valid scenario with as
     // many steps, or one of the typed errors, never a panic.
     let mut forks = 0;
-    for entry in std::fs::read_dir(common::scenarios_dir()).unwrap() {
-        let path = entry.unwrap().path();
-        let s = Scenario::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for name in common::scenario_names() {
+        let s = common::load(&name);
         for c in samples() {
             match fork(&s, &c) {
                 Ok(f) => {
@@ -508,7 +507,7 @@ fn every_change_on_every_scenario_is_a_fork_or_a_typed_error() {
                 Err(ForkError::StepOutOfRange { steps, .. }) => assert_eq!(steps, s.steps.len()),
                 Err(ForkError::NotAProduce { step, found }) => assert_eq!(found, highwater::view::fork::step_name(&s.steps[step - 1])),
                 Err(ForkError::NoProduceStep) => assert!(!s.steps.iter().any(|x| matches!(x, Step::Produce(_)))),
-                Err(ForkError::Invalid(m)) => assert!(m.starts_with("config.") || m.starts_with("steps["), "{}: {c}: {m}", path.display()),
+                Err(ForkError::Invalid(m)) => assert!(m.starts_with("config.") || m.starts_with("steps["), "{}: {c}: {m}", name),
             }
         }
     }

@@ -26,16 +26,7 @@ const EVERY_GENERATION: &[&str] = &[
 fn golden_traces() {
     let bless = std::env::var_os("HIGHWATER_BLESS").is_some();
     let golden_dir = common::scenarios_dir().join("../golden");
-    // The scenarios of one partition, and those of a topic on a cluster in `cluster/`.
-    let in_folder = |folder: &str| -> Vec<String> {
-        std::fs::read_dir(common::scenarios_dir().join(folder))
-            .unwrap()
-            .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(|n| format!("{folder}{n}")))
-            .collect()
-    };
-    let mut names: Vec<String> = in_folder("");
-    names.extend(in_folder("cluster/"));
-    names.sort();
+    let names = common::scenario_names();
     assert!(names.len() >= 12, "the scenario folder is incomplete: {names:?}");
     let mut failures = vec![];
     let mut checked = 0;

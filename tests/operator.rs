@@ -134,9 +134,7 @@ fn max_lag_is_the_fetcher_lag_from_the_last_response() {
 /// Every gallery scenario under every version: the view holds together.
 #[test]
 fn the_view_is_consistent_everywhere() {
-    for entry in std::fs::read_dir(common::scenarios_dir()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+    for name in common::scenario_names() {
         for &p in Protocol::ALL.iter() {
             let s = with_protocol(load(&name), p);
             let mut t = Timeline::new(&s).unwrap();

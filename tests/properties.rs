@@ -58,8 +58,7 @@ fn the_same_search_finds_a_loss_under_legacy() {
 /// (seek back and forth) gives the same state and trace as running straight.
 #[test]
 fn runs_are_deterministic_and_seek_replays_exactly() {
-    for entry in std::fs::read_dir(common::scenarios_dir()).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap().replace(".json", "");
+    for name in common::scenario_names() {
         let s = common::load(&name);
         let (a, b) = (common::run(&s).trace(), common::run(&s).trace());
         assert!(!a.is_empty());

@@ -10,11 +10,7 @@ use highwater::view::spacetime::{on_the_wire_after, Fate, Lane, MarkKind, Replay
 use highwater::{LogWindow, Protocol, Scenario, StateView, Timeline};
 
 fn scenarios() -> Vec<(String, Scenario)> {
-    let mut names: Vec<String> = std::fs::read_dir(common::scenarios_dir())
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(String::from))
-        .collect();
-    names.sort();
+    let names = common::scenario_names();
     assert!(names.len() >= 12);
     let mut out = vec![];
     for name in names {

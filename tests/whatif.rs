@@ -422,8 +422,8 @@ fn the_grid_answers_or_refuses_within_a_second_on_every_worst_case() {
     // The library's grid refuses the same way, and the gallery's scenarios fit with room to spare.
     let big = Scenario::from_json(&std::fs::read_to_string(root.join("tests/worst-case/timed-hour.json")).unwrap()).unwrap();
     assert!(whatif(&big).unwrap_err().0.contains("MAX_WORK_PER_GRID"));
-    for entry in std::fs::read_dir(root.join("tests/scenarios")).unwrap() {
-        let s = Scenario::from_json(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+    for name in common::scenario_names() {
+        let s = common::load(&name);
         let grid = whatif(&s).unwrap();
         let work: u64 = grid.cells.iter().map(|c| c.work).sum();
         assert!(work * 20 < MAX_WORK_PER_GRID, "{work}");

@@ -32,24 +32,36 @@ export interface Config {
   auto_offset_reset?: 'latest' | 'earliest' | 'none';
   link_latency_ms?: number;
   seed?: number;
+  /** A topic on a cluster (docs/scenario-format.md): partitions 0..partitions-1 (1 to 12). */
+  partitions?: number;
+  /** Default: brokers for one partition, else min(3, brokers). */
+  replication_factor?: number;
+  /** Each broker's rack, racks[0] for broker 1. */
+  racks?: string[];
+  /** Per partition, its replicas, the preferred leader first; overrides placement. */
+  assignment?: BrokerId[][];
+  auto_leader_rebalance?: boolean;
+  leader_imbalance_per_broker_percentage?: number;
+  leader_imbalance_check_interval_ms?: number;
 }
 
 export type Step =
-  | { produce: { value: string; acks?: Acks; to?: BrokerId } }
-  | { fetch: BrokerId }
+  | { produce: { value: string; acks?: Acks; to?: BrokerId; partition?: number; key?: string } }
+  | { fetch: BrokerId | { broker: BrokerId; from: BrokerId } }
   | { advance_ms: number }
-  | { crash: { broker: BrokerId; lose_unflushed?: number } }
+  | { crash: { broker: BrokerId; lose_unflushed?: number } | { rack: string; lose_unflushed?: number } }
   | { restart: BrokerId }
-  | { elect: BrokerId | null }
+  | { elect: BrokerId | null | { partition: number; broker?: BrokerId } }
+  | { elect_preferred: number | null }
   | { delay: { broker: BrokerId; ms: number } }
   | { cut: [BrokerId, BrokerId] }
   | { partition: [BrokerId, BrokerId] }
-  | { isolate: BrokerId }
+  | { isolate: BrokerId | { rack: string } }
   | { cut_controller: BrokerId }
   | { controlled_shutdown: BrokerId }
   | { begin_controlled_shutdown: BrokerId }
   | { heal: [BrokerId, BrokerId] | BrokerId | 'all' }
-  | { consume: null }
+  | { consume: null | { partition: number } }
   | { pause: BrokerId }
   | { resume: BrokerId };
 
@@ -67,6 +79,8 @@ export interface Event {
   step: number;
   time_ms: number;
   type: string;
+  /** The partition it is about, in a topic of several partitions (the trace's `p2: `). */
+  topic_partition?: number;
   /** The trace line, as the command line prints it. */
   line: string;
   repeated?: { more: number; until_ms: number };
@@ -92,6 +106,8 @@ export interface Violation {
 
 export interface Broker {
   id: BrokerId;
+  /** Written (false) only for a broker that holds no replica of the partition shown. */
+  replica?: false;
   /** Its rack (`config.racks`), or null. */
   rack: string | null;
   /** The partitions it leads, in its own belief (the `LeaderCount` metric). */
@@ -126,6 +142,22 @@ export interface Broker {
   remote: { id: BrokerId; log_end_offset: number | null; last_caught_up_ms: number; fetch_held_until_ms: number | null }[] | null;
 }
 
+export interface PartitionSummary {
+  id: number;
+  leader: BrokerId | null;
+  leader_epoch: number;
+  isr: BrokerId[];
+  elr: BrokerId[];
+  last_known_leader: BrokerId | null;
+  high_watermark: number | null;
+  replicas: BrokerId[];
+  preferred_leader: BrokerId;
+  under_replicated: boolean;
+  under_min_isr: boolean;
+  offline: boolean;
+  brokers: { id: BrokerId; role: Broker['role']; log_end_offset: number; high_watermark: number; checkpointed_high_watermark: number; log: { offset: number; epoch: number; value: string }[]; leader_epoch_cache: { epoch: number; start_offset: number }[] | null; in_isr: boolean }[];
+}
+
 /** The state at a position: the shape of `highwater run --json` without `events`. */
 export interface State {
   time_ms: number;
@@ -143,6 +175,8 @@ export interface State {
     elr: BrokerId[];
     last_known_leader: BrokerId | null;
   };
+  /** A topic of several partitions, or of fewer replicas than brokers: each partition, as `kafka-topics.sh --describe` and the replicas show it (records left out). */
+  partitions?: PartitionSummary[];
   brokers: Broker[];
   links: { cut: [BrokerId, BrokerId][] };
   in_flight: { from: BrokerId; to: BrokerId; arrives_ms: number; kind: string; line: string; [field: string]: unknown }[];
@@ -158,7 +192,8 @@ export interface State {
  *  a number that is not whole or out of range (`seek(2 ** 32)`, `seek(NaN)`) a RangeError. */
 export interface Simulation {
   apply(step: Step | string, last?: number): Event[];
-  state(logFrom?: number, logCount?: number): State;
+  /** `partition`: the partition on the board (`partition`, `brokers[]`), 0 by default. */
+  state(logFrom?: number, logCount?: number, partition?: number): State;
   traceLines(): string[];
   traceText(): string;
   stepEnds(): Uint32Array;

@@ -220,7 +220,7 @@ const BUILT_IN = {
 const words = (key, params) => (has(key) ? t(key, params) : fill(BUILT_IN[key], params));
 
 export class HighwaterPlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'step', 'tour', 'tour-src', 'fork', 'lang', 'height', 'controls', 'autoplay', 'theme'];
+  static observedAttributes = ['scenario', 'step', 'partition', 'tour', 'tour-src', 'fork', 'lang', 'height', 'controls', 'autoplay', 'theme'];
   /** The bundle of this module, beside it (as a page loads it; the same from the sources): the snippets load it. */
   static moduleUrl = new URL('./bundle/highwater-playground.js', import.meta.url).href;
 
@@ -350,6 +350,8 @@ export class HighwaterPlayground extends HTMLElement {
         pg.player.stop();
         pg.seek(at);
       }
+    } else if (name === 'partition') {
+      this.applyPartition(value);
     } else if (name === 'controls') {
       // The size changes what is laid out: the simplest honest way is to lay out again.
       this.restart();
@@ -605,9 +607,29 @@ export class HighwaterPlayground extends HTMLElement {
     return this.getAttribute('tour') || null;
   }
 
-  /** An element: its `scenario` (a gallery id or a link's text), `step` and `tour`. */
+  /**
+   * The `partition` attribute: the partition the board shows in a topic of
+   * several (0 when absent). Not a partition of the run: a notice, and the
+   * board stays where it is.
+   */
+  applyPartition(raw) {
+    const pg = this.pg;
+    const p = raw === null ? 0 : stepNumber(raw);
+    if (p === null) {
+      pg.notify('warn', t('map.bad_partition', { partition: excerpt(raw, 20) }));
+      return;
+    }
+    if (pg.sim) pg.setPartition(p);
+    else pg.wantedPartition = p;
+  }
+
+  /** An element: its `scenario` (a gallery id or a link's text), `step`, `partition` and `tour`. */
   async loadFromAttributes() {
     const pg = this.pg;
+    const rawPartition = this.getAttribute('partition');
+    const partition = rawPartition === null ? 0 : stepNumber(rawPartition);
+    if (partition === null) pg.notify('warn', t('map.bad_partition', { partition: excerpt(rawPartition, 20) }));
+    else pg.wantedPartition = partition;
     const scenario = (this.getAttribute('scenario') || '').trim();
     const tour = this.tourSource();
     const rawStep = this.getAttribute('step');
@@ -637,6 +659,7 @@ export class HighwaterPlayground extends HTMLElement {
         pg.loadScenario(entry.scenario, { at: step ?? (this.hasAttribute('autoplay') ? 0 : entry.focus ?? 0) });
       }
       if (step !== null && step > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at: step, count: pg.sim.length() }));
+      if (partition !== null && partition >= pg.partitions) pg.notify('warn', t('map.no_such_partition', { partition, last: pg.partitions - 1 }));
       // A comparison: the run and its fork side by side (a change the core refuses is a message).
       const fork = this.getAttribute('fork');
       if (fork) await pg.openFork(fork);

@@ -184,23 +184,6 @@ pub struct Simulation {
     timeline: Timeline,
 }
 
-/// The page draws a topic of one partition on every broker: a topic of
-/// several partitions, or one on fewer brokers than the cluster has, runs
-/// in the core and on the command line, and is refused here with a message
-/// that says so, until the page draws the cluster.
-fn drawable(scenario: &Scenario) -> Result<(), String> {
-    let c = &scenario.config;
-    if c.partitions == 1 && c.replication_factor() == c.brokers {
-        return Ok(());
-    }
-    Err(format!(
-        "config.partitions: the playground draws a topic of one partition on every broker; this one has {} partitions of {} replicas on {} brokers (highwater run shows it)",
-        c.partitions,
-        c.replication_factor(),
-        c.brokers
-    ))
-}
-
 #[wasm_bindgen]
 impl Simulation {
     /// A scenario as an object or JSON text; throws with the field and the problem.
@@ -208,7 +191,6 @@ impl Simulation {
     pub fn from_scenario(#[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue) -> Result<Simulation, JsValue> {
         let text = json_text(&scenario, "fromScenario: scenario")?;
         let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-        drawable(&scenario).map_err(|e| JsError::new(&e))?;
         Ok(Self::run(&scenario)?)
     }
 
@@ -218,7 +200,6 @@ impl Simulation {
         // Longer text is refused by `decode` with its length; this bound only keeps it out of memory.
         let text = args::text(&text, "fromLink: text", 4 * limits::MAX_LINK_CHARS)?;
         let scenario = link::decode(&text).map_err(|e| JsError::new(&e.0))?;
-        drawable(&scenario).map_err(|e| JsError::new(&format!("link: {e}")))?;
         Ok(Self::run(&scenario)?)
     }
 
@@ -233,7 +214,6 @@ impl Simulation {
     pub fn build_scenario(#[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue) -> Result<SimulationBuild, JsValue> {
         let text = json_text(&scenario, "buildScenario: scenario")?;
         let scenario = Scenario::from_json(&text).map_err(|e| JsError::new(&e.0))?;
-        drawable(&scenario).map_err(|e| JsError::new(&e))?;
         Ok(SimulationBuild::start(&scenario)?)
     }
 
@@ -242,7 +222,6 @@ impl Simulation {
     pub fn build_link(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<SimulationBuild, JsValue> {
         let text = args::text(&text, "buildLink: text", 4 * limits::MAX_LINK_CHARS)?;
         let scenario = link::decode(&text).map_err(|e| JsError::new(&e.0))?;
-        drawable(&scenario).map_err(|e| JsError::new(&format!("link: {e}")))?;
         Ok(SimulationBuild::start(&scenario)?)
     }
 
@@ -269,17 +248,28 @@ impl Simulation {
     }
 
     /// The state at the current position, shaped like `highwater run --json`
-    /// without `events`. With `logFrom`/`logCount`, only that window of each log.
+    /// without `events`. With `logFrom`/`logCount`, only that window of each
+    /// log; with `partition`, that partition on the board (`partition` and
+    /// `brokers[]`; 0 by default). A topic of several partitions, or of fewer
+    /// replicas than brokers, also has `partitions`, each without its
+    /// records (the cluster map's).
     pub fn state(
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] log_from: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] log_count: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] partition: JsValue,
     ) -> Result<JsValue, JsValue> {
         let window = LogWindow {
             start: args::optional_whole(&log_from, "state: logFrom", args::MAX_SAFE_INTEGER)?.unwrap_or(0),
             max_records: args::optional_index(&log_count, "state: logCount")?.unwrap_or(usize::MAX),
         };
-        Ok(to_js(&StateView::of(self.timeline.current(), window))?)
+        let sim = self.timeline.current();
+        let last = u64::from(sim.config.partitions - 1);
+        let p = args::optional_whole(&partition, "state: partition", last)?.unwrap_or(0) as u32;
+        let view = StateView::of_partition(sim, p, window);
+        let cluster = sim.config.partitions > 1 || sim.config.replication_factor() < sim.config.brokers;
+        let view = if cluster { view.with_partitions(sim, LogWindow { start: 0, max_records: 0 }) } else { view };
+        Ok(to_js(&view)?)
     }
 
     /// Trace lines up to the current position, as the command line prints them.

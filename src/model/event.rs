@@ -521,7 +521,9 @@ pub struct Traced {
     pub time_ms: u64,
     /// The partition the event is about, in a topic of several partitions;
     /// none for one partition, or for what is the broker's or the cluster's.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Written `topic_partition` (Kafka's `TopicPartition`): an event's own
+    /// fields may name a partition too (a violation's `partition`).
+    #[serde(rename = "topic_partition", skip_serializing_if = "Option::is_none")]
     pub partition: Option<PartitionId>,
     #[serde(flatten)]
     pub event: Event,

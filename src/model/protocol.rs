@@ -69,6 +69,10 @@ macro_rules! serialize_batch {
                 match &self.partitions[..] {
                     [one] => {
                         $(serialize_batch!(@one map self one $kind $f);)*
+                        // A topic of one partition reads as it always did; another partition alone says which.
+                        if one.partition != 0 {
+                            map.serialize_entry("partition", &one.partition)?;
+                        }
                     }
                     many => {
                         $(serialize_batch!(@many map self $kind $f);)*

@@ -424,3 +424,17 @@ mod tests {
         assert!(e.contains("larger than the limit"), "{e}");
     }
 }
+
+/// The example scenarios' files (`tests/scenarios/` and its `cluster/`), for
+/// the unit tests that run every one.
+#[cfg(test)]
+pub(crate) fn example_files() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+    let mut files: Vec<std::path::PathBuf> = [root.clone(), root.join("cluster")]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}

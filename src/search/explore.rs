@@ -114,11 +114,8 @@ mod tests {
 
     #[test]
     fn keeping_only_checked_events_changes_nothing_else() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
-        let mut scenarios: Vec<Scenario> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| Scenario::from_json(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap())
-            .collect();
+        let mut scenarios: Vec<Scenario> =
+            crate::run::scenario::example_files().iter().map(|path| Scenario::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).collect();
         assert!(scenarios.len() >= 12);
         // And random walks through the explorer's moves.
         let mut rng = Rng::new(7);

@@ -115,6 +115,10 @@ pub struct RemoteView {
 #[derive(Clone, Debug, Serialize)]
 pub struct BrokerView {
     pub id: BrokerId,
+    /// It holds a replica of the partition shown; written only when it does
+    /// not (a topic with fewer replicas than brokers).
+    #[serde(skip_serializing_if = "is_true")]
+    pub replica: bool,
     /// Its rack (`broker.rack`), if the brokers have racks.
     pub rack: Option<Arc<str>>,
     /// Partitions it leads, in its own belief (`ReplicaManager`'s `LeaderCount`).
@@ -252,8 +256,15 @@ pub fn result_name(status: Status) -> &'static str {
 }
 
 impl StateView {
+    /// The state with partition 0 on the board (`partition`, `brokers[]`).
     pub fn of(sim: &Simulation, window: LogWindow) -> StateView {
-        let p = 0;
+        StateView::of_partition(sim, 0, window)
+    }
+
+    /// The state with partition `p` on the board: `partition` is its
+    /// registration, and each of `brokers[]` shows its replica of `p` (a
+    /// broker that holds none says so with `replica: false`).
+    pub fn of_partition(sim: &Simulation, p: PartitionId, window: LogWindow) -> StateView {
         let c = sim.controller.partition(p);
         let leader_hw = c.leader.map(|l| sim.replica(p, l).high_watermark);
         let brokers = sim
@@ -266,8 +277,9 @@ impl StateView {
                 let leo = b.log_end_offset();
                 let (start, log) = window_of(b, window);
                 let remote = is_leader.then(|| {
-                    sim.config
-                        .broker_ids()
+                    c.replicas
+                        .iter()
+                        .copied()
                         .filter(|&f| f != b.id)
                         .map(|f| RemoteView {
                             id: f,
@@ -279,6 +291,7 @@ impl StateView {
                 });
                 BrokerView {
                     id: b.id,
+                    replica: c.replicas.contains(&b.id),
                     rack: sim.config.rack(b.id).map(Arc::from),
                     leader_count: sim.config.partition_ids().filter(|&q| sim.is_leader(q, b.id)).count() as u32,
                     alive: node.alive,
@@ -411,6 +424,10 @@ impl StateView {
         self.partitions = Some(summaries);
         self
     }
+}
+
+fn is_true(flag: &bool) -> bool {
+    *flag
 }
 
 /// A broker's role in partition `p`: "starting", "down", "leader",

@@ -1240,9 +1240,8 @@ mod tests {
     #[test]
     fn an_events_type_is_its_json_tag() {
         let mut seen = BTreeSet::new();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let scenario = Scenario::from_json(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        for path in crate::run::scenario::example_files() {
+            let scenario = Scenario::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
             let timeline = Timeline::new(&scenario).unwrap();
             for e in timeline.events() {
                 let json: Value = serde_json::from_str(&serde_json::to_string(&crate::view::state::EventView::of(e)).unwrap()).unwrap();

@@ -356,7 +356,6 @@ const REFUSED = [
   '{"version":1,"config":{"brokers":-1}}',
   '{"version":1,"config":{"brokers":9}}',
   '{"version":1,"config":{"brokers":3,"min_insync_replicas":5}}',
-  '{"version":1,"config":{"partitions":3}}',
   '{"version":1,"config":{"brokers":3,"replication_factor":4}}',
   '{"version":1,"config":{"brokers":3,"racks":["a","b"]}}',
   '{"version":1,"config":{"brokers":2,"racks":["a",""]}}',

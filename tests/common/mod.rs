@@ -8,6 +8,21 @@ pub fn scenarios_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios")
 }
 
+/// Every scenario's name for `load`: one partition's (`tests/scenarios/`),
+/// then a topic's on a cluster (`cluster/name`), each folder sorted.
+pub fn scenario_names() -> Vec<String> {
+    let mut out = vec![];
+    for folder in ["", "cluster/"] {
+        let mut names: Vec<String> = std::fs::read_dir(scenarios_dir().join(folder))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(|n| format!("{folder}{n}")))
+            .collect();
+        names.sort();
+        out.extend(names);
+    }
+    out
+}
+
 pub fn load(name: &str) -> Scenario {
     let path = scenarios_dir().join(format!("{name}.json"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

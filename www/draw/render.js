@@ -61,9 +61,12 @@ export function stepNotes(events) {
   const seen = new Set();
   (events || []).forEach((e, i) => {
     const note = explainEvent(e);
-    if (note && !seen.has(note.text)) {
-      seen.add(note.text);
-      notes.push({ ...note, i });
+    if (!note) return;
+    // In a topic of several partitions, each note names its partition.
+    const text = e.topic_partition != null ? t('map.note', { partition: e.topic_partition, text: note.text }) : note.text;
+    if (!seen.has(text)) {
+      seen.add(text);
+      notes.push({ ...note, text, i });
     }
   });
   const kept = [...notes].sort((a, b) => b.rank - a.rank || a.i - b.i).slice(0, STEP_NOTES_MAX);
@@ -176,10 +179,13 @@ export function renderCluster(state, view) {
   const count = view.windowCount;
   const maxLeo = Math.max(0, ...state.brokers.map((b) => b.log_end_offset));
   const stepEvents = view.stepEvents || [];
-  const flagged = violationCells(state.violations || []);
-  const gaps = violationGaps(state.violations || []);
+  // A topic of several partitions: the board is one of them, and so are the cells a violation marks.
+  const shown = state.partitions ? (state.violations || []).filter((v) => (v.partition ?? 0) === (view.partition ?? 0)) : state.violations || [];
+  const flagged = violationCells(shown);
+  const gaps = violationGaps(shown);
   return h('div', { class: `cluster${view.dense ? ' dense' : ''}`, style: { '--count': count } },
     h('div', { class: 'controller-strip' },
+      state.partitions ? h('strong', { class: 'partition-shown', 'data-testid': 'partition-shown' }, t('map.partition', { partition: view.partition ?? 0 })) : null,
       h('span', { class: 'controller-label' }, t('cluster.controller')),
       has(p.leader)
         ? h('span', null, `${t('cluster.leader')} `, h('strong', { 'data-testid': 'partition-leader' }, t('cluster.broker', { broker: p.leader })))
@@ -193,14 +199,16 @@ export function renderCluster(state, view) {
         ? h('span', { title: t('elr.last_known_leader_help') }, `${t('elr.last_known_leader')} `, h('strong', { 'data-testid': 'partition-last-known-leader' }, t('cluster.broker', { broker: p.last_known_leader })))
         : null,
       h('span', null, 'HW ', h('strong', { 'data-testid': 'partition-hw' }, has(p.high_watermark) ? String(p.high_watermark) : '–')),
+      noReplicaLine(state, view.partition ?? 0),
     ),
-    renderInFlight(state),
+    renderInFlight(state, view.partition ?? 0),
     h('div', { class: 'ruler-row', 'aria-hidden': 'true' },
       h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, t('cluster.offset'))),
       h('div', { class: 'track ruler' }, ruler(start, count, maxLeo, view.dense)),
     ),
-    state.brokers.map((b) => memoized(brokerMemo(b, state, start, count, stepEvents, flagged, gaps, view.refusals, view.recordEpochs !== false),
+    state.brokers.filter((b) => b.replica !== false).map((b) => memoized(brokerMemo(b, state, start, count, stepEvents, flagged, gaps, view.refusals, view.recordEpochs !== false),
       () => brokerRow(b, state, start, count, stepEvents, flagged, gaps, view.refusals, view.recordEpochs !== false))),
+
     h('div', { class: 'inflight-layer', 'aria-hidden': 'true' }),
     h('div', { class: 'overlay', 'aria-hidden': 'true' }),
   );
@@ -208,8 +216,24 @@ export function renderCluster(state, view) {
 
 const has = (v) => v !== null && v !== undefined;
 
-function renderInFlight(state) {
+/**
+ * The messages in flight that carry the partition on the board (every one in
+ * a topic of one partition): a message names its partition (`partition`,
+ * none for partition 0) or its several (`partitions`).
+ */
+export function inFlightShown(state, shown = 0) {
   const msgs = state.in_flight || [];
+  if (!state.partitions) return msgs;
+  // A message of several partitions is drawn as its part for the one shown.
+  return msgs.flatMap((m) => {
+    if (!m.partitions) return (m.partition ?? 0) === shown ? [m] : [];
+    const part = m.partitions.find((x) => x.partition === shown);
+    return part ? [{ ...m, ...part, partitions: undefined }] : [];
+  });
+}
+
+function renderInFlight(state, partition) {
+  const msgs = inFlightShown(state, partition);
   if (!msgs.length) return null;
   const shown = msgs.slice(0, 12);
   return h('div', { class: 'in-flight' },
@@ -276,6 +300,24 @@ function brokerMemo(b, state, start, count, stepEvents, flagged, gaps, refusals,
     b.log.filter((r) => flagged.has(`${b.id}:${r.offset}`)).map((r) => r.offset),
     gaps.get(b.id) || null,
   ]);
+}
+
+/**
+ * The brokers that hold no replica of the partition shown, at the end of the
+ * controller's line: each with what is wrong with it (down, fenced,
+ * isolated). Their own partitions are on the map, one choice away.
+ */
+function noReplicaLine(state, shown) {
+  const others = state.brokers.filter((b) => b.replica === false);
+  if (!others.length) return null;
+  return h('span', { class: 'no-replica-line muted', key: 'no-replica', 'data-testid': 'no-replica' },
+    t('map.no_replica_on', { partition: shown }), ' ',
+    others.map((b) => h('span', { class: `no-replica-broker${b.alive ? '' : ' is-down'}`, key: b.id, 'data-broker': b.id },
+      t('cluster.broker', { broker: b.id }),
+      !b.alive ? [' ', h('span', { class: `role role-${b.role}` }, roleText(b.role))] : null,
+      b.fenced ? [' ', h('span', { class: 'tag tag-bad' }, t('broker.fenced'))] : null,
+      b.isolated ? [' ', h('span', { class: 'tag tag-bad' }, t('broker.isolated'))] : null)),
+  );
 }
 
 function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
@@ -395,7 +437,8 @@ function brokerActions(b, state) {
   // A starting broker's process runs (it can crash, lose power, be isolated)
   // but it serves nothing until the controller accepts its registration.
   const running = b.alive || b.role === 'starting';
-  const follower = running && b.role !== 'leader';
+  const replica = b.replica !== false;
+  const follower = running && b.role !== 'leader' && replica;
   // `slot` keeps a button's element across redraws: Crash becomes Restart in
   // place, so the focus stays on it (a keyboard user presses it again to restart).
   const btn = (action, text, label, slot = action) => {
@@ -440,7 +483,7 @@ function brokerActions(b, state) {
         h('div', { class: 'menu-row', key: 'delay' },
           h('label', null, `${a('links')} `, h('input', { type: 'number', min: 0, max: 3600000, value: 400, 'data-field': 'delay', 'data-broker': id, 'aria-label': a('links_label'), class: 'num' }), ' ms'),
           btn('delay', a('slow'), a('slow_label'))),
-        h('div', { class: 'menu-row', key: 'elect' }, btn('elect', a('elect'), a('elect_label'))),
+        replica ? h('div', { class: 'menu-row', key: 'elect' }, btn('elect', a('elect'), a('elect_label'))) : null,
       ),
     ),
   );
@@ -545,7 +588,7 @@ export function renderProducer(state, view = {}) {
     // Each row says its number (`value`): a window that moves by a row then
     // changes that row alone, not every row's ordinal (and layout).
     h('ol', { class: windowed ? 'records windowed' : 'records', key: 'list' },
-      shown.slice(from, to).map((r, i) => memoized(JSON.stringify(['produced', lang, base + from + i, r, view.recordEpochs === false]), () => producerRow(r, base + from + i, view))),
+      shown.slice(from, to).map((r, i) => memoized(JSON.stringify(['produced', lang, base + from + i, r, view.recordEpochs === false, view.cluster]), () => producerRow(r, base + from + i, view))),
     ),
     windowed ? spacer('below', shown.length - to) : null,
   );
@@ -556,6 +599,8 @@ function producerRow(r, index, view) {
   const cls = result === 'acked' ? 'tag-ok' : result === 'pending' || result === 'retrying' || result === 'queued' ? 'tag-warn' : result === 'sent' ? 'tag-muted' : 'tag-bad';
   return h('li', { key: index, class: 'record-row', value: index + 1 },
     h('bdi', { class: 'rec-value' }, visible(r.value)),
+    // In a topic of several partitions, the partition the record went to.
+    view.cluster ? h('span', { class: 'muted small', 'data-partition': r.partition }, ` p${r.partition}`) : null,
     h('span', { class: 'muted small' }, ` acks=${r.acks}${r.to ? ` → ${r.to}` : ''}`),
     has(r.offset) ? h('span', { class: 'muted small' }, view.recordEpochs === false ? ` @${r.offset}` : ` @${r.offset} e${r.epoch}`) : null,
     r.attempts > 1 ? h('span', { class: 'muted small', title: r.last_error ? t('producer.last_error', { error: visible(r.last_error) }) : null }, ` · ${t('producer.attempts', { count: r.attempts })}`) : null,

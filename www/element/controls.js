@@ -29,7 +29,7 @@ function brokerStep(pg, button) {
     pause: () => ({ pause: id }),
     resume: () => ({ resume: id }),
     delay: () => ({ delay: { broker: id, ms: intField(field('delay'), 400) } }),
-    elect: () => ({ elect: id }),
+    elect: () => (pg.partition ? { elect: { partition: pg.partition, broker: id } } : { elect: id }),
   };
   const make = steps[button.dataset.action];
   return make ? make() : null;
@@ -85,6 +85,15 @@ export function wireControls(pg) {
   });
 
   $('cluster').addEventListener('click', (e) => onClusterClick(pg, e));
+  // The cluster map: a partition's row puts it on the board.
+  $('cluster-map').addEventListener('click', (e) => {
+    const row = e.target.closest('button[data-partition]');
+    if (row) pg.setPartition(Number(row.dataset.partition));
+    if (e.target.closest('button[data-map-toggle]')) {
+      pg.mapOpen = !pg.mapOpen;
+      pg.draw();
+    }
+  });
   $('banner').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-action="goto"]');
     if (b) { player.stop(); pg.seek(Number(b.dataset.step), { animate: true }); }
@@ -113,7 +122,9 @@ export function wireControls(pg) {
   }));
   $('btn-elect').addEventListener('click', () => {
     const v = $('elect-target').value;
-    pg.apply({ elect: v === '' ? null : Number(v) });
+    const broker = v === '' ? null : Number(v);
+    if (pg.partition) pg.apply({ elect: broker === null ? { partition: pg.partition } : { partition: pg.partition, broker } });
+    else pg.apply({ elect: broker });
   });
   $('produce-form').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -122,6 +133,13 @@ export function wireControls(pg) {
     const step = { produce: { value, acks: $('produce-acks').value } };
     const to = $('produce-to').value;
     if (to !== '') step.produce.to = Number(to);
+    if (pg.partitions > 1) {
+      // A partition chosen, else the key's (Kafka's hash), else the next in turn.
+      const partition = $('produce-partition').value;
+      const key = $('produce-key').value;
+      if (partition !== '') step.produce.partition = Number(partition);
+      if (key !== '') step.produce.key = key;
+    }
     if (pg.apply(step)) input.value = ''; // apply() numbers the next placeholder
   });
   $('btn-consume').addEventListener('click', () => pg.apply({ consume: null }));
@@ -196,6 +214,16 @@ export function refreshStaticControls(pg) {
   };
   keep($('elect-target'), () => options(h('option', { value: '', key: 'c' }, t('toolbar.controllers_choice'))));
   keep($('produce-to'), () => options(h('option', { value: '', key: 'l' }, t('producer.to_leader'))));
+  // A topic of several partitions: where a record goes (the partition shown, by default).
+  const cluster = pg.partitions > 1;
+  for (const label of pg.root.querySelectorAll('#produce-form .cluster-only')) label.hidden = !cluster;
+  if (cluster) {
+    patch($('produce-partition'), [
+      h('option', { value: '', key: 'k' }, t('producer.partition_by_key')),
+      ...Array.from({ length: pg.partitions }, (_, p) => h('option', { value: p, key: `p${p}` }, t('map.partition', { partition: p }))),
+    ]);
+    $('produce-partition').value = String(pg.partition);
+  }
   keep($('link-a'), () => options(null));
   keep($('link-b'), () => options(null));
   if ($('link-a').value === $('link-b').value && ids.length > 1) $('link-b').value = String(ids.find((i) => String(i) !== $('link-a').value));

@@ -7,7 +7,7 @@
 import { loadCore, core, isCrash, panicMessage } from '../core.js';
 import { h, patch } from '../draw/dom.js';
 import { notify as showNotice } from './notices.js';
-import { render, renderProducer, endpoints } from '../draw/render.js';
+import { render, renderProducer, endpoints, inFlightShown } from '../draw/render.js';
 import { renderEventLog, LOG_LINES_SHOWN } from '../draw/eventlog.js';
 import { eventLine, eventText, phrase } from '../words/event-text.js';
 import { t, language, useLanguage, setLanguage, translateTree } from '../words/i18n.js';
@@ -20,6 +20,7 @@ import { Player, PLAY_TICK_MS } from './player.js';
 import { refreshStaticControls, updateProducePlaceholder } from './controls.js';
 import { visible } from '../words/user-text.js';
 import { bringIntoView } from './scroll.js';
+import { styleSheet, adopt } from './sheets.js';
 
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 /** A step's animation at 1x takes at most this long, a truncation's slower fade included: under 2 s. */
@@ -88,6 +89,35 @@ export class Playground {
     this.lastReported = '';
     this.closed = false; // the element was removed: its run is freed and nothing is drawn any more
     this.player = new Player(this);
+    // A topic of several partitions: the one on the board (the `partition`
+    // attribute, or chosen on the cluster map), and the map's code once loaded.
+    this.partition = 0;
+    this.wantedPartition = 0;
+    this.clusterMap = null;
+  }
+
+  /** The topic's partitions (1 when the scenario does not say). */
+  get partitions() {
+    return (this.config && this.config.partitions) || 1;
+  }
+
+  /**
+   * Shows partition `p` on the board (a number in 0..partitions-1; anything
+   * else is said in a notice and changes nothing). Kept for the next run too.
+   */
+  setPartition(p, { quiet = false } = {}) {
+    if (!Number.isInteger(p) || p < 0 || p >= this.partitions) {
+      if (!quiet) this.notify('warn', t('map.no_such_partition', { partition: String(p).slice(0, 20), last: this.partitions - 1 }));
+      return false;
+    }
+    this.wantedPartition = p;
+    if (p === this.partition) return true;
+    this.partition = p;
+    const select = this.$('produce-partition');
+    if (select && this.partitions > 1) select.value = String(p);
+    this.host.dispatchEvent(new CustomEvent('highwater-partition', { detail: { partition: p }, bubbles: true, composed: true }));
+    this.draw();
+    return true;
   }
 
   /**
@@ -289,6 +319,7 @@ export class Playground {
     this.description = scenario.description || '';
     this.config = scenario.config;
     this.steps = scenario.steps;
+    this.partition = this.wantedPartition < this.partitions ? this.wantedPartition : 0;
     this.trace = { lines, stepEnds };
     this.refusals = refusals;
     this.position = position;
@@ -653,12 +684,12 @@ export class Playground {
     const position = sim.position();
     this.position = position;
     this.windowCount = this.measureWindow({ guess: !this.drawnOnce && !this.redrawing });
-    let state = sim.state(this.windowStart, this.windowCount);
+    let state = sim.state(this.windowStart, this.windowCount, this.partition);
     const maxLeo = Math.max(0, ...state.brokers.map((b) => b.log_end_offset));
     const start = this.follow ? Math.max(0, maxLeo + 1 - this.windowCount) : Math.min(this.windowStart, Math.max(0, maxLeo));
     if (start !== this.windowStart) {
       this.windowStart = start;
-      state = sim.state(start, this.windowCount);
+      state = sim.state(start, this.windowCount, this.partition);
     }
     this.state = state;
     this.violationCount = state.violations.length;
@@ -666,6 +697,8 @@ export class Playground {
     const view = {
       windowStart: this.windowStart,
       windowCount: this.windowCount,
+      partition: this.partition,
+      cluster: this.partitions > 1,
       dense: this.zoom === 'dense',
       stepEvents: this.stepEvents(position),
       stepEventCount: this.stepEventCount(position),
@@ -688,6 +721,7 @@ export class Playground {
     const cluster = $('cluster');
     cluster.dataset.zoom = this.zoom;
     cancelAnimations(cluster.firstElementChild);
+    this.drawClusterMap(state);
     patch($('banner'), out.banner);
     patch($('caption'), out.caption);
     // A broker's control that the step took away (Power loss on a broker now
@@ -753,7 +787,7 @@ export class Playground {
     // The address after the layout: replaceState with a style still to do would do it there and then.
     // (Not while a link is computed: the address keeps it, and a reload opens it again.)
     if (this.address && !this.onFrame && !this.building) this.address.scheduleHash();
-    drawInFlight(cluster.firstElementChild, state.in_flight, endpoints);
+    drawInFlight(cluster.firstElementChild, inFlightShown(state, this.partition), endpoints);
     if (events && events.length && !reducedMotion.matches) {
       // While the clock runs, a tick's messages fit in about one tick; a recorded step gets its full time.
       // A recorded step at most STEP_MS at 1x (a timed step's many fetches overlap to fit).
@@ -785,6 +819,38 @@ export class Playground {
   }
 
   /** The producer list alone, once it scrolled: the rows now in view. */
+  /**
+   * The cluster map above the board, for a topic of several partitions: its
+   * code is loaded the first time one is shown (a topic of one partition
+   * loads none of it), then drawn from the state at once on every draw.
+   */
+  drawClusterMap(state) {
+    const host = this.$('cluster-map');
+    if (!state.partitions) {
+      if (!host.hidden) {
+        host.hidden = true;
+        patch(host, []);
+      }
+      return;
+    }
+    host.hidden = false;
+    if (this.clusterMap) {
+      // Open on the full page; closed (a chip per partition) in an embed, where the board needs the height.
+      this.mapOpen ??= !this.compact;
+      patch(host, this.clusterMap.renderClusterMap(state, { selected: this.partition, open: this.mapOpen }));
+      return;
+    }
+    if (this.clusterMapLoading) return;
+    this.clusterMapLoading = Promise.all([import('../draw/cluster-map.js'), styleSheet(new URL('../draw/cluster-map.css', import.meta.url))]).then(([module, sheet]) => {
+      adopt(this.root, sheet);
+      this.clusterMap = module;
+      if (!this.closed) this.draw();
+    }, (err) => {
+      this.clusterMapLoading = null;
+      this.notify('error', t('notice.failed', { what: t('map.title'), message: err.message }));
+    });
+  }
+
   drawProducer() {
     if (!this.state || !this.view || this.closed || this.compact) return;
     this.enter();

@@ -112,6 +112,10 @@ export const MARKUP = `
               <option value="0">0</option>
             </select>
           </label>
+          <label class="cluster-only" hidden><span data-i18n="producer.partition">partition</span>
+            <select id="produce-partition" aria-label="Partition to produce to" data-i18n-attr="aria-label:producer.partition_label"></select>
+          </label>
+          <label class="cluster-only" hidden><span data-i18n="producer.key">key</span> <input id="produce-key" type="text" autocomplete="off" maxlength="1024" class="short" aria-label="Key of the record: its partition is Kafka's hash of it" data-i18n-attr="aria-label:producer.key_label"></label>
           <label><span data-i18n="producer.to">to</span>
             <select id="produce-to" aria-label="Broker to send the produce request to" data-i18n-attr="aria-label:producer.to_label"><option value="">leader</option></select>
           </label>
@@ -139,6 +143,7 @@ export const MARKUP = `
               </span>
             </div>
           </div>
+          <div id="cluster-map" class="cluster-map" hidden></div>
           <div id="cluster" class="cluster-host"></div>
           <div id="log-window" class="log-window" hidden>
             <button type="button" id="win-prev" class="mini" aria-label="Show earlier offsets" data-i18n-attr="aria-label:logwindow.prev">◀</button>

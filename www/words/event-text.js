@@ -204,7 +204,6 @@ export const PHRASES = {
   'phrase.expected_isolate': "a broker id, or {\"rack\": name}",
   'phrase.expected_fetch': "a broker id, or {\"broker\": b, \"from\": l}",
   'phrase.min_isr_range': 'config.min_insync_replicas: {number} must be between 1 and brokers ({brokers})',
-  'phrase.cluster_not_drawn': 'config.partitions: the playground draws a topic of one partition on every broker; this one has {count} partitions of {replicas} replicas on {brokers} brokers (highwater run shows it)',
   'phrase.retries_too_large': 'config.retries: {number} is larger than Kafka\'s largest, {limit}',
   'phrase.idempotent_in_flight': 'config.max_in_flight_requests_per_connection: {number} is more than {limit}, the most enable_idempotence allows in {version}',
   'phrase.no_idempotence': 'config.enable_idempotence: the idempotent producer came in 0.11 (KIP-98); {version} has none',
@@ -530,7 +529,8 @@ export function eventLine(e, t) {
   return t(`${K}line`, {
     time_ms: String(e.time_ms).padStart(7),
     step: String(e.step).padEnd(3),
-    text: eventText(e, t),
+    // In a topic of several partitions, as the trace writes it: `p2: …`.
+    text: e.topic_partition != null ? `p${e.topic_partition}: ${eventText(e, t)}` : eventText(e, t),
     repeated,
   });
 }
