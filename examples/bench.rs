@@ -42,6 +42,22 @@ fn main() {
         println!("  peak memory      {:.0} MiB ({:.0} bytes per record)", kib as f64 / 1024.0, kib as f64 * 1024.0 / records as f64);
     }
 
+    // The same workload on a topic of 12 partitions of three replicas over 6
+    // brokers: each fetch carries the partitions a follower has on a leader,
+    // so a record costs more events; the figure per event is the engine's.
+    let cluster_records = records / 4;
+    let started = Instant::now();
+    let run12 = highwater::boundary::bench::timed_cluster_run(6, 12, cluster_records, &mut |_| {});
+    let seconds12 = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let run1 = highwater::boundary::bench::timed_cluster_run(6, 1, cluster_records, &mut |_| {});
+    let seconds1 = started.elapsed().as_secs_f64();
+    println!("engine on a cluster: 6 brokers, the same workload, {cluster_records} records");
+    for (name, run, seconds) in [("12 partitions x 3 replicas", &run12, seconds12), ("1 partition on all 6", &run1, seconds1)] {
+        println!("  {name:<28} {} events in {seconds:.2} s: {:.0} events/s, {:.1} events per record", run.events, run.events as f64 / seconds, run.events as f64 / run.records as f64);
+    }
+    println!("  per event, 12 partitions cost {:.2}x one", (seconds12 / run12.events as f64) / (seconds1 / run1.events as f64));
+
     let config = Config { brokers: 3, protocol: Protocol::V3_7, min_insync_replicas: 2, ..Config::default() };
     let search = Search { depth: 8, max_states: highwater::model::config::limits::MAX_EXPLORER_STATES, max_produces: 2, ..Search::new(config) };
     let started = Instant::now();

@@ -168,7 +168,7 @@ fn a_tour_link_of_a_file_it_cannot_read_or_past_the_limit_exits_2() {
 /// that validates with it and `tour check` never disagree on a name.
 #[test]
 fn the_schema_names_what_the_reader_reads() {
-    use highwater::view::tour::{BROKER_FACTS, PARTITION_FACTS};
+    use highwater::view::tour::{BROKER_FACTS, PARTITION_FACTS, TOPIC_COUNTS, TOPIC_PARTITION_FACTS};
     use std::collections::BTreeSet;
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("www/tour.schema.json")).unwrap();
     let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -176,11 +176,13 @@ fn the_schema_names_what_the_reader_reads() {
     let set = |names: &[&str]| -> BTreeSet<String> { names.iter().map(|s| s.to_string()).collect() };
     assert_eq!(keys(&schema), set(&["highwater_tour", "id", "title", "summary", "parts"]));
     let stop = &schema["properties"]["parts"]["items"]["properties"]["stops"]["items"];
-    assert_eq!(keys(stop), set(&["key", "at", "do", "facts", "predict", "caption", "task"]));
+    assert_eq!(keys(stop), set(&["key", "at", "do", "facts", "predict", "caption", "task", "partition"]));
     let mut facts: Vec<&str> = PARTITION_FACTS.to_vec();
-    facts.extend(["time_ms", "brokers", "leader_view", "produce", "produce_error", "consumed", "violations", "events"]);
+    facts.extend(["time_ms", "brokers", "leader_view", "produce", "produce_error", "consumed", "violations", "events", "partitions"]);
+    facts.extend(TOPIC_COUNTS);
     assert_eq!(keys(&stop["properties"]["facts"]), set(&facts));
     assert_eq!(keys(&stop["properties"]["facts"]["properties"]["brokers"]["additionalProperties"]), set(&BROKER_FACTS));
+    assert_eq!(keys(&stop["properties"]["facts"]["properties"]["partitions"]["additionalProperties"]), set(&TOPIC_PARTITION_FACTS));
 }
 
 fn hostile(name: &str) -> PathBuf {

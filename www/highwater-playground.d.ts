@@ -10,6 +10,8 @@ export interface HighwaterPlaygroundAttributes {
   scenario?: string;
   /** The step of the timeline to show (0 is the start). */
   step?: number | `${number}`;
+  /** A topic of several partitions: the partition the board shows (0 by default); the cluster map chooses it too. */
+  partition?: number | `${number}`;
   /** A tour id, such as "leo-and-hw": the element plays that narrated lesson. */
   tour?: string;
   /**
@@ -49,6 +51,15 @@ export interface HighwaterPositionDetail {
 /** Sent by the element when its step changes; it bubbles and crosses shadow roots (composed). */
 export type HighwaterPositionEvent = CustomEvent<HighwaterPositionDetail>;
 
+/** `detail` of the `highwater-partition` event. */
+export interface HighwaterPartitionDetail {
+  /** The partition now on the board. */
+  partition: number;
+}
+
+/** Sent when the board shows another partition (chosen on the cluster map, or by the attribute); it bubbles and is composed. */
+export type HighwaterPartitionEvent = CustomEvent<HighwaterPartitionDetail>;
+
 /** `detail` of the `highwater-answer` event: a learner's choice at a tour's prediction stop. */
 export interface HighwaterAnswerDetail {
   /** The tour's id. */
@@ -85,6 +96,7 @@ export interface HighwaterPlaygroundElement extends HTMLElement {
 
 export interface HighwaterPlaygroundEventMap extends HTMLElementEventMap {
   'highwater-position': HighwaterPositionEvent;
+  'highwater-partition': HighwaterPartitionEvent;
   'highwater-answer': HighwaterAnswerEvent;
 }
 
@@ -95,6 +107,7 @@ declare global {
   // The event bubbles and is composed: listeners on document or window see it too.
   interface GlobalEventHandlersEventMap {
     'highwater-position': HighwaterPositionEvent;
+    'highwater-partition': HighwaterPartitionEvent;
     'highwater-answer': HighwaterAnswerEvent;
   }
 }

@@ -30,7 +30,15 @@ pub const MAX_RECORDS: u64 = 1_000_000;
 /// about 250 records a second, and a run of a record a millisecond would end
 /// with most of its records still queued, or at the simulated hour.
 pub fn timed_produce_run(records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
-    let config = Config { brokers: 3, auto_fetch: true, link_latency_ms: 1, ..Config::default() };
+    timed_cluster_run(3, 1, records, lap)
+}
+
+/// `timed_produce_run` on a topic of `partitions` partitions of three
+/// replicas (or one partition on every broker) over `brokers` brokers: the
+/// records go to the partitions in turn, and each is committed at the end.
+pub fn timed_cluster_run(brokers: u32, partitions: u32, records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
+    let replication_factor = (partitions > 1).then_some(3.min(brokers));
+    let config = Config { brokers, partitions, replication_factor, auto_fetch: true, link_latency_ms: 1, ..Config::default() };
     let mut sim = Simulation::new(config);
     // A throughput measurement, not a page's run: millions of events on purpose.
     sim.accounting.budgets = Budgets { events_per_step: u64::MAX, events_per_run: u64::MAX, messages_in_flight: u64::MAX, work_per_step: u64::MAX, work_per_run: u64::MAX, ..Budgets::default() };
@@ -46,8 +54,8 @@ pub fn timed_produce_run(records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
         }
     }
     events += sim.apply(&Step::AdvanceMs(2_000)).len() as u64;
-    let leader = sim.replica(0, 1);
-    assert_eq!(leader.high_watermark, records, "every record is committed");
+    let committed: u64 = sim.config.partition_ids().map(|p| sim.controller.partition(p).leader.map_or(0, |l| sim.replica(p, l).high_watermark)).sum();
+    assert_eq!(committed, records, "every record is committed");
     assert!(sim.violations.is_empty());
     Throughput { records, steps: sim.step, events, simulated_ms: sim.now_ms }
 }

@@ -27,10 +27,10 @@ pub struct Accounting {
     pub(crate) emitted: u64,
     pub(crate) emitted_at_step_start: u64,
     pub(crate) checked_at: u64,
-    /// An event since the last action ended came with a change the checks
-    /// look at (`Checker::touches`). True at first: the first action with
-    /// events is checked.
-    pub(crate) unchecked_change: bool,
+    /// The partitions an event since the last action ended came with a
+    /// change the checks look at (`Checker::touches`). Every one at first:
+    /// the first action with events is checked.
+    pub(crate) unchecked: PartitionMask,
     /// Work that leaves no event (`limits::MAX_WORK_PER_STEP`) so far in the
     /// run, and when the current step began.
     pub(crate) work: u64,
@@ -44,7 +44,7 @@ pub struct Accounting {
     pub(crate) paused: bool,
 }
 
-crate::clone_in_place!(Accounting { out, action_start, trace, dropped_last, budgets, emitted, emitted_at_step_start, checked_at, unchecked_change, work, work_at_step_start, stopped, pause_at, paused });
+crate::clone_in_place!(Accounting { out, action_start, trace, dropped_last, budgets, emitted, emitted_at_step_start, checked_at, unchecked, work, work_at_step_start, stopped, pause_at, paused });
 
 impl Accounting {
     pub(crate) fn new() -> Accounting {
@@ -57,7 +57,7 @@ impl Accounting {
             emitted: 0,
             emitted_at_step_start: 0,
             checked_at: 0,
-            unchecked_change: true,
+            unchecked: PartitionMask::ALL,
             work: 0,
             work_at_step_start: 0,
             stopped: None,
@@ -81,7 +81,7 @@ impl Accounting {
     pub(crate) fn emit(&mut self, step: u64, now_ms: u64, partition: Option<PartitionId>, event: Event) {
         self.emitted += 1;
         if Checker::touches(&event) == Touch::Checked {
-            self.unchecked_change = true;
+            self.unchecked.add(partition);
         }
         if !self.trace && !Checker::reads(&event) {
             self.dropped_last = true;
@@ -103,7 +103,7 @@ impl Accounting {
         self.emitted += 1;
         self.dropped_last = true;
         if touch == Touch::Checked {
-            self.unchecked_change = true;
+            self.unchecked.add(None);
         }
     }
 
@@ -146,5 +146,27 @@ impl Accounting {
         } else {
             None
         }
+    }
+}
+
+/// The partitions whose checked state may have changed since the checks last
+/// ran: one bit per partition (`MAX_PARTITIONS` is 12); a change of no
+/// partition (a broker's restart) is a change of every one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PartitionMask(u16);
+
+impl PartitionMask {
+    pub const ALL: PartitionMask = PartitionMask(u16::MAX);
+
+    pub fn add(&mut self, partition: Option<PartitionId>) {
+        self.0 |= partition.map_or(u16::MAX, |p| 1 << p);
+    }
+
+    pub fn has(self, p: PartitionId) -> bool {
+        self.0 & (1 << p) != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
     }
 }

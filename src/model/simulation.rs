@@ -9,7 +9,7 @@ use crate::model::cluster::topology::replica_assignment;
 use crate::model::config::{Budget, Budgets, BrokerId, Config, PartitionId, Protocol};
 use crate::model::consumer::Consumer;
 use crate::model::controller::{Controller, Election};
-use crate::model::accounting::Accounting;
+use crate::model::accounting::{Accounting, PartitionMask};
 use crate::model::event::{DropReason, Event, Traced};
 use crate::model::invariants::{Checker, Touch, View, Violation};
 use crate::model::network::Network;
@@ -393,15 +393,17 @@ impl Simulation {
     /// find nothing new (they remember what they verified, and the state
     /// they look at is the same), so they do not run.
     fn action_ended(&mut self) {
-        if std::mem::take(&mut self.accounting.unchecked_change) {
-            self.run_checks();
+        let changed = std::mem::take(&mut self.accounting.unchecked);
+        if !changed.is_empty() {
+            self.run_checks(changed);
         }
         self.accounting.action_checked();
     }
 
-    fn run_checks(&mut self) {
+    /// The checks of each partition whose checked state may have changed.
+    fn run_checks(&mut self, changed: PartitionMask) {
         self.accounting.checked_at = self.accounting.emitted;
-        for p in self.config.partition_ids() {
+        for p in self.config.partition_ids().filter(|&p| changed.has(p)) {
             // A partition's checks read its own events and those of no partition
             // (a broker's restart); in a topic of one partition, every event.
             let events: Vec<Traced>;

@@ -10,7 +10,7 @@
 //! loads, and `tests/tours.rs`.
 
 use crate::base::text::{excerpt, json_for_terminal, quoted, thousands};
-use crate::model::config::{limits, Budgets};
+use crate::model::config::{limits, Budgets, PartitionId};
 use crate::model::event::{Event, Traced};
 use crate::model::simulation::Simulation;
 use crate::run::link::{self, Format};
@@ -104,6 +104,11 @@ pub struct TourStop {
     pub caption: Words,
     #[serde(default, skip_serializing_if = "Words::is_empty")]
     pub task: Words,
+    /// A topic of several partitions: the partition the board shows at
+    /// this stop, and the one its facts `leader`, `isr`, `brokers.…` are
+    /// of (0 when not written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<PartitionId>,
 }
 
 /// What the check found wrong at one stop (or in the file).
@@ -319,7 +324,7 @@ pub fn state_value(timeline: &Timeline) -> Value {
 }
 
 fn state_of(sim: &Simulation) -> Value {
-    let text = serde_json::to_string(&StateView::of(sim, LogWindow::ALL)).expect("the state serializes");
+    let text = serde_json::to_string(&StateView::of(sim, LogWindow::ALL).with_partitions(sim, LogWindow { start: 0, max_records: 0 })).expect("the state serializes");
     serde_json::from_str(&text).expect("the state reads back")
 }
 
@@ -371,9 +376,10 @@ impl Needs {
 
 /// `state_of` with only what the stops read of what grows with the run
 /// (`Needs`): the same values at every path they read.
-fn state_for(sim: &Simulation, needs: &Needs) -> Value {
+fn state_for(sim: &Simulation, needs: &Needs, partition: PartitionId) -> Value {
     let window = if needs.logs { LogWindow::ALL } else { LogWindow { start: 0, max_records: 0 } };
-    let mut view = StateView::of(sim, window);
+    // Every partition's summary (without records) for the `partitions` facts and counts.
+    let mut view = StateView::of_partition(sim, partition, window).with_partitions(sim, LogWindow { start: 0, max_records: 0 });
     view.producer.retain(|p| needs.produce.contains(&*p.value));
     if !needs.consumed {
         view.consumer.read.clear();
@@ -555,14 +561,27 @@ pub fn check_parts(parts: &[TourPart]) -> TourCheck {
         let mut ran = 0;
         let stop_at = |position: usize, sim: &Simulation, events: &[Traced], found: &mut Findings, predictions: &mut Vec<Prediction>| {
             let Some(stops) = at_position.get(&position) else { return };
-            // The state and the events' types only when a stop there needs them.
-            let mut state: Option<Value> = None;
+            // The state (of each partition stops there show) and the events' types only when a stop there needs them.
+            let mut states: BTreeMap<PartitionId, Value> = BTreeMap::new();
             let needs = Needs::of(stops);
             for stop in stops {
                 if stop.facts.is_empty() && (stop.predict.is_none() || position == 0) {
                     continue;
                 }
-                let state = state.get_or_insert_with(|| state_for(sim, &needs));
+                let partition = stop.partition.unwrap_or(0);
+                if partition >= sim.config.partitions {
+                    found.add(|| Finding {
+                        stop: stop.key.clone(),
+                        part: Some(p),
+                        at: Some(stop.at),
+                        fact: None,
+                        expected: None,
+                        actual: None,
+                        message: format!("partition {partition}: the topic has partitions 0 to {}", sim.config.partitions - 1),
+                    });
+                    continue;
+                }
+                let state = states.entry(partition).or_insert_with(|| state_for(sim, &needs, partition));
                 let mut facts = Findings::default();
                 check_facts_into(&stop.facts, state, &StepEvents::Traced(events), &mut facts);
                 let more = facts.more;
@@ -641,7 +660,8 @@ fn broker<'a>(state: &'a Value, id: &str) -> Option<&'a Value> {
 }
 
 /// The broker facts a tour may state, as the state view names them.
-pub const BROKER_FACTS: [&str; 12] = [
+pub const BROKER_FACTS: [&str; 13] = [
+    "leader_count",
     "log_end_offset",
     "high_watermark",
     "checkpointed_high_watermark",
@@ -657,6 +677,12 @@ pub const BROKER_FACTS: [&str; 12] = [
 ];
 /// The partition's facts.
 pub const PARTITION_FACTS: [&str; 5] = ["leader", "leader_epoch", "isr", "elr", "high_watermark"];
+/// The facts of any partition of the topic (`partitions.3.leader`), as
+/// `StateView::with_partitions` names them.
+pub const TOPIC_PARTITION_FACTS: [&str; 10] =
+    ["leader", "leader_epoch", "isr", "elr", "high_watermark", "replicas", "preferred_leader", "under_replicated", "under_min_isr", "offline"];
+/// The topic's counts (`kafka-topics.sh --describe` with each list's option).
+pub const TOPIC_COUNTS: [&str; 3] = ["under_replicated_partitions", "under_min_isr_partitions", "offline_partitions"];
 /// A broker's roles as the state view names them.
 const ROLES: [&str; 5] = ["leader", "follower", "none", "starting", "down"];
 
@@ -687,13 +713,21 @@ impl Shape {
         Some(match (head, field) {
             ("leader", None) | ("high_watermark", None) => Shape::NumberOrNull,
             ("leader_epoch" | "time_ms", None) => Shape::Number,
+            (count, None) if TOPIC_COUNTS.contains(&count) => Shape::Number,
+            ("partitions", Some(f)) => match f {
+                "leader" | "high_watermark" => Shape::NumberOrNull,
+                "leader_epoch" | "preferred_leader" => Shape::Number,
+                "isr" | "elr" | "replicas" => Shape::Numbers,
+                "under_replicated" | "under_min_isr" | "offline" => Shape::Bool,
+                _ => return None,
+            },
             ("isr" | "elr", None) => Shape::Numbers,
             ("consumed", None) => Shape::Texts,
             ("leader_view", Some(_)) => Shape::NumberOrNull,
             ("produce", Some(_)) => Shape::Text,
             ("produce_error", Some(_)) => Shape::TextOrNull,
             ("brokers", Some(f)) => match f {
-                "log_end_offset" | "high_watermark" | "checkpointed_high_watermark" | "leader_epoch" => Shape::Number,
+                "log_end_offset" | "high_watermark" | "checkpointed_high_watermark" | "leader_epoch" | "leader_count" => Shape::Number,
                 "role" => Shape::Role,
                 "alive" | "in_isr" | "in_elr" | "fenced" => Shape::Bool,
                 "log" => Shape::Texts,
@@ -762,6 +796,25 @@ pub fn lookup(path: &str, state: &Value) -> Result<Value, String> {
                 f if BROKER_FACTS.contains(&f) => b[f].clone(),
                 _ => return Err(format!("{}: unknown broker fact (one of {})", quoted(field), BROKER_FACTS.join(", "))),
             })
+        }
+        ("partitions", Some(rest)) => {
+            let (id, field) = rest.split_once('.').ok_or_else(|| format!("{} names no partition fact (like partitions.3.leader)", quoted(path)))?;
+            let summary = state["partitions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|p| p["id"].as_u64().map(|i| i.to_string()).as_deref() == Some(id))
+                .ok_or_else(|| format!("there is no partition {}", quoted(id)))?;
+            if !TOPIC_PARTITION_FACTS.contains(&field) {
+                return Err(format!("{}: unknown partition fact (one of {})", quoted(field), TOPIC_PARTITION_FACTS.join(", ")));
+            }
+            Ok(summary[field].clone())
+        }
+        // `kafka-topics.sh --describe --under-replicated-partitions` (and the
+        // other two lists): how many partitions it lists.
+        (list @ ("under_replicated_partitions" | "under_min_isr_partitions" | "offline_partitions"), None) => {
+            let flag = list.trim_end_matches("_partitions");
+            Ok(Value::from(state["partitions"].as_array().into_iter().flatten().filter(|p| p[flag] == Value::Bool(true)).count()))
         }
         ("leader_view", Some(follower)) => {
             let leader = partition["leader"].as_u64().map(|l| l.to_string());
@@ -844,6 +897,16 @@ fn check_facts_into(facts: &Map<String, Value>, state: &Value, events: &StepEven
                 Ok(paths)
             }),
             "leader_view" => nested(key, expected, "follower id"),
+            "partitions" => nested(key, expected, "partition id").and_then(|ids| {
+                let mut paths = vec![];
+                for (id_path, partition_facts) in ids {
+                    let map = partition_facts
+                        .as_object()
+                        .ok_or_else(|| format!("fact `{}`: expected an object of facts, found {}", excerpt(&id_path), shown(partition_facts)))?;
+                    paths.extend(map.iter().map(|(f, v)| (format!("{id_path}.{f}"), v)));
+                }
+                Ok(paths)
+            }),
             "produce" | "produce_error" => nested(key, expected, "record value"),
             "violations" => {
                 match strings_of(expected, &VIOLATION_KINDS) {
@@ -882,7 +945,7 @@ fn check_facts_into(facts: &Map<String, Value>, state: &Value, events: &StepEven
                 for (path, want) in paths {
                     let (head, rest) = path.split_once('.').map_or((path.as_str(), None), |(h, r)| (h, Some(r)));
                     let field = match (head, rest) {
-                        ("brokers", Some(rest)) => rest.split_once('.').map(|(_, f)| f),
+                        ("brokers" | "partitions", Some(rest)) => rest.split_once('.').map(|(_, f)| f),
                         (_, rest) => rest,
                     };
                     match Shape::of_path(head, field) {

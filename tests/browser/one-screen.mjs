@@ -47,7 +47,7 @@ export function tourStops(id) {
   return stops;
 }
 
-/** What is in view now: the caption, the tour's primary control, and each named broker's row. */
+/** What is in view now: the caption, the tour's primary control, and each named broker's row (or, without a replica of the partition shown, its name on the controller's line). */
 export async function inView(page, named) {
   return page.evaluate((brokers) => {
     const root = document.querySelector('highwater-playground').shadowRoot;
@@ -61,7 +61,8 @@ export async function inView(page, named) {
     const caption = root.querySelector('#tour [data-testid="tour-caption"]') || root.querySelector('#tour .tour-question');
     const control = root.querySelector('#tour button.tour-choice, #tour .tour-buttons .primary');
     const out = { caption: fully(caption), control: control ? fully(control) : true, brokers: {} };
-    for (const b of brokers) out.brokers[b] = fully(root.querySelector(`.broker-row[data-broker="${b}"]`));
+    // A broker without a replica of the partition shown (a topic on a cluster) is on the controller's line.
+    for (const b of brokers) out.brokers[b] = fully(root.querySelector(`.broker-row[data-broker="${b}"]`) || root.querySelector(`[data-testid="no-replica"] [data-broker="${b}"]`));
 
     return out;
   }, named);

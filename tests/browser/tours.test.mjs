@@ -22,7 +22,9 @@ function stepFacts(step) {
   const [kind] = Object.keys(step);
   const v = step[kind];
   if (kind === 'produce') return [v.value, `acks=${v.acks ?? 'all'}`];
-  if (kind === 'crash') return [`broker ${v.broker}`];
+  if (kind === 'crash') return [v.rack ?? `broker ${v.broker}`];
+  // A partition's number (words differ by language; the number does not).
+  if (kind === 'elect_preferred') return v === null ? [] : [String(v)];
   if (typeof v === 'number' && kind !== 'advance_ms') return [`broker ${v}`];
   if (kind === 'advance_ms') return [String(v >= 1000 ? v / 1000 : v)];
   return [];

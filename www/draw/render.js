@@ -311,12 +311,17 @@ function noReplicaLine(state, shown) {
   const others = state.brokers.filter((b) => b.replica === false);
   if (!others.length) return null;
   return h('span', { class: 'no-replica-line muted', key: 'no-replica', 'data-testid': 'no-replica' },
-    t('map.no_replica_on', { partition: shown }), ' ',
-    others.map((b) => h('span', { class: `no-replica-broker${b.alive ? '' : ' is-down'}`, key: b.id, 'data-broker': b.id },
-      t('cluster.broker', { broker: b.id }),
-      !b.alive ? [' ', h('span', { class: `role role-${b.role}` }, roleText(b.role))] : null,
-      b.fenced ? [' ', h('span', { class: 'tag tag-bad' }, t('broker.fenced'))] : null,
-      b.isolated ? [' ', h('span', { class: 'tag tag-bad' }, t('broker.isolated'))] : null)),
+    t('map.no_replica_on', { partition: shown, count: others.length }), ' ',
+    // Compact: the ids; one that is down struck through in red, its state in words for a screen reader and a tooltip.
+    others.map((b, i) => {
+      const state = [!b.alive ? roleText(b.role) : null, b.fenced ? t('broker.fenced') : null, b.isolated ? t('broker.isolated') : null].filter(Boolean).join(', ');
+      return [
+        i ? t('map.id_separator') : null,
+        h('span', { class: `no-replica-broker${b.alive ? '' : ' is-down'}`, key: b.id, 'data-broker': b.id, title: state ? t('cluster.broker', { broker: b.id }) + `: ${state}` : null },
+          String(b.id),
+          state ? h('span', { class: 'visually-hidden' }, ` (${state})`) : null),
+      ];
+    }),
   );
 }
 

@@ -96,6 +96,19 @@ export class Playground {
     this.clusterMap = null;
   }
 
+  /**
+   * The cluster map's grid is shown: as the reader last chose, else on the
+   * full page outside a tour; closed (a chip per partition) in an embed or a
+   * tour, where the board and the caption need the height.
+   */
+  get mapOpen() {
+    return this.mapOpenChosen ?? (!this.compact && !this.tour);
+  }
+
+  set mapOpen(open) {
+    this.mapOpenChosen = open;
+  }
+
   /** The topic's partitions (1 when the scenario does not say). */
   get partitions() {
     return (this.config && this.config.partitions) || 1;
@@ -835,8 +848,6 @@ export class Playground {
     }
     host.hidden = false;
     if (this.clusterMap) {
-      // Open on the full page; closed (a chip per partition) in an embed, where the board needs the height.
-      this.mapOpen ??= !this.compact;
       patch(host, this.clusterMap.renderClusterMap(state, { selected: this.partition, open: this.mapOpen }));
       return;
     }

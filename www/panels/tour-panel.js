@@ -233,7 +233,11 @@ export class Tours {
 
   /** The tour's stop changed (or the tour closed): the page's address follows. */
   changed() {
-    if (this.pg.address) this.pg.address.writeTour();
+    const pg = this.pg;
+    // A stop of a topic on a cluster shows its partition (0 when it names none).
+    const at = pg.tour && pg.tour.stops[pg.tour.index];
+    if (at && pg.partitions > 1) pg.setPartition(at.stop.partition ?? 0, { quiet: true });
+    if (pg.address) pg.address.writeTour();
   }
 
   /** After the tour panel redrew: a finished tour is remembered, and a produce task's values are the form's. */
