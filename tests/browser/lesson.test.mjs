@@ -72,6 +72,9 @@ function boardControl(page, step) {
   if (kind === 'produce') return page.locator('#btn-produce');
   if (kind === 'consume') return page.locator('#btn-consume');
   if (kind === 'advance_ms') return page.locator('.toolbar button[data-advance]').filter({ hasText: String(v / 1000) });
+  if (kind === 'elect_preferred') return page.locator('#btn-elect-preferred');
+  // A rack's crash: the menu of any of its brokers has it.
+  if (kind === 'crash' && v.rack !== undefined) return page.locator(`.broker-row button[data-action="crash-rack"][data-rack="${v.rack}"]`);
   const broker = kind === 'crash' ? v.broker : v;
   return page.locator(`.broker-row[data-broker="${broker}"] button[data-action="${kind}"]`);
 }

@@ -471,6 +471,12 @@ function brokerActions(b, state) {
           : null,
         h('div', { class: 'menu-row', key: 'isolate' },
           b.isolated || b.controller_cut ? btn('heal-broker', a('reconnect'), a('reconnect_label')) : btn('isolate', a('isolate'), a('isolate_label'))),
+        // Its whole rack: a zone lost, or cut off (every broker of the rack at once).
+        has(b.rack)
+          ? h('div', { class: 'menu-row', key: 'rack' },
+              h('button', { type: 'button', class: 'mini', key: 'crash-rack', 'data-action': 'crash-rack', 'data-broker': id, 'data-rack': b.rack, 'aria-label': t('action.crash_rack_label', { rack: b.rack }) }, t('action.crash_rack', { rack: b.rack })),
+              h('button', { type: 'button', class: 'mini', key: 'isolate-rack', 'data-action': 'isolate-rack', 'data-broker': id, 'data-rack': b.rack, 'aria-label': t('action.isolate_rack_label', { rack: b.rack }) }, t('action.isolate_rack', { rack: b.rack })))
+          : null,
         // KIP-841's two halves: losing the controller only, and a clean stop.
         !b.isolated && !b.controller_cut
           ? h('div', { class: 'menu-row', key: 'controller' }, btn('cut-controller', a('cut_controller'), a('cut_controller_label')))

@@ -30,6 +30,8 @@ function brokerStep(pg, button) {
     resume: () => ({ resume: id }),
     delay: () => ({ delay: { broker: id, ms: intField(field('delay'), 400) } }),
     elect: () => (pg.partition ? { elect: { partition: pg.partition, broker: id } } : { elect: id }),
+    'crash-rack': () => ({ crash: { rack: button.dataset.rack } }),
+    'isolate-rack': () => ({ isolate: { rack: button.dataset.rack } }),
   };
   const make = steps[button.dataset.action];
   return make ? make() : null;
@@ -126,6 +128,8 @@ export function wireControls(pg) {
     if (pg.partition) pg.apply({ elect: broker === null ? { partition: pg.partition } : { partition: pg.partition, broker } });
     else pg.apply({ elect: broker });
   });
+  // kafka-leader-election.sh --election-type PREFERRED for the partition shown (in a topic of one, the topic).
+  $('btn-elect-preferred').addEventListener('click', () => pg.apply({ elect_preferred: pg.partitions > 1 ? pg.partition : null }));
   $('produce-form').addEventListener('submit', (e) => {
     e.preventDefault();
     const input = $('produce-value');

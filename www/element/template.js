@@ -140,6 +140,7 @@ export const MARKUP = `
                 <button type="button" id="btn-lag" data-advance="lag">+lag time</button>
                 <select id="elect-target" aria-label="Whom to elect" data-i18n-attr="aria-label:toolbar.elect_target"><option value="">controller's choice</option></select>
                 <button type="button" id="btn-elect" aria-label="Elect a leader" data-i18n="toolbar.elect" data-i18n-attr="aria-label:toolbar.elect_label">Elect</button>
+                <button type="button" id="btn-elect-preferred" aria-label="Preferred leader election: the partition's first replica leads again if it can" data-i18n="toolbar.elect_preferred" data-i18n-attr="aria-label:toolbar.elect_preferred_label">Preferred</button>
               </span>
             </div>
           </div>

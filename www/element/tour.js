@@ -81,9 +81,13 @@ export function taskControl(step, config = {}) {
   switch (kind) {
     case 'produce': label = t('producer.produce'); break;
     case 'consume': label = t('consumer.consume'); break;
-    case 'fetch': case 'restart': case 'pause': case 'resume': case 'isolate': label = action(kind, v); break;
-    case 'crash': label = v.lose_unflushed ? action('power_loss', v.broker) : action('crash', v.broker); break;
+    case 'isolate': label = typeof v === 'object' && v !== null ? t('action.isolate_rack', { rack: v.rack }) : action(kind, v); break;
+    case 'fetch': case 'restart': case 'pause': case 'resume': label = action(kind, typeof v === 'object' && v !== null ? v.broker : v); break;
+    case 'crash':
+      label = v.rack !== undefined ? t('action.crash_rack', { rack: v.rack }) : v.lose_unflushed ? action('power_loss', v.broker) : action('crash', v.broker);
+      break;
     case 'elect': label = t('toolbar.elect'); break;
+    case 'elect_preferred': label = t('toolbar.elect_preferred'); break;
     case 'advance_ms':
       label = v === config.replica_lag_time_max_ms ? t('toolbar.lag', { time: formatMs(v) })
         : v === config.broker_session_timeout_ms ? t('toolbar.session', { time: formatMs(v) })
