@@ -487,3 +487,25 @@ fn unclean_on_one_partition_scenario_says_what_happens() {
     assert_eq!(r.sim.replica(2, 3).log.records().map(|x| x.value.to_string()).collect::<Vec<_>>(), ["x2", "y2", "z2"]);
     assert_eq!(r.sim.controller.partition(1).leader_epoch, 0);
 }
+
+/// The operator's view of a topic: `kafka-topics.sh --describe` prints a
+/// line per partition, and the brokers' gauges count every partition each
+/// leads (`ReplicaManager`'s UnderReplicatedPartitions sums
+/// `Partition.isUnderReplicated` over the leader's partitions): at the
+/// moment broker 2 is fenced, brokers 1, 3 and 4 lead one, one and two of
+/// the four partitions it held a replica of.
+#[test]
+fn the_operators_view_counts_every_partition() {
+    let mut s = common::load("cluster/broker-dies-and-returns");
+    s.steps.truncate(9);
+    let r = run(&s);
+    let view = highwater::view::operator::OperatorView::of(&r.sim, &r.events);
+    let lines: Vec<&str> = view.describe.lines().collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[3], "\tTopic: highwater\tPartition: 3\tLeader: 3\tReplicas: 2,3,4\tIsr: 3,4");
+    let urp = view.metric("UnderReplicatedPartitions").unwrap();
+    assert_eq!(urp.per_broker, vec![Some(1), None, Some(1), Some(2)], "broker 2 is down: no JMX");
+    assert_eq!(urp.value, 4);
+    assert_eq!(view.value("OfflinePartitionsCount"), 0);
+    assert_eq!(view.value("UnderMinIsrPartitionCount"), 0);
+}

@@ -11,7 +11,7 @@ use crate::model::simulation::Simulation;
 use crate::run::timeline::Timeline;
 use serde::Serialize;
 
-/// The topic name the describe line uses (the model has one partition, 0).
+/// The topic name the describe lines use.
 pub const TOPIC: &str = "highwater";
 
 /// How a dashboard puts the per-broker values of a metric together.
@@ -85,16 +85,19 @@ pub fn describe_line(partition: u32, leader: Option<BrokerId>, replicas: &[Broke
 struct Counters {
     shrinks: Vec<u64>,
     expands: Vec<u64>,
-    /// The fetcher's lag for the partition (`FetcherLagMetrics.lag`), 0 when
-    /// the broker fetches nothing (the `MaxLag` gauge folds from 0).
-    lag: Vec<u64>,
+    /// Per broker, the fetcher's lag for each partition
+    /// (`FetcherLagMetrics.lag`), 0 when the broker fetches nothing (the
+    /// `MaxLag` gauge folds from 0).
+    lag: Vec<Vec<u64>>,
 }
 
 impl Counters {
-    fn of(brokers: usize, events: &[Traced]) -> Counters {
-        let mut c = Counters { shrinks: vec![0; brokers], expands: vec![0; brokers], lag: vec![0; brokers] };
+    fn of(brokers: usize, partitions: usize, events: &[Traced]) -> Counters {
+        let mut c = Counters { shrinks: vec![0; brokers], expands: vec![0; brokers], lag: vec![vec![0; partitions]; brokers] };
         let i = |b: BrokerId| (b - 1) as usize;
         for e in events {
+            // The partition the event is about (one partition: 0).
+            let p = e.partition.unwrap_or(0) as usize;
             match &e.event {
                 // `PendingShrinkIsr.notifyListener` / `PendingExpandIsr
                 // .notifyListener` mark the leader's `isrShrinkRate` /
@@ -108,7 +111,8 @@ impl Counters {
                 // starts them again from nothing.
                 Event::Crashed { broker, .. } => {
                     let b = i(*broker);
-                    (c.shrinks[b], c.expands[b], c.lag[b]) = (0, 0, 0);
+                    (c.shrinks[b], c.expands[b]) = (0, 0);
+                    c.lag[b].iter_mut().for_each(|l| *l = 0);
                 }
                 // `AbstractFetcherThread.processFetchRequest`: after the
                 // partition data is processed, lag = max(0, response HW -
@@ -116,18 +120,18 @@ impl Counters {
                 // becomes min(leader HW, LEO); if it did not change, the
                 // leader HW was the old HW, below the new LEO, and the lag is
                 // 0; if it changed, the event below sets it.
-                Event::FollowerAppended { follower, .. } => c.lag[i(*follower)] = 0,
+                Event::FollowerAppended { follower, .. } => c.lag[i(*follower)][p] = 0,
                 // HW = min(leader HW, LEO): the lag leader HW - LEO is
                 // leader HW - HW (0 when the HW is the leader's).
                 Event::HighWatermarkChanged { broker, to, cause: crate::model::event::HighWatermarkCause::FetchResponse { leader_high_watermark }, .. } => {
-                    c.lag[i(*broker)] = leader_high_watermark.saturating_sub(*to)
+                    c.lag[i(*broker)][p] = leader_high_watermark.saturating_sub(*to)
                 }
                 // `AbstractFetcherThread` after OFFSET_OUT_OF_RANGE with the
                 // leader's end below the follower's: truncate, lag 0.
-                Event::Truncated { broker, truncation: Truncation::OffsetOutOfRange { .. }, .. } => c.lag[i(*broker)] = 0,
+                Event::Truncated { broker, truncation: Truncation::OffsetOutOfRange { .. }, .. } => c.lag[i(*broker)][p] = 0,
                 // The partition leaves the fetcher (`removeFetcherForPartitions`
                 // unregisters its lag) when the broker leads or follows anew.
-                Event::BecameLeader { broker, .. } | Event::BecameFollower { broker, .. } => c.lag[i(*broker)] = 0,
+                Event::BecameLeader { broker, .. } | Event::BecameFollower { broker, .. } => c.lag[i(*broker)][p] = 0,
                 _ => {}
             }
         }
@@ -144,8 +148,9 @@ impl OperatorView {
     /// The view of `sim`, with `events` every event of the run up to it.
     pub fn of(sim: &Simulation, events: &[Traced]) -> OperatorView {
         let n = sim.config.brokers;
+        let partitions = sim.config.partition_ids();
         let c = sim.controller.partition(0);
-        let replicas: Vec<BrokerId> = sim.config.broker_ids().collect();
+        let replicas: Vec<BrokerId> = c.replicas.to_vec();
         let isr = c.isr.to_vec();
         let kip966 = sim.rules.has(Rule::EligibleLeaderReplicas);
         let elr = kip966.then(|| c.elr.to_vec());
@@ -153,29 +158,42 @@ impl OperatorView {
         // last-known-leader recovery, `PartitionChangeBuilder
         // .maybeUpdateLastKnownLeader`): the leader when the ISR emptied.
         let last_known_elr = kip966.then(|| c.last_known_leader.into_iter().collect::<Vec<_>>());
-        let describe = describe_line(0, c.leader, &replicas, &isr, elr.as_deref().zip(last_known_elr.as_deref()));
+        // One line per partition, as `kafka-topics.sh --describe` prints the topic's.
+        let lines: Vec<String> = partitions
+            .clone()
+            .map(|p| {
+                let r = sim.controller.partition(p);
+                let (elr, last_known) = (r.elr.to_vec(), r.last_known_leader.into_iter().collect::<Vec<_>>());
+                describe_line(p, r.leader, &r.replicas, &r.isr, kip966.then_some((&elr[..], &last_known[..])))
+            })
+            .collect();
+        let describe = lines.join("\n");
 
-        let counters = Counters::of(n as usize, events);
+        let counters = Counters::of(n as usize, sim.config.partitions as usize, events);
         // A broker's process is running (its JMX answers) unless it crashed
         // and has not restarted.
         let running = |i: usize| sim.brokers[i].alive || sim.brokers[i].starting;
         let per_broker = |f: &dyn Fn(usize) -> u64| -> Vec<Option<u64>> { (0..n as usize).map(|i| running(i).then(|| f(i))).collect() };
-        // `Partition.isUnderReplicated`: this broker leads (in its own
-        // belief) and its ISR is smaller than the assigned replicas.
-        let under_replicated = per_broker(&|i| {
-            let b = &sim.partitions[0].replicas[i];
-            (sim.is_leader(0, b.id) && (b.isr.len() as u32) < n) as u64
-        });
-        // `Partition.isUnderMinIsr`: leads, ISR < effective min ISR
-        // (min(min.insync.replicas, replication factor)).
-        let min_isr = sim.config.min_insync_replicas.min(n);
-        let under_min_isr = per_broker(&|i| {
-            let b = &sim.partitions[0].replicas[i];
-            (sim.is_leader(0, b.id) && (b.isr.len() as u32) < min_isr) as u64
-        });
+        // Over the partitions a broker leads, in its own belief:
+        // `Partition.isUnderReplicated` (its ISR is smaller than the assigned
+        // replicas) and `Partition.isUnderMinIsr` (smaller than the effective
+        // min ISR, min(min.insync.replicas, replication factor)).
+        let led = |i: usize, under: &dyn Fn(usize, u32) -> bool| -> u64 {
+            partitions
+                .clone()
+                .filter(|&p| {
+                    let b = &sim.partitions[p as usize].replicas[i];
+                    sim.is_leader(p, b.id) && under(b.isr.len(), sim.controller.partition(p).replicas.len() as u32)
+                })
+                .count() as u64
+        };
+        let under_replicated = per_broker(&|i| led(i, &|isr, rf| (isr as u32) < rf));
+        let min_isr = sim.config.min_insync_replicas;
+        let under_min_isr = per_broker(&|i| led(i, &|isr, rf| (isr as u32) < min_isr.min(rf)));
+        let offline = partitions.clone().filter(|&p| sim.controller.partition(p).leader.is_none()).count() as u64;
         let shrinks = per_broker(&|i| counters.shrinks[i]);
         let expands = per_broker(&|i| counters.expands[i]);
-        let lag = per_broker(&|i| counters.lag[i]);
+        let lag = per_broker(&|i| counters.lag[i].iter().copied().max().unwrap_or(0));
         let sum = |v: &[Option<u64>]| v.iter().flatten().sum::<u64>();
         let max = |v: &[Option<u64>]| v.iter().flatten().copied().max().unwrap_or(0);
         let metric = |name, mbean, aggregate, per_broker: Vec<Option<u64>>| {
@@ -202,7 +220,7 @@ impl OperatorView {
                 mbean: "kafka.controller:type=KafkaController,name=OfflinePartitionsCount",
                 aggregate: Aggregate::Controller,
                 meter: false,
-                value: c.leader.is_none() as u64,
+                value: offline,
                 per_broker: vec![],
             },
             metric("IsrShrinksPerSec", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", Aggregate::Sum, shrinks),
