@@ -885,28 +885,19 @@ fn check_facts_into(facts: &Map<String, Value>, state: &Value, events: &StepEven
             let map = expected.as_object().ok_or_else(|| format!("fact `{}`: expected an object keyed by {what}, found {}", excerpt(key), shown(expected)))?;
             Ok(map.iter().map(|(k, v)| (format!("{key}.{k}"), v)).collect())
         }
+        /// `{"2": {"leader": 3, …}}`: an object of facts per id (a broker's, a partition's).
+        fn nested_twice<'v>(key: &str, expected: &'v Value, what: &str) -> Result<Vec<(String, &'v Value)>, String> {
+            let mut paths = vec![];
+            for (id_path, facts) in nested(key, expected, what)? {
+                let map = facts.as_object().ok_or_else(|| format!("fact `{}`: expected an object of facts, found {}", excerpt(&id_path), shown(facts)))?;
+                paths.extend(map.iter().map(|(f, v)| (format!("{id_path}.{f}"), v)));
+            }
+            Ok(paths)
+        }
         let paths: Result<Vec<(String, &Value)>, String> = match key.as_str() {
-            "brokers" => nested(key, expected, "broker id").and_then(|ids| {
-                let mut paths = vec![];
-                for (id_path, broker_facts) in ids {
-                    let map = broker_facts
-                        .as_object()
-                        .ok_or_else(|| format!("fact `{}`: expected an object of facts, found {}", excerpt(&id_path), shown(broker_facts)))?;
-                    paths.extend(map.iter().map(|(f, v)| (format!("{id_path}.{f}"), v)));
-                }
-                Ok(paths)
-            }),
+            "brokers" => nested_twice(key, expected, "broker id"),
             "leader_view" => nested(key, expected, "follower id"),
-            "partitions" => nested(key, expected, "partition id").and_then(|ids| {
-                let mut paths = vec![];
-                for (id_path, partition_facts) in ids {
-                    let map = partition_facts
-                        .as_object()
-                        .ok_or_else(|| format!("fact `{}`: expected an object of facts, found {}", excerpt(&id_path), shown(partition_facts)))?;
-                    paths.extend(map.iter().map(|(f, v)| (format!("{id_path}.{f}"), v)));
-                }
-                Ok(paths)
-            }),
+            "partitions" => nested_twice(key, expected, "partition id"),
             "produce" | "produce_error" => nested(key, expected, "record value"),
             "violations" => {
                 match strings_of(expected, &VIOLATION_KINDS) {
