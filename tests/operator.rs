@@ -39,7 +39,11 @@ fn describe_line_is_kafka_topics_format() {
 fn a_fresh_cluster_is_healthy() {
     let v = view_at("isr-shrink-and-expand", None, 0);
     assert_eq!(v.describe, "\tTopic: highwater\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3");
-    assert!(v.metrics.iter().all(|m| m.value == 0), "{:?}", values(&v));
+    let counts = ["LeaderCount", "PartitionCount"];
+    assert!(v.metrics.iter().all(|m| m.value == 0 || counts.contains(&m.name)), "{:?}", values(&v));
+    assert_eq!(v.metric("LeaderCount").unwrap().per_broker, vec![Some(1), Some(0), Some(0)]);
+    assert_eq!(v.metric("PartitionCount").unwrap().per_broker, vec![Some(1), Some(1), Some(1)]);
+    assert!(v.lists.iter().all(|l| l.output.is_empty()));
     assert_eq!(v.metric("UnderReplicatedPartitions").unwrap().per_broker, vec![Some(0), Some(0), Some(0)]);
     assert!(v.metric("OfflinePartitionsCount").unwrap().per_broker.is_empty());
 }
@@ -157,4 +161,118 @@ fn the_view_is_consistent_everywhere() {
             }
         }
     }
+}
+
+/// `kafka-topics.sh --describe` with `--under-replicated-partitions`,
+/// `--under-min-isr-partitions` and `--unavailable-partitions`
+/// (`TopicCommand.shouldPrint...Partitions`): the lines of the partitions
+/// each option lists, and none when no partition is.
+#[test]
+fn the_describe_lists_filter_the_partition_lines() {
+    let name = "cluster/broker-dies-and-returns";
+    let healthy = view_at(name, None, 7);
+    assert!(healthy.lists.iter().all(|l| l.partitions.is_empty() && l.output.is_empty()), "{:?}", healthy.lists);
+    // Broker 2 fenced: every partition it held a replica of is under-replicated.
+    let v = view_at(name, None, 9);
+    let options: Vec<&str> = v.lists.iter().map(|l| l.option).collect();
+    assert_eq!(options, ["--under-replicated-partitions", "--under-min-isr-partitions", "--unavailable-partitions"]);
+    let urp = &v.lists[0];
+    let lines: Vec<&str> = v.describe.lines().collect();
+    assert_eq!(urp.partitions.len(), 4);
+    assert_eq!(urp.output, urp.partitions.iter().map(|&p| lines[p as usize]).collect::<Vec<_>>().join("\n"));
+    for line in urp.output.lines() {
+        let field = |name: &str| line.split('\t').find_map(|f| f.strip_prefix(name)).unwrap().split(',').map(String::from).collect::<Vec<_>>();
+        assert!(field("Replicas: ").contains(&"2".to_string()) && !field("Isr: ").contains(&"2".to_string()), "{line}");
+    }
+    // Two of three in the ISR, min.insync.replicas 2: none under min ISR, none unavailable.
+    assert!(v.lists[1].partitions.is_empty() && v.lists[2].partitions.is_empty());
+    // The restarted broker back in every ISR, then the preferred election.
+    let end = view_at(name, None, end(name));
+    assert!(end.lists.iter().all(|l| l.partitions.is_empty()));
+}
+
+#[test]
+fn an_offline_partition_is_unavailable_and_under_min_isr() {
+    let name = "offline-without-unclean";
+    let v = view_at(name, None, end(name));
+    assert_eq!(v.lists[2].partitions, vec![0]);
+    assert_eq!(v.lists[2].output, v.describe);
+    assert_eq!(v.lists[1].partitions, vec![0], "TopicCommand.isUnderMinIsr: no leader");
+    assert_eq!(v.lists[0].partitions, vec![0], "ISR 1 of replicas 1,2: {}", v.describe);
+}
+
+/// `LeaderCount` and `PartitionCount` per broker: broker 2 leads nothing
+/// after it returns until the preferred election gives its partitions back.
+#[test]
+fn leader_count_shows_the_imbalance_and_its_repair() {
+    let name = "cluster/broker-dies-and-returns";
+    let per_broker = |v: &OperatorView, m: &str| v.metric(m).unwrap().per_broker.clone();
+    let s = load(name);
+    let mut t = Timeline::new(&s).unwrap();
+    let sim = t.current();
+    // PartitionCount: the partitions whose assignment names the broker.
+    let assigned: Vec<Option<u64>> = (1..=4).map(|b| Some((0..6).filter(|&p| sim.controller.partition(p).replicas.contains(&b)).count() as u64)).collect();
+    let start = view_at(name, None, 0);
+    assert_eq!(per_broker(&start, "PartitionCount"), assigned);
+    assert_eq!(start.value("PartitionCount"), 18, "six partitions, three replicas each");
+    // LeaderCount: each partition's preferred leader leads it.
+    let preferred: Vec<Option<u64>> = (1..=4).map(|b| Some((0..6).filter(|&p| sim.controller.partition(p).preferred_leader() == b).count() as u64)).collect();
+    assert_eq!(per_broker(&start, "LeaderCount"), preferred);
+    assert_eq!(start.value("LeaderCount"), preferred.iter().flatten().copied().max().unwrap(), "the busiest broker's");
+    assert!(preferred[1] > Some(0), "broker 2 leads some partition");
+    // Crashed: no JMX to read; its partitions are led elsewhere.
+    let fenced = view_at(name, None, 9);
+    assert_eq!(per_broker(&fenced, "LeaderCount")[1], None);
+    assert_eq!(per_broker(&fenced, "PartitionCount")[1], None);
+    assert_eq!(per_broker(&fenced, "LeaderCount").iter().flatten().sum::<u64>(), 6);
+    // Returned and caught up, before the preferred election (step 19).
+    t.seek(18).unwrap();
+    let back = OperatorView::of_timeline(&t);
+    assert_eq!(per_broker(&back, "LeaderCount")[1], Some(0), "it leads nothing");
+    assert_eq!(per_broker(&back, "PartitionCount"), assigned);
+    let end = view_at(name, None, end(name));
+    assert_eq!(per_broker(&end, "LeaderCount"), preferred, "the preferred election restores balance");
+}
+
+/// The chart along the timeline: each sample is the view's value at that
+/// position, for every gallery scenario.
+#[test]
+fn the_series_is_the_view_at_each_position() {
+    for name in common::scenario_names() {
+        let s = load(&name);
+        let mut t = Timeline::new(&s).unwrap();
+        let series = highwater::view::operator::OperatorSeries::of(&t, 2000);
+        assert_eq!(series.positions, (0..=t.len() as u32).collect::<Vec<_>>(), "{name}: every position");
+        for (k, &position) in series.positions.iter().enumerate() {
+            t.seek(position as usize).unwrap();
+            let v = OperatorView::of_timeline(&t);
+            assert_eq!(series.time_ms[k], t.current().now_ms, "{name} at {position}");
+            for m in &series.metrics {
+                assert_eq!(m.values[k], v.value(m.name), "{name}: {} at {position}", m.name);
+            }
+        }
+    }
+}
+
+/// Sampled when the run has more steps than the chart has points: the
+/// first and the last position always, at most `max_points`.
+#[test]
+fn a_long_series_is_sampled() {
+    let name = "cluster/broker-dies-and-returns";
+    let t = Timeline::new(&load(name)).unwrap();
+    let series = highwater::view::operator::OperatorSeries::of(&t, 5);
+    assert!(series.positions.len() <= 5, "{:?}", series.positions);
+    assert_eq!(series.positions.first(), Some(&0));
+    assert_eq!(series.positions.last(), Some(&(t.len() as u32)));
+    let full = highwater::view::operator::OperatorSeries::of(&t, 2000);
+    for (k, &p) in series.positions.iter().enumerate() {
+        for (m, f) in series.metrics.iter().zip(&full.metrics) {
+            assert_eq!(m.values[k], f.values[p as usize], "{} at {p}", m.name);
+        }
+    }
+    // The under-replicated count rises when broker 2 is fenced and falls back to 0.
+    let urp = &full.metrics.iter().find(|m| m.name == "UnderReplicatedPartitions").unwrap().values;
+    assert_eq!(urp[0], 0);
+    assert_eq!(*urp.iter().max().unwrap(), 4);
+    assert_eq!(*urp.last().unwrap(), 0);
 }

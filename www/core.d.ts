@@ -203,6 +203,8 @@ export interface Simulation {
   stepEvents(step: number, last?: number): Event[];
   stepText(step: number): string;
   operator(): unknown;
+  /** The metrics over the whole run: at most `maxPoints` (2 to 2,000) samples, from the start to the last step. */
+  operatorSeries(maxPoints: number): { positions: number[]; time_ms: number[]; metrics: { name: string; aggregate: string; values: number[] }[] };
   seek(position: number): void;
   position(): number;
   length(): number;

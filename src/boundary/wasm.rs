@@ -349,6 +349,15 @@ impl Simulation {
         to_js(&crate::view::operator::OperatorView::of_timeline(&self.timeline))
     }
 
+    /// The metrics over the whole run, whatever the position: at most
+    /// `maxPoints` samples (2 to 2,000), from the start to the last step
+    /// (`OperatorSeries`). It replays the run once.
+    #[wasm_bindgen(js_name = operatorSeries)]
+    pub fn operator_series(&self, #[wasm_bindgen(unchecked_param_type = "number")] max_points: JsValue) -> Result<JsValue, JsValue> {
+        let max_points = args::whole(&max_points, "operatorSeries: maxPoints", 2000)?.max(2) as usize;
+        Ok(to_js(&crate::view::operator::OperatorSeries::of(&self.timeline, max_points))?)
+    }
+
     /// Time travel: the state after `position` steps (a whole number in
     /// `0..=length()`; a `RangeError` otherwise).
     pub fn seek(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] position: JsValue) -> Result<(), JsValue> {

@@ -166,6 +166,11 @@ impl Timeline {
         &self.current
     }
 
+    /// The state before the first step.
+    pub fn start(&self) -> &Simulation {
+        &self.snapshots[0]
+    }
+
     /// The events up to the current position.
     pub fn events(&self) -> &[Traced] {
         match self.position {

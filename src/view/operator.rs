@@ -4,7 +4,7 @@
 //! the state (the gauges) and from the events so far (the meters' counts and
 //! the fetcher lag, which Kafka sets as things happen).
 
-use crate::model::config::BrokerId;
+use crate::model::config::{BrokerId, PartitionId};
 use crate::model::event::{Event, Traced, Truncation};
 use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
@@ -58,6 +58,9 @@ pub struct OperatorView {
     /// `Some` where the version has KIP-966 (4.1).
     pub elr: Option<Vec<BrokerId>>,
     pub last_known_elr: Option<Vec<BrokerId>>,
+    /// `--describe` with `--under-replicated-partitions`,
+    /// `--under-min-isr-partitions` and `--unavailable-partitions`, in that order.
+    pub lists: Vec<DescribeList>,
     pub metrics: Vec<Metric>,
 }
 
@@ -81,6 +84,52 @@ pub fn describe_line(partition: u32, leader: Option<BrokerId>, replicas: &[Broke
     line
 }
 
+/// `TopicCommand.PartitionDescription`'s tests of one partition, on what
+/// the controller has registered (tools/.../TopicCommand.java).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DescribeFlags {
+    /// `isUnderReplicated`: fewer in the ISR than the replicas.
+    pub under_replicated: bool,
+    /// `isUnderMinIsr`: no leader, or fewer in the ISR than the topic's
+    /// `min.insync.replicas` (the config itself, not capped by the
+    /// replication factor).
+    pub under_min_isr: bool,
+    /// `hasUnavailablePartitions`: no leader, or a leader that is not among
+    /// the live brokers `describeCluster` returns (unfenced, to the controller).
+    pub unavailable: bool,
+}
+
+/// The flags of partition `p` at this moment.
+pub fn describe_flags(sim: &Simulation, p: PartitionId) -> DescribeFlags {
+    let c = sim.controller.partition(p);
+    DescribeFlags {
+        under_replicated: c.isr.len() < c.replicas.len(),
+        under_min_isr: c.leader.is_none() || (c.isr.len() as u32) < sim.config.min_insync_replicas,
+        unavailable: !c.leader.is_some_and(|l| !sim.controller.is_fenced(l)),
+    }
+}
+
+/// The options of `kafka-topics.sh --describe` that list only some
+/// partitions, each with the test it applies (`shouldPrint...Partitions`).
+const LIST_OPTIONS: [(&str, fn(&DescribeFlags) -> bool); 3] = [
+    ("--under-replicated-partitions", |f| f.under_replicated),
+    ("--under-min-isr-partitions", |f| f.under_min_isr),
+    ("--unavailable-partitions", |f| f.unavailable),
+];
+
+/// `kafka-topics.sh --describe` with one of the options that list only
+/// some partitions: which, and the lines it prints (none: no output).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DescribeList {
+    /// The option, as typed: `--under-replicated-partitions`,
+    /// `--under-min-isr-partitions` or `--unavailable-partitions`.
+    pub option: &'static str,
+    pub partitions: Vec<PartitionId>,
+    /// Their describe lines, as printed (no topic line: with these options
+    /// `TopicCommand` prints the partitions alone).
+    pub output: String,
+}
+
 /// What the events so far leave in each broker's meters and fetcher gauges.
 struct Counters {
     shrinks: Vec<u64>,
@@ -92,51 +141,126 @@ struct Counters {
 }
 
 impl Counters {
+    fn new(brokers: usize, partitions: usize) -> Counters {
+        Counters { shrinks: vec![0; brokers], expands: vec![0; brokers], lag: vec![vec![0; partitions]; brokers] }
+    }
+
     fn of(brokers: usize, partitions: usize, events: &[Traced]) -> Counters {
-        let mut c = Counters { shrinks: vec![0; brokers], expands: vec![0; brokers], lag: vec![vec![0; partitions]; brokers] };
-        let i = |b: BrokerId| (b - 1) as usize;
-        for e in events {
-            // The partition the event is about (one partition: 0).
-            let p = e.partition.unwrap_or(0) as usize;
-            match &e.event {
-                // `PendingShrinkIsr.notifyListener` / `PendingExpandIsr
-                // .notifyListener` mark the leader's `isrShrinkRate` /
-                // `isrExpandRate` when its own AlterPartition is accepted
-                // (before KIP-497, when its ZooKeeper write succeeds). A
-                // removal by the controller (a fenced broker) is not the
-                // leader's change and marks no meter.
-                Event::IsrShrunk { leader: Some(l), by_controller: false, .. } => c.shrinks[i(*l)] += 1,
-                Event::IsrExpanded { leader, .. } => c.expands[i(*leader)] += 1,
-                // Meters and gauges live in the broker's process: a crash
-                // starts them again from nothing.
-                Event::Crashed { broker, .. } => {
-                    let b = i(*broker);
-                    (c.shrinks[b], c.expands[b]) = (0, 0);
-                    c.lag[b].iter_mut().for_each(|l| *l = 0);
-                }
-                // `AbstractFetcherThread.processFetchRequest`: after the
-                // partition data is processed, lag = max(0, response HW -
-                // next fetch offset). Records appended: the follower's HW
-                // becomes min(leader HW, LEO); if it did not change, the
-                // leader HW was the old HW, below the new LEO, and the lag is
-                // 0; if it changed, the event below sets it.
-                Event::FollowerAppended { follower, .. } => c.lag[i(*follower)][p] = 0,
-                // HW = min(leader HW, LEO): the lag leader HW - LEO is
-                // leader HW - HW (0 when the HW is the leader's).
-                Event::HighWatermarkChanged { broker, to, cause: crate::model::event::HighWatermarkCause::FetchResponse { leader_high_watermark }, .. } => {
-                    c.lag[i(*broker)][p] = leader_high_watermark.saturating_sub(*to)
-                }
-                // `AbstractFetcherThread` after OFFSET_OUT_OF_RANGE with the
-                // leader's end below the follower's: truncate, lag 0.
-                Event::Truncated { broker, truncation: Truncation::OffsetOutOfRange { .. }, .. } => c.lag[i(*broker)][p] = 0,
-                // The partition leaves the fetcher (`removeFetcherForPartitions`
-                // unregisters its lag) when the broker leads or follows anew.
-                Event::BecameLeader { broker, .. } | Event::BecameFollower { broker, .. } => c.lag[i(*broker)][p] = 0,
-                _ => {}
-            }
-        }
+        let mut c = Counters::new(brokers, partitions);
+        events.iter().for_each(|e| c.fold(e));
         c
     }
+
+    /// What one event changes.
+    fn fold(&mut self, e: &Traced) {
+        let c = self;
+        let i = |b: BrokerId| (b - 1) as usize;
+        // The partition the event is about (one partition: 0).
+        let p = e.partition.unwrap_or(0) as usize;
+        match &e.event {
+            // `PendingShrinkIsr.notifyListener` / `PendingExpandIsr
+            // .notifyListener` mark the leader's `isrShrinkRate` /
+            // `isrExpandRate` when its own AlterPartition is accepted
+            // (before KIP-497, when its ZooKeeper write succeeds). A
+            // removal by the controller (a fenced broker) is not the
+            // leader's change and marks no meter.
+            Event::IsrShrunk { leader: Some(l), by_controller: false, .. } => c.shrinks[i(*l)] += 1,
+            Event::IsrExpanded { leader, .. } => c.expands[i(*leader)] += 1,
+            // Meters and gauges live in the broker's process: a crash
+            // starts them again from nothing.
+            Event::Crashed { broker, .. } => {
+                let b = i(*broker);
+                (c.shrinks[b], c.expands[b]) = (0, 0);
+                c.lag[b].iter_mut().for_each(|l| *l = 0);
+            }
+            // `AbstractFetcherThread.processFetchRequest`: after the
+            // partition data is processed, lag = max(0, response HW -
+            // next fetch offset). Records appended: the follower's HW
+            // becomes min(leader HW, LEO); if it did not change, the
+            // leader HW was the old HW, below the new LEO, and the lag is
+            // 0; if it changed, the event below sets it.
+            Event::FollowerAppended { follower, .. } => c.lag[i(*follower)][p] = 0,
+            // HW = min(leader HW, LEO): the lag leader HW - LEO is
+            // leader HW - HW (0 when the HW is the leader's).
+            Event::HighWatermarkChanged { broker, to, cause: crate::model::event::HighWatermarkCause::FetchResponse { leader_high_watermark }, .. } => {
+                c.lag[i(*broker)][p] = leader_high_watermark.saturating_sub(*to)
+            }
+            // `AbstractFetcherThread` after OFFSET_OUT_OF_RANGE with the
+            // leader's end below the follower's: truncate, lag 0.
+            Event::Truncated { broker, truncation: Truncation::OffsetOutOfRange { .. }, .. } => c.lag[i(*broker)][p] = 0,
+            // The partition leaves the fetcher (`removeFetcherForPartitions`
+            // unregisters its lag) when the broker leads or follows anew.
+            Event::BecameLeader { broker, .. } | Event::BecameFollower { broker, .. } => c.lag[i(*broker)][p] = 0,
+            _ => {}
+        }
+    }
+}
+
+/// The metrics at this moment: the gauges from the state, the meters and
+/// fetcher lag from `counters`.
+fn metrics(sim: &Simulation, counters: &Counters) -> Vec<Metric> {
+    let n = sim.config.brokers;
+    let partitions = sim.config.partition_ids();
+    // A broker's process is running (its JMX answers) unless it crashed
+    // and has not restarted.
+    let running = |i: usize| sim.brokers[i].alive || sim.brokers[i].starting;
+    let per_broker = |f: &dyn Fn(usize) -> u64| -> Vec<Option<u64>> { (0..n as usize).map(|i| running(i).then(|| f(i))).collect() };
+    // Over the partitions a broker leads, in its own belief:
+    // `Partition.isUnderReplicated` (its ISR is smaller than the assigned
+    // replicas) and `Partition.isUnderMinIsr` (smaller than the effective
+    // min ISR, min(min.insync.replicas, replication factor)).
+    let led = |i: usize, under: &dyn Fn(usize, u32) -> bool| -> u64 {
+        partitions
+            .clone()
+            .filter(|&p| {
+                let b = &sim.partitions[p as usize].replicas[i];
+                sim.is_leader(p, b.id) && under(b.isr.len(), sim.controller.partition(p).replicas.len() as u32)
+            })
+            .count() as u64
+    };
+    let under_replicated = per_broker(&|i| led(i, &|isr, rf| (isr as u32) < rf));
+    let min_isr = sim.config.min_insync_replicas;
+    let under_min_isr = per_broker(&|i| led(i, &|isr, rf| (isr as u32) < min_isr.min(rf)));
+    let offline = partitions.clone().filter(|&p| sim.controller.partition(p).leader.is_none()).count() as u64;
+    // `ReplicaManager`'s `LeaderCount` (`leaderPartitionsIterator.size`:
+    // the partitions it leads, in its own belief) and `PartitionCount`
+    // (`allPartitions.size`: every partition it holds a replica of; the
+    // model's assignment never changes, so these are the assigned ones
+    // while the broker runs).
+    let leaders = per_broker(&|i| led(i, &|_, _| true));
+    let hosted = per_broker(&|i| partitions.clone().filter(|&p| sim.controller.partition(p).replicas.contains(&(i as BrokerId + 1))).count() as u64);
+    let shrinks = per_broker(&|i| counters.shrinks[i]);
+    let expands = per_broker(&|i| counters.expands[i]);
+    let lag = per_broker(&|i| counters.lag[i].iter().copied().max().unwrap_or(0));
+    let sum = |v: &[Option<u64>]| v.iter().flatten().sum::<u64>();
+    let max = |v: &[Option<u64>]| v.iter().flatten().copied().max().unwrap_or(0);
+    let metric = |name, mbean, aggregate, per_broker: Vec<Option<u64>>| {
+        let value = if aggregate == Aggregate::Max { max(&per_broker) } else { sum(&per_broker) };
+        Metric { name, mbean, aggregate, meter: name.ends_with("PerSec"), value, per_broker }
+    };
+    vec![
+        metric("UnderReplicatedPartitions", "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions", Aggregate::Sum, under_replicated),
+        metric("UnderMinIsrPartitionCount", "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount", Aggregate::Sum, under_min_isr),
+        // The controller's gauge (KRaft `ControllerMetadataMetrics`,
+        // ZooKeeper era `KafkaController`): partitions without a leader.
+        Metric {
+            name: "OfflinePartitionsCount",
+            mbean: "kafka.controller:type=KafkaController,name=OfflinePartitionsCount",
+            aggregate: Aggregate::Controller,
+            meter: false,
+            value: offline,
+            per_broker: vec![],
+        },
+        // The busiest broker's count: one broker leading far more than the
+        // others is the imbalance a preferred election repairs.
+        metric("LeaderCount", "kafka.server:type=ReplicaManager,name=LeaderCount", Aggregate::Max, leaders),
+        metric("PartitionCount", "kafka.server:type=ReplicaManager,name=PartitionCount", Aggregate::Sum, hosted),
+        metric("IsrShrinksPerSec", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", Aggregate::Sum, shrinks),
+        metric("IsrExpandsPerSec", "kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", Aggregate::Sum, expands),
+        // `AbstractFetcherManager`'s gauge: the largest
+        // `FetcherLagMetrics.lag` over the broker's fetchers.
+        metric("MaxLag", "kafka.server:type=ReplicaFetcherManager,name=MaxLag,clientId=Replica", Aggregate::Max, lag),
+    ]
 }
 
 impl OperatorView {
@@ -147,7 +271,6 @@ impl OperatorView {
 
     /// The view of `sim`, with `events` every event of the run up to it.
     pub fn of(sim: &Simulation, events: &[Traced]) -> OperatorView {
-        let n = sim.config.brokers;
         let partitions = sim.config.partition_ids();
         let c = sim.controller.partition(0);
         let replicas: Vec<BrokerId> = c.replicas.to_vec();
@@ -168,68 +291,18 @@ impl OperatorView {
             })
             .collect();
         let describe = lines.join("\n");
-
-        let counters = Counters::of(n as usize, sim.config.partitions as usize, events);
-        // A broker's process is running (its JMX answers) unless it crashed
-        // and has not restarted.
-        let running = |i: usize| sim.brokers[i].alive || sim.brokers[i].starting;
-        let per_broker = |f: &dyn Fn(usize) -> u64| -> Vec<Option<u64>> { (0..n as usize).map(|i| running(i).then(|| f(i))).collect() };
-        // Over the partitions a broker leads, in its own belief:
-        // `Partition.isUnderReplicated` (its ISR is smaller than the assigned
-        // replicas) and `Partition.isUnderMinIsr` (smaller than the effective
-        // min ISR, min(min.insync.replicas, replication factor)).
-        let led = |i: usize, under: &dyn Fn(usize, u32) -> bool| -> u64 {
-            partitions
-                .clone()
-                .filter(|&p| {
-                    let b = &sim.partitions[p as usize].replicas[i];
-                    sim.is_leader(p, b.id) && under(b.isr.len(), sim.controller.partition(p).replicas.len() as u32)
-                })
-                .count() as u64
-        };
-        let under_replicated = per_broker(&|i| led(i, &|isr, rf| (isr as u32) < rf));
-        let min_isr = sim.config.min_insync_replicas;
-        let under_min_isr = per_broker(&|i| led(i, &|isr, rf| (isr as u32) < min_isr.min(rf)));
-        let offline = partitions.clone().filter(|&p| sim.controller.partition(p).leader.is_none()).count() as u64;
-        let shrinks = per_broker(&|i| counters.shrinks[i]);
-        let expands = per_broker(&|i| counters.expands[i]);
-        let lag = per_broker(&|i| counters.lag[i].iter().copied().max().unwrap_or(0));
-        let sum = |v: &[Option<u64>]| v.iter().flatten().sum::<u64>();
-        let max = |v: &[Option<u64>]| v.iter().flatten().copied().max().unwrap_or(0);
-        let metric = |name, mbean, aggregate, per_broker: Vec<Option<u64>>| {
-            let value = if aggregate == Aggregate::Max { max(&per_broker) } else { sum(&per_broker) };
-            Metric { name, mbean, aggregate, meter: name.ends_with("PerSec"), value, per_broker }
-        };
-        let metrics = vec![
-            metric(
-                "UnderReplicatedPartitions",
-                "kafka.server:type=ReplicaManager,name=UnderReplicatedPartitions",
-                Aggregate::Sum,
-                under_replicated,
-            ),
-            metric(
-                "UnderMinIsrPartitionCount",
-                "kafka.server:type=ReplicaManager,name=UnderMinIsrPartitionCount",
-                Aggregate::Sum,
-                under_min_isr,
-            ),
-            // The controller's gauge (KRaft `ControllerMetadataMetrics`,
-            // ZooKeeper era `KafkaController`): partitions without a leader.
-            Metric {
-                name: "OfflinePartitionsCount",
-                mbean: "kafka.controller:type=KafkaController,name=OfflinePartitionsCount",
-                aggregate: Aggregate::Controller,
-                meter: false,
-                value: offline,
-                per_broker: vec![],
-            },
-            metric("IsrShrinksPerSec", "kafka.server:type=ReplicaManager,name=IsrShrinksPerSec", Aggregate::Sum, shrinks),
-            metric("IsrExpandsPerSec", "kafka.server:type=ReplicaManager,name=IsrExpandsPerSec", Aggregate::Sum, expands),
-            // `AbstractFetcherManager`'s gauge: the largest
-            // `FetcherLagMetrics.lag` over the broker's fetchers.
-            metric("MaxLag", "kafka.server:type=ReplicaFetcherManager,name=MaxLag,clientId=Replica", Aggregate::Max, lag),
-        ];
-        OperatorView { topic: TOPIC, partition: 0, describe, leader: c.leader, replicas, isr, elr, last_known_elr, metrics }
+        let flags: Vec<DescribeFlags> = partitions.clone().map(|p| describe_flags(sim, p)).collect();
+        let lists = LIST_OPTIONS
+            .iter()
+            .map(|(option, listed)| {
+                let partitions: Vec<PartitionId> = flags.iter().zip(0..).filter(|(f, _)| listed(f)).map(|(_, p)| p).collect();
+                let output = partitions.iter().map(|&p| lines[p as usize].as_str()).collect::<Vec<_>>().join("\n");
+                DescribeList { option, partitions, output }
+            })
+            .collect();
+        let counters = Counters::of(sim.config.brokers as usize, sim.config.partitions as usize, events);
+        let metrics = metrics(sim, &counters);
+        OperatorView { topic: TOPIC, partition: 0, describe, lists, leader: c.leader, replicas, isr, elr, last_known_elr, metrics }
     }
 
     /// A metric by its Kafka name.
@@ -240,5 +313,58 @@ impl OperatorView {
     /// The dashboard's value of a metric (panics on an unknown name).
     pub fn value(&self, name: &str) -> u64 {
         self.metric(name).unwrap_or_else(|| panic!("no metric {name}")).value
+    }
+}
+
+/// One metric's dashboard value over the run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MetricSeries {
+    pub name: &'static str,
+    pub aggregate: Aggregate,
+    /// One per sampled position (`OperatorSeries.positions`).
+    pub values: Vec<u64>,
+}
+
+/// The metrics over the whole run, as a dashboard scrapes them: sampled at
+/// the start and after steps (every step, or every few when the run is
+/// longer than the chart has points), whatever the timeline's position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OperatorSeries {
+    /// The positions sampled (steps done), from 0 to the last step.
+    pub positions: Vec<u32>,
+    /// The simulated time at each.
+    pub time_ms: Vec<u64>,
+    pub metrics: Vec<MetricSeries>,
+}
+
+impl OperatorSeries {
+    /// Replays the timeline from its start, sampling at most `max_points`
+    /// positions (at least the first and the last).
+    pub fn of(t: &Timeline, max_points: usize) -> OperatorSeries {
+        let steps = &t.scenario().steps;
+        let every = steps.len().div_ceil(max_points.max(2) - 1).max(1);
+        let mut sim = t.start().clone();
+        let mut counters = Counters::new(sim.config.brokers as usize, sim.config.partitions as usize);
+        let mut series = OperatorSeries { positions: vec![], time_ms: vec![], metrics: vec![] };
+        series.push(0, &sim, &counters);
+        for (i, step) in steps.iter().enumerate() {
+            sim.apply_in_place(step).iter().for_each(|e| counters.fold(e));
+            let position = i + 1;
+            if position % every == 0 || position == steps.len() {
+                series.push(position, &sim, &counters);
+            }
+        }
+        series
+    }
+
+    /// Samples the metrics at `position`.
+    fn push(&mut self, position: usize, sim: &Simulation, counters: &Counters) {
+        let now = metrics(sim, counters);
+        if self.metrics.is_empty() {
+            self.metrics = now.iter().map(|m| MetricSeries { name: m.name, aggregate: m.aggregate, values: vec![] }).collect();
+        }
+        self.positions.push(position as u32);
+        self.time_ms.push(sim.now_ms);
+        self.metrics.iter_mut().zip(&now).for_each(|(s, m)| s.values.push(m.value));
     }
 }

@@ -379,14 +379,13 @@ impl StateView {
     /// The view with every partition of the topic (`partitions`), each
     /// replica's log within `window`.
     pub fn with_partitions(mut self, sim: &Simulation, window: LogWindow) -> StateView {
-        let min_isr = sim.config.min_insync_replicas as usize;
         let cache = sim.protocol().has_leader_epoch_cache();
         let summaries = sim
             .config
             .partition_ids()
             .map(|p| {
                 let c = sim.controller.partition(p);
-                let live = |b: BrokerId| !sim.controller.is_fenced(b);
+                let flags = crate::view::operator::describe_flags(sim, p);
                 let brokers = c
                     .replicas
                     .iter()
@@ -414,9 +413,9 @@ impl StateView {
                     high_watermark: c.leader.map(|l| sim.replica(p, l).high_watermark),
                     replicas: c.replicas.to_vec(),
                     preferred_leader: c.preferred_leader(),
-                    under_replicated: c.isr.len() < c.replicas.len(),
-                    under_min_isr: c.leader.is_none() || c.isr.len() < min_isr,
-                    offline: !c.leader.is_some_and(live),
+                    under_replicated: flags.under_replicated,
+                    under_min_isr: flags.under_min_isr,
+                    offline: flags.unavailable,
                     brokers,
                 }
             })

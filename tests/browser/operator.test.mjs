@@ -99,6 +99,40 @@ test('the core reports the expected values the panel is checked against', () => 
   assert.match(elr.view.describe, /\tElr: 2\tLastKnownElr: $/);
 });
 
+test('a topic: the describe options list the core\'s partitions, and each metric is charted over the run', async () => {
+  const id = 'broker-dies-and-returns';
+  const sim = core.Simulation.fromScenario(entry(id).scenario);
+  const link = sim.toLink();
+  const series = sim.operatorSeries(240);
+  sim.seek(9);
+  const view = sim.operator();
+  sim.free();
+  const urp = view.lists.find((l) => l.option === '--under-replicated-partitions');
+  assert.equal(urp.partitions.length, 4, 'broker 2 fenced: four partitions under-replicated');
+  const page = await openPage(env, { path: `?lang=en#s=${link}&at=9` });
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#operator pre'));
+  const el = page.locator('highwater-playground');
+  assert.equal(await el.locator('#operator pre.operator-describe').textContent(), view.describe, 'every partition by default');
+  await el.locator('#describe-option').selectOption('--under-replicated-partitions');
+  assert.equal(await el.locator('#operator pre.operator-describe').textContent(), urp.output);
+  await el.locator('#describe-option').selectOption('--unavailable-partitions');
+  assert.equal(await el.locator('#operator pre.operator-describe').count(), 0);
+  assert.match(await el.locator('[data-testid="describe-none"]').textContent(), /every partition has a leader on a live broker/);
+  // A chart per metric, its words from the core's samples.
+  const charts = el.locator('svg[data-metric-chart]');
+  assert.equal(await charts.count(), view.metrics.length);
+  const samples = series.metrics.find((m) => m.name === 'UnderReplicatedPartitions').values;
+  assert.equal(Math.max(...samples), 4);
+  const chart = el.locator('svg[data-metric-chart="UnderReplicatedPartitions"]');
+  const label = await chart.getAttribute('aria-label');
+  assert.match(label, /0 at the start, at most 4 \(step \d+\), 0 at the end/);
+  // Its first point goes to the start of the run.
+  const box = await chart.boundingBox();
+  await chart.click({ position: { x: 4, y: box.height / 2 } });
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#position').textContent.trim().startsWith('0 /'));
+  assert.deepEqual(page.errors, []);
+});
+
 test('the panel is not in the embed', async () => {
   const page = await openPage(env, { path: '?embed', viewport: { width: 800, height: 500 } });
   assert.equal(await page.locator('section.panel.operator').isVisible(), false);

@@ -6,6 +6,7 @@
 import { h, patch } from '../draw/dom.js';
 import { t } from '../words/i18n.js';
 import { formatMs } from '../words/describe.js';
+import { chartPosition } from '../draw/operator.js';
 
 function intField(input, fallback) {
   const n = Number(input && input.value);
@@ -95,6 +96,16 @@ export function wireControls(pg) {
       pg.mapOpen = !pg.mapOpen;
       pg.draw();
     }
+  });
+  // The operator's view: the describe option, and a chart's point goes to its step.
+  $('operator').addEventListener('change', (e) => {
+    if (e.target.id !== 'describe-option') return;
+    pg.describeOption = e.target.value;
+    pg.draw();
+  });
+  $('operator').addEventListener('click', (e) => {
+    const svg = e.target.closest('svg[data-metric-chart]');
+    if (svg) { player.stop(); pg.seek(chartPosition(svg, e.clientX), { animate: true }); }
   });
   $('banner').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-action="goto"]');

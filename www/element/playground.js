@@ -42,6 +42,7 @@ function nextSlice(slice, tookMs) {
 }
 
 const BUILD_NOTICE_MS = 24 * 3600 * 1000; // the progress notice goes when the run is done
+const SERIES_POINTS = 240; // samples of the operator's chart over the run (its width in px is 120: two per px)
 const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
 export class Playground {
@@ -93,6 +94,7 @@ export class Playground {
     // attribute, or chosen on the cluster map), and the map's code once loaded.
     this.partition = 0;
     this.wantedPartition = 0;
+    this.describeOption = ''; // the operator's view: kafka-topics.sh --describe with this option ('' for none)
     this.clusterMap = null;
   }
 
@@ -555,6 +557,17 @@ export class Playground {
     return this.positionCache.get(k);
   }
 
+  /**
+   * The metrics over the whole run (`operatorSeries`), computed once per
+   * timeline: it replays the run. Null when the core cannot (a notice says so).
+   */
+  operatorSeries() {
+    if (this.series && this.series.version === this.timelineVersion) return this.series.value;
+    const r = this.guarded(t('notice.could_not_chart'), () => this.sim.operatorSeries(SERIES_POINTS));
+    this.series = { version: this.timelineVersion, value: r.ok ? r.value : null };
+    return this.series.value;
+  }
+
   /** How many events step `position` caused (its trace lines). */
   stepEventCount(position) {
     const ends = this.trace.stepEnds;
@@ -752,7 +765,10 @@ export class Playground {
       patch($('producer'), out.producer);
       patch($('consumer'), out.consumer);
       if (this.shows('network')) patch($('network'), out.network);
-      if (this.shows('operator')) patch($('operator'), renderOperator(this.atPosition('operator', () => sim.operator())));
+      if (this.shows('operator')) {
+        const view = this.atPosition('operator', () => sim.operator());
+        patch($('operator'), renderOperator(view, this.operatorSeries(), this.position, this.describeOption));
+      }
     }
     // Until ResizeObserver has reported the track (the first draw), the window
     // may need another size once the track exists at its real width.
