@@ -509,3 +509,37 @@ fn the_operators_view_counts_every_partition() {
     assert_eq!(view.value("OfflinePartitionsCount"), 0);
     assert_eq!(view.value("UnderMinIsrPartitionCount"), 0);
 }
+
+/// "A rolling restart": every acks=all write is acknowledged; no partition
+/// ever has fewer than two replicas in its ISR (min.insync.replicas); the
+/// broker restarted last leads nothing before the preferred election, and
+/// every partition is back on its first replica after it.
+#[test]
+fn rolling_restart_scenario_says_what_happens() {
+    let s = common::load("cluster/rolling-restart");
+    let mut t = highwater::Timeline::new(&s).unwrap();
+    let election = s.steps.iter().position(|step| matches!(step, highwater::Step::ElectPreferred(_))).unwrap();
+    for position in 0..=t.len() {
+        t.seek(position).unwrap();
+        let sim = t.current();
+        for p in 0..3 {
+            assert!(sim.controller.partition(p).isr.len() >= 2, "step {position}, partition {p}: {:?}", sim.controller.partition(p).isr);
+        }
+        if position == election {
+            let leads = |b: u32| (0..3).filter(|&p| sim.controller.partition(p).leader == Some(b)).count();
+            assert_eq!((leads(1) + leads(2), leads(3)), (3, 0), "before the election: broker 3 leads nothing");
+            assert!((0..3).all(|p| sim.controller.partition(p).isr.len() == 3), "every broker back in every ISR before the election");
+        }
+    }
+    let r = run(&s);
+    assert!(r.sim.producer.requests.iter().all(|q| format!("{:?}", q.status) == "Done(Acked)"));
+    assert_eq!(r.sim.producer.requests.len(), 12);
+    for p in 0..3 {
+        let c = r.sim.controller.partition(p);
+        assert_eq!(c.leader, Some(c.preferred_leader()), "partition {p}");
+        assert_eq!(c.isr.len(), 3);
+    }
+    let shutdowns = r.events.iter().filter(|e| matches!(e.event, Event::ControlledShutdownCompleted { .. })).count();
+    assert_eq!(shutdowns, 3);
+    assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
+}

@@ -100,7 +100,7 @@ fn arrows_and_marks_agree_with_the_events() {
 #[test]
 fn kip101_story_in_the_diagram() {
     let timeline = Timeline::new(&common::load("kip101-loss-after-restart")).unwrap();
-    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000, None);
     assert_eq!((d.from_step, d.to_step, d.position as usize), (1, timeline.len() as u64, timeline.len()));
     assert_eq!(d.lanes.first(), Some(&highwater::view::spacetime::PRODUCER));
     assert_eq!(d.lanes.last(), Some(&CONTROLLER));
@@ -128,15 +128,15 @@ fn kip101_story_in_the_diagram() {
 fn window_and_cap_say_what_they_leave_out() {
     let timeline = Timeline::new(&common::load("timed-failover")).unwrap();
     let replay = Replay::of(&timeline);
-    let all = SpaceTime::of(&timeline, 1, u64::MAX, usize::MAX);
+    let all = SpaceTime::of(&timeline, 1, u64::MAX, usize::MAX, None);
     assert_eq!(all.arrows.len(), replay.arrows.len());
     assert!(all.arrows.len() > 30, "{}", all.arrows.len());
-    let capped = SpaceTime::of(&timeline, 1, u64::MAX, 20);
+    let capped = SpaceTime::of(&timeline, 1, u64::MAX, 20, None);
     assert_eq!(capped.arrows.len(), 20);
     assert_eq!(capped.arrows_left_out as usize, replay.arrows.len() - 20);
     assert_eq!(capped.arrows[..], all.arrows[..20]);
     // Steps 4..=5: arrows sent, received or on the wire in them only.
-    let w = SpaceTime::of(&timeline, 4, 5, usize::MAX);
+    let w = SpaceTime::of(&timeline, 4, 5, usize::MAX, None);
     assert_eq!((w.from_step, w.to_step), (4, 5));
     assert_eq!(w.steps.iter().map(|s| s.step).collect::<Vec<_>>(), vec![4, 5]);
     assert!(!w.arrows.is_empty());
@@ -147,7 +147,7 @@ fn window_and_cap_say_what_they_leave_out() {
     assert_eq!(w.arrows.len(), inside);
     assert!(w.marks.iter().all(|m| (4..=5).contains(&m.at.step)));
     // Out of range: clamped to the timeline.
-    let far = SpaceTime::of(&timeline, 50, 90, 10);
+    let far = SpaceTime::of(&timeline, 50, 90, 10, None);
     assert_eq!((far.from_step, far.to_step), (timeline.len() as u64, timeline.len() as u64));
     // A window's replay is the whole run's, cut to the window.
     for (name, scenario) in scenarios() {
@@ -156,7 +156,7 @@ fn window_and_cap_say_what_they_leave_out() {
         let len = timeline.len() as u64;
         for (from, to) in [(1, len), (1, 1), (2, 4), (len / 2, len / 2 + 1), (len, len)] {
             let (from, to) = (from.max(1), to.min(len));
-            let d = SpaceTime::of(&timeline, from, to, usize::MAX);
+            let d = SpaceTime::of(&timeline, from, to, usize::MAX, None);
             let expected: Vec<_> = full.arrows.iter().filter(|a| a.sent.step <= to && a.received.is_none_or(|r| r.step >= from)).cloned().collect();
             assert_eq!(d.arrows, expected, "{name}: steps {from}..={to}");
             let marks: Vec<_> = full.marks.iter().filter(|m| (from..=to).contains(&m.at.step)).cloned().collect();
@@ -165,7 +165,7 @@ fn window_and_cap_say_what_they_leave_out() {
         }
     }
     let empty = Timeline::new(&Scenario::new(Default::default())).unwrap();
-    let d = SpaceTime::of(&empty, 1, 10, 10);
+    let d = SpaceTime::of(&empty, 1, 10, 10, None);
     assert!(d.arrows.is_empty() && d.steps.is_empty());
 }
 
@@ -276,7 +276,7 @@ fn random_timed_runs_pair_every_message() {
 fn a_retried_produce_is_marked_as_retried_not_as_given_up() {
     use highwater::model::protocol::Errors;
     let timeline = Timeline::new(&common::load("timed-failover")).unwrap();
-    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000, None);
     assert!(d.marks.iter().any(|m| m.mark == MarkKind::ProduceRetried { error: Some(Errors::NetworkException) }), "{:?}", d.marks);
     assert!(!d.marks.iter().any(|m| matches!(m.mark, MarkKind::ProduceFailed { .. })), "{:?}", d.marks);
 }
@@ -288,7 +288,7 @@ fn controller_cut_and_controlled_shutdown_are_marked() {
     let text = r#"{"version": 1, "config": {"protocol": "3.7"}, "steps": [
         {"cut_controller": 3}, {"heal": 3}, {"controlled_shutdown": 1}]}"#;
     let timeline = Timeline::new(&Scenario::from_json(text).unwrap()).unwrap();
-    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000, None);
     let marks: Vec<(u64, Lane, MarkKind)> = d
         .marks
         .iter()
@@ -314,7 +314,7 @@ fn an_alter_partition_in_flight_is_an_arrow_to_its_answer() {
         "steps": [{"delay": {"broker": 1, "ms": 10000}}, {"pause": 2}, {"produce": {"value": "m1", "acks": "1"}},
                   {"advance_ms": 15001}, {"cut_controller": 3}, {"advance_ms": 45000}, {"resume": 2}, {"advance_ms": 35000}, {"crash": {"broker": 1}}]}"#;
     let timeline = Timeline::new(&Scenario::from_json(text).unwrap()).unwrap();
-    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+    let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000, None);
     let arrows: Vec<(u64, Option<u64>, Fate)> = d
         .arrows
         .iter()
@@ -341,11 +341,58 @@ fn role_changes_are_leader_and_isr_under_zookeeper_and_partition_change_records_
     for protocol in highwater::Protocol::ALL {
         let scenario = highwater::Scenario { config: base.config.with_protocol(protocol), ..base.clone() };
         let timeline = Timeline::new(&scenario).unwrap();
-        let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000);
+        let d = SpaceTime::of(&timeline, 1, u64::MAX, 1000, None);
         let kinds: std::collections::BTreeSet<&str> = d.arrows.iter().filter(|a| a.from == CONTROLLER).map(|a| a.kind).collect();
         let kraft = protocol >= highwater::Protocol::V3_5;
         let (drawn, never) = if kraft { ("PartitionChangeRecord", "LeaderAndIsr") } else { ("LeaderAndIsr", "PartitionChangeRecord") };
         assert!(kinds.contains(drawn), "{protocol}: {kinds:?}");
         assert!(!kinds.contains(never), "{protocol}: {kinds:?}");
     }
+}
+
+/// A topic's diagram for one partition: the messages that carry it (a
+/// batched Fetch carries every partition the follower follows on that
+/// leader), what is about it, and the brokers' own marks; the partitions'
+/// diagrams together draw everything the whole diagram does.
+#[test]
+fn a_partitions_diagram_draws_what_concerns_it() {
+    let mut checked = 0;
+    for name in common::scenario_names().into_iter().filter(|n| n.starts_with("cluster/")) {
+        let timeline = Timeline::new(&common::load(&name)).unwrap();
+        let partitions = timeline.scenario().config.partitions;
+        assert!(partitions > 1, "{name}");
+        let all = SpaceTime::of(&timeline, 1, u64::MAX, usize::MAX, None);
+        let mut drawn_arrows = std::collections::BTreeSet::new();
+        let mut drawn_marks = std::collections::BTreeSet::new();
+        for p in 0..partitions {
+            let d = SpaceTime::of(&timeline, 1, u64::MAX, usize::MAX, Some(p));
+            assert!(d.arrows.len() < all.arrows.len(), "{name} p{p}: fewer arrows than the topic's");
+            for a in &d.arrows {
+                match &a.message {
+                    Some(m) => assert!(m.carries(p), "{name} p{p}: {a:?}"),
+                    None => assert!(a.partition.is_none_or(|q| q == p), "{name} p{p}: {a:?}"),
+                }
+                assert!(all.arrows.contains(a), "{name} p{p}: an arrow of the whole diagram");
+                drawn_arrows.insert(a.order);
+            }
+            for m in &d.marks {
+                assert!(m.partition.is_none_or(|q| q == p), "{name} p{p}: {m:?}");
+                assert!(all.marks.contains(m));
+                drawn_marks.insert((m.order, format!("{:?}", m.mark)));
+            }
+            // A crash is the broker's: every partition's diagram shows it.
+            let crashes = |d: &SpaceTime| d.marks.iter().filter(|m| matches!(m.mark, MarkKind::Crashed { .. })).count();
+            assert_eq!(crashes(&d), crashes(&all), "{name} p{p}");
+            // Elections of this partition only.
+            assert!(d.marks.iter().filter(|m| matches!(m.mark, MarkKind::LeaderElected { .. })).all(|m| m.partition == Some(p)));
+            checked += 1;
+        }
+        let orders: std::collections::BTreeSet<u64> = all.arrows.iter().map(|a| a.order).collect();
+        assert_eq!(drawn_arrows, orders, "{name}: every arrow is some partition's");
+        assert_eq!(drawn_marks.len(), all.marks.iter().map(|m| (m.order, format!("{:?}", m.mark))).collect::<std::collections::BTreeSet<_>>().len(), "{name}: every mark is some partition's");
+    }
+    assert!(checked >= 12);
+    // One partition: the same diagram whether asked for partition 0 or not.
+    let t = Timeline::new(&common::load("kip101-loss-after-restart")).unwrap();
+    assert_eq!(SpaceTime::of(&t, 1, u64::MAX, 1000, Some(0)), SpaceTime::of(&t, 1, u64::MAX, 1000, None));
 }

@@ -214,7 +214,8 @@ export interface Simulation {
   /** Every difference between this run's state and `other`'s at their positions (this run is "left"; docs/fork.md). */
   differencesWith(other: Simulation): Array<{ kind: string; [field: string]: unknown }>;
   /** The space-time diagram of steps from..to (1-based, inclusive, clamped), at most `maxArrows` arrows (docs/js-api.md). */
-  spaceTime(from: number, to: number, maxArrows?: number): { steps: object[]; lanes: Array<number | string>; arrows: object[]; marks: object[]; position: number; arrows_left_out: number; marks_left_out: number; max_arrows: number };
+  /** `partition`: only what concerns it (a topic of several partitions). */
+  spaceTime(from: number, to: number, maxArrows?: number, partition?: number): { steps: object[]; lanes: Array<number | string>; arrows: object[]; marks: object[]; position: number; arrows_left_out: number; marks_left_out: number; max_arrows: number };
   free(): void;
 }
 

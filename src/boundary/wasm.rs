@@ -392,18 +392,26 @@ impl Simulation {
     /// `MAX_ARROWS_LIMIT`): lanes, arrows, marks and step spans
     /// (`spacetime.rs`). It does not depend on the position but for
     /// `position`: after a seek, draw the same data with another current step.
+    /// With `partition` (a topic of several), only the messages and marks
+    /// that concern it, and the brokers' own (a crash, a fence, a cut).
     #[wasm_bindgen(js_name = spaceTime)]
     pub fn space_time(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number")] from: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] to: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "number")] max_arrows: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number")] partition: JsValue,
     ) -> Result<JsValue, JsValue> {
         let from = args::whole(&from, "spaceTime: from", args::MAX_SAFE_INTEGER)?;
         let to = args::whole(&to, "spaceTime: to", args::MAX_SAFE_INTEGER)?;
         let max_arrows = args::optional_index(&max_arrows, "spaceTime: maxArrows")?;
         let max = max_arrows.map_or(crate::view::spacetime::MAX_ARROWS, |m| m.min(crate::view::spacetime::MAX_ARROWS_LIMIT));
-        Ok(to_js(&crate::view::spacetime::SpaceTime::of(&self.timeline, from, to, max))?)
+        let partitions = self.timeline.scenario().config.partitions;
+        let partition = args::optional_index(&partition, "spaceTime: partition")?;
+        if let Some(p) = partition.filter(|&p| p >= partitions as usize) {
+            return Err(JsError::new(&format!("spaceTime: partition {p} is not one of the topic's {partitions}")).into());
+        }
+        Ok(to_js(&crate::view::spacetime::SpaceTime::of(&self.timeline, from, to, max, partition.map(|p| p as u32)))?)
     }
 }
 

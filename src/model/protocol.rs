@@ -269,6 +269,17 @@ impl Message {
         }
     }
 
+    /// The message carries partition `p` (a batched Fetch carries each
+    /// partition the follower follows on that leader).
+    pub fn carries(&self, p: PartitionId) -> bool {
+        match self {
+            Message::Fetch(m) => m.partitions.iter().any(|x| x.partition == p),
+            Message::FetchResponse(m) => m.partitions.iter().any(|x| x.partition == p),
+            Message::OffsetsForLeaderEpoch(m) => m.partitions.iter().any(|x| x.partition == p),
+            Message::OffsetsForLeaderEpochResponse(m) => m.partitions.iter().any(|x| x.partition == p),
+        }
+    }
+
     pub fn from(&self) -> BrokerId {
         match self {
             Message::Fetch(m) => m.follower,

@@ -27,7 +27,7 @@
 //! Produce and the consumer's Fetch) are drawn from the events that say they
 //! happened.
 
-use crate::model::config::BrokerId;
+use crate::model::config::{BrokerId, PartitionId};
 use crate::model::rules::Rule;
 use crate::model::event::{DropReason, ElectionKind, Event, ProduceResult, Truncation};
 use crate::model::violation::ViolationKind;
@@ -116,6 +116,11 @@ pub struct Arrow {
     /// copies are not drawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repeated: Option<u64>,
+    /// The partition it is about, in a topic of several, when it is not a
+    /// message (whose partitions it carries itself): a LeaderAndIsr, an
+    /// AlterPartition, a produce request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<PartitionId>,
 }
 
 /// Something that happened on one lane.
@@ -161,6 +166,10 @@ pub struct Mark {
     pub order: u64,
     #[serde(flatten)]
     pub mark: MarkKind,
+    /// The partition it is about, in a topic of several; none for what is
+    /// the broker's (a crash, a fence, a cut).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<PartitionId>,
 }
 
 /// One step's span of time.
@@ -224,7 +233,12 @@ struct Replayer {
     at_once: Vec<Wire>,
     /// AlterPartition requests out to the controller (timed mode), by
     /// leader: each ends with the leader's next ISR change or failure.
-    alter_partitions: Vec<(BrokerId, Option<Arrow>)>,
+    alter_partitions: Vec<(BrokerId, Option<PartitionId>, Option<Arrow>)>,
+    /// Draw only what concerns this partition (and what is the brokers' or
+    /// the cluster's: a crash, a fence, a cut).
+    partition: Option<PartitionId>,
+    /// The partition the event being replayed is about (`Traced.partition`).
+    event_partition: Option<PartitionId>,
     /// How a broker learns that it leads or follows: the controller's
     /// LeaderAndIsr request in the ZooKeeper era; under KRaft the controller
     /// writes a PartitionChangeRecord to the metadata log, which each broker
@@ -243,11 +257,25 @@ impl Replayer {
         step >= self.from_step && step <= self.to_step
     }
 
+    /// The event being replayed (or `message`, which may carry several
+    /// partitions: a batched Fetch) concerns the partition drawn.
+    fn concerns(&self, message: Option<&Message>) -> bool {
+        match (self.partition, message) {
+            (None, _) => true,
+            (Some(p), Some(m)) => m.carries(p),
+            (Some(p), None) => self.event_partition.is_none_or(|q| q == p),
+        }
+    }
+
     /// An arrow for something sent at `at`, if it is drawn: sent in the
-    /// window under the cap, or before it (it may arrive in it).
-    fn admit(&mut self, arrow: Arrow) -> Option<Arrow> {
-        if arrow.sent.step > self.to_step {
+    /// window under the cap, or before it (it may arrive in it), about the
+    /// partition drawn.
+    fn admit(&mut self, mut arrow: Arrow) -> Option<Arrow> {
+        if arrow.sent.step > self.to_step || !self.concerns(arrow.message.as_ref()) {
             return None;
+        }
+        if arrow.message.is_none() {
+            arrow.partition = self.event_partition;
         }
         if arrow.sent.step >= self.from_step {
             if self.kept_in_window >= self.max_arrows {
@@ -280,19 +308,20 @@ impl Replayer {
     /// A leader's AlterPartition is answered now (`fate`): the arrow of the
     /// request it sent, or one that arrives as it leaves.
     fn alter_partition_answered(&mut self, leader: BrokerId, at: At, order: u64, fate: Fate) {
-        match self.alter_partitions.iter().position(|(l, _)| *l == leader) {
+        let partition = self.event_partition;
+        match self.alter_partitions.iter().position(|(l, p, _)| *l == leader && *p == partition) {
             Some(i) => {
-                let (_, arrow) = self.alter_partitions.swap_remove(i);
+                let (_, _, arrow) = self.alter_partitions.swap_remove(i);
                 self.finish_arrow(arrow, Some(at), fate, None);
             }
             None => self.instant(("AlterPartition", Lane::Broker(leader), CONTROLLER), at, order, fate, None),
         }
     }
 
-    /// The leader stopped: its AlterPartition's answer finds no one.
+    /// The leader stopped: its AlterPartitions' answers find no one.
     fn alter_partition_lost(&mut self, leader: BrokerId, at: At) {
-        if let Some(i) = self.alter_partitions.iter().position(|(l, _)| *l == leader) {
-            let (_, arrow) = self.alter_partitions.swap_remove(i);
+        while let Some(i) = self.alter_partitions.iter().position(|(l, _, _)| *l == leader) {
+            let (_, _, arrow) = self.alter_partitions.swap_remove(i);
             self.finish_arrow(arrow, Some(at), Fate::Dropped, Some(DropReason::BrokerDown));
         }
     }
@@ -316,6 +345,7 @@ impl Replayer {
             message: None,
             error,
             repeated: None,
+            partition: None,
         };
         if let Some(a) = self.admit(arrow) {
             self.out.arrows.push(a);
@@ -323,13 +353,14 @@ impl Replayer {
     }
 
     fn mark(&mut self, lane: Lane, at: At, order: u64, mark: MarkKind) {
-        if !self.in_window(at.step) {
+        if !self.in_window(at.step) || !self.concerns(None) {
             return;
         }
         if self.out.marks.len() >= self.max_arrows {
             self.out.marks_left_out += 1;
         } else {
-            self.out.marks.push(Mark { lane, at, order, mark });
+            let partition = self.event_partition;
+            self.out.marks.push(Mark { lane, at, order, mark, partition });
         }
     }
 
@@ -363,13 +394,14 @@ impl Replayer {
 impl Replay {
     /// Every arrow and mark of the whole timeline (whatever its position).
     pub fn of(timeline: &Timeline) -> Replay {
-        Replay::window(timeline, 1, u64::MAX, usize::MAX)
+        Replay::window(timeline, 1, u64::MAX, usize::MAX, None)
     }
 
     /// The arrows sent, received or on the wire in steps
     /// `from_step..=to_step`, at most `max_arrows` of them (the first
-    /// sent), and at most as many marks made in those steps.
-    pub fn window(timeline: &Timeline, from_step: u64, to_step: u64, max_arrows: usize) -> Replay {
+    /// sent), and at most as many marks made in those steps; with
+    /// `partition`, only what concerns it (and the brokers' own marks).
+    pub fn window(timeline: &Timeline, from_step: u64, to_step: u64, max_arrows: usize, partition: Option<PartitionId>) -> Replay {
         let steps = &timeline.scenario().steps;
         let mut r = Replayer {
             from_step,
@@ -379,6 +411,8 @@ impl Replay {
             wire: Arrivals::new(),
             at_once: vec![],
             alter_partitions: vec![],
+            partition,
+            event_partition: None,
             role_change: if timeline.scenario().config.rules().has(Rule::KraftController) { "PartitionChangeRecord" } else { "LeaderAndIsr" },
             tracked: 0,
             seq: 0,
@@ -394,6 +428,7 @@ impl Replay {
         let mut stopped_at: Option<u64> = None;
 
         for (index, e) in timeline.all_events().iter().enumerate() {
+            r.event_partition = e.partition;
             if e.step != step {
                 if step > 0 {
                     r.finish_step(step, advanced_to, stopped_at);
@@ -450,6 +485,7 @@ impl Replay {
                             message: Some(message.clone()),
                             error: None,
                             repeated: between,
+                            partition: None,
                         });
                         r.tracked += arrow.is_some() as usize;
                         let w = Wire { from: *from, to: *to, kind: message.name(), arrow };
@@ -535,9 +571,10 @@ impl Replay {
                         message: None,
                         error: None,
                         repeated: None,
+                        partition: None,
                     });
                     r.tracked += arrow.is_some() as usize;
-                    r.alter_partitions.push((*leader, arrow));
+                    r.alter_partitions.push((*leader, e.partition, arrow));
                 }
                 Event::IsrExpanded { leader, isr, .. } => {
                     r.alter_partition_answered(*leader, at, order, Fate::Delivered);
@@ -625,7 +662,7 @@ impl Replay {
         for w in std::mem::take(&mut r.wire).into_values() {
             r.finish(w, None, Fate::InFlight, None);
         }
-        for (_, arrow) in std::mem::take(&mut r.alter_partitions) {
+        for (_, _, arrow) in std::mem::take(&mut r.alter_partitions) {
             r.finish_arrow(arrow, None, Fate::InFlight, None);
         }
         let mut out = r.out;
@@ -641,12 +678,13 @@ impl Replay {
 
 impl SpaceTime {
     /// The diagram of steps `from_step..=to_step` (1-based; clamped to the
-    /// timeline) with at most `max_arrows` arrows and as many marks.
-    pub fn of(timeline: &Timeline, from_step: u64, to_step: u64, max_arrows: usize) -> SpaceTime {
+    /// timeline) with at most `max_arrows` arrows and as many marks; with
+    /// `partition`, the messages and marks that concern it.
+    pub fn of(timeline: &Timeline, from_step: u64, to_step: u64, max_arrows: usize, partition: Option<PartitionId>) -> SpaceTime {
         let len = timeline.len() as u64;
         let to_step = to_step.min(len);
         let from_step = from_step.clamp(1.min(len), to_step.max(1.min(len)));
-        let replay = Replay::window(timeline, from_step, to_step, max_arrows);
+        let replay = Replay::window(timeline, from_step, to_step, max_arrows, partition);
         // Lanes by what the scenario does, the same for every window.
         let scenario = timeline.scenario();
         let mut lanes = vec![];

@@ -180,3 +180,45 @@ for (const [lang, colorScheme] of [['en', 'light'], ['zh-Hant', 'dark']]) {
     await page.context().close();
   });
 }
+
+test('the space-time diagram and the moment export draw the partition on the board', async () => {
+  const s = scenario('broker-dies-and-returns');
+  const at = 9;
+  const sim = core.Simulation.fromScenario(s);
+  const link = sim.toLink();
+  const len = sim.length();
+  const whole = sim.spaceTime(1, len);
+  const third = sim.spaceTime(1, len, undefined, 3);
+  sim.seek(at);
+  const state = sim.state(undefined, undefined, 3);
+  sim.free();
+  assert.ok(third.arrows.length > 0 && third.arrows.length < whole.arrows.length, `${third.arrows.length} of ${whole.arrows.length}`);
+  const page = await openPage(env, { path: '?lang=en', source: true });
+  await open(page, link, at);
+  await page.locator('#cluster-map button.map-row[data-partition="3"]').click();
+  const note = page.locator('#diagram-partition');
+  await note.waitFor();
+  assert.match(await note.textContent(), /^Partition 3, the one on the board/);
+  const drawn = await page.evaluate(async () => (await document.querySelector('highwater-playground').playground.loadDiagram()).data());
+  assert.deepEqual(drawn.arrows, third.arrows, 'the panel draws partition 3\'s diagram');
+  assert.deepEqual(drawn.marks, third.marks);
+  // The moment: partition 3's replicas only, its line named.
+  const moment = await page.evaluate(async ({ scenario, at }) => {
+    const { core } = await import('./core.js');
+    const ex = await import('./draw/export.js');
+    const sim = core().Simulation.fromScenario(scenario);
+    sim.seek(at);
+    const text = ex.momentSvg(sim.state(undefined, undefined, 3), undefined, { partition: 3 });
+    sim.free();
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { brokers: [...doc.querySelectorAll('g.mo-broker')].map((g) => Number(g.getAttribute('data-broker'))), texts: [...doc.querySelectorAll('svg > text')].map((e) => e.textContent) };
+  }, { scenario: s, at });
+  const replicas = state.brokers.filter((b) => b.replica !== false).map((b) => b.id);
+  assert.equal(replicas.length, 3);
+  assert.deepEqual(moment.brokers, replicas);
+  assert.ok(moment.texts.some((x) => x.startsWith(`Partition 3: leader broker ${state.partition.leader},`)), moment.texts.join(' | '));
+  // Another partition: the note and the diagram follow.
+  await page.locator('#cluster-map button.map-row[data-partition="0"]').click();
+  await page.waitForFunction(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#diagram-partition').textContent.startsWith('Partition 0'));
+  assert.deepEqual(page.errors, []);
+});

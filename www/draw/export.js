@@ -87,24 +87,28 @@ const MOMENT_RECORDS = 24; // records drawn per log at most (the latest)
  * with the HW and LEO drawn where they are. view: `sim.state()`.
  * `recordEpochs: false` (before 0.11, as the board's): records carry no
  * leader epoch, so none is written under them and they are all grey.
+ * `partition` (a topic of several): which one `view` is of (`sim.state`'s
+ * third argument); the brokers without a replica of it are left out.
  */
-export function momentVnode(view, t = translate, { recordEpochs = true } = {}) {
+export function momentVnode(view, t = translate, { recordEpochs = true, partition = null } = {}) {
   const p = view.partition;
+  const brokers = view.brokers.filter((b) => b.replica !== false);
   const cell = 60;
   const left = 190;
   const top = 74;
   const rowH = 94;
-  const last = Math.max(0, ...view.brokers.map((b) => b.log_end_offset));
+  const last = Math.max(0, ...brokers.map((b) => b.log_end_offset));
   const first = Math.max(0, last - MOMENT_RECORDS);
   const columns = Math.max(1, last - first + 1);
   const isr = `[${p.isr.join(', ')}]`;
+  const named = partition === null ? '' : '_n';
   const head = p.leader == null
-    ? t('export.moment.offline', { epoch: p.leader_epoch, isr })
-    : t('export.moment.partition', { leader: p.leader, epoch: p.leader_epoch, isr, hw: p.high_watermark ?? '–' });
+    ? t(`export.moment.offline${named}`, { partition, epoch: p.leader_epoch, isr })
+    : t(`export.moment.partition${named}`, { partition, leader: p.leader, epoch: p.leader_epoch, isr, hw: p.high_watermark ?? '–' });
   const width = Math.ceil(Math.max(left + columns * cell + 40, 40 + textWidth(head, 13.5)));
-  const height = top + view.brokers.length * rowH + 16;
+  const height = top + brokers.length * rowH + 16;
   const x = (offset) => left + (offset - first) * cell;
-  const rows = view.brokers.map((b, i) => {
+  const rows = brokers.map((b, i) => {
     const y = top + i * rowH;
     const down = !b.alive;
     const role = t(`role.${b.role}`);

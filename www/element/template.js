@@ -212,6 +212,7 @@ export const MARKUP = `
       <div class="panel-head">
         <h3 id="diagram-title"><button type="button" class="panel-toggle" data-group-toggle="diagram" aria-expanded="false" data-i18n="diagram.title">Space-time diagram of the run</button></h3>
         <span class="muted small" data-i18n="diagram.panel_help">Brokers are vertical lines, time runs down; click a step, an arrow or a mark to go there.</span>
+        <span id="diagram-partition" class="muted small" hidden></span>
       </div>
       <div id="diagram" class="diagram-scroll diagram-box" tabindex="0" aria-label="Space-time diagram: the arrow keys move the timeline" data-i18n-attr="aria-label:diagram.box_label"></div>
     </section>

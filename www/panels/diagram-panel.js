@@ -63,9 +63,11 @@ export class DiagramPanel {
   data() {
     const pg = this.pg;
     const [from, to] = this.window();
-    const key = `${pg.timelineVersion}|${from}|${to}`;
+    // A topic of several partitions: the one on the board.
+    const partition = pg.partitions > 1 ? pg.partition : undefined;
+    const key = `${pg.timelineVersion}|${from}|${to}|${partition}`;
     if (!this.cache || this.cache.key !== key) {
-      const r = pg.guarded(t('diagram.title'), () => pg.sim.spaceTime(from, to));
+      const r = pg.guarded(t('diagram.title'), () => pg.sim.spaceTime(from, to, undefined, partition));
       if (!r.ok) return null;
       this.cache = { key, data: r.value, layouts: new Map() };
     }
@@ -122,6 +124,9 @@ export class DiagramPanel {
     this.drawnTop = top;
     const svg = renderDiagram(data, { width, current: pg.position, layout: L, view });
     patch(box, [lanesHead(svg), withoutLaneNames(svg)]);
+    const note = pg.$('diagram-partition');
+    note.hidden = !(pg.partitions > 1);
+    note.textContent = pg.partitions > 1 ? t('diagram.partition', { partition: pg.partition }) : '';
   }
 
   /** How far beyond the box's view rows are drawn, each way: a box's height. */

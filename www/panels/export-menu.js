@@ -9,9 +9,11 @@ export function wireExport(pg) {
   const menu = pg.$('export-menu');
   const title = () => pg.scenarioTitle().name || t('page.your_run');
   // The moment as the board draws it: no record epochs before 0.11.
+  // A topic of several partitions: the one on the board, its replicas only.
   const moment = (momentSvg) => {
-    const state = pg.sim.state();
-    return momentSvg(state, undefined, { recordEpochs: pg.recordsCarryEpochs(state.protocol) });
+    const several = pg.partitions > 1;
+    const state = pg.sim.state(undefined, undefined, several ? pg.partition : undefined);
+    return momentSvg(state, undefined, { recordEpochs: pg.recordsCarryEpochs(state.protocol), partition: several ? pg.partition : null });
   };
   const files = {
     scenario: ({ scenarioFile, fileName }) => [fileName(pg.name, 'json'), new Blob([scenarioFile(pg.sim)], { type: 'application/json' })],
