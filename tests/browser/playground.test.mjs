@@ -109,6 +109,41 @@ test('settings: an invalid combination is refused with a clear message and nothi
   assert.deepEqual(page.errors, []);
 });
 
+test('settings: a topic of several partitions, its replication factor and the brokers\' racks', async () => {
+  const page = await openPage(env);
+  const form = page.locator('#settings-form');
+  await page.click('#btn-settings');
+  assert.equal(await form.locator('[name="partitions"]').inputValue(), '1');
+  assert.equal(await form.locator('[name="replication_factor"]').inputValue(), '', 'blank: the default');
+  assert.equal(await form.locator('[name="racks"]').inputValue(), '', 'blank: no racks');
+  assert.equal(await form.locator('[name="auto_leader_rebalance"]').isChecked(), true);
+  assert.equal(await form.locator('[name="leader_imbalance_per_broker_percentage"]').inputValue(), '10');
+  await page.locator('#dlg-settings button[data-close]').first().click();
+  // Racks for two of three brokers: refused before the run changes.
+  await applySettings(page, { partitions: 4, racks: 'a, b' });
+  const error = page.locator('#settings-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /2 names for 3 brokers/);
+  await page.locator('#dlg-settings button[data-close]').first().click();
+  assert.equal(await page.locator('#cluster-map button.map-row').count(), 0);
+  await applySettings(page, { partitions: 4, replication_factor: 2, racks: 'a, b,a' });
+  await page.locator('#dlg-settings').waitFor({ state: 'hidden' });
+  await page.locator('#cluster-map button.map-row').first().waitFor();
+  assert.equal(await page.locator('#cluster-map button.map-row').count(), 4);
+  const core = await loadCore();
+  const linked = core.Simulation.fromLink(/#s=([^&]+)/.exec(page.url())[1]);
+  const config = linked.scenario().config;
+  assert.deepEqual([config.partitions, config.replication_factor, config.racks], [4, 2, ['a', 'b', 'a']]);
+  const state = linked.state(undefined, undefined, 0);
+  assert.ok(state.partitions.every((p) => p.replicas.length === 2 && new Set(p.replicas.map((b) => config.racks[b - 1])).size === 2), 'rack-aware: each partition in both racks');
+  linked.free();
+  // The form shows the run's topic when opened again.
+  await page.click('#btn-settings');
+  assert.equal(await form.locator('[name="racks"]').inputValue(), 'a,b,a');
+  assert.equal(await form.locator('[name="replication_factor"]').inputValue(), '2');
+  assert.deepEqual(page.errors, []);
+});
+
 test('settings: switching the version takes its defaults for settings left at the old defaults, and keeps the others', async () => {
   const page = await openPage(env);
   const form = page.locator('#settings-form');

@@ -9,9 +9,34 @@ import { VERSION_TEXT } from '../words/describe.js';
 import { phrase } from '../words/event-text.js';
 import { versionOptions, versionNotes, renderRules } from '../draw/versions.js';
 
-const SETTINGS_NUMBERS = ['brokers', 'min_insync_replicas', 'replica_lag_time_max_ms', 'broker_session_timeout_ms', 'hw_checkpoint_interval_ms', 'request_timeout_ms', 'replica_fetch_wait_max_ms', 'replica_fetch_backoff_ms', 'link_latency_ms', 'seed', 'retries', 'delivery_timeout_ms', 'retry_backoff_ms', 'retry_backoff_max_ms', 'max_in_flight_requests_per_connection'];
-const SETTINGS_CHECKS = ['unclean_leader_election', 'auto_fetch', 'enable_idempotence'];
+const SETTINGS_NUMBERS = ['brokers', 'partitions', 'leader_imbalance_per_broker_percentage', 'leader_imbalance_check_interval_ms', 'min_insync_replicas', 'replica_lag_time_max_ms', 'broker_session_timeout_ms', 'hw_checkpoint_interval_ms', 'request_timeout_ms', 'replica_fetch_wait_max_ms', 'replica_fetch_backoff_ms', 'link_latency_ms', 'seed', 'retries', 'delivery_timeout_ms', 'retry_backoff_ms', 'retry_backoff_max_ms', 'max_in_flight_requests_per_connection'];
+const SETTINGS_CHECKS = ['unclean_leader_election', 'auto_fetch', 'enable_idempotence', 'auto_leader_rebalance'];
 const SETTINGS_CHOICES = ['auto_offset_reset'];
+// What a scenario's config leaves out means these (docs/scenario-format.md).
+const DEFAULTS = { partitions: 1, auto_leader_rebalance: true, leader_imbalance_per_broker_percentage: 10, leader_imbalance_check_interval_ms: 300000 };
+const setting = (config, name) => config[name] ?? DEFAULTS[name];
+
+/**
+ * The topic's optional settings from the form: the replication factor
+ * (blank: the default, `replication_factor()`), and each broker's rack,
+ * comma-separated (blank: no racks). An error's words, or the settings.
+ */
+function topicFields(form, brokers) {
+  const out = {};
+  const rf = form.elements.replication_factor.value.trim();
+  if (rf !== '') {
+    const n = Number(rf);
+    if (!Number.isInteger(n) || n < 1) return { error: t('settings.not_whole', { field: t('settings.replication_factor'), value: excerpt(rf) }) };
+    out.replication_factor = n;
+  }
+  const racks = form.elements.racks.value.trim();
+  if (racks !== '') {
+    const names = racks.split(',').map((r) => r.trim());
+    if (names.length !== brokers || names.some((r) => r === '')) return { error: t('settings.racks_count', { count: names.filter((r) => r !== '').length, brokers }) };
+    out.racks = names;
+  }
+  return { value: out };
+}
 
 export function wireSettings(pg) {
   const $ = (id) => pg.$(id);
@@ -20,8 +45,10 @@ export function wireSettings(pg) {
 
   function open() {
     const form = $('settings-form');
-    for (const name of SETTINGS_NUMBERS) form.elements[name].value = String(pg.config[name]);
-    for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(pg.config[name]);
+    for (const name of SETTINGS_NUMBERS) form.elements[name].value = String(setting(pg.config, name));
+    for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(setting(pg.config, name));
+    form.elements.replication_factor.value = pg.config.replication_factor == null ? '' : String(pg.config.replication_factor);
+    form.elements.racks.value = (pg.config.racks || []).join(',');
     for (const name of SETTINGS_CHOICES) form.elements[name].value = pg.config[name];
     patch(form.elements.protocol, versionOptions(core().versions));
     form.elements.protocol.value = pg.config.protocol;
@@ -59,8 +86,8 @@ export function wireSettings(pg) {
       return;
     }
     base = r.value;
-    for (const name of SETTINGS_NUMBERS) if (typed.has(name)) form.elements[name].value = String(r.value[name]);
-    for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(r.value[name]);
+    for (const name of SETTINGS_NUMBERS) if (typed.has(name)) form.elements[name].value = String(setting(r.value, name));
+    for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(setting(r.value, name));
     for (const name of SETTINGS_CHOICES) form.elements[name].value = r.value[name];
     patch($('settings-version-notes'), versionNotes(core().versions, r.value.protocol));
   }
@@ -83,6 +110,15 @@ export function wireSettings(pg) {
     }
     for (const name of SETTINGS_CHECKS) config[name] = form.elements[name].checked;
     for (const name of SETTINGS_CHOICES) config[name] = form.elements[name].value;
+    const topic = topicFields(form, config.brokers);
+    if (topic.error) return error(topic.error);
+    const from = base || pg.config;
+    delete config.replication_factor;
+    delete config.racks;
+    Object.assign(config, topic.value);
+    // An explicit assignment is of these brokers, partitions and replicas:
+    // another shape places the topic anew.
+    if (config.assignment && (config.brokers !== from.brokers || setting(config, 'partitions') !== setting(from, 'partitions') || config.replication_factor !== from.replication_factor)) delete config.assignment;
     pg.player.stop();
     const before = pg.currentScenario();
     const position = pg.sim.position();

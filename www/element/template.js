@@ -282,6 +282,12 @@ export const MARKUP = `
         </label>
         <div id="settings-version-notes" class="version-notes span-all" aria-live="polite"></div>
         <label><span data-i18n="settings.brokers">Brokers</span> <input type="number" name="brokers" min="1" max="7" required></label>
+        <label><span data-i18n="settings.partitions">Partitions</span> <input type="number" name="partitions" min="1" max="12" required></label>
+        <label><span data-i18n="settings.replication_factor">Replication factor</span> <input type="number" name="replication_factor" min="1" max="7" placeholder="default" data-i18n-attr="placeholder:settings.replication_factor_default"></label>
+        <label class="span-all"><span data-i18n="settings.racks">Racks: each broker's broker.rack, comma-separated</span> <input type="text" name="racks" maxlength="300" autocomplete="off" spellcheck="false" placeholder="none (e.g. a,b,c)" data-i18n-attr="placeholder:settings.racks_placeholder"></label>
+        <label class="check"><input type="checkbox" name="auto_leader_rebalance"> auto.leader.rebalance.enable</label>
+        <label><span>leader.imbalance.per.broker.percentage</span> <input type="number" name="leader_imbalance_per_broker_percentage" min="0" max="100" required></label>
+        <label><span data-i18n="settings.imbalance_interval">Leader imbalance check interval ms</span> <input type="number" name="leader_imbalance_check_interval_ms" min="1" max="3600000" required></label>
         <label><span>min.insync.replicas</span> <input type="number" name="min_insync_replicas" min="1" max="7" required></label>
         <label class="check"><input type="checkbox" name="unclean_leader_election"> unclean.leader.election.enable</label>
         <label><span>replica.lag.time.max.ms</span> <input type="number" name="replica_lag_time_max_ms" min="2" max="3600000" required></label>
