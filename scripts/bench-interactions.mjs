@@ -6,7 +6,11 @@
 // (Event Timing only reports real input). Also the layout shift after the
 // first draw. bench-page.mjs runs it after its own table.
 //
-//   node scripts/bench-interactions.mjs [--reps 7] [--rates 1,4] [--open-groups]
+//   node scripts/bench-interactions.mjs [--reps 7] [--rates 1,4] [--open-groups] [--cluster]
+// --cluster measures the board of a topic instead: 12 partitions of three
+// replicas on 6 brokers in 3 racks, 20 records in each partition (the
+// cluster map open above the board), with Produce, Fetch, choosing another
+// partition on the map, a preferred election and the steps.
 // The page is measured as a first visit finds it (its tools and panels
 // collapsed: www/element/groups.js); --open-groups opens every one first,
 // as a reader who opened them all would find it (the page before grouping).
@@ -42,6 +46,30 @@ export async function bigRunLink() {
   const hws = state.brokers.map((b) => b.high_watermark);
   sim.free();
   return { link, leos, hws };
+}
+
+export const CLUSTER = { brokers: 6, partitions: 12, replication_factor: 3, racks: ['a', 'b', 'c', 'a', 'b', 'c'] };
+const CLUSTER_RECORDS = 20; // per partition
+
+/**
+ * The topic's run: manual mode, 20 records in each of the 12 partitions,
+ * all committed (a batch of 4 per partition, then three fetch rounds of
+ * every broker's fetchers).
+ */
+export async function clusterRunLink() {
+  const core = await import(path.join(ROOT, 'www', 'pkg', 'highwater.js'));
+  core.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm')) });
+  const steps = [];
+  for (let batch = 0; batch < CLUSTER_RECORDS / 4; batch++) {
+    for (let p = 0; p < CLUSTER.partitions; p++) for (let i = 0; i < 4; i++) steps.push({ produce: { value: `p${p}-${batch * 4 + i}`, acks: '1', partition: p } });
+    for (let round = 0; round < 3; round++) for (let b = 1; b <= CLUSTER.brokers; b++) steps.push({ fetch: b });
+  }
+  const sim = core.Simulation.fromScenario({ version: 1, name: 'Interaction bench: a topic', config: CLUSTER, steps });
+  const state = sim.state(0, 0, 0);
+  const link = sim.toLink();
+  const hws = state.partitions.map((p) => p.high_watermark);
+  sim.free();
+  return { link, leos: hws, hws };
 }
 
 /** Collects Event Timing entries (max duration per interaction) and layout shifts, from the start of the page. */
@@ -98,8 +126,8 @@ function openEveryGroup() {
   localStorage.setItem('highwater.open-groups', JSON.stringify(['tools', 'network', 'operator', 'events', 'diagram']));
 }
 
-export async function measureInteractions({ browser, base, reps = 7, rates = [1, 4], openGroups = false, log = () => {} }) {
-  const { link, leos, hws } = await bigRunLink();
+export async function measureInteractions({ browser, base, reps = 7, rates = [1, 4], openGroups = false, cluster = false, log = () => {} }) {
+  const { link, leos, hws } = cluster ? await clusterRunLink() : await bigRunLink();
   log(`big run: LEOs ${leos.join('/')}, HWs ${hws.join('/')}, link ${link.length} characters`);
   const results = [];
   let cls = 0;
@@ -109,15 +137,22 @@ export async function measureInteractions({ browser, base, reps = 7, rates = [1,
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await context.addInitScript(observe);
     if (openGroups) await context.addInitScript(openEveryGroup);
+    // The topic's bench uses Preferred, among the tools: opened, as by a reader who used it.
+    else if (cluster) await context.addInitScript(() => localStorage.setItem('highwater.open-groups', JSON.stringify(['tools'])));
     const page = await context.newPage();
     await page.goto(`${base}#s=${encodeURIComponent(link)}`);
     await page.waitForSelector('body[data-ready="true"]');
     await page.waitForTimeout(500);
     await throttle(page, rate);
-    const rows = { produce: [], fetch: [], back: [], forward: [], next: [] };
+    const rows = cluster ? { produce: [], fetch: [], partition: [], preferred: [], back: [], forward: [] } : { produce: [], fetch: [], back: [], forward: [], next: [] };
     for (let i = 0; i < reps; i++) {
       rows.produce.push(await timedClick(page, '#btn-produce', settle));
       rows.fetch.push(await timedClick(page, '.broker-row[data-broker="2"] button[data-action="fetch"]', settle));
+      if (cluster) {
+        // Another partition on the board, from the map's rows (5, then 0 again).
+        rows.partition.push(await timedClick(page, `#cluster-map button.map-row[data-partition="${i % 2 ? 0 : 5}"]`, settle));
+        rows.preferred.push(await timedClick(page, '#btn-elect-preferred', settle));
+      }
       rows.back.push(await timedClick(page, '#btn-back', settle));
       rows.forward.push(await timedClick(page, '#btn-forward', settle));
     }
@@ -132,6 +167,11 @@ export async function measureInteractions({ browser, base, reps = 7, rates = [1,
     shifts += shifted.count;
     await context.close();
 
+    if (cluster) {
+      for (const [what, durations] of Object.entries(rows)) results.push({ what, rate, durations });
+      log(`CPU ${rate}x done`);
+      continue;
+    }
     // A tour's Next, on the tour's own run.
     const tourContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await tourContext.addInitScript(observe);
@@ -154,7 +194,7 @@ export async function measureInteractions({ browser, base, reps = 7, rates = [1,
   return { results, cls, shifts, leos };
 }
 
-const LABEL = { produce: 'Produce (Producer panel)', fetch: 'Fetch on follower 2', forward: 'step forward', back: 'step back', next: "tour's Next (leo-and-hw)" };
+const LABEL = { produce: 'Produce (Producer panel)', fetch: 'Fetch on follower 2', forward: 'step forward', back: 'step back', next: "tour's Next (leo-and-hw)", partition: 'another partition (the map\'s row)', preferred: 'Preferred election' };
 
 /** The results as a Markdown table: median and range per interaction and rate. */
 export function interactionTable({ results, cls, shifts }) {
@@ -168,7 +208,7 @@ export function interactionTable({ results, cls, shifts }) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { reps: { type: 'string', default: '7' }, rates: { type: 'string', default: '1,4' }, 'open-groups': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { reps: { type: 'string', default: '7' }, rates: { type: 'string', default: '1,4' }, 'open-groups': { type: 'boolean', default: false }, cluster: { type: 'boolean', default: false } } });
   const { chromium } = await import('playwright-core');
   const { serve } = await import('./serve.mjs');
   const server = await serve({ port: 0, root: path.join(ROOT, 'www') });
@@ -179,9 +219,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   });
   try {
     const openGroups = values['open-groups'];
-    const out = await measureInteractions({ browser, base, reps: Math.max(1, Number(values.reps) || 7), rates: values.rates.split(',').map(Number).filter((x) => x >= 1), openGroups, log: (m) => console.error(m) });
+    const cluster = values.cluster;
+    const out = await measureInteractions({ browser, base, reps: Math.max(1, Number(values.reps) || 7), rates: values.rates.split(',').map(Number).filter((x) => x >= 1), openGroups, cluster, log: (m) => console.error(m) });
     console.log(interactionTable(out));
-    console.log(`\nChromium ${browser.version()} headless (--disable-gpu), ${process.platform}/${process.arch}, viewport 1280x900, ${BROKERS} brokers, LEOs ${out.leos.join('/')}, ${openGroups ? 'every group open' : 'a first visit (groups closed)'}`);
+    const run = cluster ? `${CLUSTER.partitions} partitions on ${CLUSTER.brokers} brokers, HWs ${out.leos.join('/')}` : `${BROKERS} brokers, LEOs ${out.leos.join('/')}`;
+    console.log(`\nChromium ${browser.version()} headless (--disable-gpu), ${process.platform}/${process.arch}, viewport 1280x900, ${run}, ${openGroups ? 'every group open' : 'a first visit (groups closed)'}`);
   } finally {
     await browser.close();
     server.close();

@@ -50,7 +50,15 @@ fn arrows_and_marks_agree_with_the_events() {
         };
         let sent = count(&|e| matches!(e, Event::Sent { .. }));
         let dropped = count(&|e| matches!(e, Event::Dropped { .. }));
-        let discarded: u64 = events.iter().map(|e| if let Event::FetchTimedOut { discarded, .. } = e.event { discarded } else { 0 }).sum();
+        // A fetcher timed out, or removed (its broker shut down, or it
+        // leaves that leader): what was on the wire between the two is discarded.
+        let discarded: u64 = events
+            .iter()
+            .map(|e| match e.event {
+                Event::FetchTimedOut { discarded, .. } | Event::FetcherRemoved { discarded, .. } => discarded,
+                _ => 0,
+            })
+            .sum();
         let broker_arrows: Vec<_> = replay.arrows.iter().filter(|a| a.message.is_some()).collect();
         let drawn = |fate: Fate| broker_arrows.iter().filter(|a| a.fate == fate).count() as u64;
         // A repeated send is one arrow that counts its copies.
