@@ -147,7 +147,8 @@ export async function measureInteractions({ browser, base, reps = 7, rates = [1,
     const rows = cluster ? { produce: [], fetch: [], partition: [], preferred: [], back: [], forward: [] } : { produce: [], fetch: [], back: [], forward: [], next: [] };
     for (let i = 0; i < reps; i++) {
       rows.produce.push(await timedClick(page, '#btn-produce', settle));
-      rows.fetch.push(await timedClick(page, '.broker-row[data-broker="2"] button[data-action="fetch"]', settle));
+      // On a topic: the first follower of the partition shown (a broker may hold no replica of it).
+      rows.fetch.push(await timedClick(page, cluster ? '.broker-row button[data-action="fetch"]' : '.broker-row[data-broker="2"] button[data-action="fetch"]', settle));
       if (cluster) {
         // Another partition on the board, from the map's rows (5, then 0 again).
         rows.partition.push(await timedClick(page, `#cluster-map button.map-row[data-partition="${i % 2 ? 0 : 5}"]`, settle));
@@ -194,7 +195,7 @@ export async function measureInteractions({ browser, base, reps = 7, rates = [1,
   return { results, cls, shifts, leos };
 }
 
-const LABEL = { produce: 'Produce (Producer panel)', fetch: 'Fetch on follower 2', forward: 'step forward', back: 'step back', next: "tour's Next (leo-and-hw)", partition: 'another partition (the map\'s row)', preferred: 'Preferred election' };
+const LABEL = { produce: 'Produce (Producer panel)', fetch: 'Fetch on a follower (2; a topic: the first of the partition shown)', forward: 'step forward', back: 'step back', next: "tour's Next (leo-and-hw)", partition: 'another partition (the map\'s row)', preferred: 'Preferred election' };
 
 /** The results as a Markdown table: median and range per interaction and rate. */
 export function interactionTable({ results, cls, shifts }) {

@@ -63,6 +63,7 @@ export const PARTS = [
   'panels/lesson-writer.js',
   'draw/export.js',
   'draw/cluster-map.js',
+  'draw/operator.js',
 ];
 
 const COMMON = {

@@ -118,7 +118,75 @@ pub fn config(rng: &mut Rng) -> Value {
     if rng.random_bool(0.1) {
         c.insert("auto_offset_reset".into(), json!(["latest", "earliest", "none"][rng.random_range(0..3)]));
     }
+    // A topic on a cluster: up to 12 partitions (now and then one past the
+    // range), a replication factor, racks and an assignment that are mostly
+    // valid, and the leader balance in the expensive corner.
+    if rng.random_bool(0.4) {
+        let partitions = match rng.random_range(0..10) {
+            0 => [0, 13][rng.random_range(0..2)],
+            1 => 12,
+            _ => rng.random_range(1..=12u32),
+        };
+        c.insert("partitions".into(), json!(partitions));
+        let rf = if rng.random_bool(0.5) {
+            let rf = if rng.random_bool(0.95) { rng.random_range(1..=brokers) } else { brokers + 1 };
+            c.insert("replication_factor".into(), json!(rf));
+            rf
+        } else {
+            brokers.min(3)
+        };
+        if rng.random_bool(0.5) {
+            let names = ["a", "b", "c"];
+            let count = if rng.random_bool(0.95) { brokers } else { brokers + 1 };
+            let racks: Vec<&str> = (0..count).map(|_| names[rng.random_range(0..names.len())]).collect();
+            c.insert("racks".into(), json!(racks));
+        }
+        if rng.random_bool(0.2) {
+            let assignment: Vec<Vec<u32>> = (0..partitions)
+                .map(|p| (0..rf).map(|i| if rng.random_bool(0.98) { (p + i) % brokers + 1 } else { broker(rng, brokers) }).collect())
+                .collect();
+            c.insert("assignment".into(), json!(assignment));
+        }
+        if rng.random_bool(0.3) {
+            c.insert("auto_leader_rebalance".into(), json!(rng.random_bool(0.5)));
+        }
+        if rng.random_bool(0.3) {
+            c.insert("leader_imbalance_per_broker_percentage".into(), json!(rng.random_range(0..=101u32)));
+        }
+        if rng.random_bool(0.3) {
+            c.insert("leader_imbalance_check_interval_ms".into(), json!(duration(rng)));
+        }
+    }
     Value::Object(c)
+}
+
+/// A partition of the topic (now and then one past it).
+fn partition(rng: &mut Rng, partitions: u32) -> u32 {
+    if rng.random_bool(0.03) {
+        partitions
+    } else {
+        rng.random_range(0..partitions.max(1))
+    }
+}
+
+/// A step of a topic of several partitions, or about racks.
+fn cluster_step(rng: &mut Rng, brokers: u32, partitions: u32) -> Value {
+    let b = broker(rng, brokers);
+    let p = partition(rng, partitions);
+    let rack = ["a", "b", "c", "z"][rng.random_range(0..4)];
+    let acks = ["1", "all"][rng.random_range(0..2)];
+    let key = ["", "a", "key-1", "\u{1f600}"][rng.random_range(0..4)];
+    match rng.random_range(0..9) {
+        0 => json!({ "produce": { "value": "k", "acks": acks, "partition": p } }),
+        1 => json!({ "produce": { "value": "k", "key": key } }),
+        2 => json!({ "fetch": { "broker": b, "from": broker(rng, brokers) } }),
+        3 => json!({ "elect": if rng.random_bool(0.5) { json!({ "partition": p }) } else { json!({ "partition": p, "broker": b }) } }),
+        4 => json!({ "elect_preferred": if rng.random_bool(0.5) { Value::Null } else { json!(p) } }),
+        5 => json!({ "crash": { "rack": rack, "lose_unflushed": rng.random_range(0..3) } }),
+        6 => json!({ "isolate": { "rack": rack } }),
+        7 => json!({ "consume": { "partition": p } }),
+        _ => json!({ "restart": b }),
+    }
 }
 
 fn broker(rng: &mut Rng, brokers: u32) -> u32 {
@@ -130,8 +198,11 @@ fn broker(rng: &mut Rng, brokers: u32) -> u32 {
 }
 
 /// One step; `left_ms` is the simulated time still allowed, which long
-/// advances use up.
-pub fn step(rng: &mut Rng, brokers: u32, left_ms: &mut u64) -> Value {
+/// advances use up. A topic of several partitions takes its own steps too.
+pub fn step(rng: &mut Rng, brokers: u32, partitions: u32, left_ms: &mut u64) -> Value {
+    if partitions > 1 && rng.random_bool(0.3) {
+        return cluster_step(rng, brokers, partitions);
+    }
     let b = broker(rng, brokers);
     match rng.random_range(0..21) {
         0..=5 => {
@@ -175,13 +246,14 @@ pub fn step(rng: &mut Rng, brokers: u32, left_ms: &mut u64) -> Value {
 pub fn scenario(rng: &mut Rng) -> Value {
     let config = config(rng);
     let brokers = config["brokers"].as_u64().unwrap_or(3) as u32;
+    let partitions = config["partitions"].as_u64().unwrap_or(1) as u32;
     let n = match rng.random_range(0..10) {
         0 => rng.random_range(100..=limits::MAX_STEPS),
         1 => limits::MAX_STEPS,
         _ => rng.random_range(1..=12),
     };
     let mut left_ms = limits::MAX_SIMULATED_MS;
-    let steps: Vec<Value> = (0..n).map(|_| step(rng, brokers, &mut left_ms)).collect();
+    let steps: Vec<Value> = (0..n).map(|_| step(rng, brokers, partitions, &mut left_ms)).collect();
     json!({ "version": 1, "config": config, "steps": steps })
 }
 
@@ -320,6 +392,7 @@ fn structure(rng: &mut Rng, mut v: Value) -> Value {
         return scenario(rng);
     }
     let brokers = v.pointer("/config/brokers").and_then(Value::as_u64).unwrap_or(3).clamp(1, 7) as u32;
+    let partitions = v.pointer("/config/partitions").and_then(Value::as_u64).unwrap_or(1).clamp(1, 12) as u32;
     for _ in 0..rng.random_range(1..=3) {
         if !v.is_object() {
             break; // an extreme number replaced the whole scenario
@@ -359,7 +432,7 @@ fn structure(rng: &mut Rng, mut v: Value) -> Value {
                 let mut left = limits::MAX_SIMULATED_MS.saturating_sub(used);
                 let at = rng.random_range(0..=steps.len());
                 match rng.random_range(0..7) {
-                    0 => steps.insert(at, step(rng, brokers, &mut left)),
+                    0 => steps.insert(at, step(rng, brokers, partitions, &mut left)),
                     1 => steps.insert(at, json!({ "advance_ms": left })),
                     2 if !steps.is_empty() => {
                         // Repeat a run of steps many times (up to the limit).
@@ -389,7 +462,7 @@ fn structure(rng: &mut Rng, mut v: Value) -> Value {
                     _ => {
                         for _ in 0..rng.random_range(1..=20) {
                             let at = rng.random_range(0..=steps.len());
-                            steps.insert(at, step(rng, brokers, &mut left));
+                            steps.insert(at, step(rng, brokers, partitions, &mut left));
                         }
                     }
                 }

@@ -89,7 +89,9 @@ test('a panel opens from its heading, is drawn when opened, and stays open acros
   assert.equal(await shown(page, '#event-log'), true);
   assert.equal(await shown(page, '#diagram'), true);
   assert.equal(await shown(page, '#link-form'), false, 'the others stay closed');
+  // The operator's view: its drawing code loads when the panel first opens.
   await page.locator('[data-group-toggle="operator"]').click();
+  await page.locator('#operator pre').waitFor();
   assert.match(await page.locator('#operator').textContent(), /kafka-topics/);
   assert.deepEqual(page.errors, []);
 });

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, ROOT } from './harness.mjs';
+import { setup, loadCore, ROOT } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -53,13 +53,22 @@ async function open(url, { route = null } = {}) {
   return { page, context };
 }
 
-for (const [name, path] of [['the page', ''], ['a tour stop on the page', '?tour=leo-and-hw'], ['a later tour stop', '?tour=unclean-election&step=3']]) {
+// A topic of several partitions: its map above the board comes with the board (its code loads first).
+const topic = async () => {
+  const core = await loadCore();
+  const sim = core.Simulation.fromScenario(fs.readFileSync(path.join(ROOT, 'tests', 'scenarios', 'cluster', 'broker-dies-and-returns.json'), 'utf8'));
+  const link = sim.toLink();
+  sim.free();
+  return `#s=${link}&at=9`;
+};
+
+for (const [name, path] of [['the page', ''], ['a tour stop on the page', '?tour=leo-and-hw'], ['a later tour stop', '?tour=unclean-election&step=3'], ['a topic of six partitions, its cluster map above the board', topic]]) {
   test(`no layout shift after the first draw: ${name}`, async () => {
-    const { page, context } = await open(`${env.url}${path}`);
+    const { page, context } = await open(`${env.url}${typeof path === 'function' ? await path() : path}`);
     try {
       const { drawn, after: shifts } = await shiftsAfterFirstDraw(page);
       assert.ok(drawn, 'the first draw is marked');
-      if (path) assert.ok(await page.locator('highwater-playground').evaluate((el) => el.shadowRoot.querySelector('#tour:not([hidden])') !== null), 'the tour panel is shown');
+      if (typeof path === 'string' && path) assert.ok(await page.locator('highwater-playground').evaluate((el) => el.shadowRoot.querySelector('#tour:not([hidden])') !== null), 'the tour panel is shown');
       assertNoShift(shifts);
     } finally {
       await context.close();

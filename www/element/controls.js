@@ -6,7 +6,6 @@
 import { h, patch } from '../draw/dom.js';
 import { t } from '../words/i18n.js';
 import { formatMs } from '../words/describe.js';
-import { chartPosition } from '../draw/operator.js';
 
 function intField(input, fallback) {
   const n = Number(input && input.value);
@@ -105,7 +104,7 @@ export function wireControls(pg) {
   });
   $('operator').addEventListener('click', (e) => {
     const svg = e.target.closest('svg[data-metric-chart]');
-    if (svg) { player.stop(); pg.seek(chartPosition(svg, e.clientX), { animate: true }); }
+    if (svg && pg.operatorView) { player.stop(); pg.seek(pg.operatorView.chartPosition(svg, e.clientX), { animate: true }); }
   });
   $('banner').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-action="goto"]');

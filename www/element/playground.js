@@ -14,7 +14,6 @@ import { t, language, useLanguage, setLanguage, translateTree } from '../words/i
 import { animateStep, cancelAnimations, drawInFlight } from '../draw/animate.js';
 import { describeStep, hintFor } from '../words/describe.js';
 import { galleryText, galleryEntryNamed } from './gallery.js';
-import { renderOperator } from '../draw/operator.js';
 import { stepKey } from './tour.js';
 import { Player, PLAY_TICK_MS } from './player.js';
 import { refreshStaticControls, updateProducePlaceholder } from './controls.js';
@@ -562,9 +561,11 @@ export class Playground {
    * timeline: it replays the run. Null when the core cannot (a notice says so).
    */
   operatorSeries() {
-    if (this.series && this.series.version === this.timelineVersion) return this.series.value;
+    // A precomputed first frame stands in until the core is live: no chart yet.
+    if (!this.sim.operatorSeries) return null;
+    if (this.series && this.series.version === this.timelineVersion && this.series.sim === this.sim) return this.series.value;
     const r = this.guarded(t('notice.could_not_chart'), () => this.sim.operatorSeries(SERIES_POINTS));
-    this.series = { version: this.timelineVersion, value: r.ok ? r.value : null };
+    this.series = { version: this.timelineVersion, sim: this.sim, value: r.ok ? r.value : null };
     return this.series.value;
   }
 
@@ -717,6 +718,12 @@ export class Playground {
       this.windowStart = start;
       state = sim.state(start, this.windowCount, this.partition);
     }
+    // A topic's board is drawn with its map above it, never without: the
+    // map's code loads first (else the board would move down when it came).
+    if (state.partitions && !this.clusterMap && !this.clusterMapFailed) {
+      this.loadClusterMap();
+      return;
+    }
     this.state = state;
     this.violationCount = state.violations.length;
     const tour = this.tour;
@@ -765,10 +772,7 @@ export class Playground {
       patch($('producer'), out.producer);
       patch($('consumer'), out.consumer);
       if (this.shows('network')) patch($('network'), out.network);
-      if (this.shows('operator')) {
-        const view = this.atPosition('operator', () => sim.operator());
-        patch($('operator'), renderOperator(view, this.operatorSeries(), this.position, this.describeOption));
-      }
+      if (this.shows('operator')) this.drawOperator();
     }
     // Until ResizeObserver has reported the track (the first draw), the window
     // may need another size once the track exists at its real width.
@@ -867,6 +871,28 @@ export class Playground {
       patch(host, this.clusterMap.renderClusterMap(state, { selected: this.partition, open: this.mapOpen }));
       return;
     }
+    this.loadClusterMap();
+  }
+
+  /** The operator's view; its drawing code loads the first time the panel is shown. */
+  drawOperator() {
+    if (this.operatorView) {
+      const view = this.atPosition('operator', () => this.sim.operator());
+      patch(this.$('operator'), this.operatorView.renderOperator(view, this.operatorSeries(), this.position, this.describeOption));
+      return;
+    }
+    if (this.operatorLoading) return;
+    this.operatorLoading = import('../draw/operator.js').then((module) => {
+      this.operatorView = module;
+      if (!this.closed) this.draw();
+    }, (err) => {
+      this.operatorLoading = null;
+      this.notify('error', t('notice.failed', { what: t('operator.title'), message: err.message }));
+    });
+  }
+
+  /** The map's code and style sheet, loaded once; then the page is drawn (without the map if they could not be). */
+  loadClusterMap() {
     if (this.clusterMapLoading) return;
     this.clusterMapLoading = Promise.all([import('../draw/cluster-map.js'), styleSheet(new URL('../draw/cluster-map.css', import.meta.url))]).then(([module, sheet]) => {
       adopt(this.root, sheet);
@@ -874,7 +900,9 @@ export class Playground {
       if (!this.closed) this.draw();
     }, (err) => {
       this.clusterMapLoading = null;
+      this.clusterMapFailed = true;
       this.notify('error', t('notice.failed', { what: t('map.title'), message: err.message }));
+      if (!this.closed) this.draw();
     });
   }
 
