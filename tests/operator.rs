@@ -276,3 +276,32 @@ fn a_long_series_is_sampled() {
     assert_eq!(*urp.iter().max().unwrap(), 4);
     assert_eq!(*urp.last().unwrap(), 0);
 }
+
+/// The series kept as the run grows (the page asks after every step):
+/// steps added at the end, or an earlier step replaced, give the series a
+/// fresh replay of the whole run gives.
+#[test]
+fn the_series_kept_as_the_run_grows_is_the_whole_replays() {
+    use highwater::view::operator::{OperatorSeries, SeriesReplay};
+    let s = load("cluster/broker-dies-and-returns");
+    let mut short = s.clone();
+    short.steps.truncate(5);
+    let mut t = Timeline::new(&short).unwrap();
+    let mut replay = SeriesReplay::new(&t);
+    replay.update(&t);
+    assert_eq!(replay.series(2000), OperatorSeries::of(&t, 2000));
+    for step in &s.steps[5..] {
+        t.apply(step.clone()).unwrap();
+        replay.update(&t);
+        assert_eq!(replay.series(2000), OperatorSeries::of(&t, 2000), "after {} steps", t.len());
+        assert_eq!(replay.series(7), OperatorSeries::of(&t, 7));
+    }
+    // Back to step 8, and another step there: the future is gone, the series follows.
+    t.seek(8).unwrap();
+    t.apply(highwater::Step::AdvanceMs(60_000)).unwrap();
+    assert_eq!(t.len(), 9);
+    replay.update(&t);
+    let fresh = OperatorSeries::of(&t, 2000);
+    assert_eq!(replay.series(2000), fresh);
+    assert_eq!(fresh.positions.len(), 10);
+}

@@ -182,6 +182,9 @@ fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub struct Simulation {
     timeline: Timeline,
+    /// The operator's metrics after each step, kept as the timeline grows
+    /// (`operatorSeries`).
+    series: Option<crate::view::operator::SeriesReplay>,
 }
 
 #[wasm_bindgen]
@@ -204,7 +207,7 @@ impl Simulation {
     }
 
     fn run(scenario: &Scenario) -> Result<Simulation, JsError> {
-        Timeline::new(scenario).map(|timeline| Simulation { timeline }).map_err(|e| JsError::new(&e.0))
+        Timeline::new(scenario).map(|timeline| Simulation { timeline, series: None }).map_err(|e| JsError::new(&e.0))
     }
 
     /// `fromScenario`, computed in slices (`SimulationBuild.run`), so that a
@@ -351,11 +354,15 @@ impl Simulation {
 
     /// The metrics over the whole run, whatever the position: at most
     /// `maxPoints` samples (2 to 2,000), from the start to the last step
-    /// (`OperatorSeries`). It replays the run once.
+    /// (`OperatorSeries`). The first call replays the run; later ones only
+    /// the steps added since (the whole run again if an earlier one changed).
     #[wasm_bindgen(js_name = operatorSeries)]
-    pub fn operator_series(&self, #[wasm_bindgen(unchecked_param_type = "number")] max_points: JsValue) -> Result<JsValue, JsValue> {
+    pub fn operator_series(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] max_points: JsValue) -> Result<JsValue, JsValue> {
         let max_points = args::whole(&max_points, "operatorSeries: maxPoints", 2000)?.max(2) as usize;
-        Ok(to_js(&crate::view::operator::OperatorSeries::of(&self.timeline, max_points))?)
+        let timeline = &self.timeline;
+        let replay = self.series.get_or_insert_with(|| crate::view::operator::SeriesReplay::new(timeline));
+        replay.update(timeline);
+        Ok(to_js(&replay.series(max_points))?)
     }
 
     /// Time travel: the state after `position` steps (a whole number in
@@ -407,11 +414,8 @@ impl Simulation {
         let max_arrows = args::optional_index(&max_arrows, "spaceTime: maxArrows")?;
         let max = max_arrows.map_or(crate::view::spacetime::MAX_ARROWS, |m| m.min(crate::view::spacetime::MAX_ARROWS_LIMIT));
         let partitions = self.timeline.scenario().config.partitions;
-        let partition = args::optional_index(&partition, "spaceTime: partition")?;
-        if let Some(p) = partition.filter(|&p| p >= partitions as usize) {
-            return Err(JsError::new(&format!("spaceTime: partition {p} is not one of the topic's {partitions}")).into());
-        }
-        Ok(to_js(&crate::view::spacetime::SpaceTime::of(&self.timeline, from, to, max, partition.map(|p| p as u32)))?)
+        let partition = args::optional_whole(&partition, "spaceTime: partition", u64::from(partitions) - 1)?.map(|p| p as u32);
+        Ok(to_js(&crate::view::spacetime::SpaceTime::of(&self.timeline, from, to, max, partition))?)
     }
 }
 
@@ -819,7 +823,7 @@ impl SimulationBuild {
             self.build = Some(build);
             return Err(JsError::new("finish: the run is not computed yet (run until it returns true)").into());
         }
-        Ok(Simulation { timeline: build.finish() })
+        Ok(Simulation { timeline: build.finish(), series: None })
     }
 }
 

@@ -131,6 +131,7 @@ pub struct DescribeList {
 }
 
 /// What the events so far leave in each broker's meters and fetcher gauges.
+#[derive(Clone, Debug)]
 struct Counters {
     shrinks: Vec<u64>,
     expands: Vec<u64>,
@@ -341,30 +342,76 @@ impl OperatorSeries {
     /// Replays the timeline from its start, sampling at most `max_points`
     /// positions (at least the first and the last).
     pub fn of(t: &Timeline, max_points: usize) -> OperatorSeries {
-        let steps = &t.scenario().steps;
-        let every = steps.len().div_ceil(max_points.max(2) - 1).max(1);
-        let mut sim = t.start().clone();
-        let mut counters = Counters::new(sim.config.brokers as usize, sim.config.partitions as usize);
-        let mut series = OperatorSeries { positions: vec![], time_ms: vec![], metrics: vec![] };
-        series.push(0, &sim, &counters);
-        for (i, step) in steps.iter().enumerate() {
-            sim.apply_in_place(step).iter().for_each(|e| counters.fold(e));
-            let position = i + 1;
-            if position % every == 0 || position == steps.len() {
-                series.push(position, &sim, &counters);
-            }
+        let mut replay = SeriesReplay::new(t);
+        replay.update(t);
+        replay.series(max_points)
+    }
+}
+
+/// The metrics after every step of a timeline, kept as it grows: a step
+/// applied at the end costs that step's replay, not the whole run's (the
+/// page asks again after every step while the operator's view is open).
+#[derive(Clone, Debug)]
+pub struct SeriesReplay {
+    sim: Simulation,
+    counters: Counters,
+    /// The steps replayed so far (a timeline's first steps, or it starts again).
+    steps: Vec<crate::run::scenario::Step>,
+    names: Vec<(&'static str, Aggregate)>,
+    time_ms: Vec<u64>,
+    /// `values[m][position]`: metric `m` after `position` steps.
+    values: Vec<Vec<u64>>,
+}
+
+impl SeriesReplay {
+    /// The metrics at the timeline's start.
+    pub fn new(t: &Timeline) -> SeriesReplay {
+        let sim = t.start().clone();
+        let counters = Counters::new(sim.config.brokers as usize, sim.config.partitions as usize);
+        let first = metrics(&sim, &counters);
+        SeriesReplay {
+            names: first.iter().map(|m| (m.name, m.aggregate)).collect(),
+            time_ms: vec![sim.now_ms],
+            values: first.iter().map(|m| vec![m.value]).collect(),
+            sim,
+            counters,
+            steps: vec![],
         }
-        series
     }
 
-    /// Samples the metrics at `position`.
-    fn push(&mut self, position: usize, sim: &Simulation, counters: &Counters) {
-        let now = metrics(sim, counters);
-        if self.metrics.is_empty() {
-            self.metrics = now.iter().map(|m| MetricSeries { name: m.name, aggregate: m.aggregate, values: vec![] }).collect();
+    /// Brought up to `t`'s last step: the steps added since, or the whole
+    /// run again when an earlier step changed.
+    pub fn update(&mut self, t: &Timeline) {
+        let steps = &t.scenario().steps;
+        if !steps.starts_with(&self.steps) || self.sim.config != t.start().config {
+            *self = SeriesReplay::new(t);
         }
-        self.positions.push(position as u32);
-        self.time_ms.push(sim.now_ms);
-        self.metrics.iter_mut().zip(&now).for_each(|(s, m)| s.values.push(m.value));
+        for step in &steps[self.steps.len()..] {
+            let counters = &mut self.counters;
+            self.sim.apply_in_place(step).iter().for_each(|e| counters.fold(e));
+            self.time_ms.push(self.sim.now_ms);
+            for (column, m) in self.values.iter_mut().zip(metrics(&self.sim, &self.counters)) {
+                column.push(m.value);
+            }
+            self.steps.push(step.clone());
+        }
+    }
+
+    /// At most `max_points` samples: every `ceil(steps / (max_points - 1))`
+    /// steps, and the last.
+    pub fn series(&self, max_points: usize) -> OperatorSeries {
+        let len = self.steps.len();
+        let every = len.div_ceil(max_points.max(2) - 1).max(1);
+        let positions: Vec<usize> = (0..=len).filter(|&p| p % every == 0 || p == len).collect();
+        OperatorSeries {
+            positions: positions.iter().map(|&p| p as u32).collect(),
+            time_ms: positions.iter().map(|&p| self.time_ms[p]).collect(),
+            metrics: self
+                .names
+                .iter()
+                .zip(&self.values)
+                .map(|(&(name, aggregate), column)| MetricSeries { name, aggregate, values: positions.iter().map(|&p| column[p]).collect() })
+                .collect(),
+        }
     }
 }

@@ -655,8 +655,13 @@ pub fn check_parts(parts: &[TourPart]) -> TourCheck {
 }
 
 fn broker<'a>(state: &'a Value, id: &str) -> Option<&'a Value> {
+    by_id(&state["brokers"], id)
+}
+
+/// The object of `list` (an array of objects with an `id`) whose id `id` names.
+fn by_id<'a>(list: &'a Value, id: &str) -> Option<&'a Value> {
     let id: u64 = id.parse().ok()?;
-    state["brokers"].as_array()?.iter().find(|b| b["id"].as_u64() == Some(id))
+    list.as_array()?.iter().find(|x| x["id"].as_u64() == Some(id))
 }
 
 /// The broker facts a tour may state, as the state view names them.
@@ -799,12 +804,7 @@ pub fn lookup(path: &str, state: &Value) -> Result<Value, String> {
         }
         ("partitions", Some(rest)) => {
             let (id, field) = rest.split_once('.').ok_or_else(|| format!("{} names no partition fact (like partitions.3.leader)", quoted(path)))?;
-            let summary = state["partitions"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|p| p["id"].as_u64().map(|i| i.to_string()).as_deref() == Some(id))
-                .ok_or_else(|| format!("there is no partition {}", quoted(id)))?;
+            let summary = by_id(&state["partitions"], id).ok_or_else(|| format!("there is no partition {}", quoted(id)))?;
             if !TOPIC_PARTITION_FACTS.contains(&field) {
                 return Err(format!("{}: unknown partition fact (one of {})", quoted(field), TOPIC_PARTITION_FACTS.join(", ")));
             }
@@ -819,12 +819,7 @@ pub fn lookup(path: &str, state: &Value) -> Result<Value, String> {
         ("leader_view", Some(follower)) => {
             let leader = partition["leader"].as_u64().map(|l| l.to_string());
             let leader_broker = leader.as_deref().and_then(|l| broker(state, l)).ok_or("the partition has no leader")?;
-            let remote = leader_broker["remote"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|r| r["id"].as_u64().map(|i| i.to_string()).as_deref() == Some(follower))
-                .ok_or_else(|| format!("the leader keeps no LEO for broker {}", quoted(follower)))?;
+            let remote = by_id(&leader_broker["remote"], follower).ok_or_else(|| format!("the leader keeps no LEO for broker {}", quoted(follower)))?;
             Ok(remote["log_end_offset"].clone())
         }
         ("produce" | "produce_error", Some(value)) => {

@@ -116,6 +116,8 @@ for (const dir of ['pkg', 'pkg-fast']) {
       refused(core, RangeError, 'state: logCount', () => sim.state(0, bad));
       refused(core, RangeError, 'spaceTime: from', () => sim.spaceTime(bad, 3));
       refused(core, RangeError, 'spaceTime: maxArrows', () => sim.spaceTime(1, 3, bad));
+      refused(core, RangeError, 'spaceTime: partition', () => sim.spaceTime(1, 3, undefined, bad));
+      refused(core, RangeError, 'operatorSeries: maxPoints', () => sim.operatorSeries(bad));
       refused(core, RangeError, 'apply: last', () => sim.apply({ fetch: 2 }, bad));
     }
     for (const bad of ['1', null, {}]) {
@@ -131,6 +133,10 @@ for (const dir of ['pkg', 'pkg-fast']) {
     assert.equal(sim.eventsSince(0).length, sim.stepEvents(1).length);
     assert.ok(sim.state(undefined, undefined).brokers.length === 3);
     assert.ok(sim.spaceTime(1, 3).arrows.length > 0);
+    // One partition: partition 0 is the whole diagram, 1 is not a partition of it.
+    assert.deepEqual(sim.spaceTime(1, 3, undefined, 0), sim.spaceTime(1, 3));
+    refused(core, RangeError, 'spaceTime: partition', () => sim.spaceTime(1, 3, undefined, 1));
+    assert.equal(sim.operatorSeries(2).positions.length, 2);
     assert.ok(sim.apply({ fetch: 2 }, undefined).length > 0);
     sim.free();
     refused(core, RangeError, 'whatifScenario: minInsyncReplicas', () => core.whatifScenario(SCENARIO, '3.7', 'all', 2 ** 32 + 1, false));

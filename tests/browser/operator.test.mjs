@@ -103,7 +103,7 @@ test('a topic: the describe options list the core\'s partitions, and each metric
   const id = 'broker-dies-and-returns';
   const sim = core.Simulation.fromScenario(entry(id).scenario);
   const link = sim.toLink();
-  const series = sim.operatorSeries(240);
+  const series = sim.operatorSeries(200);
   sim.seek(9);
   const view = sim.operator();
   sim.free();

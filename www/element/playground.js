@@ -41,7 +41,7 @@ function nextSlice(slice, tookMs) {
 }
 
 const BUILD_NOTICE_MS = 24 * 3600 * 1000; // the progress notice goes when the run is done
-const SERIES_POINTS = 240; // samples of the operator's chart over the run (its width in px is 120: two per px)
+const SERIES_POINTS = 200; // samples of the operator's chart over the run (100 px wide: two per px)
 const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
 export class Playground {
