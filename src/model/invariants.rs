@@ -5,12 +5,12 @@
 //! touched, so a step's cost does not grow with the log.
 
 use crate::model::config::{BrokerId, PartitionId, PerBroker};
-use crate::model::consumer::Consumer;
-use crate::model::controller::PartitionRegistration;
+use crate::model::clients::subscription::Consumer;
+use crate::model::controller::registrations::PartitionRegistration;
 use crate::model::event::{ElectionKind, Event, ProduceResult, Traced, Truncation};
-use crate::model::producer::Producer;
-use crate::model::broker::Broker;
-use crate::model::replica::Replica;
+use crate::model::clients::accumulator::Producer;
+use crate::model::cluster::broker::Broker;
+use crate::model::partition::replica::Replica;
 use crate::model::step::Acks;
 
 use crate::base::shared::Shared;

@@ -1,6 +1,6 @@
 //! A short list stored inline: one value per broker, or a list of broker ids.
 
-use crate::model::config::limits::MAX_BROKERS;
+use crate::model::limits::MAX_BROKERS;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::{Deref, DerefMut};

@@ -2,7 +2,7 @@
 //! and the Kafka error codes the model can produce.
 
 use crate::model::config::{BrokerId, PartitionId};
-use crate::model::log::Record;
+use crate::model::partition::log::Record;
 use serde::{Serialize, Serializer};
 use smallvec::SmallVec;
 use std::fmt;

@@ -7,17 +7,17 @@
 
 use crate::model::cluster::topology::replica_assignment;
 use crate::model::config::{Budget, Budgets, BrokerId, Config, PartitionId, Protocol};
-use crate::model::consumer::Consumer;
-use crate::model::controller::{Controller, Election};
+use crate::model::clients::subscription::Consumer;
+use crate::model::controller::registrations::{Controller, Election};
 use crate::model::accounting::{Accounting, PartitionMask};
 use crate::model::event::{DropReason, Event, Traced};
 use crate::model::invariants::{Checker, Touch, View, Violation};
-use crate::model::network::Network;
-use crate::model::producer::Producer;
-use crate::model::rebalance::Rebalance;
+use crate::model::cluster::network::Network;
+use crate::model::clients::accumulator::Producer;
+use crate::model::controller::registrations::Rebalance;
 use crate::model::protocol::Message;
-use crate::model::broker::Broker;
-use crate::model::replica::{Partition, Replica};
+use crate::model::cluster::broker::Broker;
+use crate::model::partition::replica::{Partition, Replica};
 use crate::base::rng::Rng;
 use crate::model::rules::{Rule, Rules};
 use crate::model::step::Step;
@@ -121,9 +121,9 @@ impl Simulation {
         size_of::<Simulation>()
             + logs
             + self.network.in_flight.len() * size_of::<Message>()
-            + self.producer.requests.len() * size_of::<crate::model::producer::ProduceRequest>()
+            + self.producer.requests.len() * size_of::<crate::model::clients::accumulator::ProduceRequest>()
             + self.violations.len() * size_of::<Violation>()
-            + self.consumer.read.len() * std::mem::size_of::<crate::model::consumer::ConsumedRecord>()
+            + self.consumer.read.len() * std::mem::size_of::<crate::model::clients::subscription::ConsumedRecord>()
     }
 
     pub fn protocol(&self) -> Protocol {

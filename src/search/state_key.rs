@@ -3,7 +3,7 @@
 
 use crate::model::config::BrokerId;
 use crate::model::event::ProduceResult;
-use crate::model::producer::Status;
+use crate::model::clients::accumulator::Status;
 use crate::model::simulation::Simulation;
 use crate::model::config::limits;
 use crate::search::spec::Search;

@@ -10,7 +10,7 @@
 use crate::model::config::{Budgets, Protocol};
 use crate::model::event::{Event, ProduceResult};
 use crate::model::violation::{Allowance, ViolationKind};
-use crate::model::producer::Status;
+use crate::model::clients::accumulator::Status;
 use crate::model::protocol::Errors;
 use crate::run::scenario::{Acks, Scenario, ScenarioError, Step};
 use crate::model::simulation::Simulation;

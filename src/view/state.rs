@@ -5,8 +5,8 @@
 use crate::model::config::{BrokerId, PartitionId, Protocol};
 use crate::model::event::{ProduceResult, Traced};
 use crate::model::violation::Violation;
-use crate::model::log::EpochEntry;
-use crate::model::producer::Status;
+use crate::model::partition::log::EpochEntry;
+use crate::model::clients::accumulator::Status;
 use crate::model::protocol::Message;
 use crate::model::simulation::Simulation;
 use serde::Serialize;
@@ -447,7 +447,7 @@ fn role(sim: &Simulation, p: PartitionId, b: BrokerId) -> &'static str {
 }
 
 /// A replica's records within `window`: the first offset and the records.
-fn window_of(r: &crate::model::replica::Replica, window: LogWindow) -> (u64, Vec<RecordView>) {
+fn window_of(r: &crate::model::partition::replica::Replica, window: LogWindow) -> (u64, Vec<RecordView>) {
     let start = window.start.min(r.log_end_offset());
     let log = r.log.iter_from(start).take(window.max_records).zip(start..).map(|(r, offset)| RecordView { offset, epoch: r.epoch, value: r.value.clone() }).collect();
     (start, log)

@@ -5,14 +5,14 @@
 
 use crate::model::config::{limits, BrokerId, BrokerList, PartitionId};
 use crate::model::event::{Event, HighWatermarkCause, ProduceResult};
-use crate::model::log::Record;
-use crate::model::producer::Retry;
+use crate::model::partition::log::Record;
+use crate::model::clients::accumulator::Retry;
 use crate::model::protocol::{
     DivergingEpoch, EpochEndOffset, Errors, Fetch, FetchPartition, FetchResponse, FetchResponsePartition, Message, OffsetsForLeaderEpoch,
     OffsetsForLeaderEpochPartition, OffsetsForLeaderEpochResponse, PartitionBatch,
 };
-use crate::model::broker::DelayedFetch;
-use crate::model::replica::{AlterPartitionInFlight, Replica};
+use crate::model::cluster::broker::DelayedFetch;
+use crate::model::partition::replica::{AlterPartitionInFlight, Replica};
 use crate::model::rules::Rule;
 use crate::model::step::Acks;
 use crate::model::invariants::Touch;

@@ -3,7 +3,7 @@
 //! (`cluster/Partition.scala`, `cluster/Replica.scala`).
 
 use crate::model::config::{BrokerId, BrokerList, PartitionId, PerBroker};
-use crate::model::log::Log;
+use crate::model::partition::log::Log;
 
 /// What a leader keeps about one follower (`cluster/Replica.scala`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -15,30 +15,13 @@
 
 use crate::model::cluster::leader_balance::{
     check_and_trigger_auto_leader_rebalance, maybe_balance_partition_leaders, maybe_schedule_next_balance_partition_leaders, ImbalanceSchedule,
-    PartitionLeadership, AUTO_LEADER_REBALANCE_FIRST_CHECK_DELAY_MS, MAX_ELECTIONS_PER_IMBALANCE,
+    PartitionLeadership, MAX_ELECTIONS_PER_IMBALANCE,
 };
 use crate::model::config::{BrokerId, PartitionId};
+use crate::model::controller::registrations::Rebalance;
 use crate::model::event::{ElectionKind, Event};
 use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
-
-/// Where the automatic rebalance stands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Rebalance {
-    /// The next check (ZooKeeper) or balance run (KRaft), if one is due.
-    pub due_ms: Option<u64>,
-    /// KRaft: the balance task's state.
-    pub schedule: ImbalanceSchedule,
-}
-
-impl Rebalance {
-    /// At the controller's start: ZooKeeper's first check is due 5 s later
-    /// (`onControllerFailover`); KRaft's balanced topic schedules nothing.
-    pub fn new(enabled: bool, kraft: bool) -> Rebalance {
-        let due_ms = (enabled && !kraft).then_some(AUTO_LEADER_REBALANCE_FIRST_CHECK_DELAY_MS);
-        Rebalance { due_ms, schedule: ImbalanceSchedule::Deferred }
-    }
-}
 
 impl Simulation {
     /// The automatic rebalance runs in timed mode, when enabled.

@@ -1,53 +1,11 @@
 //! A consumer (read_uncommitted) that reads from the leader up to its high
 //! watermark and remembers what it read (reference §7).
 
+use crate::model::clients::subscription::ConsumedRecord;
 use crate::model::config::{limits, BrokerId, OffsetReset, PartitionId};
 use crate::model::event::Event;
 use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
-use std::sync::Arc;
-
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ConsumedRecord {
-    pub partition: PartitionId,
-    pub offset: u64,
-    pub id: u64,
-    pub epoch: u32,
-    pub value: Arc<str>,
-}
-
-/// Where the consumer is in one partition (`SubscriptionState`'s `TopicPartitionState`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ConsumerPosition {
-    /// The next offset to read.
-    pub position: u64,
-    /// The leader epoch of the last record read (`FetchPosition.offsetEpoch`).
-    pub position_epoch: Option<u32>,
-    /// The partition's leader epoch when the consumer last fetched; a newer
-    /// one makes it validate its position (KIP-320, 2.3+).
-    pub leader_epoch_seen: Option<u32>,
-}
-
-#[derive(Debug, Default, PartialEq, Eq, Hash)]
-pub struct Consumer {
-    /// One per partition of the topic, all assigned to this consumer.
-    pub positions: Vec<ConsumerPosition>,
-    /// Every record read, in the order read.
-    pub read: Vec<ConsumedRecord>,
-}
-
-crate::clone_in_place!(Consumer { positions, read });
-
-impl Consumer {
-    pub fn new(partitions: u32) -> Consumer {
-        Consumer { positions: vec![ConsumerPosition::default(); partitions as usize], read: vec![] }
-    }
-
-    /// Where it reads partition `p` next.
-    pub fn position(&self, p: PartitionId) -> u64 {
-        self.positions[p as usize].position
-    }
-}
 
 impl Simulation {
     /// Reads from the leader up to its HW (read_uncommitted, reference §7).
