@@ -464,7 +464,7 @@ fn lose_a_rack_two_in_one_rack_scenario_says_what_happens() {
         assert_eq!(parts[p as usize]["under_min_isr"].as_bool(), Some(bad), "partition {p}");
         let q = r.sim.producer.requests.iter().find(|q| &*q.value == format!("b{p}")).unwrap();
         if bad {
-            assert!(matches!(q.status, highwater::model::producer::Status::Retrying { .. }) && q.last_error == Some(highwater::model::protocol::Errors::NotEnoughReplicas), "{q:?}");
+            assert!(matches!(q.status, highwater::model::clients::accumulator::Status::Retrying { .. }) && q.last_error == Some(highwater::model::protocol::Errors::NotEnoughReplicas), "{q:?}");
         } else {
             assert_eq!(format!("{:?}", q.status), "Done(Acked)");
         }

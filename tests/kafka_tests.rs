@@ -416,7 +416,7 @@ fn sender_test_idempotence_with_multiple_inflights_retried_in_order() {
     for p in [Protocol::V2_1, Protocol::V3_7, Protocol::V4_1] {
         let r = run(&scenario(p, r#""enable_idempotence": true"#, steps));
         assert_eq!(log_order(&r, 2), ["m1", "m2", "m3"], "{p}: idempotent, sent again in order");
-        let acked = r.sim.producer.requests.iter().filter(|q| q.status == highwater::model::producer::Status::Done(ProduceResult::Acked)).count();
+        let acked = r.sim.producer.requests.iter().filter(|q| q.status == highwater::model::clients::accumulator::Status::Done(ProduceResult::Acked)).count();
         assert_eq!(acked, 3, "{p}: every record acknowledged");
         assert!(r.sim.violations.is_empty(), "{p}: {:?}", r.sim.violations);
         // Without idempotence, five in flight: reordered on retry.
@@ -532,7 +532,7 @@ fn record_accumulator_test_expired_batches() {
     assert_eq!(unsent, 1, "m2 expires in the client, never sent");
     let m2 = &r.sim.producer.requests[1];
     assert_eq!((m2.attempts, m2.offset), (0, None));
-    assert_eq!(r.sim.producer.requests[1].status, highwater::model::producer::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)));
+    assert_eq!(r.sim.producer.requests[1].status, highwater::model::clients::accumulator::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)));
     // Before 2.1 (no delivery.timeout.ms, KIP-91) a record in the client
     // expired after request.timeout.ms: the same, sooner.
     let r = run(&scenario(Protocol::V2_0, &format!("{config}, \"retries\": 5"), steps));
@@ -552,7 +552,7 @@ fn record_accumulator_test_expired_batches() {
         // A record waiting in the client fails at its last look at the
         // metadata before the timeout, up to retry.backoff.ms early (docs/model.md).
         assert!(expired.len() == 1 && (129_900..=130_000).contains(&expired[0]), "{p}: acks=0 expires at its delivery timeout\n{}", r.trace());
-        assert_eq!(r.sim.producer.requests[0].status, highwater::model::producer::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)));
+        assert_eq!(r.sim.producer.requests[0].status, highwater::model::clients::accumulator::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)));
     }
 }
 
@@ -597,7 +597,7 @@ fn sender_test_inflight_batches_expire_on_delivery_timeout() {
             .collect();
         assert_eq!(expired, [120_000], "{p}: m1 fails at its delivery timeout, in flight");
         let m1 = &r.sim.producer.requests[0];
-        assert_eq!(m1.status, highwater::model::producer::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)), "{p}: not acked later");
+        assert_eq!(m1.status, highwater::model::clients::accumulator::Status::Done(ProduceResult::Error(Errors::RequestTimedOut)), "{p}: not acked later");
         assert_eq!(count(&r, |e| matches!(e, Event::ProduceResponse { result: ProduceResult::Acked, .. })), 0, "{p}");
         assert!(r.sim.replica(0, 1).high_watermark >= 1, "{p}: the record is committed all the same");
         assert!(r.trace().contains("ran out while its request was in flight"), "{p}");
@@ -624,7 +624,7 @@ fn partition_test_isr_expansion_counts_the_maximal_isr() {
     let steps = r#"{"crash": {"broker": 2}}, {"advance_ms": 20000}, {"produce": {"value": "m1", "acks": "1"}},
                    {"cut_controller": 1}, {"restart": 2}, {"fetch": 2}, {"fetch": 2},
                    {"produce": {"value": "m2", "acks": "1"}}, {"produce": {"value": "m3", "acks": "all"}}"#;
-    let acked = |r: &Run, id: usize| r.sim.producer.requests[id].status == highwater::model::producer::Status::Done(ProduceResult::Acked);
+    let acked = |r: &Run, id: usize| r.sim.producer.requests[id].status == highwater::model::clients::accumulator::Status::Done(ProduceResult::Acked);
     for p in [Protocol::V2_8, Protocol::V3_7, Protocol::V4_1] {
         let r = run(&scenario(p, r#""brokers": 2"#, steps));
         let leader = r.sim.replica(0, 1);
@@ -932,7 +932,7 @@ fn record_accumulator_test_exponential_retry_backoff() {
     assert_eq!(attempts(Protocol::V3_5), 11);
     // The next retry waits by four failures: 800 ms, jittered.
     let next = |r: &Run| match r.sim.producer.requests[0].status {
-        highwater::model::producer::Status::Retrying { at_ms } => at_ms,
+        highwater::model::clients::accumulator::Status::Retrying { at_ms } => at_ms,
         s => panic!("{s:?}"),
     };
     let r = run(&scenario(Protocol::V3_7, config, steps));

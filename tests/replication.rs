@@ -27,7 +27,7 @@ fn follower_hw_moves_only_in_the_second_round() {
     sim.apply(&s.steps[2]);
     assert_eq!(sim.replica(0, 1).high_watermark, 1);
     assert_eq!(sim.replica(0, 2).high_watermark, 1, "round 2 carries HW 1 back");
-    assert_eq!(sim.producer.requests[0].status, highwater::model::producer::Status::Done(highwater::model::event::ProduceResult::Acked));
+    assert_eq!(sim.producer.requests[0].status, highwater::model::clients::accumulator::Status::Done(highwater::model::event::ProduceResult::Acked));
 }
 
 /// Worked example: leader LEO 5, follower LEOs (as the leader knows them) 5 and 4: HW 4.
