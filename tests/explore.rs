@@ -589,3 +589,53 @@ fn renaming_two_followers_changes_the_future() {
     assert!(lost(&lagging_second), "broker 2 lacked m1: lost (acks=1 allows it)\n{}", lagging_second.trace());
     assert!(!lost(&caught_up_second), "broker 2 had m1: kept\n{}", caught_up_second.trace());
 }
+
+/// On a topic, the search moves every partition: a record to each, an
+/// election of each, a preferred election of all. Here, under 0.10 where
+/// KIP-101's loss is, partition 0's two brokers are down after the prefix,
+/// so the shortest loss is partition 1's: only its moves reach it, and the
+/// run found replays, on 1 thread as on 2.
+#[test]
+fn the_search_moves_every_partition_of_a_topic() {
+    let config = Config { brokers: 4, partitions: 2, replication_factor: Some(2), assignment: Some(vec![vec![1, 2], vec![3, 4]].into()), ..Config::for_protocol(Protocol::V0_10) };
+    assert!(config.validate().is_ok(), "{:?}", config.validate());
+    let prefix = vec![Step::Crash(highwater::model::step::Crash::broker(1, 0)), Step::Crash(highwater::model::step::Crash::broker(2, 0))];
+    let case = Search { goal: Goal::LostWrite, max_produces: 2, depth: 8, max_states: 5_000_000, prefix, ..Search::new(config) };
+    let one = explore(&Search { threads: 1, ..case.clone() }, &mut |_, _| true);
+    assert!(one.found, "{} states", one.states);
+    let v = one.violation.as_ref().unwrap();
+    assert_eq!((v.kind, v.partition), (ViolationKind::AckedWriteLost, 1), "{}", v.detail);
+    let scenario = replays(&one);
+    let json = scenario.to_json_pretty();
+    assert!(json.contains(r#""partition":1"#), "the records go to partition 1: {json}");
+    let two = explore(&Search { threads: 2, ..case }, &mut |_, _| true);
+    assert_eq!((two.states, two.depth, two.scenario.as_ref().map(|s| &s.steps)), (one.states, one.depth, Some(&scenario.steps)));
+}
+
+/// A preferred election is a move while a partition is led by another
+/// replica than its first, and only then; an election of any partition is a
+/// move while it has a leader.
+#[test]
+fn a_topic_offers_a_preferred_election_when_a_leader_is_off_its_place() {
+    let config = Config { brokers: 3, partitions: 3, min_insync_replicas: 1, ..Config::for_protocol(Protocol::V3_7) };
+    let search = Search { depth: 1, ..Search::new(config.clone()) };
+    let steps = |sim: &Simulation| {
+        let mut out = vec![];
+        highwater::search::explore::actions(sim, &search, &mut out);
+        out
+    };
+    let mut sim = Simulation::new(config);
+    let first = steps(&sim);
+    assert!(!first.iter().any(|s| matches!(s, Step::ElectPreferred(_))), "{first:?}");
+    for p in 0..3 {
+        assert!(first.iter().any(|s| matches!(s, Step::Elect(e) if e.partition == p && e.broker.is_none())), "elect {p}: {first:?}");
+        assert!(first.iter().any(|s| matches!(s, Step::Produce(x) if x.partition == Some(p))), "produce to {p}: {first:?}");
+    }
+    let preferred = |sim: &Simulation| sim.controller.partitions.iter().all(|r| r.leader == Some(r.replicas[0]));
+    sim.apply(&Step::Elect(highwater::model::step::Elect { partition: 1, broker: None }));
+    assert!(!preferred(&sim), "partition 1 moved off its preferred leader");
+    assert!(steps(&sim).iter().any(|s| matches!(s, Step::ElectPreferred(None))));
+    sim.apply(&Step::ElectPreferred(None));
+    assert!(preferred(&sim), "the preferred election moved it back");
+    assert!(!steps(&sim).iter().any(|s| matches!(s, Step::ElectPreferred(_))));
+}

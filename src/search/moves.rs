@@ -1,7 +1,7 @@
 //! The explorer's moves: every step a search may take from a state, as
 //! small numbers (an index into the steps built once for the search).
 
-use crate::model::config::{limits, BrokerId, Config};
+use crate::model::config::{limits, BrokerId, Config, PartitionId};
 use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
 use crate::run::scenario::{Crash, Elect, Heal, Produce, Step};
@@ -13,13 +13,16 @@ use arrayvec::ArrayVec;
 pub(crate) struct Moves {
     steps: Vec<Step>,
     brokers: usize,
+    partitions: usize,
     /// Where each kind of step starts in `steps` (one per broker, or per
-    /// ordered pair of brokers for cuts; produce steps are last, one per record).
+    /// ordered pair of brokers for cuts, or per partition for elections;
+    /// produce steps are last, one per record and partition).
     fetch: usize,
     crash: usize,
     power_loss: usize,
     restart: usize,
     elect: usize,
+    elect_preferred: usize,
     advance: usize,
     cut: usize,
     cut_controller: usize,
@@ -32,11 +35,12 @@ pub(crate) struct Moves {
 
 pub(crate) type Move = u16;
 
-/// At most 7 moves per broker and 6 more (see `Moves::list`: a fetch, a
-/// crash and a power loss or a restart, a cut from the leader, a cut to the
-/// controller, a controlled shutdown and its first half; a produce, an
-/// election, two advances, a heal, a consume).
-pub(crate) const MOST_MOVES: usize = 7 * limits::MAX_BROKERS as usize + 6;
+/// At most 7 moves per broker, 2 per partition and 5 more (see
+/// `Moves::list`: a fetch, a crash and a power loss or a restart, a cut from
+/// a leader, a cut to the controller, a controlled shutdown and its first
+/// half; a produce and an election per partition; a preferred election, two
+/// advances, a heal, a consume).
+pub(crate) const MOST_MOVES: usize = 7 * limits::MAX_BROKERS as usize + 2 * limits::MAX_PARTITIONS as usize + 5;
 
 pub(crate) type MoveList = ArrayVec<Move, MOST_MOVES>;
 
@@ -44,16 +48,29 @@ impl Moves {
     /// `records`: produce steps for records 1 to `records` (as far as
     /// `max_produces` allows): a state reached by the search has produced
     /// at most what its prefix did plus one per step.
+    ///
+    /// A topic of several partitions has the same moves for every
+    /// partition: a record to each (`"partition": p`), an election of each,
+    /// and a preferred election of all; one partition's moves are the
+    /// one-partition explorer's (a record without a partition, `elect` of
+    /// partition 0, no preferred election: its one replica list has nothing
+    /// to rebalance that `elect` does not move).
     pub(crate) fn new(config: &Config, search: &Search, records: usize) -> Moves {
         let ids: Vec<BrokerId> = config.broker_ids().collect();
         let per_broker = |f: &dyn Fn(BrokerId) -> Step| ids.iter().map(|&b| f(b)).collect::<Vec<Step>>();
         let records = records.min(search.max_produces as usize);
-        let kinds: [Vec<Step>; 13] = [
+        let partitions = config.partitions as usize;
+        let topic = partitions > 1;
+        let produce = |k: usize, p: PartitionId| {
+            Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None, partition: topic.then_some(p), key: None })
+        };
+        let kinds: [Vec<Step>; 14] = [
             per_broker(&Step::fetch),
             per_broker(&|b| Step::Crash(Crash::broker(b, 0))),
             per_broker(&|b| Step::Crash(Crash::broker(b, 1))),
             per_broker(&Step::Restart),
-            vec![Step::Elect(Elect::default())],
+            config.partition_ids().map(|p| Step::Elect(Elect { partition: p, broker: None })).collect(),
+            if topic { vec![Step::ElectPreferred(None)] } else { vec![] },
             advances(config).into_iter().map(Step::AdvanceMs).collect(),
             ids.iter().flat_map(|&a| ids.iter().map(move |&b| Step::Cut([a, b]))).collect(),
             per_broker(&Step::CutController),
@@ -61,17 +78,35 @@ impl Moves {
             per_broker(&Step::ControlledShutdown),
             per_broker(&Step::BeginControlledShutdown),
             vec![Step::Consume(None)],
-            (1..=records).map(|k| Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None, partition: None, key: None })).collect(),
+            (1..=records).flat_map(|k| config.partition_ids().map(move |p| (k, p))).map(|(k, p)| produce(k, p)).collect(),
         ];
-        let mut starts = [0; 13];
+        let mut starts = [0; 14];
         let mut steps = vec![];
         for (start, kind) in starts.iter_mut().zip(kinds) {
             *start = steps.len();
             steps.extend(kind);
         }
-        let [fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce] = starts;
+        let [fetch, crash, power_loss, restart, elect, elect_preferred, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce] = starts;
         assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
-        Moves { steps, brokers: ids.len(), fetch, crash, power_loss, restart, elect, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce }
+        Moves {
+            steps,
+            brokers: ids.len(),
+            partitions,
+            fetch,
+            crash,
+            power_loss,
+            restart,
+            elect,
+            elect_preferred,
+            advance,
+            cut,
+            cut_controller,
+            heal,
+            shutdown,
+            begin_shutdown,
+            consume,
+            produce,
+        }
     }
 
     /// Whether `m` is one of this search's moves.
@@ -93,11 +128,14 @@ impl Moves {
         out.clear();
         let mut add = |at: usize, i: usize| out.push((at + i) as Move);
         let produced = sim.producer.requests.len();
-        if produced < search.max_produces as usize && sim.controller.partition(0).leader.is_some() {
-            add(self.produce, produced);
+        let led = |p: usize| sim.controller.partitions[p].leader.is_some();
+        if produced < search.max_produces as usize {
+            for p in (0..self.partitions).filter(|&p| led(p)) {
+                add(self.produce, produced * self.partitions + p);
+            }
         }
         for (i, b) in sim.brokers.iter().enumerate() {
-            if sim.following(0, b.id).is_some() {
+            if sim.config.partition_ids().any(|p| sim.following(p, b.id).is_some()) {
                 add(self.fetch, i);
             }
         }
@@ -111,8 +149,11 @@ impl Moves {
                 add(self.restart, i);
             }
         }
-        if sim.controller.partition(0).leader.is_some() {
-            add(self.elect, 0);
+        for p in (0..self.partitions).filter(|&p| led(p)) {
+            add(self.elect, p);
+        }
+        if self.partitions > 1 && sim.preferred_election_moves_any() {
+            add(self.elect_preferred, 0);
         }
         // Only what `highwater run` accepts after the time already spent: an
         // advance past the scenario's hour is no move (`Step::validate`'s
@@ -123,7 +164,8 @@ impl Moves {
             }
         }
         if search.network_faults {
-            if let Some(l) = sim.controller.partition(0).leader {
+            // A cut from a broker the controller has leading some partition.
+            for l in sim.config.broker_ids().filter(|&l| sim.controller.partitions.iter().any(|r| r.leader == Some(l))) {
                 for f in sim.config.broker_ids().filter(|&f| f != l && !sim.network.cuts.contains(&(l, f))) {
                     add(self.cut, (l as usize - 1) * self.brokers + f as usize - 1);
                 }
@@ -141,7 +183,7 @@ impl Moves {
         }
         // The consumer reads from a leader that is up (from one that is down
         // it only gets an error, which changes nothing).
-        if search.consume && sim.controller.partition(0).leader.is_some_and(|l| sim.broker(l).alive) {
+        if search.consume && sim.controller.partitions.iter().any(|r| r.leader.is_some_and(|l| sim.broker(l).alive)) {
             add(self.consume, 0);
         }
         if search.shutdowns {

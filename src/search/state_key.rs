@@ -135,7 +135,8 @@ fn canonical_words(sim: &Simulation, h: &mut impl Words) {
             Status::Done(ProduceResult::Error(e)) => (4 + e as u64, 0),
         };
         let epoch = r.epoch.map_or(0, |e| e as u64 + 1);
-        h.push(status | id(r.broker) << 8 | (r.acks as u64) << 12 | epoch << 16);
+        // Its partition (4 bits, at most 12 partitions) above the epoch's 33.
+        h.push(status | id(r.broker) << 8 | (r.acks as u64) << 12 | epoch << 16 | (r.partition as u64) << 52);
         h.push(some(r.offset) | some(r.sent_in_epoch.map(u64::from)) << 40);
         if matches!(r.status, Status::Done(_)) {
             // Its clocks and attempts have no future.
@@ -237,8 +238,9 @@ mod tests {
     #[test]
     fn states_with_one_key_have_the_same_children() {
         for protocol in Protocol::ALL {
-            for (faults, depth) in [(false, 5), (true, 3)] {
-                let config = Config { brokers: 3, min_insync_replicas: 2, ..Config::for_protocol(protocol) };
+            // One partition, and a topic of two on three brokers (placed by the version's placer).
+            for (faults, depth, partitions) in [(false, 5, 1), (true, 3, 1), (false, 4, 2)] {
+                let config = Config { brokers: 3, min_insync_replicas: 2, partitions, replication_factor: (partitions > 1).then_some(2), ..Config::for_protocol(protocol) };
                 let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, shutdowns: faults, consume: faults, ..Search::new(config.clone()) };
                 let moves = Moves::new(&config, &search, depth);
                 // A child's key, with the kinds of the violations its step

@@ -284,15 +284,8 @@ impl Simulation {
         let mut moved = 0;
         let mut why = "";
         for &p in &partitions {
-            let registration = self.controller.partition(p);
-            let leadership = PartitionLeadership {
-                id: p,
-                replicas: registration.replicas.to_vec(),
-                leader: registration.leader,
-                isr: registration.isr.to_vec(),
-            };
-            match preferred_election(&leadership, mode, |b| self.active(b)) {
-                PreferredElection::Elected(b) if Some(b) != registration.leader => {
+            match self.preferred_choice(p, mode) {
+                PreferredElection::Elected(b) if Some(b) != self.controller.partition(p).leader => {
                     self.move_leadership(p, b, ElectionKind::Preferred);
                     moved += 1;
                 }
@@ -305,6 +298,20 @@ impl Simulation {
             (0, None) => Err("no partition moved: each is led by its preferred replica, or that replica is fenced, shutting down or not in the ISR".into()),
             _ => Ok(()),
         }
+    }
+
+    /// What a preferred election would do for partition `p` now.
+    fn preferred_choice(&self, p: PartitionId, mode: ControllerMode) -> PreferredElection {
+        let registration = self.controller.partition(p);
+        let leadership = PartitionLeadership { id: p, replicas: registration.replicas.to_vec(), leader: registration.leader, isr: registration.isr.to_vec() };
+        preferred_election(&leadership, mode, |b| self.active(b))
+    }
+
+    /// A preferred election of every partition would move some leadership
+    /// now (the step would not be refused).
+    pub(crate) fn preferred_election_moves_any(&self) -> bool {
+        let mode = if self.rules.has(Rule::KraftController) { ControllerMode::KRaft } else { ControllerMode::ZooKeeper };
+        self.config.partition_ids().any(|p| matches!(self.preferred_choice(p, mode), PreferredElection::Elected(b) if Some(b) != self.controller.partition(p).leader))
     }
 
     /// The controller gives partition `p` to `leader`, an active ISR member,
