@@ -421,7 +421,7 @@ impl Walker {
             next.apply_in_place(moves.step(m));
             next.accounting.out.clear(); // the next copy of this state need not copy its events
             let violated = next.violations[seen..].iter().any(|v| counts(v, search));
-            children.push((state_key(next, search), violated));
+            children.push((state_key(next, search, &moves.symmetries), violated));
             // Asked to stop: at once, as the command line's Ctrl-C and a
             // page's progress callback expect (the batch is not merged).
             if !tick(()) {
@@ -479,7 +479,7 @@ mod tests {
                         let mut child = state.clone();
                         child.apply_in_place(moves.step(m));
                         child.accounting.out.clear();
-                        if seen.insert(state_key(&child, &plain)) {
+                        if seen.insert(state_key(&child, &plain, &moves.symmetries)) {
                             next.push(child);
                         }
                     }

@@ -18,7 +18,8 @@ use crate::search::spec::{counts, replay, Found};
 use serde::Serialize;
 
 pub use crate::search::spec::{Goal, Progress, Search, Stop, Strategy, MAX_THREADS};
-pub use crate::search::state_key::canonical_hash;
+pub use crate::search::state_key::{canonical_hash, renamed_words, state_words};
+pub use crate::search::symmetry::{Renaming, Symmetries};
 
 /// What a search found, and how far it went.
 #[derive(Clone, Debug, Serialize)]
@@ -37,6 +38,9 @@ pub struct Outcome {
     /// False if the search stopped before finishing its depth (`stopped` says why).
     pub complete: bool,
     pub stopped: Option<Stop>,
+    /// The renamings of brokers and partitions the state key took, the
+    /// identity included (1: symmetry off, or none but the identity).
+    pub symmetries: usize,
 }
 
 
@@ -64,6 +68,7 @@ pub fn explore(search: &Search, progress: Progress) -> Outcome {
 pub(crate) fn outcome(search: &Search, found: Found) -> Outcome {
     let (path, states, generated, depth, stopped) = found;
     let complete = stopped.is_none();
+    let symmetries = if search.symmetry && search.strategy == Strategy::Bfs { Symmetries::of(&search.config).count() } else { 1 };
     match path {
         Some(steps) => {
             let steps = minimise(search, steps);
@@ -81,9 +86,9 @@ pub(crate) fn outcome(search: &Search, found: Found) -> Outcome {
             if let Err(e) = scenario.validate() {
                 panic!("the explorer built a scenario that does not validate: {e}");
             }
-            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, generated, depth, complete, stopped }
+            Outcome { found: violation.is_some(), violation, scenario: Some(scenario), states, generated, depth, complete, stopped, symmetries }
         }
-        None => Outcome { found: false, violation: None, scenario: None, states, generated, depth, complete, stopped },
+        None => Outcome { found: false, violation: None, scenario: None, states, generated, depth, complete, stopped, symmetries },
     }
 }
 

@@ -11,5 +11,6 @@ pub mod explore;
 pub(crate) mod moves;
 pub(crate) mod spec;
 pub(crate) mod state_key;
+pub mod symmetry;
 pub(crate) mod visited;
 pub mod whatif;

@@ -6,12 +6,17 @@ use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
 use crate::run::scenario::{Crash, Elect, Heal, Produce, Step};
 use crate::search::spec::Search;
+use crate::search::symmetry::Symmetries;
 use arrayvec::ArrayVec;
 
 /// Every step a search may take, built once, so that listing a state's
 /// moves allocates nothing: a move is an index into `steps`.
 pub(crate) struct Moves {
     steps: Vec<Step>,
+    /// The renamings that map the topic onto itself, for the state key
+    /// (none unless `search.symmetry`): the moves of a renamed state are
+    /// the renamed moves.
+    pub(crate) symmetries: Symmetries,
     brokers: usize,
     partitions: usize,
     /// Where each kind of step starts in `steps` (one per broker, or per
@@ -88,8 +93,10 @@ impl Moves {
         }
         let [fetch, crash, power_loss, restart, elect, elect_preferred, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce] = starts;
         assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
+        let symmetries = if search.symmetry { Symmetries::of(config) } else { Symmetries::none() };
         Moves {
             steps,
+            symmetries,
             brokers: ids.len(),
             partitions,
             fetch,

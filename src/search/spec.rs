@@ -49,6 +49,10 @@ pub struct Search {
     /// Threads of the exhaustive search (1 to 256); the answer is the same
     /// for any number.
     pub threads: usize,
+    /// Symmetry reduction (`symmetry`): a state whose renaming of brokers
+    /// and partitions, one that maps the topic onto itself, was searched is
+    /// not searched again. The answer is the same; the states fewer.
+    pub symmetry: bool,
 }
 
 /// What counts as found.
@@ -85,6 +89,7 @@ impl Search {
             count_unclean_losses: false,
             goal: Goal::Violation,
             threads: 1,
+            symmetry: true,
         }
     }
 }

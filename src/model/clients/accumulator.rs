@@ -252,6 +252,14 @@ impl Producer {
         self.queues.iter().flatten().copied()
     }
 
+    /// The records queued for partition `p`, client by client (acks order):
+    /// `queued` is these, partition after partition.
+    pub fn queued_for(&self, p: PartitionId) -> impl Iterator<Item = u64> + '_ {
+        let start = queue_index(Acks::Zero, p).min(self.queues.len());
+        let end = (queue_index(Acks::All, p) + 1).min(self.queues.len());
+        self.queues[start..end].iter().flatten().copied()
+    }
+
     /// Pending requests for `partition` on `broker` whose offset is below `high_watermark`.
     pub fn take_reached(&mut self, partition: PartitionId, broker: BrokerId, high_watermark: u64) -> RequestIds {
         self.take_pending(|r| r.partition == partition && r.broker == Some(broker) && r.offset.is_some_and(|o| o < high_watermark))

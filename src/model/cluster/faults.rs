@@ -336,7 +336,7 @@ impl Simulation {
         }
         self.controller.fenced[(b - 1) as usize] = true;
         self.controller.shutting_down[(b - 1) as usize] = false;
-        self.controller.silent_since_ms[(b - 1) as usize] = None;
+        self.controller.hear_from(b);
         self.emit(Event::ControlledShutdownCompleted { broker: b });
     }
 

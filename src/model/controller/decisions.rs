@@ -447,7 +447,7 @@ impl Simulation {
     /// A broker is back in touch with the controller (registered after a
     /// restart, or healed).
     pub(crate) fn rejoin(&mut self, b: BrokerId) {
-        self.controller.silent_since_ms[(b - 1) as usize] = None;
+        self.controller.hear_from(b);
         // A broker still in controlled shutdown stays so (it stops at its next heartbeat).
         if self.broker(b).shutdown_at_ms.is_none() {
             self.controller.shutting_down[(b - 1) as usize] = false;
@@ -480,9 +480,7 @@ impl Simulation {
 
     /// The controller stops hearing from `b` (unless it already had).
     pub(crate) fn go_silent(&mut self, b: BrokerId) {
-        let since = &mut self.controller.silent_since_ms[(b - 1) as usize];
-        if since.is_none() {
-            *since = Some(self.now_ms);
-        }
+        let now = self.now_ms;
+        self.controller.fall_silent(b, now);
     }
 }

@@ -71,6 +71,13 @@ pub struct Controller {
     pub fenced: PerBroker<bool>,
     /// Since when the controller has heard no heartbeat from a broker.
     pub silent_since_ms: PerBroker<Option<u64>>,
+    /// The order in which the silent brokers fell silent (1 for the first;
+    /// 0 for a broker heard from). The stalest broker is fenced first
+    /// (KRaft's `BrokerHeartbeatManager` keeps its brokers by last contact,
+    /// oldest first, and `findOneStaleBroker` takes the first): brokers
+    /// silent since the same moment go in the order they fell silent, never
+    /// by their ids.
+    pub silent_order: PerBroker<u32>,
     /// Brokers in controlled shutdown (KRaft `BrokerRegistration.inControlledShutdown`).
     pub shutting_down: PerBroker<bool>,
     /// One per partition, by id.
@@ -79,7 +86,7 @@ pub struct Controller {
     pub rebalance: Rebalance,
 }
 
-crate::clone_in_place!(Controller { fenced, silent_since_ms, shutting_down, partitions, rebalance });
+crate::clone_in_place!(Controller { fenced, silent_since_ms, silent_order, shutting_down, partitions, rebalance });
 
 impl Controller {
     /// A new topic with the replicas of each partition (`assignment`): each
@@ -88,6 +95,7 @@ impl Controller {
         Controller {
             fenced: (0..brokers).map(|_| false).collect(),
             silent_since_ms: (0..brokers).map(|_| None).collect(),
+            silent_order: (0..brokers).map(|_| 0).collect(),
             shutting_down: (0..brokers).map(|_| false).collect(),
             partitions: assignment.iter().map(|&r| PartitionRegistration::new(r)).collect(),
             rebalance: Rebalance::default(),
@@ -110,12 +118,31 @@ impl Controller {
         self.shutting_down[(b - 1) as usize]
     }
 
-    /// Brokers whose session has expired by `now_ms`, in id order.
+    /// Brokers whose session has expired by `now_ms`, the stalest first:
+    /// by the time they fell silent, then by the order they did.
     pub fn expired_sessions(&self, now_ms: u64, session_timeout_ms: u64) -> BrokerList {
-        (1..=self.fenced.len() as u32)
+        let mut expired: BrokerList = (1..=self.fenced.len() as u32)
             .filter(|&b| !self.is_fenced(b))
             .filter(|&b| self.silent_since_ms[(b - 1) as usize].is_some_and(|t| now_ms >= t + session_timeout_ms))
-            .collect()
+            .collect();
+        expired.sort_unstable_by_key(|&b| (self.silent_since_ms[(b - 1) as usize], self.silent_order[(b - 1) as usize]));
+        expired
+    }
+
+    /// The controller hears no more from broker `b` from `now_ms` (if it
+    /// did until now).
+    pub fn fall_silent(&mut self, b: BrokerId, now_ms: u64) {
+        let i = (b - 1) as usize;
+        if self.silent_since_ms[i].is_none() {
+            self.silent_since_ms[i] = Some(now_ms);
+            self.silent_order[i] = 1 + self.silent_order.iter().copied().max().unwrap_or(0);
+        }
+    }
+
+    /// The controller hears from broker `b` again.
+    pub fn hear_from(&mut self, b: BrokerId) {
+        self.silent_since_ms[(b - 1) as usize] = None;
+        self.silent_order[(b - 1) as usize] = 0;
     }
 
     /// The next time a session can expire.
