@@ -29,7 +29,7 @@ use crate::model::limits::{MAX_BROKERS, MAX_PARTITIONS};
 
 /// Past this many renamings (the identity included) the key would cost more
 /// than the states it saves: the search then keeps ids as they are.
-pub const MOST_RENAMINGS: usize = 24;
+pub const MOST_RENAMINGS: usize = 8;
 
 /// How the key reads a state: which broker and partition of the state stand
 /// at each place of the renamed state, and each id's new name.
