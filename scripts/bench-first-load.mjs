@@ -3,6 +3,12 @@
 //
 //   scripts/fetch-raftscope.sh && node scripts/bench-first-load.mjs
 //     [--runs 7] [--profile fast|slow|both] [--json FILE] [--waterfall]
+//     [--tour NAME] [--scenario NAME --step N]
+//
+// --tour opens the full page at that tour's first stop (index.html?tour=NAME);
+// --scenario and --step give the docs page's element a gallery scenario and
+// step other than the default (a topic of several partitions:
+// --tour broker-dies --scenario broker-dies-and-returns --step 9).
 //
 // What it measures, per load, from navigation start (performance.now() of
 // the page), in a fresh browser context each time (cold: no HTTP cache, no
@@ -71,8 +77,15 @@ const { values } = parseArgs({
     profile: { type: 'string', default: 'both' },
     json: { type: 'string' },
     waterfall: { type: 'boolean', default: false },
+    tour: { type: 'string' },
+    scenario: { type: 'string', default: 'kip101-loss-after-restart' },
+    step: { type: 'string', default: '8' },
   },
 });
+const NAME = /^[a-z0-9-]{1,64}$/;
+if (values.tour !== undefined && !NAME.test(values.tour)) fail(`--tour must be a tour's name, not ${values.tour}`);
+if (!NAME.test(values.scenario)) fail(`--scenario must be a gallery scenario's name, not ${values.scenario}`);
+if (!/^[0-9]{1,5}$/.test(values.step)) fail(`--step must be a step number, not ${values.step}`);
 const RUNS = Number(values.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) fail(`--runs must be a positive integer, not ${values.runs}`);
 const profiles = values.profile === 'both' ? ['fast', 'slow'] : [values.profile];
@@ -103,7 +116,7 @@ const DOCS_PAGE = `<!doctype html>
   <p>Before KIP-101 a follower that restarted truncated its log to its high watermark, then fetched from the leader.</p>
   <p>If the leader failed at that moment, the follower could become leader with fewer records than were acknowledged.</p>
   <p>Step through the run below: the loss happens at step eight.</p>
-  <highwater-playground scenario="kip101-loss-after-restart" step="8"></highwater-playground>
+  <highwater-playground scenario="${values.scenario}" step="${values.step}"></highwater-playground>
   <p>With leader epochs the follower asks the leader where its epoch ends, and truncates only what diverges.</p>
 </body>
 </html>
@@ -142,7 +155,7 @@ function watchFirstDraw() {
 }
 
 const PAGES = [
-  { id: 'full', label: 'full page', site: 'highwater', path: '/index.html', drawn: 'ready' },
+  { id: 'full', label: 'full page', site: 'highwater', path: values.tour ? `/index.html?tour=${values.tour}` : '/index.html', drawn: 'ready' },
   { id: 'raftscope', label: 'RaftScope', site: 'raftscope', path: '/index.html', drawn: 'servers' },
   { id: 'docs', label: 'docs page', site: 'highwater', path: '/bench-docs.html', drawn: 'ready' },
 ];
@@ -269,6 +282,7 @@ const results = {
   date: new Date().toISOString(),
   runs: RUNS,
   phone: { ...PHONE, cpuSlowdown: CPU_SLOWDOWN },
+  pages: { full: PAGES[0].path, docs: `scenario="${values.scenario}" step="${values.step}"` },
   chromium: browser.version(),
   profiles: {},
 };
@@ -327,6 +341,7 @@ const kb = (x) => (x / 1024).toFixed(1);
 
 const lines = [];
 lines.push(`Phone: ${PHONE.viewport.width}x${PHONE.viewport.height} @${PHONE.deviceScaleFactor}, CPU ${CPU_SLOWDOWN}x slower; gzip, HTTP/1.1; ${RUNS} cold loads each, interleaved; ${results.chromium}.`);
+lines.push(`Full page ${results.pages.full}; docs page <highwater-playground ${results.pages.docs}>.`);
 lines.push('Medians, (min–max). Times in ms from navigation start; KB = 1024 bytes over the wire (gzipped bodies + headers); requests finished before the first draw.');
 for (const key of profiles) {
   const p = results.profiles[key];

@@ -41,7 +41,7 @@ export function renderLegend(state, view = {}) {
     // epoch's colour (blue for epoch 0), grey where records carry no epoch.
     h('span', { class: 'legend-item', key: 'c' }, h('span', { class: `swatch ${swatchEpoch} committed`, 'data-testid': 'legend-committed' }), t('legend.committed')),
     h('span', { class: 'legend-item', key: 'u' }, h('span', { class: `swatch ${swatchEpoch} uncommitted`, 'data-testid': 'legend-uncommitted' }), t('legend.uncommitted')),
-    h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line hw' }), t('legend.hw')),
+    h('span', { class: 'legend-item', key: 'hw' }, h('span', { class: 'swatch-line' }), t('legend.hw')),
     h('span', { class: 'legend-item', key: 'leo' }, h('span', { class: 'swatch-line leo' }), t('legend.leo')),
     h('span', { class: 'legend-item', key: 'ck' }, h('span', { class: 'swatch-line ckpt' }), t('legend.ckpt')),
     view.recordEpochs === false
@@ -310,8 +310,10 @@ function brokerMemo(b, state, start, count, stepEvents, flagged, gaps, refusals,
 function noReplicaLine(state, shown) {
   const others = state.brokers.filter((b) => b.replica === false);
   if (!others.length) return null;
+  const label = t('map.no_replica_on', { partition: shown, count: others.length });
   return h('span', { class: 'no-replica-line muted', key: 'no-replica', 'data-testid': 'no-replica' },
-    t('map.no_replica_on', { partition: shown, count: others.length }), ' ',
+    // No space after a full-width colon (Chinese: 无副本的 broker：2、3).
+    label, /[\u3000-\u303f\uff00-\uffef]$/.test(label) ? '' : ' ',
     // Compact: the ids; one that is down struck through in red, its state in words for a screen reader and a tooltip.
     others.map((b, i) => {
       const state = [!b.alive ? roleText(b.role) : null, b.fenced ? t('broker.fenced') : null, b.isolated ? t('broker.isolated') : null].filter(Boolean).join(', ');
