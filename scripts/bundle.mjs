@@ -28,6 +28,17 @@ export const OUT = path.join(WWW, 'bundle');
 /** The bundled entry, relative to www/. */
 export const BUNDLE = 'bundle/highwater-playground.js';
 
+/**
+ * The bundle's own URL as its modules read it: `String(import.meta.url)`, not
+ * `import.meta.url` alone, so that a bundler that bundles this bundle again
+ * (Vite, for a site that imports the package by its name) does not take each
+ * `new URL('…', import.meta.url)` for an asset of its own to move or inline: it
+ * made a small module a `data:` URL, against which no relative URL resolves
+ * ("Invalid URL" as the module was evaluated, and the element never defined).
+ * The files are the package's, beside the bundle.
+ */
+const BUNDLE_URL = 'String(import.meta.url)';
+
 /** The style sheets the modules name (`new URL('….css', import.meta.url)`): each is minified into the bundle's folder. */
 const sheets = new Set();
 const CSS_URL = /new URL\((['"])([^'"]+\.css)\1,\s*import\.meta\.url\)/g;
@@ -47,8 +58,8 @@ const sourceUrls = {
         sheets.add(sheet);
         return `new URL(${JSON.stringify(`./${path.basename(sheet)}`)}, BUNDLE_URL)`;
       });
-      const own = `new URL(${JSON.stringify(path.relative(OUT, args.path).split(path.sep).join('/'))}, import.meta.url).href`;
-      return { contents: text.replaceAll('import.meta.url', own).replaceAll('BUNDLE_URL', 'import.meta.url'), loader: 'js' };
+      const own = `new URL(${JSON.stringify(path.relative(OUT, args.path).split(path.sep).join('/'))}, BUNDLE_URL).href`;
+      return { contents: text.replaceAll('import.meta.url', own).replaceAll('BUNDLE_URL', BUNDLE_URL), loader: 'js' };
     });
   },
 };

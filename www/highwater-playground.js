@@ -19,7 +19,7 @@
 // bar carries its run, tour and language.
 
 import { ensureCore, coreLoaded } from './core.js';
-import { setLanguage, loadLanguage, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
+import { setLanguage, loadLanguage, loadBundle, hasBundle, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
 import { h, patch } from './draw/dom.js';
 import { markupFragment } from './element/template.js';
 import { styleSheet, adopt } from './element/sheets.js';
@@ -32,8 +32,8 @@ import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
 import { wireGallery } from './dialogs/gallery-dialog.js';
 import { Tours } from './panels/tour-panel.js';
 import { wireExport } from './panels/export-menu.js';
-import { PageAddress } from './element/links.js';
-import { loadGallery, galleryEntry } from './element/gallery.js';
+import { PageAddress, wireOpenLink } from './element/links.js';
+import { loadGallery, galleryEntry, galleryWords } from './element/gallery.js';
 import { tourIds } from './element/tour.js';
 import { loadFrame, Snapshot } from './element/first-frame.js';
 import { excerpt } from './words/user-text.js';
@@ -60,7 +60,8 @@ function part(name, load) {
 const PARTS = {
   explore: () => part('explore', () => import('./dialogs/explore-dialog.js')),
   whatif: () => part('whatif', () => import('./dialogs/whatif-dialog.js')),
-  writer: () => part('writer', () => import('./panels/lesson-writer.js')),
+  // The lesson writer's words (the locale bundle `writer`) come with its code.
+  writer: () => part('writer', () => Promise.all([import('./panels/lesson-writer.js'), loadBundle('writer')]).then(([module]) => module)),
   share: () => part('share', () => import('./dialogs/share-dialog.js')),
   fork: () => part('fork', () => Promise.all([import('./panels/fork-view.js'), styleSheet(new URL('./draw/compare.css', import.meta.url))])),
   diagram: () => part('diagram', () => Promise.all([import('./panels/diagram-panel.js'), styleSheet(new URL('./draw/diagram.css', import.meta.url))])),
@@ -117,12 +118,35 @@ const diagram = (pg) => partOf(pg, 'diagram', ([{ DiagramPanel }, sheet]) => {
   return pg.diagram;
 });
 
+/**
+ * The Glossary: its terms and texts are the locale bundle `glossary`, fetched
+ * at its first opening (the board's tooltips, `glossary.*.short`, are in
+ * ui.json); it opens once they are in. Not to be had: a notice says so, and
+ * nothing else changes.
+ */
+async function openGlossary(pg) {
+  if (!hasBundle('glossary') && !(await pg.wordsFor('glossary', t('glossary_ui.title')))) return;
+  const dialog = pg.$('dlg-glossary');
+  translateTree(dialog);
+  if (!dialog.open) dialog.showModal();
+}
+
 /** What the host needs before the styles arrive: a box to be seen (and lazily loaded) in, and
  *  nothing inherited from the host page (its font, letter spacing, alignment…). */
-const HOST = new CSSStyleSheet();
-HOST.replaceSync(`:host { all: initial; display: block; position: relative; }
+const HOST_RULES = `:host { all: initial; display: block; position: relative; }
 :host([hidden]) { display: none; }
-.hw-waiting { all: initial; min-height: 240px; display: grid; place-items: center; font: 14px system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; }`);
+.hw-waiting { all: initial; min-height: 240px; display: grid; place-items: center; font: 14px system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; }
+.hw-failed { all: initial; display: block; box-sizing: border-box; padding: 8px 12px; font: 14px/1.4 system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+:host([data-scheme="dark"]) .hw-failed { color: #aeb6c2; border-color: #4b5563; }`;
+let hostStyles = null;
+/** The host's sheet, made at the first element (not at import: the module is imported where there is no DOM too). */
+function hostSheet() {
+  if (!hostStyles) {
+    hostStyles = new CSSStyleSheet();
+    hostStyles.replaceSync(HOST_RULES);
+  }
+  return hostStyles;
+}
 
 let template = null;
 
@@ -203,6 +227,11 @@ function watchScheme(el, on) {
   }
 }
 
+/** An error as one short line of text. */
+function errorText(err) {
+  return excerpt(err && err.message ? err.message : String(err), 160);
+}
+
 /** A whole number from an attribute (past the run's end is still a number: it is said so, and the end shown), or null. */
 function stepNumber(raw) {
   return raw !== null && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : null;
@@ -216,10 +245,17 @@ function stepNumber(raw) {
 const BUILT_IN = {
   'page.core_failed': 'The simulation core could not be loaded',
   'page.core_failed_detail': '{message}. Build it with “make build” and reload.',
+  'notice.failed': '{what}: {message}',
+  'notice.could_not_start': 'Could not start: {message}',
 };
 const words = (key, params) => (has(key) ? t(key, params) : fill(BUILT_IN[key], params));
 
-export class HighwaterPlayground extends HTMLElement {
+// Imported where there is no DOM (a docs tool renders its pages on a server,
+// an SSR build, a test in Node), the module loads and defines nothing: its
+// class then extends a stand-in, and no browser global is touched at import.
+const ElementBase = typeof HTMLElement === 'function' ? HTMLElement : class {};
+
+export class HighwaterPlayground extends ElementBase {
   static observedAttributes = ['scenario', 'step', 'partition', 'tour', 'tour-src', 'fork', 'lang', 'height', 'controls', 'autoplay', 'theme'];
   /** The bundle of this module, beside it (as a page loads it; the same from the sources): the snippets load it. */
   static moduleUrl = new URL('./bundle/highwater-playground.js', import.meta.url).href;
@@ -227,7 +263,7 @@ export class HighwaterPlayground extends HTMLElement {
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
-    this.shadowRoot.adoptedStyleSheets = [HOST];
+    this.shadowRoot.adoptedStyleSheets = [hostSheet()];
     this.pg = null;
     this.starting = null;
     this.observer = null;
@@ -267,6 +303,8 @@ export class HighwaterPlayground extends HTMLElement {
     loadLanguage(this.language()).catch(() => {});
     const scenario = (this.getAttribute('scenario') || '').trim();
     if (this.hasAttribute('sync-url') || (scenario && !/^v\d+\./.test(scenario))) loadGallery().catch(() => {});
+    // A gallery scenario's name and description in its head, in a language other than English.
+    if (scenario && !/^v\d+\./.test(scenario)) galleryWords(this.language()).catch(() => {});
     if (this.size() === 'full' || this.hasAttribute('tour')) tourIds().catch(() => {});
     this.firstFrame().catch(() => {});
     if (!this.shadowRoot.childElementCount) {
@@ -424,7 +462,30 @@ export class HighwaterPlayground extends HTMLElement {
       pg.releaseReveal();
       pg.reveal();
       pg.notify('error', t('notice.could_not_start', { message }));
+    } else {
+      // Nothing laid out yet: not a waiting box for ever, but a line that says why.
+      this.showFailure(words('notice.could_not_start', { message: errorText(err) }));
+      if (this.hasAttribute('sync-url')) document.body.dataset.ready = 'error';
     }
+  }
+
+  /**
+   * In place of a playground it cannot lay out: one short line saying why, as
+   * text (nothing of the error is read as markup), and below it the element's
+   * own content, the host page's fallback (a link to the run, say), shown as it
+   * was before the module ran. `data-ready="error"`.
+   */
+  showFailure(text) {
+    const root = this.shadowRoot;
+    const line = document.createElement('p');
+    line.className = 'hw-failed';
+    line.setAttribute('role', 'status');
+    line.dir = 'auto';
+    line.textContent = text;
+    line.title = text;
+    root.adoptedStyleSheets = [hostSheet()];
+    root.replaceChildren(line, document.createElement('slot'));
+    this.dataset.ready = 'error';
   }
 
   /**
@@ -463,11 +524,17 @@ export class HighwaterPlayground extends HTMLElement {
     // With a first frame to draw, the core is asked for once it is drawn (below).
     const frameFirst = !keep && !coreLoaded() && this.frameSource() !== null;
     let core = frameFirst ? null : startCore();
+    // A gallery scenario's head: its name and description in the page's language (the gallery's words: element/gallery.js).
+    const named = (gallery) => {
+      const source = this.frameSource();
+      return gallery && source && galleryEntry(gallery, source.id) ? galleryWords(this.language()).then(() => gallery, () => gallery) : gallery;
+    };
     const withHead = (f) => f && Promise.all([
-      loadGallery().catch(() => null), size === 'full' ? tourIds().catch(() => []) : [],
+      loadGallery().then(named).catch(() => null), size === 'full' ? tourIds().catch(() => []) : [],
     ]).then(([gallery, tours]) => ({ ...f, gallery, tours }));
+    let stylesError = null;
     const [styles, lang, first] = await Promise.all([
-      styleSheets().catch(() => []),
+      styleSheets().catch((err) => { stylesError = err; return []; }),
       setLanguage(this.language()).catch(() => setLanguage('en').catch(() => 'en')),
       // The first frame, with what its head shows (the gallery's names, the first tour), unless the core is there first.
       keep ? null
@@ -480,8 +547,18 @@ export class HighwaterPlayground extends HTMLElement {
     useLanguage(lang);
     // Removed while it loaded: nothing to lay out.
     if (!this.isConnected) return;
+    // A compact playground (an element in another page, or the ?embed page in an iframe) that has
+    // neither its core (nor a first frame) nor its style sheet: one line that says so, not an empty or
+    // unstyled box (the full size says it in its head).
+    if (size !== 'full' && (coreError || stylesError)) {
+      this.showFailure(coreError
+        ? words('notice.failed', { what: words('page.core_failed'), message: errorText(coreError) })
+        : words('notice.could_not_start', { message: errorText(stylesError) }));
+      if (page) document.body.dataset.ready = 'error';
+      return;
+    }
     const root = this.shadowRoot;
-    root.adoptedStyleSheets = [HOST, ...styles];
+    root.adoptedStyleSheets = [hostSheet(), ...styles];
     root.replaceChildren(markup());
     const box = root.getElementById('root');
     box.lang = lang;
@@ -538,7 +615,8 @@ export class HighwaterPlayground extends HTMLElement {
       if (err) {
         // The first frame stays (a still board of the run asked for), with the reason the controls never came.
         release();
-        pg.notify('error', words('page.core_failed_detail', { message: err.message }));
+        pg.notify('error', page ? words('page.core_failed_detail', { message: err.message })
+          : words('notice.failed', { what: words('page.core_failed'), message: errorText(err) }));
         root.getElementById('app').setAttribute('aria-busy', 'false');
         this.dataset.ready = 'error';
         if (page) document.body.dataset.ready = 'error';
@@ -655,6 +733,9 @@ export class HighwaterPlayground extends HTMLElement {
         pg.enter();
         if (!entry) throw new Error(t('embed.unknown_scenario', { id: excerpt(scenario, 40) }));
         pg.gallery = await loadGallery();
+        await galleryWords(pg.lang).catch(() => {}); // its name in the head, in the page's language
+        if (pg.closed) return;
+        pg.enter();
         // Without a step: the scenario's telling moment (played from the start with autoplay).
         pg.loadScenario(entry.scenario, { at: step ?? (this.hasAttribute('autoplay') ? 0 : entry.focus ?? 0) });
       }
@@ -699,7 +780,7 @@ export class HighwaterPlayground extends HTMLElement {
     pg.openFork = (text) => forkView(pg).then((view) => view && view.open(text), (err) => pg.notify('error', t('notice.could_not_start', { message: err.message })));
     pg.loadDiagram = () => diagram(pg);
     root.querySelectorAll('dialog [data-close]').forEach((b) => b.addEventListener('click', () => b.closest('dialog').close()));
-    $('btn-glossary').addEventListener('click', () => $('dlg-glossary').showModal());
+    $('btn-glossary').addEventListener('click', () => openGlossary(pg));
 
     // Languages: the page has a switcher; an element follows its lang attribute.
     const select = $('lang');
@@ -725,8 +806,12 @@ export class HighwaterPlayground extends HTMLElement {
       this.unwire.push(() => document.removeEventListener('keydown', onKey));
     } else {
       root.addEventListener('keydown', (e) => pg.player.onKey(e));
+      // "Open in Highwater ↗": the run in the full page beside this module, not the host page.
+      this.unwire.push(wireOpenLink(pg));
     }
   }
 }
 
-if (!customElements.get('highwater-playground')) customElements.define('highwater-playground', HighwaterPlayground);
+if (typeof window !== 'undefined' && typeof customElements !== 'undefined' && !customElements.get('highwater-playground')) {
+  customElements.define('highwater-playground', HighwaterPlayground);
+}

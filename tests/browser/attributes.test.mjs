@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setup, ROOT } from './harness.mjs';
 
-/** Every key of the English table, as t() names them. */
+/** Every key of the English tables of the page's words (ui.json and the bundles its dialogs fetch), as t() names them. */
 function localeKeys() {
   const out = [];
   const walk = (o, prefix) => {
@@ -18,7 +18,9 @@ function localeKeys() {
       else out.push(`${prefix}${k}`);
     }
   };
-  walk(JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'locales', 'en', 'ui.json'), 'utf8')), '');
+  for (const bundle of ['ui', 'gallery', 'glossary', 'rules', 'writer']) {
+    walk(JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'locales', 'en', `${bundle}.json`), 'utf8')), bundle === 'ui' ? '' : `${bundle}.`);
+  }
   return out;
 }
 

@@ -1,9 +1,10 @@
 // What a first load asks for (scripts/bundle.mjs, element/sheets.js, the
 // promise caches of words/i18n.js, element/tour.js, element/gallery.js and
 // core.js): the element is one module; what is used later (the explorer, the
-// grid, the fork view, sharing, the exporters, the tours' words) is not
-// fetched until it is; and however many elements start at the same moment,
-// each file is fetched once. Behaviour only: the times are in
+// grid, the fork view, sharing, the exporters, the tours' words, the words of
+// the gallery, the glossary, the rules and the lesson writer) is not fetched
+// until it is; and however many elements start at the same moment, each file
+// is fetched once. Behaviour only: the times are in
 // scripts/bench-first-load.mjs and docs/performance.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +35,9 @@ async function requests({ path = '', body = null, count = 1 } = {}) {
 }
 
 const LATER = ['explore-dialog.js', 'whatif-dialog.js', 'share-dialog.js', 'fork-view.js', 'export.js', 'compare.css', 'worker-runner.js', 'explore-worker.js', 'whatif-worker.js', 'tour-worker.js', 'pkg-fast'];
+/** The locale bundles fetched when their dialog or panel first opens (words/i18n.js). */
+const LATER_WORDS = ['gallery', 'glossary', 'rules', 'writer'].map((b) => `/${b}.json`);
+const laterWords = (asked) => asked.filter((p) => p.startsWith('/locales/') && LATER_WORDS.some((w) => p.endsWith(w)));
 
 test('the page: one module for the element, nothing it does not show (on a first visit the diagram\'s panel is closed)', async () => {
   const asked = await requests();
@@ -43,6 +47,7 @@ test('the page: one module for the element, nothing it does not show (on a first
   assert.ok(asked.includes('/pkg/highwater_bg.wasm'));
   assert.ok(asked.includes('/bundle/style.css'), 'the minified style sheet');
   assert.ok(!asked.some((p) => p.startsWith('/locales/zh')), 'no other language');
+  assert.deepEqual(laterWords(asked), [], 'no words of a dialog or panel not open');
 });
 
 test('five elements starting together fetch each file once; compact ones fetch no tours and no diagram', async () => {
@@ -53,6 +58,47 @@ test('five elements starting together fetch each file once; compact ones fetch n
   for (const id of ids) assert.ok(asked.includes(`/first-frames/${id}.json`), `the first frame of ${id}`);
   for (const later of [...LATER, 'diagram-panel.js', 'tours.json', 'tours/index.json']) assert.ok(!asked.some((p) => p.includes(later)), `${later} is not fetched by compact elements`);
   assert.deepEqual(asked.filter((p) => p.endsWith('.js')), ['/bundle/highwater-playground.js']);
+  // Their heads' names are gallery.json's own English: no gallery words.
+  assert.deepEqual(laterWords(asked), [], 'no words of a dialog or panel not open');
+});
+
+test('a gallery scenario in Chinese: its name in its head at the first draw, its words fetched once; the glossary\'s words when the Glossary first opens', async () => {
+  const ids = ['kip101-loss-after-restart', 'unclean-election-loss'];
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 2400 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const asked = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  const url = `${env.url}first-load-zh.html`;
+  await page.route(url, (route) => route.fulfill({
+    contentType: 'text/html; charset=utf-8',
+    body: `<!doctype html><html lang="zh-Hans"><head><meta charset="utf-8"><title>Docs</title><script type="module" src="./bundle/highwater-playground.js"></script></head><body>${ids.map((id) => `<highwater-playground scenario="${id}" step="3" controls="full"></highwater-playground>`).join('\n')}</body></html>`,
+  }));
+  // The name each head first shows (read at every frame): the one drawn from the first frame, before the core is live.
+  await page.addInitScript(() => {
+    window.firstNames = [];
+    const look = () => {
+      document.querySelectorAll('highwater-playground').forEach((el, i) => {
+        const name = el.shadowRoot && el.shadowRoot.getElementById('scenario-name');
+        if (name && name.textContent && window.firstNames[i] === undefined) window.firstNames[i] = name.textContent;
+      });
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  await page.goto(url);
+  await page.waitForFunction((n) => document.querySelectorAll('highwater-playground[data-ready="true"]').length === n, ids.length);
+  const words = JSON.parse(await (await page.request.get(`${env.url}locales/zh-Hans/gallery.json`)).text());
+  const names = await page.evaluate(() => [...document.querySelectorAll('highwater-playground')].map((el) => el.shadowRoot.getElementById('scenario-name').textContent));
+  assert.deepEqual(names, ids.map((id) => words[id].name));
+  assert.deepEqual(await page.evaluate(() => window.firstNames), ids.map((id) => words[id].name), 'in Chinese from the first draw');
+  assert.equal(asked.filter((p) => p === '/locales/zh-Hans/gallery.json').length, 1, 'fetched once for both');
+  assert.deepEqual(laterWords(asked).filter((p) => !p.endsWith('/gallery.json')), [], 'no glossary, rules or writer words yet');
+  const first = page.locator('highwater-playground').first();
+  await first.locator('#btn-glossary').click();
+  await first.locator('#dlg-glossary[open]').waitFor();
+  assert.equal(await first.locator('#term-hw dt').textContent(), JSON.parse(await (await page.request.get(`${env.url}locales/zh-Hans/glossary.json`)).text()).hw.term);
+  assert.deepEqual(await page.evaluate(() => document.querySelector('highwater-playground').missingKeys()), []);
+  await context.close();
 });
 
 test('a part is fetched at its first use, once, and works (the explorer opens)', async () => {

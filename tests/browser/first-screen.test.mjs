@@ -158,6 +158,7 @@ test('Produce is within the first 10 Tab stops of free play; the top row and the
   // A run to step through: with the focus on a button put there by a click, the arrows step the timeline as before.
   await page.click('#btn-produce');
   await page.click('#btn-glossary');
+  await page.locator('#dlg-glossary[open]').waitFor(); // its words are fetched at its first opening
   await page.keyboard.press('Escape');
   await page.click('#btn-tours');
   await page.keyboard.press('Escape');

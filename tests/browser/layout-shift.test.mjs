@@ -62,7 +62,7 @@ const topic = async () => {
   return `#s=${link}&at=9`;
 };
 
-for (const [name, path] of [['the page', ''], ['a tour stop on the page', '?tour=leo-and-hw'], ['a later tour stop', '?tour=unclean-election&step=3'], ['a topic of six partitions, its cluster map above the board', topic]]) {
+for (const [name, path] of [['the page', ''], ['a tour stop on the page', '?tour=leo-and-hw'], ['a later tour stop', '?tour=unclean-election&step=3'], ['a topic of six partitions, its cluster map above the board', topic], ['a tour of a topic, its map above the board', '?tour=broker-dies'], ['a later stop of a tour of a topic', '?tour=broker-dies&step=4']]) {
   test(`no layout shift after the first draw: ${name}`, async () => {
     const { page, context } = await open(`${env.url}${typeof path === 'function' ? await path() : path}`);
     try {

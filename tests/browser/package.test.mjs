@@ -13,6 +13,7 @@ import {
 } from './package-harness.mjs';
 import { installTarball } from '../../scripts/docs-site.mjs';
 import { collectFiles } from '../../scripts/package.mjs';
+import { BUNDLES } from '../../www/words/i18n.js';
 
 let pack;
 let files;
@@ -87,7 +88,7 @@ test('the tarball holds the JS API, the wasm package, locales, tours, gallery, t
     'core.js', 'core.d.ts', 'highwater-playground.d.ts',
     'pkg/highwater.js', 'pkg/highwater_bg.wasm', 'pkg/highwater.d.ts',
     'gallery.json', 'tours/index.json', 'element/style.css', 'index.html', 'tour.schema.json',
-    ...LANGS.flatMap((l) => ['ui', 'tours', 'events'].map((b) => `locales/${l}/${b}.json`)),
+    ...LANGS.flatMap((l) => BUNDLES.map((b) => `locales/${l}/${b}.json`)),
   ];
   const tours = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', 'index.json'), 'utf8')).tours;
   must.push(...tours.map((id) => `tours/${id}.json`));

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openPage, loadFromGallery, loadCore, ROOT } from './harness.mjs';
+import { setup, openPage, loadFromGallery, loadCore, missingKeys, ROOT } from './harness.mjs';
 
 let env;
 let core;
@@ -108,6 +108,29 @@ test('rules in force: the version label opens them; KIP-966 is listed under 4.1 
   await d41.locator('button[data-close]').click();
   assert.equal(await elr.locator('#caption [data-testid="version"]').textContent(), 'Kafka 4.1');
   assert.deepEqual([...page.errors, ...elr.errors], []);
+});
+
+test('in Chinese the rules\' sentences come with their dialogs (locales/zh-Hans/rules.json, fetched when Settings or the rules in force first open)', async () => {
+  const words = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'locales', 'zh-Hans', 'rules.json'), 'utf8'));
+  const page = await openPage(env, { path: '?lang=zh-Hans' });
+  const asked = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.locator('#caption [data-testid="version"]').click();
+  const dialog = page.locator('#dlg-rules[open]');
+  await dialog.waitFor();
+  // A sentence: its first letter capitalised (ruleSentence).
+  for (const id of version('3.7').rules) {
+    const text = await dialog.locator(`[data-testid="rules-in-force"] [data-rule="${id}"] .rule-summary`).textContent();
+    assert.equal(text.toLowerCase(), words[id].toLowerCase(), id);
+  }
+  await dialog.locator('button[data-close]').click();
+  await page.click('#btn-settings');
+  await page.locator('#dlg-settings[open]').waitFor();
+  const notes = (await page.locator('#settings-version-notes').textContent()).toLowerCase();
+  for (const id of version('3.7').introduced) assert.ok(notes.includes(words[id].toLowerCase()), `${id} in the notes`);
+  assert.deepEqual(asked.filter((p) => p.endsWith('/rules.json')).sort(), ['/locales/en/rules.json', '/locales/zh-Hans/rules.json'], 'fetched once');
+  assert.deepEqual(await missingKeys(page), []);
+  assert.deepEqual(page.errors, []);
 });
 
 test('the rules dialog shows the run\'s own value beside a default it overrides (a link naming 2.7, the 2.8 preset\'s old name)', async () => {

@@ -3,22 +3,26 @@
 
 import { isCrash } from '../core.js';
 import { h, patch } from '../draw/dom.js';
-import { t } from '../words/i18n.js';
+import { t, hasBundle, loadBundle } from '../words/i18n.js';
 import { VERSION_TEXT } from '../words/describe.js';
 import { renderGallery, galleryText, loadGallery } from '../element/gallery.js';
 
 export function wireGallery(pg) {
   const $ = (id) => pg.$(id);
 
+  /** Opens once the gallery and its cards' words (the locale bundle `gallery`, fetched at the first opening) are in; if they cannot be had, with the reason instead. */
   async function open() {
-    $('dlg-gallery').showModal();
+    const dialog = $('dlg-gallery');
+    let failed = null;
     try {
-      pg.gallery = await loadGallery();
-      pg.enter();
-      patch($('gallery'), renderGallery(pg.gallery, pg.name));
+      [pg.gallery] = await Promise.all([loadGallery(), hasBundle('gallery') ? null : loadBundle('gallery')]);
     } catch (err) {
-      patch($('gallery'), h('p', { class: 'error' }, t('gallery_ui.load_failed', { message: err.message })));
+      failed = err;
     }
+    if (pg.closed) return;
+    pg.enter();
+    patch($('gallery'), failed ? h('p', { class: 'error' }, t('gallery_ui.load_failed', { message: failed.message })) : renderGallery(pg.gallery, pg.name));
+    if (!dialog.open) dialog.showModal();
   }
 
   function onClick(e) {

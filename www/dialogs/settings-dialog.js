@@ -3,7 +3,7 @@
 
 import { core, isCrash } from '../core.js';
 import { h, patch } from '../draw/dom.js';
-import { t } from '../words/i18n.js';
+import { t, language, hasBundle } from '../words/i18n.js';
 import { excerpt } from '../words/user-text.js';
 import { VERSION_TEXT } from '../words/describe.js';
 import { phrase } from '../words/event-text.js';
@@ -38,12 +38,22 @@ function topicFields(form, brokers) {
   return { value: out };
 }
 
+/**
+ * The rules' sentences (the version picker's tooltips, the notes under it, the
+ * rules in force): in English the core's own (ruleSentence), in another
+ * language the locale bundle `rules`, fetched when Settings or the rules in
+ * force first open; a dialog that shows them opens once they are in (at once
+ * when they are: pg.wordsFor).
+ */
+const rulesIn = () => language() === 'en' || hasBundle('rules');
+
 export function wireSettings(pg) {
   const $ = (id) => pg.$(id);
   // The whole config the form stands for, including settings it has no field for.
   let base = null;
 
-  function open() {
+  async function open() {
+    if (!rulesIn() && !(await pg.wordsFor('rules', t('settings.title')))) return;
     const form = $('settings-form');
     for (const name of SETTINGS_NUMBERS) form.elements[name].value = String(setting(pg.config, name));
     for (const name of SETTINGS_CHECKS) form.elements[name].checked = Boolean(setting(pg.config, name));
@@ -55,7 +65,7 @@ export function wireSettings(pg) {
     base = { ...pg.config };
     patch($('settings-version-notes'), versionNotes(core().versions, pg.config.protocol));
     $('settings-error').hidden = true;
-    $('dlg-settings').showModal();
+    if (!$('dlg-settings').open) $('dlg-settings').showModal();
   }
 
   /**
@@ -147,12 +157,13 @@ export function wireRules(pg) {
     $('rules-body').scrollTop = 0;
   };
   $('rules-version').addEventListener('change', () => draw($('rules-version').value));
-  $('caption').addEventListener('click', (e) => {
+  $('caption').addEventListener('click', async (e) => {
     if (!e.target.closest('button[data-action="rules"]')) return;
+    if (!rulesIn() && !(await pg.wordsFor('rules', t('rules_dialog.title')))) return;
     const select = $('rules-version');
     patch(select, core().versions.versions.map((v) => h('option', { value: v.name, key: v.name }, VERSION_TEXT.option(v.name, v.name === pg.config.protocol))));
     select.value = pg.config.protocol;
     draw(pg.config.protocol);
-    $('dlg-rules').showModal();
+    if (!$('dlg-rules').open) $('dlg-rules').showModal();
   });
 }

@@ -77,13 +77,5 @@ export function wireShare(pg) {
   });
   $('btn-trace-copy').addEventListener('click', () => copyText(pg, traceText, t('notice.trace_copied')));
   $('btn-trace-download').addEventListener('click', () => download(fileName(pg.name, 'trace.txt'), new Blob([traceText], { type: 'text/plain' })));
-
-  // A playground embedded in another page points its "Open in Highwater" at the full page when it is used.
-  if (!pg.address) {
-    const open = $('open-full');
-    const update = () => { open.href = runUrl(pg) ?? new URL('../index.html', import.meta.url).href; };
-    open.addEventListener('pointerdown', update);
-    open.addEventListener('focus', update);
-    open.addEventListener('click', update);
-  }
+  // (An embedded playground's "Open in Highwater ↗" is kept by the element itself: links.js, wireOpenLink.)
 }

@@ -1,17 +1,29 @@
 // The scenario gallery (www/gallery.json, written by scripts/gallery.mjs):
 // one card per scenario with its one-line explanation, one click to load it,
 // and for the scenarios that compare Kafka versions, one button per version.
-// Names and explanations come from the locale tables (`gallery.<id>.*`), the
-// English ones being the scenario files' own words.
+// Names and explanations come from the locale tables (`gallery.<id>.*`, the
+// bundle locales/<language>/gallery.json, fetched with the Scenarios dialog),
+// the English ones being the scenario files' own words, which gallery.json
+// holds too.
 
 import { h } from '../draw/dom.js';
-import { t, has } from '../words/i18n.js';
+import { t, has, hasBundle, loadBundle, language } from '../words/i18n.js';
 import { settingsDigest } from './gallery-digest.js';
 
-/** A gallery entry's name, summary or description in the page's language. */
+/** A gallery entry's name, summary or description in the page's language (gallery.json's English until its words are in). */
 export function galleryText(entry, field) {
   const key = `gallery.${entry.id}.${field}`;
   return has(key) ? t(key) : entry[field] || '';
+}
+
+/**
+ * The gallery's words for a head that names a gallery entry (its name and
+ * description), in `code`: nothing to fetch in English, whose words are
+ * gallery.json's own (tests/browser/locales.test.mjs checks that they are the
+ * same); in another language the locale bundle `gallery`, fetched once.
+ */
+export function galleryWords(code = language()) {
+  return code === 'en' || hasBundle('gallery', code) ? Promise.resolve() : loadBundle('gallery');
 }
 
 /**

@@ -197,7 +197,7 @@ export function runUrl(pg, { embed = false } = {}) {
   if (link.ok && !linkOpens(link.value)) return null;
   const hash = link.ok ? buildFragment(link.value, pg.sim.position(), fork) : '';
   if (pg.address) return pageUrl(location, hash, { embed });
-  const url = new URL('../index.html', import.meta.url);
+  const url = fullPage();
   const parts = embed ? ['embed'] : [];
   if (pg.lang !== 'en') parts.push(`lang=${encodeURIComponent(pg.lang)}`);
   const origin = pg.tour ? pg.tour.origin : null;
@@ -206,6 +206,53 @@ export function runUrl(pg, { embed = false } = {}) {
   if (origin && origin.src !== undefined) parts.push(`tour-src=${encodeURIComponent(new URL(origin.src, document.baseURI).href)}`, `step=${pg.tour.index + 1}`);
   if (origin && origin.link !== undefined) return `${url.origin}${url.pathname}?${[...parts, `step=${pg.tour.index + 1}`].join('&')}#t=${encodeURIComponent(origin.link)}`;
   return `${url.origin}${url.pathname}${parts.length ? `?${parts.join('&')}` : ''}${hash}`;
+}
+
+/** The full page (index.html) beside this module, wherever it is served: in www/, and at the npm package's root (its bundle/ is one folder down, as element/ is). */
+function fullPage() {
+  return new URL('../index.html', import.meta.url);
+}
+
+/**
+ * "Open in Highwater ↗" of a playground embedded in another page (a compact
+ * element): the run in the full page beside this module (runUrl), not the
+ * host page. Kept current as the run moves (at most every 400 ms while it
+ * plays) and made again as it is pointed at, focused or clicked (a language,
+ * a fork or a tour changed since). Until the run is in the core (a first
+ * frame), and for a run too long for a link, the full page alone, in the
+ * playground's language. The page itself (PageAddress) keeps its own.
+ * Returns what unwires it.
+ */
+export function wireOpenLink(pg) {
+  const open = pg.$('open-full');
+  let timer = 0;
+  const href = () => {
+    if (pg.sim && !pg.onFrame && !pg.building) {
+      const url = runUrl(pg);
+      if (url !== null) return url;
+    }
+    const url = fullPage();
+    if (pg.lang !== 'en') url.search = `?lang=${encodeURIComponent(pg.lang)}`;
+    return url.href;
+  };
+  const update = () => {
+    clearTimeout(timer);
+    timer = 0;
+    if (!pg.closed) open.href = href();
+  };
+  const schedule = () => {
+    if (!pg.player.playing && !pg.player.clockRunning) update();
+    else if (!timer) timer = setTimeout(update, 400);
+  };
+  for (const type of ['pointerenter', 'pointerdown', 'focus', 'click']) open.addEventListener(type, update);
+  pg.host.addEventListener('highwater-position', schedule);
+  pg.host.addEventListener('highwater-ready', schedule);
+  update();
+  return () => {
+    clearTimeout(timer);
+    pg.host.removeEventListener('highwater-position', schedule);
+    pg.host.removeEventListener('highwater-ready', schedule);
+  };
 }
 
 /** The element's module as this page loaded it (the bundle beside the page), for the snippets: the element's class knows it. */

@@ -10,10 +10,10 @@ import { notify as showNotice } from './notices.js';
 import { render, renderProducer, endpoints, inFlightShown } from '../draw/render.js';
 import { renderEventLog, LOG_LINES_SHOWN } from '../draw/eventlog.js';
 import { eventLine, eventText, phrase } from '../words/event-text.js';
-import { t, language, useLanguage, setLanguage, translateTree } from '../words/i18n.js';
+import { t, language, useLanguage, setLanguage, translateTree, hasBundle, loadBundle } from '../words/i18n.js';
 import { animateStep, cancelAnimations, drawInFlight } from '../draw/animate.js';
 import { describeStep, hintFor } from '../words/describe.js';
-import { galleryText, galleryEntryNamed } from './gallery.js';
+import { galleryText, galleryEntryNamed, galleryWords } from './gallery.js';
 import { stepKey } from './tour.js';
 import { Player, PLAY_TICK_MS } from './player.js';
 import { refreshStaticControls, updateProducePlaceholder } from './controls.js';
@@ -21,7 +21,8 @@ import { visible } from '../words/user-text.js';
 import { bringIntoView } from './scroll.js';
 import { styleSheet, adopt } from './sheets.js';
 
-const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+// Read when drawn, never at import: the module is imported where there is no window too (a docs tool's server build).
+const reducedMotion = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 /** A step's animation at 1x takes at most this long, a truncation's slower fade included: under 2 s. */
 const STEP_MS = 1400;
 const CELL_WIDTH = { normal: 46, compact: 30, dense: 6 };
@@ -80,6 +81,7 @@ export class Playground {
     this.tour = null; // the tour being taken (tour-panel.js)
     this.firstTour = null; // offered on an empty page
     this.gallery = null; // the gallery's entries once loaded (names in every language)
+    this.headWordsAsked = null; // the language the head last asked the gallery's words for (headWords)
     this.address = null; // the page's address bar, when this playground is the page (links.js)
     this.building = null; // a token while a link's run is being computed (loadLink)
     this.forkView = null; // What if…: the fork and the comparison (fork-view.js)
@@ -195,6 +197,13 @@ export class Playground {
   releaseReveal() {
     clearTimeout(this.revealTimer);
     if (!this.revealHeld) return;
+    // A topic's board waits for its map's code (drawNow): until then the
+    // board drawn is the run's before (under a tour's panel, the empty run),
+    // and the map would come in above the board once shown.
+    if (this.clusterMapLoading && !this.clusterMap && !this.closed) {
+      this.clusterMapLoading.finally(() => this.releaseReveal());
+      return;
+    }
     this.revealHeld = false;
     if (this.drawnOnce && !this.closed) this.reveal();
   }
@@ -206,9 +215,36 @@ export class Playground {
 
   // ---------------------------------------------------------------- language
 
+  /**
+   * The words of a dialog or panel that are a bundle of their own, fetched
+   * when it first opens (words/i18n.js, loadBundle): true once they are in;
+   * if they cannot be had, a notice says so (`what`: the dialog's name), and
+   * false. Its caller asks only when they are not in (hasBundle), so that a
+   * dialog whose words are there opens at once.
+   */
+  async wordsFor(bundle, what) {
+    try {
+      await loadBundle(bundle);
+    } catch (err) {
+      if (!this.closed) {
+        this.enter();
+        this.notify('error', t('notice.failed', { what, message: err.message }));
+      }
+      return false;
+    }
+    if (this.closed) return false;
+    this.enter();
+    return true;
+  }
+
   /** Loads a language and draws every word in it again. */
   async setLanguage(code) {
     const chosen = await setLanguage(code);
+    // A head naming a gallery scenario: its name in the new language at once (element/gallery.js).
+    if (this.scenarioTitle().entry) {
+      await galleryWords(chosen).catch(() => {});
+      useLanguage(chosen); // another playground may have made its own the one in use meanwhile
+    }
     this.lang = chosen;
     this.$('root').lang = chosen;
     translateTree(this.root);
@@ -924,19 +960,41 @@ export class Playground {
     }));
   }
 
-  /** The scenario's name and description in the page's language (a user's own as written, its unseen characters written out). */
+  /**
+   * The scenario's name and description in the page's language (a user's own
+   * as written, its unseen characters written out), and the gallery entry
+   * they are from (null for a tour or a run of the user's own).
+   */
   scenarioTitle() {
-    const entry = galleryEntryNamed(this.gallery, this.name, { description: this.description, config: this.config });
     const tour = this.tour;
+    const entry = tour ? null : galleryEntryNamed(this.gallery, this.name, { description: this.description, config: this.config });
     const name = tour ? visible(tour.labelledTitle()) : entry ? galleryText(entry, 'name') : visible(this.name);
     const description = tour ? '' : entry ? galleryText(entry, 'description') : visible(this.description);
-    return { name, description };
+    return { name, description, entry };
+  }
+
+  /**
+   * A head naming a gallery entry that the first draw did not wait for the
+   * gallery's words for (a link to a gallery scenario): drawn again once they
+   * are in. Asked for once a language; not to be had, the head keeps
+   * gallery.json's English.
+   */
+  headWords() {
+    const code = this.lang;
+    if (code === 'en' || hasBundle('gallery', code) || this.headWordsAsked === code) return;
+    this.headWordsAsked = code;
+    galleryWords(code).then(() => {
+      if (this.closed || !this.sim || this.lang !== code) return;
+      this.enter();
+      this.drawHead();
+    }, () => {});
   }
 
   drawHead() {
     if (this.closed) return;
     const $ = (id) => this.$(id);
-    const { name, description } = this.scenarioTitle();
+    const { name, description, entry } = this.scenarioTitle();
+    if (entry) this.headWords();
     $('scenario-name').textContent = name || t('page.your_run');
     $('embed-name').textContent = name ? `· ${name}` : '';
     $('scenario-description').textContent = description || (this.steps.length ? '' : t('page.empty_description'));

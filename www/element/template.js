@@ -241,7 +241,7 @@ export const MARKUP = `
 
   <dialog id="dlg-glossary" class="dialog wide" aria-labelledby="glossary-title">
     <div class="dialog-head"><h2 id="glossary-title" data-i18n="glossary_ui.title">Glossary</h2><button type="button" class="close" data-close aria-label="Close" data-i18n-attr="aria-label:common.close">✕</button></div>
-    <dl id="glossary" class="glossary">
+    <dl id="glossary" class="glossary" data-i18n-bundle="glossary">
       <div class="glossary-item" id="term-offset"><dt data-i18n="glossary.offset.term"></dt><dd data-i18n="glossary.offset.text"></dd></div>
       <div class="glossary-item" id="term-leo"><dt data-i18n="glossary.leo.term"></dt><dd data-i18n="glossary.leo.text"></dd></div>
       <div class="glossary-item" id="term-hw"><dt data-i18n="glossary.hw.term"></dt><dd data-i18n="glossary.hw.text"></dd></div>

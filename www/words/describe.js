@@ -432,11 +432,13 @@ export const VERSION_TEXT = {
 
 /**
  * A rule's one-line summary as a sentence: the core's own words in English;
- * in another language the locale's text for that rule id.
+ * in another language the locale's text for that rule id (the bundle
+ * locales/<language>/rules.json, which the dialogs that show rules load
+ * before they open: until it is in, the core's English).
  */
 export function ruleSentence(rule) {
   const key = `rules.${rule.rule}`;
-  const s = language() === 'en' ? rule.summary || rule.rule : t(key);
+  const s = language() === 'en' || !hasKey(key) ? rule.summary || rule.rule : t(key);
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 

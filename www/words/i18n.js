@@ -1,8 +1,9 @@
 // Words in one place: every string the page shows comes from a locale table
 // by key. Each language is a folder under locales/ with one JSON file per
-// bundle (ui, tours, events); English is the source of the keys. Keys are the
-// JSON paths: `player.play` in ui.json, `tours.leo-and-hw.title` in
-// tours.json, `events.truncated` in events.json.
+// bundle (BUNDLES); English is the source of the keys. Keys are the JSON
+// paths, a bundle's name first except in ui.json: `player.play` in ui.json,
+// `tours.leo-and-hw.title` in tours.json, `events.truncated` in events.json,
+// `glossary.hw.term` in glossary.json.
 //
 // A value is a string with `{name}` placeholders, or a plural object
 // ({ "one": …, "other": … }) chosen by Intl.PluralRules on `params.count`.
@@ -13,9 +14,16 @@ export const LANGUAGES = [
   { code: 'zh-Hant', name: '繁體中文' },
 ];
 
-export const BUNDLES = ['ui', 'tours', 'events'];
+export const BUNDLES = ['ui', 'tours', 'events', 'gallery', 'glossary', 'rules', 'writer'];
 
-/** The bundles a first draw needs; `tours` is fetched when a tour is (loadBundle). */
+/**
+ * The bundles a first draw needs. The others are fetched when what reads them
+ * is first opened (loadBundle): `tours` with the tours, `gallery` with the
+ * Scenarios dialog (and a head naming a gallery scenario in a language other
+ * than English), `glossary` with the Glossary, `rules` with Settings and the
+ * rules in force (in a language other than English), `writer` with the lesson
+ * writer.
+ */
 const FIRST = ['ui', 'events'];
 
 const CODES = new Set(LANGUAGES.map((l) => l.code));
@@ -97,12 +105,27 @@ function fetchBundle(code, bundle, base) {
 /** Bundles asked for beyond the first ones: every language loaded from then on gets them too. */
 const wanted = new Set(FIRST);
 
+/** Languages asked for, loaded or on their way (a bundle asked for meanwhile must reach them too). */
+const asked = new Set();
+
+/** The bundles in each language's table: `${code}/${bundle}`. */
+const present = new Set();
+
 /** A language's table with the wanted bundles in it (the same Map, grown, once loaded). */
 async function loadTable(code, base) {
-  const parts = await Promise.all([...wanted].map((bundle) => fetchBundle(code, bundle, base)));
+  asked.add(code);
+  const bundles = [...wanted];
+  let parts;
+  try {
+    parts = await Promise.all(bundles.map((bundle) => fetchBundle(code, bundle, base)));
+  } catch (err) {
+    if (!loaded.has(code)) asked.delete(code);
+    throw err;
+  }
   const table = loaded.get(code) || new Map();
   for (const pairs of parts) for (const [k, v] of pairs) table.set(k, v);
   loaded.set(code, table);
+  for (const bundle of bundles) present.add(`${code}/${bundle}`);
   return table;
 }
 
@@ -121,12 +144,29 @@ export async function setLanguage(code, base = import.meta.url) {
 }
 
 /**
- * Loads a bundle the first draw does without (`tours`) for English and every
- * language loaded, and for those loaded later. Resolves once its keys are in.
+ * Loads a bundle the first draw does without (`tours`, `gallery`, …) for
+ * English and every language loaded or on its way, and for those loaded
+ * later; fetched once however many playgrounds ask. Resolves once its keys
+ * are in. Rejects when English's or a loaded language's file cannot be had:
+ * then a language loaded later does not wait for it, and the next ask tries
+ * again.
  */
 export async function loadBundle(bundle, base = import.meta.url) {
+  const added = !wanted.has(bundle);
   wanted.add(bundle);
-  await Promise.all([...new Set(['en', ...loaded.keys()])].map((code) => loadTable(code, base)));
+  const codes = [...new Set(['en', ...asked])];
+  const results = await Promise.allSettled(codes.map((code) => loadTable(code, base)));
+  // A language that could not be loaded at all (its ui.json) is not shown: it does not fail the bundle.
+  const failed = results.find((r, i) => r.status === 'rejected' && (codes[i] === 'en' || loaded.has(codes[i])));
+  if (failed) {
+    if (added) wanted.delete(bundle);
+    throw failed.reason;
+  }
+}
+
+/** Is a bundle in the table of the language in use (or of `code`)? */
+export function hasBundle(bundle, code = state.code) {
+  return present.has(`${code}/${bundle}`);
 }
 
 /**
@@ -192,14 +232,22 @@ export function fill(text, params) {
  * Static markup: an element with data-i18n="key" gets the key's text, and
  * data-i18n-attr="aria-label:key; title:key" sets those attributes. A key no
  * table has (no table loaded at all, offline) leaves the markup's English as
- * it is written, rather than the key; it is still counted as missing.
+ * it is written, rather than the key; it is still counted as missing. Markup
+ * inside data-i18n-bundle="glossary" has its words in that bundle: it is left
+ * as it is until the bundle is in (its dialog loads it, then translates it).
  */
 export function translateTree(root) {
+  const later = (el) => {
+    const part = el.closest('[data-i18n-bundle]');
+    return part !== null && !hasBundle(part.dataset.i18nBundle);
+  };
   for (const el of root.querySelectorAll('[data-i18n]')) {
+    if (later(el)) continue;
     const text = t(el.dataset.i18n);
     if (text !== el.dataset.i18n) el.textContent = text;
   }
   for (const el of root.querySelectorAll('[data-i18n-attr]')) {
+    if (later(el)) continue;
     for (const pair of el.dataset.i18nAttr.split(';')) {
       const [attr, key] = pair.split(':').map((s) => s.trim());
       if (!attr || !key) continue;
