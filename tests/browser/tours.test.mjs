@@ -51,6 +51,9 @@ for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
           const choice = page.locator('#tour button[data-tour="choice"]:not([disabled])');
           await choice.first().waitFor();
           assert.equal(await caption.count(), 0, `${id}/${stop.key}: the caption waits for the answer`);
+          // The question names what it asks in words, never by the fact's path.
+          const question = await page.locator('#tour .tour-question').first().textContent();
+          assert.ok(!/[a-z]+_[a-z_]+/.test(question) && !(stop.predict.includes('.') && question.includes(stop.predict)), `${id}/${stop.key}: the question “${question}” names ${stop.predict} in words`);
           await choice.first().click();
         }
         if (stop.do) {

@@ -1,5 +1,6 @@
 // The words of a prediction: what a path of the facts' vocabulary names
-// (`brokers.2.high_watermark` is "broker 2's high watermark") and a value
+// (`brokers.2.high_watermark` is "broker 2's high watermark", `partitions.3.leader`
+// "partition 3's leader") and a value
 // of it as the board shows it (`[1, 2]` of an ISR is "{1, 2}", a leader 2 is
 // "broker 2", a write's "acked" is the producer list's "acked", a role the
 // board's role label, a time as the clock writes it). The paths
@@ -14,6 +15,7 @@ export function describePath(path) {
   const [head, a, b] = parts;
   if (parts.length === 1 && has(`predict.what.${head}`)) return t(`predict.what.${head}`);
   if (head === 'brokers' && parts.length === 3 && has(`predict.broker.${b}`)) return t(`predict.broker.${b}`, { broker: a });
+  if (head === 'partitions' && parts.length === 3 && has(`predict.partition.${b}`)) return t(`predict.partition.${b}`, { partition: a });
   if (head === 'leader_view' && parts.length === 2) return t('predict.leader_view', { broker: a });
   if ((head === 'produce' || head === 'produce_error') && parts.length >= 2) return t(`predict.${head}`, { value: parts.slice(1).join('.') });
   return String(path);
@@ -24,7 +26,7 @@ export function formatValue(path, value) {
   const field = String(path).split('.').pop();
   if (value === null || value === undefined) return t(field === 'leader' ? 'predict.no_leader' : 'predict.none');
   if (typeof value === 'boolean') return t(value ? 'predict.yes' : 'predict.no');
-  if (typeof value === 'number') return field === 'leader' ? t('predict.broker_n', { broker: value }) : field === 'time_ms' ? formatMs(value) : num(value);
+  if (typeof value === 'number') return field === 'leader' || field === 'preferred_leader' ? t('predict.broker_n', { broker: value }) : field === 'time_ms' ? formatMs(value) : num(value);
   if (typeof value === 'string') {
     // A write's result and a broker's role as the board labels them; an error code as Kafka names it.
     if (path.startsWith('produce.') && has(`result.label.${value}`)) return t(`result.label.${value}`);
