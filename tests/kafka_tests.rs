@@ -997,3 +997,21 @@ mod partitioner;
 mod leader_balance;
 #[path = "kafka_tests/cluster.rs"]
 mod cluster;
+
+/// `BrokerHeartbeatManagerTest.testFindOneStaleBroker`: the controller keeps
+/// its unfenced brokers by last contact, oldest first (ties in the order of
+/// contact: `BrokerHeartbeatStateList.add`), and fences the first stale one,
+/// then the next. The model's brokers fall silent at a step: brokers silent
+/// since one moment are fenced in the order they fell silent, whatever their
+/// ids; a broker silent since earlier is fenced first.
+#[test]
+fn broker_heartbeat_manager_test_find_one_stale_broker() {
+    let fenced = |r: &Run| -> Vec<u32> { r.events.iter().filter_map(|e| if let Event::BrokerFenced { broker, .. } = e.event { Some(broker) } else { None }).collect() };
+    let config = r#""brokers": 4"#;
+    // Three cut from the controller at one moment, in the order 3, 1, 2.
+    let r = run(&scenario(Protocol::V3_7, config, r#"{"cut_controller": 3}, {"cut_controller": 1}, {"cut_controller": 2}, {"advance_ms": 20000}"#));
+    assert_eq!(fenced(&r), vec![3, 1, 2], "{}", r.trace());
+    // Broker 4 fell silent a second before broker 2: it is the stalest.
+    let r = run(&scenario(Protocol::V3_7, config, r#"{"cut_controller": 4}, {"advance_ms": 1000}, {"cut_controller": 2}, {"advance_ms": 20000}"#));
+    assert_eq!(fenced(&r), vec![4, 2], "{}", r.trace());
+}
