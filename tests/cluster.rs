@@ -308,7 +308,7 @@ fn rack_steps_are_checked() {
     let unknown = Scenario::from_json(r#"{"version": 1, "config": {"brokers": 3, "racks": ["b", "a", "b"]}, "steps": [{"isolate": {"rack": "z"}}]}"#).unwrap_err();
     assert!(unknown.to_string().contains(r#"isolate.rack: no broker is in rack "z" (the racks are "a", "b")"#), "{unknown}");
     let both = Scenario::from_json(r#"{"version": 1, "config": {"brokers": 3}, "steps": [{"crash": {"rack": "a", "broker": 1}}]}"#).unwrap_err();
-    assert!(both.to_string().contains("a crash names a broker or a rack, not both"), "{both}");
+    assert!(both.to_string().contains("a crash names one of a broker, a rack or a controller"), "{both}");
     let twice = run(&scenario(r#""brokers": 3, "racks": ["a", "a", "b"]"#, r#"{"crash": {"rack": "a"}}, {"crash": {"rack": "a"}}"#));
     assert!(twice.trace().contains(r#"every broker of rack "a" is already down"#), "{}", twice.trace());
     // Written back as read.

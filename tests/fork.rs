@@ -10,7 +10,7 @@ mod common;
 use highwater::run::scenario::Elect;
 use highwater::model::config::Protocol;
 use highwater::view::fork::{aligned_position, differences, fork, parse_step, step_name, step_text, Change, Difference, ForkError, Side, MAX_CHANGE_CHARS};
-use highwater::run::scenario::{Brokers, Crash, Delay, Heal, OnePartition, Produce, Step};
+use highwater::run::scenario::{Nodes, Crash, Delay, Heal, OnePartition, Produce, Step};
 use highwater::view::state::{LogWindow, StateView};
 use highwater::search::whatif::{run_outcome, Outcome};
 use highwater::{Acks, Scenario, Timeline, ViolationKind};
@@ -133,13 +133,13 @@ fn samples() -> Vec<Change> {
         Step::AdvanceMs(3_600_000),
         Step::Crash(Crash::broker(1, 0)),
         Step::Crash(Crash::broker(2, 3)),
-        Step::Restart(1),
+        Step::restart(1),
         Step::Elect(Elect::default()),
         Step::Elect(Elect { partition: 0, broker: Some(3) }),
         Step::Delay(Delay { broker: 3, ms: 400 }),
         Step::Cut([1, 3]),
         Step::Partition([2, 1]),
-        Step::Isolate(Brokers::One(1)),
+        Step::Isolate(Nodes::Broker(1)),
         Step::Heal(Heal::All),
         Step::Heal(Heal::Broker(2)),
         Step::Heal(Heal::Link(1, 2)),
@@ -149,9 +149,9 @@ fn samples() -> Vec<Change> {
         Step::Produce(Produce { value: "k".into(), acks: Acks::All, to: None, partition: Some(2), key: None }),
         Step::Produce(Produce { value: "k".into(), acks: Acks::One, to: Some(1), partition: None, key: Some("user:42 漢".into()) }),
         Step::Produce(Produce { value: "k".into(), acks: Acks::All, to: None, partition: None, key: Some("".into()) }),
-        Step::Crash(Crash { brokers: Brokers::Rack("us-east-1a".into()), lose_unflushed: 0 }),
-        Step::Crash(Crash { brokers: Brokers::Rack("zone:b %".into()), lose_unflushed: 2 }),
-        Step::Isolate(Brokers::Rack("b".into())),
+        Step::Crash(Crash { nodes: Nodes::Rack("us-east-1a".into()), lose_unflushed: 0 }),
+        Step::Crash(Crash { nodes: Nodes::Rack("zone:b %".into()), lose_unflushed: 2 }),
+        Step::Isolate(Nodes::Rack("b".into())),
         Step::CutController(3),
         Step::ControlledShutdown(1),
         Step::BeginControlledShutdown(2),

@@ -1015,3 +1015,6 @@ fn broker_heartbeat_manager_test_find_one_stale_broker() {
     let r = run(&scenario(Protocol::V3_7, config, r#"{"cut_controller": 4}, {"advance_ms": 1000}, {"cut_controller": 2}, {"advance_ms": 20000}"#));
     assert_eq!(fenced(&r), vec![4, 2], "{}", r.trace());
 }
+// The KRaft controller quorum: Kafka's Raft tests.
+#[path = "kafka_tests/quorum.rs"]
+mod quorum;

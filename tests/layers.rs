@@ -11,11 +11,12 @@ const LAYERS: [&str; 6] = ["base", "model", "run", "view", "search", "boundary"]
 
 /// The model's vocabulary: the words every other file speaks, which import
 /// nothing else of the model.
-const VOCABULARY: [&str; 8] = ["limits", "config", "rules", "per_broker", "protocol", "step", "event", "violation"];
+const VOCABULARY: [&str; 10] =
+    ["limits", "config", "rules", "per_broker", "protocol", "step", "event", "violation", "quorum/message", "quorum/metadata_log"];
 
 /// The model's state, apart from the engine that changes it, and the
 /// cluster's shape (pure functions of brokers, racks and the seed).
-const STATE: [&str; 16] = [
+const STATE: [&str; 18] = [
     "partition/mod",
     "partition/log",
     "partition/replica",
@@ -31,6 +32,8 @@ const STATE: [&str; 16] = [
     "clients/mod",
     "clients/accumulator",
     "clients/subscription",
+    "quorum/mod",
+    "quorum/voter",
     "mod",
 ];
 
@@ -38,11 +41,11 @@ const STATE: [&str; 16] = [
 const SHAPE: [&str; 4] = ["cluster/placement", "cluster/partitioner", "cluster/leader_balance", "cluster/topology"];
 
 /// The safety checks read the state through a view; the engine runs them.
-const CHECKS: [&str; 1] = ["invariants"];
+const CHECKS: [&str; 2] = ["invariants", "quorum/checks"];
 
 /// The engine: `Simulation`, its accounting, and each part of the protocol
 /// implementing its share of it in the folder of its concept.
-const ENGINE: [&str; 9] = [
+const ENGINE: [&str; 11] = [
     "simulation",
     "accounting",
     "partition/leader",
@@ -52,11 +55,13 @@ const ENGINE: [&str; 9] = [
     "controller/rebalance",
     "clients/producer",
     "clients/consumer",
+    "quorum/raft",
+    "quorum/clock",
 ];
 
 /// The model's folders: a path `crate::model::cluster::broker` names the
 /// file `cluster/broker`; any other `crate::model::x` names the file `x`.
-const FOLDERS: [&str; 4] = ["partition", "cluster", "controller", "clients"];
+const FOLDERS: [&str; 5] = ["partition", "cluster", "controller", "clients", "quorum"];
 
 /// `crate::a::b` paths in a file's code (comments and tests included: a test
 /// in the model that needs a search belongs with the search).

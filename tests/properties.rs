@@ -123,7 +123,7 @@ fn no_follower_is_answered_the_same_diverging_epoch_twice() {
                     2..=4 => Step::fetch(b),
                     5 | 6 => Step::Elect(Elect { partition: 0, broker: if rng.below(3) == 0 { None } else { Some(b) } }),
                     7 => Step::Crash(Crash::broker(b, rng.below(2))),
-                    8 => Step::Restart(b),
+                    8 => Step::restart(b),
                     _ => Step::AdvanceMs([1_000, 10_000, 20_000][rng.below(3) as usize]),
                 };
                 steps.push(step.clone());
@@ -191,7 +191,7 @@ fn a_follower_never_has_two_fetches_in_flight() {
                     4 => Step::Pause(b),
                     5 => Step::Resume(b),
                     6 => Step::Crash(Crash::broker(b, 0)),
-                    7 => Step::Restart(b),
+                    7 => Step::restart(b),
                     8 => Step::Cut([b, 1 + rng.below(3) as u32]),
                     9 => Step::Heal(Heal::All),
                     _ => Step::AdvanceMs(1 + rng.below(60)),

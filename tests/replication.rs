@@ -234,7 +234,7 @@ fn impossible_steps_are_rejected_and_the_run_goes_on() {
         highwater::Event::StepRejected { reason, .. } => reason.clone(),
         other => panic!("not rejected: {other:?}"),
     };
-    assert_eq!(rejected(sim.apply(&Step::Restart(2))), "broker 2 is already running");
+    assert_eq!(rejected(sim.apply(&Step::restart(2))), "broker 2 is already running");
     assert_eq!(rejected(sim.apply(&Step::fetch(1))), "broker 1 is the leader; only followers fetch");
     assert_eq!(rejected(sim.apply(&Step::fetch(9))), "fetch: broker 9 does not exist (brokers are 1..=3)");
     assert!(rejected(sim.apply(&Step::Elect(Elect { partition: 0, broker: Some(1) }))).contains("already the leader"));
@@ -357,7 +357,7 @@ fn event_json_keeps_step_as_the_step_index() {
     let mut sim = r.sim.clone();
     let mut events = r.events.clone();
     events.extend(sim.apply(&Step::fetch(2)));
-    events.extend(sim.apply(&Step::Restart(3)));
+    events.extend(sim.apply(&Step::restart(3)));
     assert!(events.iter().any(|e| matches!(e.event, highwater::Event::StepRejected { .. })));
     for e in &events {
         let v = serde_json::to_value(highwater::view::state::EventView::of(e)).unwrap();

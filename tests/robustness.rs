@@ -1,7 +1,7 @@
 //! Bad input never panics: arbitrary text as a scenario or a link, and
 //! arbitrary steps (valid or not) applied to any configuration.
 
-use highwater::run::scenario::{Brokers, Crash, Delay, Heal, Produce};
+use highwater::run::scenario::{Nodes, Crash, Delay, Heal, Produce};
 use highwater::{link, Acks, Config, Protocol, Scenario, Simulation, Step, ViolationKind};
 use proptest::prelude::*;
 
@@ -14,12 +14,12 @@ fn arb_step() -> impl Strategy<Value = Step> {
         id.clone().prop_map(Step::fetch),
         prop_oneof![Just(1u64), Just(600), Just(9_000), Just(45_000)].prop_map(Step::AdvanceMs),
         (id.clone(), 0u64..3).prop_map(|(broker, lose_unflushed)| Step::Crash(Crash::broker(broker, lose_unflushed))),
-        id.clone().prop_map(Step::Restart),
+        id.clone().prop_map(Step::restart),
         proptest::option::of(id.clone()).prop_map(|broker| Step::Elect(highwater::run::scenario::Elect { partition: 0, broker })),
         (id.clone(), 0u64..2_000).prop_map(|(broker, ms)| Step::Delay(Delay { broker, ms })),
         (id.clone(), id.clone()).prop_map(|(a, b)| Step::Cut([a, b])),
         (id.clone(), id.clone()).prop_map(|(a, b)| Step::Partition([a, b])),
-        id.clone().prop_map(|b| Step::Isolate(Brokers::One(b))),
+        id.clone().prop_map(|b| Step::Isolate(Nodes::Broker(b))),
         id.clone().prop_map(Step::CutController),
         id.clone().prop_map(Step::ControlledShutdown),
         prop_oneof![Just(Heal::All), id.clone().prop_map(Heal::Broker), (id.clone(), id.clone()).prop_map(|(a, b)| Heal::Link(a, b))]

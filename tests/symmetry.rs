@@ -6,7 +6,7 @@
 //! And a search with symmetry finds what one without finds, at the same
 //! depth, in fewer states.
 
-use highwater::model::step::{Brokers, Crash, Elect, Fetch, Heal, Produce};
+use highwater::model::step::{Nodes, Crash, Elect, Fetch, Heal, Produce};
 use highwater::search::explore::{actions, explore, renamed_words, state_words, Renaming, Search, Symmetries};
 use highwater::{Config, Protocol, Simulation, Step};
 
@@ -16,11 +16,11 @@ fn rename(step: &Step, r: &Renaming) -> Step {
     match step {
         Step::Produce(p) => Step::Produce(Produce { partition: p.partition.map(|p| r.partition_id(p)), to: p.to.map(b), ..p.clone() }),
         Step::Fetch(f) => Step::Fetch(Fetch { broker: b(f.broker), from: f.from.map(b) }),
-        Step::Crash(c) => match &c.brokers {
-            Brokers::One(x) => Step::Crash(Crash { brokers: Brokers::One(b(*x)), lose_unflushed: c.lose_unflushed }),
-            Brokers::Rack(_) => step.clone(),
+        Step::Crash(c) => match &c.nodes {
+            Nodes::Broker(x) => Step::Crash(Crash { nodes: Nodes::Broker(b(*x)), lose_unflushed: c.lose_unflushed }),
+            Nodes::Rack(_) | Nodes::Controller(_) => step.clone(),
         },
-        Step::Restart(x) => Step::Restart(b(*x)),
+        Step::Restart(Nodes::Broker(x)) => Step::restart(b(*x)),
         Step::Elect(e) => Step::Elect(Elect { partition: r.partition_id(e.partition), broker: e.broker.map(b) }),
         Step::ElectPreferred(p) => Step::ElectPreferred(p.map(|p| r.partition_id(p))),
         Step::Cut([x, y]) => Step::Cut([b(*x), b(*y)]),

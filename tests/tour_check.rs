@@ -183,6 +183,8 @@ fn the_schema_names_what_the_reader_reads() {
     assert_eq!(keys(&stop["properties"]["facts"]), set(&facts));
     assert_eq!(keys(&stop["properties"]["facts"]["properties"]["brokers"]["additionalProperties"]), set(&BROKER_FACTS));
     assert_eq!(keys(&stop["properties"]["facts"]["properties"]["partitions"]["additionalProperties"]), set(&TOPIC_PARTITION_FACTS));
+    let kinds: Vec<&str> = stop["properties"]["facts"]["properties"]["violations"]["items"]["enum"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
+    assert_eq!(kinds, highwater::view::tour::VIOLATION_KINDS.to_vec());
 }
 
 fn hostile(name: &str) -> PathBuf {
@@ -239,7 +241,7 @@ fn a_fact_of_an_unknown_shape_is_an_error_naming_the_stop_and_the_key() {
     let out = check(&hostile("violation-objects.json"));
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert_eq!(text, "violation-objects: stop \"write-m1\" (part 1, at 1): fact `violations`: [0] is {\"kind\":\"acked_write_lost\"}, not a string (an array of kinds: acked_write_lost, committed_divergence, consumer_saw_vanished_record, hw_exceeds_leo)\n");
+    assert_eq!(text, "violation-objects: stop \"write-m1\" (part 1, at 1): fact `violations`: [0] is {\"kind\":\"acked_write_lost\"}, not a string (an array of kinds: acked_write_lost, committed_divergence, consumer_saw_vanished_record, hw_exceeds_leo, single_leader, monotonic_epoch, monotonic_high_watermark, majority_reached_high_watermark, consistent_committed_data)\n");
     let sample = std::fs::read_to_string(lesson()).unwrap();
     let m1 = r#""facts": { "produce": { "m1": "acked" }, "brokers": { "1": { "log_end_offset": 1, "high_watermark": 0 } } }"#;
     for (facts, says) in [

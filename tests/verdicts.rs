@@ -109,7 +109,7 @@ fn a_record_acknowledged_after_the_unclean_election_is_not_its_loss() {
     s.steps.truncate(9);
     s.steps.extend([
         Step::Produce(Produce { value: "m3".into(), acks: Acks::One, to: None, partition: None, key: None }),
-        Step::Restart(1),
+        Step::restart(1),
         Step::AdvanceMs(9_000),
         Step::fetch(1),
         Step::fetch(1),

@@ -6,7 +6,7 @@ mod common;
 
 use common::{load, run, with_protocol};
 use highwater::model::event::Event;
-use highwater::run::scenario::{Brokers, Crash, Produce};
+use highwater::run::scenario::{Nodes, Crash, Produce};
 use highwater::{Acks, Config, Protocol, Scenario, Simulation, Step, ViolationKind};
 
 fn produce(value: &str, acks: Acks) -> Step {
@@ -38,7 +38,7 @@ fn a_fast_restart_waits_for_the_old_session_to_expire() {
             Step::fetch(2),
             Step::fetch(2),
             Step::Crash(Crash::broker(1, 1)),
-            Step::Restart(1),
+            Step::restart(1),
         ];
         let mut r = run(&scenario(config, steps));
         assert!(r.sim.broker(1).starting && !r.sim.broker(1).alive, "{p}: restarted, not registered");
@@ -216,7 +216,7 @@ fn the_elr_follows_the_isr() {
     assert_eq!(elr_changes.next(), Some((vec![], vec![2, 3])), "cleared at min ISR");
     assert_eq!(r.sim.controller.partition(0).last_known_leader, None, "kept only while the ISR is empty");
     let mut sim = r.sim.clone();
-    sim.apply(&Step::Restart(1));
+    sim.apply(&Step::restart(1));
     assert!(!sim.controller.partition(0).elr.contains(&1));
     // The power-loss scenario under 4.1: both replicas shut down uncleanly
     // and leave the ELR; broker 2, the last known leader (`lastKnownElr`,
@@ -237,7 +237,7 @@ fn the_elr_follows_the_isr() {
 fn isr_expansion_needs_the_epoch_start_from_2_1() {
     let steps = vec![
         produce("m1", Acks::One),
-        Step::Isolate(Brokers::One(3)),
+        Step::Isolate(Nodes::Broker(3)),
         Step::AdvanceMs(10_000),
         Step::Heal(highwater::run::scenario::Heal::Broker(3)),
         Step::fetch(3),

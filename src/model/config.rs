@@ -8,6 +8,10 @@ use std::sync::Arc;
 
 pub type BrokerId = u32;
 
+/// A controller of the KRaft quorum, numbered `1..=controllers` apart from
+/// the brokers (`controller.quorum.voters`).
+pub type ControllerId = u32;
+
 /// A partition of the topic, numbered from 0 as Kafka numbers them.
 pub type PartitionId = u32;
 
@@ -96,6 +100,23 @@ pub struct Config {
     /// sent and not yet answered, at most 5 with idempotence
     /// (`ProducerConfig`, KAFKA-5494 from 1.0).
     pub max_in_flight_requests_per_connection: u32,
+    /// The voters of the KRaft controller quorum (`controller.quorum.voters`):
+    /// 0 (the default) for the instant controller, else 1, 3 or 5, under
+    /// the KRaft presets only.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub controllers: u32,
+    /// `controller.quorum.election.timeout.ms` (1000): a voter's election
+    /// timer is drawn from [this, twice this).
+    #[serde(skip_serializing_if = "is_default_election_timeout")]
+    pub controller_quorum_election_timeout_ms: u64,
+    /// `controller.quorum.fetch.timeout.ms` (2000): a follower that hears
+    /// nothing from its leader for this long starts an election.
+    #[serde(skip_serializing_if = "is_default_quorum_fetch_timeout")]
+    pub controller_quorum_fetch_timeout_ms: u64,
+    /// `broker.heartbeat.interval.ms` (2000): how often a broker heartbeats
+    /// to the active controller.
+    #[serde(skip_serializing_if = "is_default_heartbeat_interval")]
+    pub broker_heartbeat_interval_ms: u64,
 }
 
 /// The consumer's `auto.offset.reset`: where it goes when its position is
@@ -161,6 +182,10 @@ impl Config {
             retry_backoff_ms: 100,
             retry_backoff_max_ms: 1_000,
             max_in_flight_requests_per_connection: 5,
+            controllers: 0,
+            controller_quorum_election_timeout_ms: DEFAULT_ELECTION_TIMEOUT_MS,
+            controller_quorum_fetch_timeout_ms: DEFAULT_QUORUM_FETCH_TIMEOUT_MS,
+            broker_heartbeat_interval_ms: DEFAULT_HEARTBEAT_INTERVAL_MS,
         }
     }
 
@@ -193,6 +218,10 @@ impl Config {
         if c.retries == old.retries {
             c.retries = new.retries;
         }
+        // The ZooKeeper era has no controller quorum.
+        if !protocol.has_kraft() {
+            c.controllers = 0;
+        }
         c
     }
 
@@ -215,6 +244,28 @@ impl Config {
 
 /// `leader.imbalance.check.interval.seconds`' default, 300 s.
 pub const DEFAULT_LEADER_IMBALANCE_CHECK_INTERVAL_MS: u64 = 300_000;
+
+/// `controller.quorum.election.timeout.ms`, `controller.quorum.fetch.timeout.ms`
+/// and `broker.heartbeat.interval.ms` by default (`QuorumConfig`, `KRaftConfigs`).
+pub const DEFAULT_ELECTION_TIMEOUT_MS: u64 = 1_000;
+pub const DEFAULT_QUORUM_FETCH_TIMEOUT_MS: u64 = 2_000;
+pub const DEFAULT_HEARTBEAT_INTERVAL_MS: u64 = 2_000;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_default_election_timeout(ms: &u64) -> bool {
+    *ms == DEFAULT_ELECTION_TIMEOUT_MS
+}
+
+fn is_default_quorum_fetch_timeout(ms: &u64) -> bool {
+    *ms == DEFAULT_QUORUM_FETCH_TIMEOUT_MS
+}
+
+fn is_default_heartbeat_interval(ms: &u64) -> bool {
+    *ms == DEFAULT_HEARTBEAT_INTERVAL_MS
+}
 
 fn is_one(n: &u32) -> bool {
     *n == 1
@@ -272,6 +323,10 @@ struct ConfigFields {
     retry_backoff_ms: Option<u64>,
     retry_backoff_max_ms: Option<u64>,
     max_in_flight_requests_per_connection: Option<u32>,
+    controllers: Option<u32>,
+    controller_quorum_election_timeout_ms: Option<u64>,
+    controller_quorum_fetch_timeout_ms: Option<u64>,
+    broker_heartbeat_interval_ms: Option<u64>,
 }
 
 impl<'de> Deserialize<'de> for Config {
@@ -316,6 +371,10 @@ impl<'de> Deserialize<'de> for Config {
             max_in_flight_requests_per_connection: f
                 .max_in_flight_requests_per_connection
                 .unwrap_or(default_in_flight(c.protocol, enable_idempotence)),
+            controllers: f.controllers.unwrap_or(c.controllers),
+            controller_quorum_election_timeout_ms: f.controller_quorum_election_timeout_ms.unwrap_or(c.controller_quorum_election_timeout_ms),
+            controller_quorum_fetch_timeout_ms: f.controller_quorum_fetch_timeout_ms.unwrap_or(c.controller_quorum_fetch_timeout_ms),
+            broker_heartbeat_interval_ms: f.broker_heartbeat_interval_ms.unwrap_or(c.broker_heartbeat_interval_ms),
         })
     }
 }
@@ -424,6 +483,9 @@ impl Config {
             ("delivery_timeout_ms", c.delivery_timeout_ms, 1),
             ("retry_backoff_ms", c.retry_backoff_ms, 1),
             ("retry_backoff_max_ms", c.retry_backoff_max_ms, 1),
+            ("controller_quorum_election_timeout_ms", c.controller_quorum_election_timeout_ms, 1),
+            ("controller_quorum_fetch_timeout_ms", c.controller_quorum_fetch_timeout_ms, 1),
+            ("broker_heartbeat_interval_ms", c.broker_heartbeat_interval_ms, 1),
         ];
         for (name, value, min) in durations {
             if value < min || value > MAX_DURATION_MS {
@@ -452,6 +514,14 @@ impl Config {
                 c.protocol
             ));
         }
+        // `controller.quorum.voters`: an odd count, so that a majority is a
+        // clear one; the ZooKeeper era has no quorum of controllers.
+        if ![0, 1, 3, 5].contains(&c.controllers) {
+            return Err(format!("config.controllers: {} is not 0, 1, 3 or 5", c.controllers));
+        }
+        if c.controllers > 0 && !c.protocol.has_kraft() {
+            return Err(format!("config.controllers: {} is a ZooKeeper-era preset, which has no controller quorum (KRaft presets: 3.5 on)", c.protocol));
+        }
         if c.seed > MAX_SEED {
             return Err(format!("config.seed: {} is larger than {MAX_SEED} (2^53 - 1)", c.seed));
         }
@@ -460,6 +530,10 @@ impl Config {
 
     pub fn broker_ids(&self) -> impl Iterator<Item = BrokerId> {
         1..=self.brokers
+    }
+
+    pub fn controller_ids(&self) -> std::ops::RangeInclusive<ControllerId> {
+        1..=self.controllers
     }
 
     pub fn partition_ids(&self) -> std::ops::Range<PartitionId> {

@@ -2,7 +2,9 @@
 //! `Display` line: the trace line that the command line, the tests and the
 //! page's event log all share.
 
-use crate::model::config::{Budget, BrokerId, PartitionId};
+use crate::model::config::{Budget, BrokerId, ControllerId, PartitionId};
+use crate::model::quorum::message::Rpc;
+use crate::model::quorum::metadata_log::MetadataEntry;
 use crate::model::violation::Violation;
 use crate::model::protocol::{Errors, Message};
 use crate::model::step::{Acks, Step};
@@ -147,6 +149,8 @@ pub enum DropReason {
     LinkCut,
     Isolated,
     BrokerDown,
+    ControllerIsolated,
+    ControllerDown,
 }
 
 impl fmt::Display for DropReason {
@@ -155,6 +159,76 @@ impl fmt::Display for DropReason {
             DropReason::LinkCut => "link cut",
             DropReason::Isolated => "broker isolated",
             DropReason::BrokerDown => "broker down",
+            DropReason::ControllerIsolated => "controller isolated",
+            DropReason::ControllerDown => "controller down",
+        })
+    }
+}
+
+/// Why a controller's quorum role changed (`QuorumState`'s transitions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuorumCause {
+    FetchTimeout,
+    ElectionTimeout,
+    BackoffOver,
+    ElectionTimeoutAfterResigning,
+    MajorityWouldVote,
+    MajorityWouldNotVote,
+    PreVoteTimedOut,
+    NewerEpochResponse,
+    NewerEpochVote,
+    OnlyVoter,
+    CheckQuorum,
+    AskedToResign,
+}
+
+impl fmt::Display for QuorumCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            QuorumCause::FetchTimeout => "fetch timeout: no answer from the leader",
+            QuorumCause::ElectionTimeout => "election timeout",
+            QuorumCause::BackoffOver => "backoff over after a lost election",
+            QuorumCause::ElectionTimeoutAfterResigning => "election timeout after resigning",
+            QuorumCause::MajorityWouldVote => "a majority would vote for it",
+            QuorumCause::MajorityWouldNotVote => "a majority would not vote for it",
+            QuorumCause::PreVoteTimedOut => "pre-vote timed out",
+            QuorumCause::NewerEpochResponse => "a response of a newer epoch",
+            QuorumCause::NewerEpochVote => "a Vote of a newer epoch",
+            QuorumCause::OnlyVoter => "the only voter",
+            QuorumCause::CheckQuorum => "check-quorum: no majority of voters fetched from it",
+            QuorumCause::AskedToResign => "asked to resign",
+        })
+    }
+}
+
+/// Why a voter refused a vote (`canGrantVote`, `handleVoteRequest`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VoteRefusal {
+    OlderEpoch,
+    LeadsEpoch,
+    FetchedFromLeader,
+    LogBehind,
+    AlreadyVoted,
+    KnowsLeader,
+    RunsItself,
+    FollowsLeader,
+    ResignedInEpoch,
+}
+
+impl fmt::Display for VoteRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            VoteRefusal::OlderEpoch => "its epoch is older",
+            VoteRefusal::LeadsEpoch => "it leads this epoch",
+            VoteRefusal::FetchedFromLeader => "it fetched from its leader in this epoch",
+            VoteRefusal::LogBehind => "the candidate's log is behind its own",
+            VoteRefusal::AlreadyVoted => "it already voted in this epoch",
+            VoteRefusal::KnowsLeader => "it knows the leader of this epoch",
+            VoteRefusal::RunsItself => "it runs for this epoch itself",
+            VoteRefusal::FollowsLeader => "it follows the leader of this epoch",
+            VoteRefusal::ResignedInEpoch => "it resigned in this epoch",
         })
     }
 }
@@ -274,6 +348,39 @@ pub enum Event {
     /// The run did more work than a budget allows: it stops at this step.
     BudgetExceeded { budget: Budget, limit: u64 },
     Violation(Violation),
+    // ----- the KRaft controller quorum ----------------------------------
+    /// A candidate, or a prospective asking for pre-votes, asks a voter for
+    /// its vote (`Vote`).
+    VoteRequest { candidate: ControllerId, to: ControllerId, epoch: u32, last_epoch: u32, last_offset: u64, pre_vote: bool, latency_ms: u64 },
+    /// A voter grants its vote (persisted first, unless a pre-vote).
+    VoteGranted { controller: ControllerId, candidate: ControllerId, epoch: u32, pre_vote: bool },
+    VoteRejected { controller: ControllerId, candidate: ControllerId, epoch: u32, pre_vote: bool, reason: VoteRefusal },
+    /// Any other message between controllers left its sender.
+    QuorumSent { from: ControllerId, to: ControllerId, rpc: Rpc, latency_ms: u64 },
+    QuorumDropped { from: ControllerId, to: ControllerId, kind: &'static str, reason: DropReason },
+    #[serde(rename = "became_leader")]
+    ControllerBecameLeader { controller: ControllerId, epoch: u32, epoch_start_offset: u64 },
+    BecameCandidate { controller: ControllerId, epoch: u32, reason: QuorumCause },
+    BecameProspective { controller: ControllerId, epoch: u32, reason: QuorumCause },
+    #[serde(rename = "became_follower")]
+    ControllerBecameFollower { controller: ControllerId, epoch: u32, leader: ControllerId },
+    BecameUnattached { controller: ControllerId, epoch: u32, reason: QuorumCause },
+    /// A quorum leader gives up its epoch (check-quorum, `resign`).
+    Resigned { controller: ControllerId, epoch: u32, reason: QuorumCause },
+    /// The quorum leader appended a record to the metadata log.
+    MetadataAppended { controller: ControllerId, entry: MetadataEntry },
+    /// A follower appended what its leader sent.
+    MetadataFetched { controller: ControllerId, leader: ControllerId, first_offset: u64, count: u64, log_end_offset: u64 },
+    /// A follower cut its log back to where it agrees with the leader (DivergingEpoch).
+    MetadataTruncated { controller: ControllerId, from: u64, to: u64, epoch: u32, end_offset: u64 },
+    /// The quorum leader's HW advanced: a majority of voters holds the records below it.
+    MetadataCommitted { controller: ControllerId, epoch: u32, from: Option<u64>, to: u64 },
+    /// A follower learned a higher HW from its leader.
+    MetadataHighWatermark { controller: ControllerId, from: Option<u64>, to: u64 },
+    ControllerCrashed { controller: ControllerId },
+    ControllerRestarted { controller: ControllerId, role: &'static str },
+    ControllerIsolated { controller: ControllerId },
+    ControllerHealed { controller: ControllerId },
 }
 
 fn list(ids: &[BrokerId]) -> String {
@@ -475,6 +582,65 @@ impl fmt::Display for Event {
             FetcherPaused { broker } => write!(f, "broker {broker} fetcher paused"),
             FetcherResumed { broker } => write!(f, "broker {broker} fetcher resumed"),
             ClockAdvanced { from_ms, to_ms } => write!(f, "clock {from_ms} -> {to_ms} ms"),
+            VoteRequest { candidate, to, epoch, last_epoch, last_offset, pre_vote, latency_ms } => {
+                let what = if *pre_vote { "Vote (pre-vote)" } else { "Vote" };
+                write!(f, "controller {candidate} -> controller {to}: {what} epoch {epoch}, last record epoch {last_epoch}, log end {last_offset}")?;
+                if *latency_ms > 0 {
+                    write!(f, " (arrives in {latency_ms} ms)")?;
+                }
+                Ok(())
+            }
+            VoteGranted { controller, candidate, epoch, pre_vote } => {
+                let what = if *pre_vote { "pre-vote" } else { "vote" };
+                write!(f, "controller {controller} grants its {what} in epoch {epoch} to controller {candidate}")
+            }
+            VoteRejected { controller, candidate, epoch, pre_vote, reason } => {
+                let what = if *pre_vote { "pre-vote" } else { "vote" };
+                write!(f, "controller {controller} rejects controller {candidate}'s {what} request for epoch {epoch}: {reason}")
+            }
+            QuorumSent { from, to, rpc, latency_ms } => {
+                write!(f, "controller {from} -> controller {to}: {rpc}")?;
+                if *latency_ms > 0 {
+                    write!(f, " (arrives in {latency_ms} ms)")?;
+                }
+                Ok(())
+            }
+            QuorumDropped { from, to, kind, reason } => write!(f, "{kind} from controller {from} to controller {to} lost: {reason}"),
+            ControllerBecameLeader { controller, epoch, epoch_start_offset } => write!(
+                f,
+                "controller {controller} won the election: quorum leader of epoch {epoch}; its LeaderChange record at offset {epoch_start_offset} must commit before its HW is known"
+            ),
+            BecameCandidate { controller, epoch, reason } => write!(f, "controller {controller} runs for leader in epoch {epoch} ({reason})"),
+            BecameProspective { controller, epoch, reason } => {
+                write!(f, "controller {controller} asks for pre-votes in epoch {epoch} before it runs ({reason})")
+            }
+            ControllerBecameFollower { controller, epoch, leader } => write!(f, "controller {controller} follows controller {leader} in epoch {epoch}"),
+            BecameUnattached { controller, epoch, reason } => write!(f, "controller {controller} knows no leader in epoch {epoch} ({reason})"),
+            Resigned { controller, epoch, reason } => write!(f, "controller {controller} resigned as quorum leader of epoch {epoch} ({reason})"),
+            MetadataAppended { controller, entry } => {
+                write!(f, "controller {controller} appended {} at metadata offset {} in epoch {}", entry.record, entry.offset, entry.epoch)
+            }
+            MetadataFetched { controller, leader, first_offset, count, log_end_offset } => write!(
+                f,
+                "controller {controller} appended {count} metadata record{} from controller {leader} at {first_offset}, log end now {log_end_offset}",
+                if *count == 1 { "" } else { "s" }
+            ),
+            MetadataTruncated { controller, from, to, epoch, end_offset } => write!(
+                f,
+                "controller {controller} truncated its metadata log {from} -> {to}: epoch {epoch} ends at {end_offset} on the leader (DivergingEpoch)"
+            ),
+            MetadataCommitted { controller, epoch, from, to } => match from {
+                Some(from) => write!(f, "metadata HW {from} -> {to} on controller {controller}, quorum leader of epoch {epoch}: a majority of voters holds every record below {to}"),
+                None => write!(f, "metadata HW {to} on controller {controller}, quorum leader of epoch {epoch}: a majority holds its LeaderChange record, so epoch {epoch} commits"),
+            },
+            MetadataHighWatermark { controller, from, to } => match from {
+                Some(from) => write!(f, "controller {controller} metadata HW {from} -> {to}"),
+                None => write!(f, "controller {controller} metadata HW {to}"),
+            },
+            ControllerCrashed { controller } => write!(f, "controller {controller} crashed"),
+            ControllerRestarted { controller, role } => write!(f, "controller {controller} restarted as {role}"),
+            ControllerIsolated { controller } => write!(f, "controller {controller} isolated from every other node"),
+            ControllerHealed { controller } => write!(f, "controller {controller} reconnected"),
             Consumed { broker, from, to, high_watermark, values } => {
                 if values.is_empty() {
                     write!(f, "consumer read nothing from broker {broker} (position {from}, HW {high_watermark})")

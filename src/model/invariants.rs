@@ -160,6 +160,27 @@ impl Checker {
             | Event::StepRejected { .. }
             | Event::BudgetExceeded { .. }
             | Event::Violation(_) => Touch::Nothing,
+            // The metadata quorum has checks of its own (`quorum::checks`).
+            Event::VoteRequest { .. }
+            | Event::VoteGranted { .. }
+            | Event::VoteRejected { .. }
+            | Event::QuorumSent { .. }
+            | Event::QuorumDropped { .. }
+            | Event::ControllerBecameLeader { .. }
+            | Event::BecameCandidate { .. }
+            | Event::BecameProspective { .. }
+            | Event::ControllerBecameFollower { .. }
+            | Event::BecameUnattached { .. }
+            | Event::Resigned { .. }
+            | Event::MetadataAppended { .. }
+            | Event::MetadataFetched { .. }
+            | Event::MetadataTruncated { .. }
+            | Event::MetadataCommitted { .. }
+            | Event::MetadataHighWatermark { .. }
+            | Event::ControllerCrashed { .. }
+            | Event::ControllerRestarted { .. }
+            | Event::ControllerIsolated { .. }
+            | Event::ControllerHealed { .. } => Touch::Nothing,
             _ => Touch::Checked,
         }
     }
@@ -339,6 +360,7 @@ impl Checker {
             time_ms: v.time_ms,
             partition: v.partition,
             brokers: vec![l],
+            controllers: vec![],
             offset: Some(offset),
             value: Some(r.value.clone()),
             acks: Some(r.acks),
@@ -408,6 +430,7 @@ impl Checker {
                 time_ms: v.time_ms,
                 partition: v.partition,
                 brokers: vec![l],
+                controllers: vec![],
                 offset: Some(offset),
                 value: Some(value.clone()),
                 acks: None,
@@ -509,6 +532,7 @@ impl Checker {
             time_ms: v.time_ms,
             partition: v.partition,
             brokers: vec![b.id],
+            controllers: vec![],
             offset: Some(b.high_watermark),
             value: None,
             acks: None,
@@ -529,6 +553,7 @@ fn divergence(v: &View, brokers: [BrokerId; 2], offset: u64, value: &Arc<str>, d
         time_ms: v.time_ms,
         partition: v.partition,
         brokers: brokers.to_vec(),
+        controllers: vec![],
         offset: Some(offset),
         value: Some(value.clone()),
         acks: None,

@@ -12,6 +12,8 @@
 //!   (placement, the keyed partitioner, leader balance).
 //! - `controller/`: what the controller holds of every partition and broker,
 //!   and its decisions over them.
+//! - `quorum/`: the KRaft controller quorum: the controllers' metadata
+//!   log, replicated by Kafka's Raft (elections by vote, commit by majority).
 //! - `clients/`: the producer and the consumer.
 //! - `invariants`: the safety checks, over a view of the state.
 //! - The engine: `simulation` (`Simulation::apply`; its fields are the
@@ -34,6 +36,7 @@ pub mod violation;
 pub mod partition;
 pub mod cluster;
 pub mod controller;
+pub mod quorum;
 pub mod clients;
 pub mod invariants;
 pub mod accounting;

@@ -111,6 +111,12 @@ impl Protocol {
         self >= Protocol::V0_11
     }
 
+    /// Whether the cluster runs on KRaft (KIP-500): the presets from 3.5,
+    /// where a scenario may have a controller quorum (`config.controllers`).
+    pub fn has_kraft(self) -> bool {
+        self >= Protocol::V3_5
+    }
+
     /// Whether replicas keep a leader-epoch cache (`LeaderEpochFileCache`,
     /// the leader-epoch-checkpoint file): new in 0.11 with KIP-101; 0.10's
     /// records and logs have no leader epoch.
@@ -231,6 +237,20 @@ pub enum Rule {
     /// A producer retry to a newer leader than the one it was sent to does
     /// not wait out its backoff.
     RetryAtOnceToNewLeader,
+    /// KRaft quorum: a voter that granted its vote is in a state of its
+    /// own, Voted (3.9 folds it into Unattached with a vote).
+    QuorumVotedState,
+    /// KRaft quorum: a leader that no majority of voters fetched from in
+    /// 1.5 x `controller.quorum.fetch.timeout.ms` resigns (check-quorum).
+    QuorumCheckQuorum,
+    /// KRaft quorum: the leader sends BeginQuorumEpoch to every voter each
+    /// `controller.quorum.fetch.timeout.ms` / 2 as a heartbeat (before, only
+    /// to voters that had not acknowledged it).
+    QuorumBeginEpochHeartbeat,
+    /// KRaft quorum: before it runs for election a voter asks for pre-votes
+    /// in its current epoch (Prospective), so a voter cut off cannot depose a
+    /// healthy leader by raising the epoch.
+    QuorumPreVote,
 }
 
 /// One row of the table.
@@ -446,6 +466,42 @@ pub const RULES: &[RuleSource] = &[
         code: "RecordAccumulator.shouldBackoff (hasLeaderChanged), ProducerBatch.maybeUpdateLeaderEpoch",
         kafka_version: "3.7",
         summary: "a producer retry to a newer leader than the one the record was sent to goes at once, without its backoff",
+    },
+    RuleSource {
+        rule: Rule::QuorumVotedState,
+        since: V3_5,
+        until: Some(V4_1),
+        source: "KIP-595; folded into Unattached by KAFKA-17067",
+        code: "VotedState (3.5 to 3.8), UnattachedState.votedKey (3.9)",
+        kafka_version: "2.8 to 3.8",
+        summary: "a controller that granted its vote is Voted, a state of its own",
+    },
+    RuleSource {
+        rule: Rule::QuorumCheckQuorum,
+        since: V3_7,
+        until: None,
+        source: "KAFKA-15489",
+        code: "LeaderState.timeUntilCheckQuorumExpires, KafkaRaftClient.pollLeader",
+        kafka_version: "3.7",
+        summary: "a quorum leader no majority fetched from for 1.5 x controller.quorum.fetch.timeout.ms resigns",
+    },
+    RuleSource {
+        rule: Rule::QuorumBeginEpochHeartbeat,
+        since: V4_1,
+        until: None,
+        source: "KAFKA-16536",
+        code: "KafkaRaftClient.maybeSendBeginQuorumEpochRequests, LeaderState.timeUntilBeginQuorumEpochTimerExpires",
+        kafka_version: "3.9",
+        summary: "the quorum leader sends BeginQuorumEpoch to every voter every controller.quorum.fetch.timeout.ms / 2",
+    },
+    RuleSource {
+        rule: Rule::QuorumPreVote,
+        since: V4_1,
+        until: None,
+        source: "KIP-996",
+        code: "ProspectiveState, KafkaRaftClient.pollProspective, FollowerState.canGrantVote",
+        kafka_version: "4.0",
+        summary: "a controller asks for pre-votes in its own epoch before it runs for election",
     },
 ];
 

@@ -20,7 +20,10 @@ use crate::model::cluster::broker::Broker;
 use crate::model::partition::replica::{Partition, Replica};
 use crate::base::rng::Rng;
 use crate::model::rules::{Rule, Rules};
-use crate::model::step::Step;
+use crate::model::step::{Nodes, Step};
+use crate::model::quorum::Quorum;
+use crate::model::quorum::checks::QuorumChecks;
+use crate::model::quorum::metadata_log::MetadataRecord;
 use crate::base::shared::Shared;
 
 #[derive(Debug, PartialEq, Eq)]
@@ -41,6 +44,10 @@ pub struct Simulation {
     pub producer: Producer,
     /// Shared between copies: only `consume` steps change it.
     pub consumer: Shared<Consumer>,
+    /// The KRaft controller quorum (`config.controllers` voters), if any.
+    pub quorum: Option<Box<Quorum>>,
+    /// The quorum's safety checks' memory (empty without a quorum).
+    pub(crate) quorum_checks: QuorumChecks,
     /// The safety checks' memory of what they verified, and what they found.
     /// One per partition.
     pub(crate) checkers: Vec<Checker>,
@@ -55,7 +62,7 @@ pub struct Simulation {
     pub accounting: Accounting,
 }
 
-crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, partitions, controller, network, producer, consumer, checkers, violations, next_isr_check_ms, next_checkpoint_ms, advance_until_ms, accounting });
+crate::clone_in_place!(Simulation { config, now_ms, step, rng, rules, brokers, partitions, controller, network, producer, consumer, quorum, quorum_checks, checkers, violations, next_isr_check_ms, next_checkpoint_ms, advance_until_ms, accounting });
 
 impl Simulation {
     /// Each partition's preferred replica leads epoch 0, every replica in
@@ -91,7 +98,20 @@ impl Simulation {
                 b.fetcher_mut(l).next_fetch_ms = rng.below(config.replica_fetch_wait_max_ms);
             }
         }
+        // The metadata log a quorum starts from: the brokers' registrations
+        // and the topic's partitions, committed on every voter.
+        let quorum = (config.controllers > 0).then(|| {
+            let mut records: Vec<MetadataRecord> = config.broker_ids().map(|broker| MetadataRecord::RegisterBroker { broker }).collect();
+            records.extend(controller.partitions.iter().enumerate().map(|(p, r)| MetadataRecord::Partition {
+                partition: p as u32,
+                leader: r.preferred_leader(),
+                leader_epoch: 0,
+            }));
+            Box::new(Quorum::new(&config, &records))
+        });
         Simulation {
+            quorum,
+            quorum_checks: QuorumChecks::new(config.controllers),
             now_ms: 0,
             step: 0,
             rng,
@@ -252,7 +272,10 @@ impl Simulation {
             Step::Fetch(f) => self.fetch_now(f.broker, f.from)?,
             Step::AdvanceMs(ms) => self.advance(*ms),
             Step::Crash(c) => self.crash(c)?,
-            Step::Restart(b) => self.restart(*b)?,
+            Step::Restart(Nodes::Broker(b)) => self.restart(*b)?,
+            Step::Restart(Nodes::Controller(c)) => self.restart_controller(*c)?,
+            Step::Restart(Nodes::Rack(_)) => return Err("restart: name a broker id or {\"controller\": c}".into()),
+            Step::Resign(()) => self.resign_controller()?,
             Step::Elect(e) => self.elect(e.partition, Election::Requested(e.broker))?,
             Step::ElectPreferred(p) => self.elect_preferred(*p)?,
             Step::Delay(d) => {
@@ -599,6 +622,7 @@ impl Simulation {
         due = later(due, self.producer.next_deadline_ms());
         due = later(due, self.next_shutdown_ms());
         due = later(due, self.controller.rebalance.due_ms);
+        due = later(due, self.quorum.as_ref().and_then(|q| q.next_due_ms()));
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
             let held = self.brokers.iter().filter(|b| !b.delayed_fetches.is_empty() && self.leads_any(b.id)).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();
@@ -611,6 +635,10 @@ impl Simulation {
     /// Everything due at `now_ms`, in a fixed order.
     pub(crate) fn run_due(&mut self) {
         let now = self.now_ms;
+        if self.quorum.is_some() {
+            self.run_quorum();
+            self.end_action();
+        }
         while self.network.next_arrival_ms().is_some_and(|t| t <= now) {
             let m = self.network.make_mut().pop_arrived(now).expect("a message has arrived");
             if let Some(reply) = self.deliver(m) {

@@ -4,7 +4,7 @@
 //! `Step`, applied by `Simulation::apply`. The scenario file format that holds
 //! a list of them is `run::scenario`.
 
-use crate::model::config::{limits, BrokerId, Config, PartitionId};
+use crate::model::config::{limits, BrokerId, Config, ControllerId, PartitionId};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
@@ -100,41 +100,48 @@ pub struct Produce {
     pub key: Option<String>,
 }
 
-/// The brokers a fault acts on: one, or every broker of a rack (`broker.rack`).
+/// What a fault acts on: one broker, every broker of a rack
+/// (`broker.rack`), or one controller of the KRaft quorum (numbered
+/// `1..=controllers`, apart from the brokers).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Brokers {
-    One(BrokerId),
+pub enum Nodes {
+    Broker(BrokerId),
     Rack(Arc<str>),
+    Controller(ControllerId),
 }
 
-impl Brokers {
-    /// The brokers meant, in id order (a rack no broker is in: none).
+impl Nodes {
+    /// The brokers meant, in id order (a rack no broker is in, or a
+    /// controller: none).
     pub fn ids(&self, config: &Config) -> Vec<BrokerId> {
         match self {
-            Brokers::One(b) => vec![*b],
-            Brokers::Rack(r) => config.broker_ids().filter(|&b| config.rack(b) == Some(&**r)).collect(),
+            Nodes::Broker(b) => vec![*b],
+            Nodes::Rack(r) => config.broker_ids().filter(|&b| config.rack(b) == Some(&**r)).collect(),
+            Nodes::Controller(_) => vec![],
         }
     }
 }
 
-/// A `crash` step: `{"broker": b}` or `{"rack": "r"}` (every broker of the
-/// rack, in id order), with `lose_unflushed` records lost by each.
+/// A `crash` step: `{"broker": b}`, `{"rack": "r"}` (every broker of the
+/// rack, in id order), with `lose_unflushed` records lost by each, or
+/// `{"controller": c}`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Crash {
-    pub brokers: Brokers,
+    pub nodes: Nodes,
     /// Records at the end of the log that were never flushed and are lost
-    /// (a power loss); 0 for a process crash.
+    /// (a power loss); 0 for a process crash. A controller flushes its
+    /// metadata log before it answers, so it loses none.
     pub lose_unflushed: u64,
 }
 
 impl Crash {
     /// A crash of one broker.
     pub fn broker(broker: BrokerId, lose_unflushed: u64) -> Crash {
-        Crash { brokers: Brokers::One(broker), lose_unflushed }
+        Crash { nodes: Nodes::Broker(broker), lose_unflushed }
     }
 }
 
-/// A crash as written: exactly one of `broker` and `rack`.
+/// A crash as written: exactly one of `broker`, `rack` and `controller`.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct CrashWritten {
@@ -142,66 +149,89 @@ struct CrashWritten {
     broker: Option<BrokerId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rack: Option<Arc<str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    controller: Option<ControllerId>,
     #[serde(default)]
     lose_unflushed: u64,
 }
 
 impl Serialize for Crash {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (broker, rack) = match &self.brokers {
-            Brokers::One(b) => (Some(*b), None),
-            Brokers::Rack(r) => (None, Some(r.clone())),
+        let (broker, rack) = match &self.nodes {
+            Nodes::Broker(b) => (Some(*b), None),
+            Nodes::Rack(r) => (None, Some(r.clone())),
+            // `{"controller": c}`: a controller loses nothing unflushed.
+            Nodes::Controller(_) => return self.nodes.serialize(s),
         };
-        CrashWritten { broker, rack, lose_unflushed: self.lose_unflushed }.serialize(s)
+        CrashWritten { broker, rack, controller: None, lose_unflushed: self.lose_unflushed }.serialize(s)
     }
 }
 
 impl<'de> Deserialize<'de> for Crash {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let w = CrashWritten::deserialize(d)?;
-        let brokers = match (w.broker, w.rack) {
-            (Some(b), None) => Brokers::One(b),
-            (None, Some(r)) => Brokers::Rack(r),
-            (None, None) => return Err(de::Error::missing_field("broker")),
-            (Some(_), Some(_)) => return Err(de::Error::custom("a crash names a broker or a rack, not both")),
+        let nodes = match (w.broker, w.rack, w.controller) {
+            (Some(b), None, None) => Nodes::Broker(b),
+            (None, Some(r), None) => Nodes::Rack(r),
+            (None, None, Some(c)) => Nodes::Controller(c),
+            (None, None, None) => return Err(de::Error::missing_field("broker")),
+            _ => return Err(de::Error::custom("a crash names one of a broker, a rack or a controller")),
         };
-        Ok(Crash { brokers, lose_unflushed: w.lose_unflushed })
+        if matches!(nodes, Nodes::Controller(_)) && w.lose_unflushed > 0 {
+            return Err(de::Error::custom("a controller flushes its metadata log before it answers: it has no unflushed records to lose"));
+        }
+        Ok(Crash { nodes, lose_unflushed: w.lose_unflushed })
     }
 }
 
-/// `isolate`'s argument: a broker id, or `{"rack": "r"}`.
-impl Serialize for Brokers {
+/// The argument of `isolate` and `restart`: a broker id, `{"rack": "r"}`
+/// or `{"controller": c}`.
+impl Serialize for Nodes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
         struct Rack<'a> {
             rack: &'a str,
         }
+        #[derive(Serialize)]
+        struct Controller {
+            controller: ControllerId,
+        }
         match self {
-            Brokers::One(b) => s.serialize_u32(*b),
-            Brokers::Rack(r) => Rack { rack: r }.serialize(s),
+            Nodes::Broker(b) => s.serialize_u32(*b),
+            Nodes::Rack(r) => Rack { rack: r }.serialize(s),
+            Nodes::Controller(c) => Controller { controller: *c }.serialize(s),
         }
     }
 }
 
-impl<'de> Deserialize<'de> for Brokers {
+/// `{"rack": r}` or `{"controller": c}`: exactly one.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NodesWritten {
+    #[serde(default)]
+    rack: Option<Arc<str>>,
+    #[serde(default)]
+    controller: Option<ControllerId>,
+}
+
+impl<'de> Deserialize<'de> for Nodes {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Rack {
-            rack: Arc<str>,
-        }
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Brokers;
+            type Value = Nodes;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a broker id, or {\"rack\": name}")
+                f.write_str("a broker id, {\"rack\": name} or {\"controller\": id}")
             }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Brokers, E> {
-                u32::try_from(v).map(Brokers::One).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Nodes, E> {
+                u32::try_from(v).map(Nodes::Broker).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
             }
-            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Brokers, A::Error> {
-                let r = Rack::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(Brokers::Rack(r.rack))
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Nodes, A::Error> {
+                let w = NodesWritten::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                match (w.rack, w.controller) {
+                    (Some(r), None) => Ok(Nodes::Rack(r)),
+                    (None, Some(c)) => Ok(Nodes::Controller(c)),
+                    _ => Err(de::Error::custom("name a rack or a controller: {\"rack\": name} or {\"controller\": id}")),
+                }
             }
         }
         d.deserialize_any(V)
@@ -224,6 +254,8 @@ pub enum Heal {
     Link(BrokerId, BrokerId),
     /// Every link of one broker, including to the controller.
     Broker(BrokerId),
+    /// Every link of one controller of the quorum: `{"controller": c}`.
+    Controller(ControllerId),
 }
 
 impl Serialize for Heal {
@@ -232,6 +264,7 @@ impl Serialize for Heal {
             Heal::All => s.serialize_str("all"),
             Heal::Link(a, b) => [a, b].serialize(s),
             Heal::Broker(b) => s.serialize_u32(b),
+            Heal::Controller(c) => Nodes::Controller(c).serialize(s),
         }
     }
 }
@@ -242,7 +275,7 @@ impl<'de> Deserialize<'de> for Heal {
         impl<'de> Visitor<'de> for V {
             type Value = Heal;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("\"all\", a broker id, or a pair of broker ids [a, b]")
+                f.write_str("\"all\", a broker id, a pair of broker ids [a, b], or {\"controller\": id}")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Heal, E> {
                 if v == "all" {
@@ -263,6 +296,15 @@ impl<'de> Deserialize<'de> for Heal {
                     return Err(de::Error::invalid_length(3, &self));
                 }
                 Ok(Heal::Link(a, b))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Heal, A::Error> {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct Controller {
+                    controller: ControllerId,
+                }
+                let w = Controller::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(Heal::Controller(w.controller))
             }
         }
         d.deserialize_any(V)
@@ -397,7 +439,8 @@ pub enum Step {
     /// Run the clock: timers, and in timed mode the fetchers and the network.
     AdvanceMs(u64),
     Crash(Crash),
-    Restart(BrokerId),
+    /// A broker id, or `{"controller": c}`.
+    Restart(Nodes),
     /// `null`: the controller moves leadership of partition 0 to its choice
     /// now; a broker id: to that broker; `{"partition": p}` or
     /// `{"partition": p, "broker": b}`: the same for partition `p`.
@@ -414,7 +457,7 @@ pub enum Step {
     /// from clients); `{"rack": "r"}`: cut every broker of the rack from
     /// the brokers outside it and from the controller (a zone cut off; the
     /// rack's brokers still reach each other).
-    Isolate(Brokers),
+    Isolate(Nodes),
     /// Cut a broker from the controller only: its heartbeats stop (its
     /// session expires and it is fenced) while it still fetches from the
     /// leader and serves clients. `heal` with the broker or `"all"` restores it.
@@ -439,12 +482,21 @@ pub enum Step {
     /// Stop this follower's fetcher (timed mode).
     Pause(BrokerId),
     Resume(BrokerId),
+    /// `{"resign": null}`: the active controller hands its quorum
+    /// leadership over gracefully (`RaftClient.resign`): EndQuorumEpoch
+    /// names the successors.
+    Resign(()),
 }
 
 impl Step {
     /// One fetch round of every fetcher of broker `b`.
     pub fn fetch(b: BrokerId) -> Step {
         Step::Fetch(Fetch { broker: b, from: None })
+    }
+
+    /// A restart of broker `b`.
+    pub fn restart(b: BrokerId) -> Step {
+        Step::Restart(Nodes::Broker(b))
     }
 
     /// The step as one line of scenario JSON (for traces and errors).
@@ -459,13 +511,13 @@ impl Step {
             Step::Produce(p) => [p.to.map(|b| ("produce.to", b)), None],
             Step::Fetch(Fetch { broker, from: None }) => one("fetch", *broker),
             Step::Fetch(Fetch { broker, from: Some(l) }) => [Some(("fetch.broker", *broker)), Some(("fetch.from", *l))],
-            Step::Crash(Crash { brokers: Brokers::One(b), .. }) => one("crash.broker", *b),
-            Step::Restart(b) => one("restart", *b),
+            Step::Crash(Crash { nodes: Nodes::Broker(b), .. }) => one("crash.broker", *b),
+            Step::Restart(Nodes::Broker(b)) => one("restart", *b),
             Step::Elect(Elect { broker: Some(b), .. }) => one("elect", *b),
             Step::Delay(d) => one("delay.broker", d.broker),
             Step::Cut([a, b]) => [Some(("cut", *a)), Some(("cut", *b))],
             Step::Partition([a, b]) => [Some(("partition", *a)), Some(("partition", *b))],
-            Step::Isolate(Brokers::One(b)) => one("isolate", *b),
+            Step::Isolate(Nodes::Broker(b)) => one("isolate", *b),
             Step::CutController(b) => one("cut_controller", *b),
             Step::ControlledShutdown(b) => one("controlled_shutdown", *b),
             Step::BeginControlledShutdown(b) => one("begin_controlled_shutdown", *b),
@@ -473,7 +525,11 @@ impl Step {
             Step::Heal(Heal::Broker(b)) => one("heal", *b),
             Step::Pause(b) => one("pause", *b),
             Step::Resume(b) => one("resume", *b),
-            Step::Crash(Crash { brokers: Brokers::Rack(_), .. }) | Step::Isolate(Brokers::Rack(_)) => [None, None],
+            Step::Crash(Crash { nodes: Nodes::Rack(_) | Nodes::Controller(_), .. })
+            | Step::Isolate(Nodes::Rack(_) | Nodes::Controller(_))
+            | Step::Restart(Nodes::Rack(_) | Nodes::Controller(_))
+            | Step::Heal(Heal::Controller(_))
+            | Step::Resign(()) => [None, None],
             Step::AdvanceMs(_) | Step::Elect(Elect { broker: None, .. }) | Step::ElectPreferred(_) | Step::Heal(Heal::All) | Step::Consume(_) => [None, None],
         }
     }
@@ -487,8 +543,8 @@ impl Step {
             }
         }
         let rack = match self {
-            Step::Crash(Crash { brokers: Brokers::Rack(r), .. }) => Some(("crash.rack", r)),
-            Step::Isolate(Brokers::Rack(r)) => Some(("isolate.rack", r)),
+            Step::Crash(Crash { nodes: Nodes::Rack(r), .. }) => Some(("crash.rack", r)),
+            Step::Isolate(Nodes::Rack(r)) => Some(("isolate.rack", r)),
             _ => None,
         };
         if let Some((field, r)) = rack {
@@ -503,7 +559,24 @@ impl Step {
                 return Err(format!("{field}: no broker is in rack {r:?} (the racks are {})", names.join(", ")));
             }
         }
+        let controller = match self {
+            Step::Crash(Crash { nodes: Nodes::Controller(c), .. }) => Some(("crash.controller", *c)),
+            Step::Restart(Nodes::Controller(c)) => Some(("restart.controller", *c)),
+            Step::Isolate(Nodes::Controller(c)) => Some(("isolate.controller", *c)),
+            Step::Heal(Heal::Controller(c)) => Some(("heal.controller", *c)),
+            _ => None,
+        };
+        if let Some((field, c)) = controller {
+            if config.controllers == 0 {
+                return Err(format!("{field}: the scenario has no controller quorum (config.controllers is 0)"));
+            }
+            if c < 1 || c > config.controllers {
+                return Err(format!("{field}: controller {c} does not exist (controllers are 1..={})", config.controllers));
+            }
+        }
         match self {
+            Step::Resign(()) if config.controllers == 0 => Err("resign: the scenario has no controller quorum (config.controllers is 0)".into()),
+            Step::Restart(Nodes::Rack(_)) => Err("restart: name a broker id or {\"controller\": c}".into()),
             Step::Produce(p) if p.value.len() > limits::MAX_VALUE_BYTES => Err(format!(
                 "produce.value: {} bytes is longer than the limit of {} bytes",
                 p.value.len(),

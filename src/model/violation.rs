@@ -2,7 +2,7 @@
 //! the step, the brokers and the record involved. Plain data: the events and
 //! the state view carry it; the checks that find it are `invariants`.
 
-use crate::model::config::{BrokerId, PartitionId};
+use crate::model::config::{BrokerId, ControllerId, PartitionId};
 use crate::model::step::Acks;
 use serde::Serialize;
 use std::fmt;
@@ -20,6 +20,17 @@ pub enum ViolationKind {
     ConsumerSawVanishedRecord,
     /// HW above LEO, or a leader HW that went down within one epoch.
     HwExceedsLeo,
+    /// The metadata quorum (`RaftEventSimulationTest`'s invariants): two
+    /// leaders of one epoch.
+    SingleLeader,
+    /// A controller's quorum epoch went down.
+    MonotonicEpoch,
+    /// A quorum leader's HW below one a leader had before.
+    MonotonicHighWatermark,
+    /// A quorum leader's HW that no majority of voters reached.
+    MajorityReachedHighWatermark,
+    /// Two controllers hold different records below their HW.
+    ConsistentCommittedData,
 }
 
 impl ViolationKind {
@@ -29,7 +40,24 @@ impl ViolationKind {
             ViolationKind::CommittedDivergence => "committed_divergence",
             ViolationKind::ConsumerSawVanishedRecord => "consumer_saw_vanished_record",
             ViolationKind::HwExceedsLeo => "hw_exceeds_leo",
+            ViolationKind::SingleLeader => "single_leader",
+            ViolationKind::MonotonicEpoch => "monotonic_epoch",
+            ViolationKind::MonotonicHighWatermark => "monotonic_high_watermark",
+            ViolationKind::MajorityReachedHighWatermark => "majority_reached_high_watermark",
+            ViolationKind::ConsistentCommittedData => "consistent_committed_data",
         }
+    }
+
+    /// A check of the metadata quorum (`quorum::checks`), not of a partition.
+    pub fn of_quorum(self) -> bool {
+        matches!(
+            self,
+            ViolationKind::SingleLeader
+                | ViolationKind::MonotonicEpoch
+                | ViolationKind::MonotonicHighWatermark
+                | ViolationKind::MajorityReachedHighWatermark
+                | ViolationKind::ConsistentCommittedData
+        )
     }
 
     /// Is a record gone: an acknowledged write missing from the leader's log,
@@ -72,9 +100,12 @@ pub struct Violation {
     /// The step (1-based count of applied steps) during which it happened.
     pub step: u64,
     pub time_ms: u64,
-    /// The partition it happened in.
+    /// The partition it happened in (0 for one of the metadata quorum,
+    /// which names `controllers` instead of brokers).
     pub partition: PartitionId,
     pub brokers: Vec<BrokerId>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub controllers: Vec<ControllerId>,
     pub offset: Option<u64>,
     pub value: Option<Arc<str>>,
     pub acks: Option<Acks>,

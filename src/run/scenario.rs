@@ -3,7 +3,7 @@
 
 use crate::base::text;
 use crate::model::config::{limits, Config};
-pub use crate::model::step::{Acks, Brokers, Crash, Delay, Elect, Fetch, Heal, OnePartition, Produce, Step};
+pub use crate::model::step::{Acks, Nodes, Crash, Delay, Elect, Fetch, Heal, OnePartition, Produce, Step};
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -4,7 +4,7 @@
 use crate::model::config::{limits, BrokerId, Config, PartitionId};
 use crate::model::rules::Rule;
 use crate::model::simulation::Simulation;
-use crate::run::scenario::{Crash, Elect, Heal, Produce, Step};
+use crate::run::scenario::{Crash, Elect, Heal, Nodes, Produce, Step};
 use crate::search::spec::Search;
 use crate::search::symmetry::Symmetries;
 use arrayvec::ArrayVec;
@@ -73,7 +73,7 @@ impl Moves {
             per_broker(&Step::fetch),
             per_broker(&|b| Step::Crash(Crash::broker(b, 0))),
             per_broker(&|b| Step::Crash(Crash::broker(b, 1))),
-            per_broker(&Step::Restart),
+            per_broker(&|b| Step::Restart(Nodes::Broker(b))),
             config.partition_ids().map(|p| Step::Elect(Elect { partition: p, broker: None })).collect(),
             if topic { vec![Step::ElectPreferred(None)] } else { vec![] },
             advances(config).into_iter().map(Step::AdvanceMs).collect(),

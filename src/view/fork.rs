@@ -51,7 +51,7 @@
 use crate::model::config::limits;
 use crate::model::config::{BrokerId, Protocol};
 use crate::model::violation::{Allowance, ViolationKind};
-use crate::run::scenario::{Acks, Brokers, Crash, Delay, Elect, Fetch, Heal, Produce, Scenario, Step};
+use crate::run::scenario::{Acks, Nodes, Crash, Delay, Elect, Fetch, Heal, Produce, Scenario, Step};
 use crate::view::state::StateView;
 use serde::Serialize;
 use std::fmt;
@@ -187,6 +187,7 @@ pub fn step_name(step: &Step) -> &'static str {
         Step::Consume(_) => "consume",
         Step::Pause(_) => "pause",
         Step::Resume(_) => "resume",
+        Step::Resign(()) => "resign",
     }
 }
 
@@ -449,11 +450,15 @@ pub fn step_text(step: &Step) -> String {
         Step::Fetch(Fetch { broker, from: None }) => format!("fetch:{broker}"),
         Step::Fetch(Fetch { broker, from: Some(l) }) => format!("fetch:{broker}:{l}"),
         Step::AdvanceMs(ms) => format!("advance_ms:{ms}"),
-        Step::Crash(Crash { brokers: Brokers::One(broker), lose_unflushed: 0 }) => format!("crash:{broker}"),
-        Step::Crash(Crash { brokers: Brokers::One(broker), lose_unflushed }) => format!("crash:{broker}:{lose_unflushed}"),
-        Step::Crash(Crash { brokers: Brokers::Rack(rack), lose_unflushed: 0 }) => format!("crash_rack:{}", percent_encode(rack)),
-        Step::Crash(Crash { brokers: Brokers::Rack(rack), lose_unflushed }) => format!("crash_rack:{}:{lose_unflushed}", percent_encode(rack)),
-        Step::Restart(b) => format!("restart:{b}"),
+        Step::Crash(Crash { nodes: Nodes::Broker(broker), lose_unflushed: 0 }) => format!("crash:{broker}"),
+        Step::Crash(Crash { nodes: Nodes::Broker(broker), lose_unflushed }) => format!("crash:{broker}:{lose_unflushed}"),
+        Step::Crash(Crash { nodes: Nodes::Rack(rack), lose_unflushed: 0 }) => format!("crash_rack:{}", percent_encode(rack)),
+        Step::Crash(Crash { nodes: Nodes::Rack(rack), lose_unflushed }) => format!("crash_rack:{}:{lose_unflushed}", percent_encode(rack)),
+        Step::Crash(Crash { nodes: Nodes::Controller(c), .. }) => format!("crash_controller:{c}"),
+        Step::Restart(Nodes::Broker(b)) => format!("restart:{b}"),
+        Step::Restart(Nodes::Controller(c)) => format!("restart_controller:{c}"),
+        // Not a step a scenario can hold (`Step::validate`).
+        Step::Restart(Nodes::Rack(rack)) => format!("restart:{}", percent_encode(rack)),
         Step::Elect(Elect { partition: 0, broker: None }) => "elect".into(),
         Step::Elect(Elect { partition: 0, broker: Some(b) }) => format!("elect:{b}"),
         Step::Elect(Elect { partition, broker: None }) => format!("elect_partition:{partition}"),
@@ -463,18 +468,21 @@ pub fn step_text(step: &Step) -> String {
         Step::Delay(Delay { broker, ms }) => format!("delay:{broker}:{ms}"),
         Step::Cut([a, b]) => format!("cut:{a}:{b}"),
         Step::Partition([a, b]) => format!("partition:{a}:{b}"),
-        Step::Isolate(Brokers::One(b)) => format!("isolate:{b}"),
-        Step::Isolate(Brokers::Rack(rack)) => format!("isolate_rack:{}", percent_encode(rack)),
+        Step::Isolate(Nodes::Broker(b)) => format!("isolate:{b}"),
+        Step::Isolate(Nodes::Rack(rack)) => format!("isolate_rack:{}", percent_encode(rack)),
+        Step::Isolate(Nodes::Controller(c)) => format!("isolate_controller:{c}"),
         Step::CutController(b) => format!("cut_controller:{b}"),
         Step::ControlledShutdown(b) => format!("controlled_shutdown:{b}"),
         Step::BeginControlledShutdown(b) => format!("begin_controlled_shutdown:{b}"),
         Step::Heal(Heal::All) => "heal:all".into(),
         Step::Heal(Heal::Broker(b)) => format!("heal:{b}"),
         Step::Heal(Heal::Link(a, b)) => format!("heal:{a}:{b}"),
+        Step::Heal(Heal::Controller(c)) => format!("heal_controller:{c}"),
         Step::Consume(None) => "consume".into(),
         Step::Consume(Some(one)) => format!("consume:{}", one.partition),
         Step::Pause(b) => format!("pause:{b}"),
         Step::Resume(b) => format!("resume:{b}"),
+        Step::Resign(()) => "resign".into(),
     }
 }
 
@@ -487,6 +495,8 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
         "produce" => "produce:VALUE:ACKS, then optionally :TO, :PARTITION and :KEY (an empty slot for one not given)",
         "fetch" => "fetch:BROKER or fetch:BROKER:LEADER",
         "restart" | "isolate" | "pause" | "resume" | "cut_controller" | "controlled_shutdown" | "begin_controlled_shutdown" => "NAME:BROKER",
+        "crash_controller" | "restart_controller" | "isolate_controller" | "heal_controller" => "NAME:CONTROLLER",
+        "resign" => "resign",
         "advance_ms" => "advance_ms:MS",
         "crash" => "crash:BROKER or crash:BROKER:LOSE_UNFLUSHED",
         "crash_rack" => "crash_rack:RACK or crash_rack:RACK:LOSE_UNFLUSHED",
@@ -501,7 +511,7 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
         "" => return err(format!("{what}: missing the step, like fetch:2 or produce:m1:all")),
         _ => {
             return err(format!(
-                "{what}: unknown step {}; expected produce, fetch, advance_ms, crash, crash_rack, restart, elect, elect_partition, elect_preferred, delay, cut, partition, isolate, isolate_rack, cut_controller, controlled_shutdown, begin_controlled_shutdown, heal, consume, pause or resume",
+                "{what}: unknown step {}; expected produce, fetch, advance_ms, crash, crash_rack, restart, elect, elect_partition, elect_preferred, delay, cut, partition, isolate, isolate_rack, cut_controller, controlled_shutdown, begin_controlled_shutdown, heal, consume, pause, resume, crash_controller, restart_controller, isolate_controller, heal_controller or resign",
                 quoted(name)
             ))
         }
@@ -525,9 +535,14 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
         }
         ("fetch", 1) => Step::fetch(broker(0)?),
         ("fetch", 2) => Step::Fetch(Fetch { broker: broker(0)?, from: Some(broker(1)?) }),
-        ("restart", 1) => Step::Restart(broker(0)?),
-        ("isolate", 1) => Step::Isolate(Brokers::One(broker(0)?)),
-        ("isolate_rack", 1) => Step::Isolate(Brokers::Rack(rack(0)?)),
+        ("restart", 1) => Step::Restart(Nodes::Broker(broker(0)?)),
+        ("crash_controller", 1) => Step::Crash(Crash { nodes: Nodes::Controller(broker(0)?), lose_unflushed: 0 }),
+        ("restart_controller", 1) => Step::Restart(Nodes::Controller(broker(0)?)),
+        ("isolate_controller", 1) => Step::Isolate(Nodes::Controller(broker(0)?)),
+        ("heal_controller", 1) => Step::Heal(Heal::Controller(broker(0)?)),
+        ("resign", 0) => Step::Resign(()),
+        ("isolate", 1) => Step::Isolate(Nodes::Broker(broker(0)?)),
+        ("isolate_rack", 1) => Step::Isolate(Nodes::Rack(rack(0)?)),
         ("cut_controller", 1) => Step::CutController(broker(0)?),
         ("controlled_shutdown", 1) => Step::ControlledShutdown(broker(0)?),
         ("begin_controlled_shutdown", 1) => Step::BeginControlledShutdown(broker(0)?),
@@ -535,14 +550,14 @@ pub fn parse_step(what: &str, text: &str) -> Result<Step, ChangeTextError> {
         ("resume", 1) => Step::Resume(broker(0)?),
         ("advance_ms", 1) => Step::AdvanceMs(int(&format!("{what}.advance_ms"), args[0])?),
         ("crash", 1) => Step::Crash(Crash::broker(broker(0)?, 0)),
-        ("crash_rack", 1) => Step::Crash(Crash { brokers: Brokers::Rack(rack(0)?), lose_unflushed: 0 }),
+        ("crash_rack", 1) => Step::Crash(Crash { nodes: Nodes::Rack(rack(0)?), lose_unflushed: 0 }),
         ("crash" | "crash_rack", 2) => {
             let lose: u64 = int(&format!("{what}.{name}.lose_unflushed"), args[1])?;
             if lose == 0 {
                 return err(format!("{what}: a process crash is written {name}:{}", args[0]));
             }
-            let brokers = if name == "crash" { Brokers::One(broker(0)?) } else { Brokers::Rack(rack(0)?) };
-            Step::Crash(Crash { brokers, lose_unflushed: lose })
+            let nodes = if name == "crash" { Nodes::Broker(broker(0)?) } else { Nodes::Rack(rack(0)?) };
+            Step::Crash(Crash { nodes, lose_unflushed: lose })
         }
         ("elect", 0) => Step::Elect(Elect::default()),
         ("elect", 1) => Step::Elect(Elect { partition: 0, broker: Some(broker(0)?) }),

@@ -35,6 +35,9 @@ pub struct StateView {
     pub producer: Vec<ProduceView>,
     pub consumer: ConsumerView,
     pub violations: Vec<Violation>,
+    /// The KRaft controller quorum, when the scenario has one (`config.controllers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quorum: Option<crate::view::quorum::QuorumView>,
     /// Why the run stopped here, if it went past a budget (the
     /// `budget_exceeded` event's words); null otherwise.
     pub stopped: Option<String>,
@@ -371,6 +374,7 @@ impl StateView {
                 read: sim.consumer.read.iter().map(|c| ConsumedView { offset: c.offset, value: c.value.clone() }).collect(),
             },
             violations: sim.violations.clone(),
+            quorum: sim.quorum.as_deref().map(crate::view::quorum::QuorumView::of),
             stopped: sim.stopped().map(|b| crate::model::event::budget_message(b, sim.budgets().limit(b))),
             partitions: None,
         }

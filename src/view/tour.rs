@@ -411,8 +411,16 @@ pub fn event_type(event: &Event) -> String {
     }
     let mut head = Head(String::new(), false);
     let _ = fmt::write(&mut head, format_args!("{event:?}"));
-    head.0
+    // A controller's role changes share the brokers' type names (serde `rename`).
+    match RENAMED.iter().find(|(variant, _)| *variant == head.0) {
+        Some((_, tag)) => tag.to_string(),
+        None => head.0,
+    }
 }
+
+/// Variants whose serde tag is not their own name: the quorum's role
+/// changes are `became_leader` and `became_follower`, with `controller`.
+const RENAMED: [(&str, &str); 2] = [("controller_became_leader", "became_leader"), ("controller_became_follower", "became_follower")];
 
 /// The serde `type` tags of the events of step `at` (none at position 0).
 pub fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
@@ -422,7 +430,7 @@ pub fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
 /// Every event type the model has (the serde `type` tags of
 /// `src/model/event.rs`'s `Event`, in its order): an `events` fact names
 /// only these.
-pub const EVENT_TYPES: [&str; 56] = [
+pub const EVENT_TYPES: [&str; 74] = [
     "produce_request", "produce_queued", "duplicate_produce", "appended", "produce_response", "sent", "dropped",
     "response_ignored", "fetch_timed_out", "fetcher_removed", "fetch_held", "remote_log_end_offset_updated",
     "follower_appended", "high_watermark_changed", "high_watermark_held", "truncated", "epoch_cache_trimmed",
@@ -433,12 +441,25 @@ pub const EVENT_TYPES: [&str; 56] = [
     "isolation_healed", "controller_cut", "controller_link_healed", "controlled_shutdown_started",
     "controlled_shutdown_completed", "shutdown_fetcher_stopped", "fetcher_paused", "fetcher_resumed", "clock_advanced", "consumed",
     "consume_failed", "consumer_truncation_detected", "consumer_position_reset", "step_rejected",
-    "budget_exceeded", "violation",
+    "budget_exceeded", "violation", "vote_request", "vote_granted", "vote_rejected", "quorum_sent", "quorum_dropped",
+    "became_candidate", "became_prospective", "became_unattached", "resigned", "metadata_appended", "metadata_fetched",
+    "metadata_truncated", "metadata_committed", "metadata_high_watermark", "controller_crashed", "controller_restarted",
+    "controller_isolated", "controller_healed",
 ];
 
 /// Every kind of safety violation (`ViolationKind::name`): a `violations`
 /// fact names only these.
-pub const VIOLATION_KINDS: [&str; 4] = ["acked_write_lost", "committed_divergence", "consumer_saw_vanished_record", "hw_exceeds_leo"];
+pub const VIOLATION_KINDS: [&str; 9] = [
+    "acked_write_lost",
+    "committed_divergence",
+    "consumer_saw_vanished_record",
+    "hw_exceeds_leo",
+    "single_leader",
+    "monotonic_epoch",
+    "monotonic_high_watermark",
+    "majority_reached_high_watermark",
+    "consistent_committed_data",
+];
 
 /// Findings a check lists, whatever the file: past it they are counted
 /// (`TourCheck::more_findings`), not built, so that a check's output is a
@@ -1279,9 +1300,26 @@ mod tests {
                 snake
             })
             .collect();
+        // A renamed variant's tag is another's: each tag once, in the enum's order.
+        let renamed: Vec<&str> = RENAMED.iter().map(|(v, _)| *v).collect();
+        for (variant, tag) in RENAMED {
+            assert!(body.contains(&format!("#[serde(rename = \"{tag}\")]")), "{variant} is written {tag}");
+        }
+        let names: Vec<String> = names.into_iter().filter(|n| !renamed.contains(&n.as_str())).collect();
         assert_eq!(names, EVENT_TYPES.to_vec());
         use crate::model::violation::ViolationKind::*;
-        assert_eq!(VIOLATION_KINDS.to_vec(), [AckedWriteLost, CommittedDivergence, ConsumerSawVanishedRecord, HwExceedsLeo].map(|k| k.name()).to_vec());
+        let kinds = [
+            AckedWriteLost,
+            CommittedDivergence,
+            ConsumerSawVanishedRecord,
+            HwExceedsLeo,
+            SingleLeader,
+            MonotonicEpoch,
+            MonotonicHighWatermark,
+            MajorityReachedHighWatermark,
+            ConsistentCommittedData,
+        ];
+        assert_eq!(VIOLATION_KINDS.to_vec(), kinds.map(|k| k.name()).to_vec());
     }
 
     /// `event_type` (the first word of an event's `Debug` text) is the `type`

@@ -178,7 +178,7 @@ export const PHRASES = {
   'phrase.json_single_key': 'map with a single key',
   'phrase.json_array_length': 'an array of length {count}',
   'phrase.expected_preset': 'a Kafka version preset: {list}, or {aliases}',
-  'phrase.expected_heal': '"all", a broker id, or a pair of broker ids [a, b]',
+  'phrase.expected_heal': '"all", a broker id, a pair of broker ids [a, b], or {"controller": id}',
   'phrase.expected_acks': '"0", "1" or "all"',
   'phrase.out_of_range': '{field}: {number} is out of range {range}',
   'phrase.no_such_partition': "{field}: partition {partition} does not exist (partitions are 0..={last})",
@@ -200,14 +200,31 @@ export const PHRASES = {
   'phrase.rack_unknown': "{field}: no broker is in rack {value} (the racks are {list})",
   'phrase.rack_down': "every broker of rack {value} is already down",
   'phrase.rack_already_cut': "rack {value} is already cut off",
-  'phrase.crash_broker_or_rack': "{path}: a crash names a broker or a rack, not both",
-  'phrase.expected_isolate': "a broker id, or {\"rack\": name}",
+  'phrase.crash_one_node': "{path}: a crash names one of a broker, a rack or a controller",
+  'phrase.expected_isolate': "a broker id, {\"rack\": name} or {\"controller\": id}",
   'phrase.expected_fetch': "a broker id, or {\"broker\": b, \"from\": l}",
   'phrase.min_isr_range': 'config.min_insync_replicas: {number} must be between 1 and brokers ({brokers})',
   'phrase.retries_too_large': 'config.retries: {number} is larger than Kafka\'s largest, {limit}',
   'phrase.idempotent_in_flight': 'config.max_in_flight_requests_per_connection: {number} is more than {limit}, the most enable_idempotence allows in {version}',
   'phrase.no_idempotence': 'config.enable_idempotence: the idempotent producer came in 0.11 (KIP-98); {version} has none',
   'phrase.seed_too_large': 'config.seed: {number} is larger than {limit} (2^53 - 1)',
+  'phrase.name_rack_or_controller': "name a rack or a controller: {\"rack\": name} or {\"controller\": id}",
+  'phrase.controller_flushes': "a controller flushes its metadata log before it answers: it has no unflushed records to lose",
+  'phrase.restart_node': "restart: name a broker id or {\"controller\": c}",
+  'phrase.controller_down': "controller {controller} is already down",
+  'phrase.controller_running': "controller {controller} is already running",
+  'phrase.controller_already_isolated': "controller {controller} is already isolated",
+  'phrase.controller_not_isolated': "nothing to heal: controller {controller} is not isolated",
+  'phrase.no_quorum_leader': "resign: no controller leads the quorum now",
+  'phrase.no_quorum': "{field}: the scenario has no controller quorum (config.controllers is 0)",
+  'phrase.controller_unknown': "{field}: controller {controller} does not exist (controllers are 1..={count})",
+  'phrase.controllers_count': "config.controllers: {number} is not 0, 1, 3 or 5",
+  'phrase.controllers_zookeeper': "config.controllers: {version} is a ZooKeeper-era preset, which has no controller quorum (KRaft presets: 3.5 on)",
+  'phrase.quorum_epoch_back': "controller {controller} went from epoch {from} back to epoch {to}",
+  'phrase.quorum_two_leaders': "controllers {other_controller} and {controller} both led epoch {epoch}",
+  'phrase.quorum_hw_down': "the metadata HW went down from {from} to {to} on controller {controller}, leader of epoch {epoch}",
+  'phrase.quorum_hw_minority': "controller {controller} has metadata HW {hw}, reached by only {count} of {number} voters (a majority is {majority})",
+  'phrase.quorum_committed_differs': "controller {controller} holds {what} (epoch {epoch}) below its HW at offset {offset}, where {why} (epoch {number}) was committed",
   'phrase.json_eof': 'EOF while parsing {what} at line {line} column {column}',
   'phrase.json_a_value': 'a value',
   'phrase.json_an_object': 'an object',
@@ -347,6 +364,28 @@ export function messageText(m, t) {
   }
 }
 
+/** A message between controllers (`quorum::message::Rpc`, tag `kind`) as the core writes it. */
+export function rpcText(r, t) {
+  const key = `${K}rpc`;
+  const p = fields(r);
+  p.error = r.error == null ? '' : t(`${key}.error`, { error: r.error });
+  switch (r.kind) {
+    case 'end_quorum_epoch':
+      p.successors = brokerList(r.successors);
+      break;
+    case 'fetch_response':
+      if (r.diverging != null) {
+        p.body = t(`${key}.diverging`, { diverging_epoch: String(r.diverging[0]), end_offset: String(r.diverging[1]) });
+      } else {
+        p.body = r.error == null ? t(`${key}.records`, { count: String(r.records.length) }) : '';
+      }
+      p.hw = r.high_watermark == null ? t(`${key}.hw_unknown`) : t(`${key}.hw`, p);
+      break;
+    default:
+  }
+  return t(`${key}.${r.kind}`, p);
+}
+
 function truncationText(tr, t) {
   return t(`${K}truncation.${tr.rule}`, fields(tr));
 }
@@ -459,7 +498,64 @@ const SPECIAL = {
     return t(`${K}leader_elected.line`, p);
   },
   became_follower(e, p, t) {
+    // A controller's role change shares the brokers' type name.
+    if (e.controller != null) return t(`${K}controller_became_follower`, p);
     return t(`${K}became_follower.${e.leader == null ? 'none' : 'leader'}`, p);
+  },
+  became_leader(e, p, t) {
+    return t(`${K}${e.controller != null ? 'controller_became_leader' : 'became_leader'}`, p);
+  },
+  vote_request(e, p, t) {
+    const key = `${K}vote_request`;
+    p.what = t(`${key}.${e.pre_vote ? 'pre_vote' : 'vote'}`);
+    p.arrives = e.latency_ms > 0 ? t(`${K}sent.arrives`, p) : '';
+    return t(`${key}.line`, p);
+  },
+  vote_granted(e, p, t) {
+    return t(`${K}vote_granted.${e.pre_vote ? 'pre_vote' : 'vote'}`, p);
+  },
+  vote_rejected(e, p, t) {
+    p.reason = t(`${K}vote_refusal.${e.reason}`);
+    return t(`${K}vote_rejected.${e.pre_vote ? 'pre_vote' : 'vote'}`, p);
+  },
+  quorum_sent(e, p, t) {
+    p.rpc = rpcText(e.rpc, t);
+    p.arrives = e.latency_ms > 0 ? t(`${K}sent.arrives`, p) : '';
+    return t(`${K}quorum_sent`, p);
+  },
+  quorum_dropped(e, p, t) {
+    p.reason = t(`${K}drop_reason.${e.reason}`);
+    return t(`${K}quorum_dropped`, p);
+  },
+  became_candidate(e, p, t) {
+    p.reason = t(`${K}quorum_cause.${e.reason}`);
+    return t(`${K}became_candidate`, p);
+  },
+  became_prospective(e, p, t) {
+    p.reason = t(`${K}quorum_cause.${e.reason}`);
+    return t(`${K}became_prospective`, p);
+  },
+  became_unattached(e, p, t) {
+    p.reason = t(`${K}quorum_cause.${e.reason}`);
+    return t(`${K}became_unattached`, p);
+  },
+  resigned(e, p, t) {
+    p.reason = t(`${K}quorum_cause.${e.reason}`);
+    return t(`${K}resigned`, p);
+  },
+  metadata_appended(e, p, t) {
+    const r = e.entry.record;
+    return t(`${K}metadata_appended`, { ...p, ...fields(e.entry), record: t(`${K}metadata_record.${r.type}`, fields(r)) });
+  },
+  metadata_committed(e, p, t) {
+    return t(`${K}metadata_committed.${e.from == null ? 'first' : 'advanced'}`, p);
+  },
+  metadata_high_watermark(e, p, t) {
+    return t(`${K}metadata_high_watermark.${e.from == null ? 'first' : 'advanced'}`, p);
+  },
+  controller_restarted(e, p, t) {
+    p.role = t(`${K}quorum_role.${e.role}`);
+    return t(`${K}controller_restarted`, p);
   },
   crashed(e, p, t) {
     return t(`${K}crashed.${e.lose_unflushed > 0 ? 'power_loss' : 'crash'}`, p);

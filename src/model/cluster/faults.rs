@@ -5,7 +5,7 @@ use crate::model::config::{BrokerId, PartitionId};
 use crate::model::event::{Event, HighWatermarkCause, Truncation};
 use crate::model::protocol::Errors;
 use crate::model::rules::Rule;
-use crate::model::step::{Brokers, Crash, Heal};
+use crate::model::step::{Nodes, Crash, Heal};
 use std::sync::Arc;
 use crate::model::simulation::Simulation;
 
@@ -19,20 +19,21 @@ impl Simulation {
     /// (a zone lost), one after the other in id order.
     pub(crate) fn crash(&mut self, c: &Crash) -> Result<(), String> {
         let running = |sim: &Simulation, b: BrokerId| sim.broker(b).alive || sim.broker(b).starting;
-        match &c.brokers {
-            Brokers::One(b) if !running(self, *b) => Err(format!("broker {b} is already down")),
-            Brokers::One(b) => {
+        match &c.nodes {
+            Nodes::Broker(b) if !running(self, *b) => Err(format!("broker {b} is already down")),
+            Nodes::Broker(b) => {
                 self.crash_broker(*b, c.lose_unflushed);
                 Ok(())
             }
-            Brokers::Rack(r) => {
-                let up: Vec<BrokerId> = c.brokers.ids(&self.config).into_iter().filter(|&b| running(self, b)).collect();
+            Nodes::Rack(r) => {
+                let up: Vec<BrokerId> = c.nodes.ids(&self.config).into_iter().filter(|&b| running(self, b)).collect();
                 if up.is_empty() {
                     return Err(format!("every broker of rack {r:?} is already down"));
                 }
                 up.into_iter().for_each(|b| self.crash_broker(b, c.lose_unflushed));
                 Ok(())
             }
+            Nodes::Controller(id) => self.crash_controller(*id),
         }
     }
 
@@ -104,10 +105,11 @@ impl Simulation {
         Ok(())
     }
 
-    pub(crate) fn isolate(&mut self, which: &Brokers) -> Result<(), String> {
+    pub(crate) fn isolate(&mut self, which: &Nodes) -> Result<(), String> {
         match which {
-            Brokers::One(b) => self.isolate_broker(*b),
-            Brokers::Rack(r) => self.isolate_rack(r, which.ids(&self.config)),
+            Nodes::Broker(b) => self.isolate_broker(*b),
+            Nodes::Rack(r) => self.isolate_rack(r, which.ids(&self.config)),
+            Nodes::Controller(c) => self.isolate_controller(*c),
         }
     }
 
@@ -145,10 +147,14 @@ impl Simulation {
     }
 
     pub(crate) fn heal(&mut self, h: Heal) -> Result<(), String> {
+        if let Heal::Controller(c) = h {
+            return self.heal_controller(c);
+        }
         let touches = |b: BrokerId| match h {
             Heal::All => true,
             Heal::Link(x, y) => b == x || b == y,
             Heal::Broker(x) => b == x,
+            Heal::Controller(_) => false,
         };
         let cuts: Vec<(BrokerId, BrokerId)> = self
             .network
@@ -159,6 +165,7 @@ impl Simulation {
                 Heal::All => true,
                 Heal::Link(a, b) => (x, y) == (a, b) || (x, y) == (b, a),
                 Heal::Broker(a) => x == a || y == a,
+                Heal::Controller(_) => false,
             })
             .collect();
         let isolated: Vec<BrokerId> = match h {
@@ -169,8 +176,12 @@ impl Simulation {
             Heal::Link(..) => vec![],
             _ => self.config.broker_ids().filter(|&b| touches(b) && self.network.controller_cut[(b - 1) as usize]).collect(),
         };
-        if cuts.is_empty() && isolated.is_empty() && controller_cut.is_empty() {
+        let controllers = if h == Heal::All { self.isolated_controllers() } else { vec![] };
+        if cuts.is_empty() && isolated.is_empty() && controller_cut.is_empty() && controllers.is_empty() {
             return Err("nothing to heal: no such cut or isolation".into());
+        }
+        for c in controllers {
+            self.heal_controller(c)?;
         }
         for (x, y) in cuts {
             self.network.make_mut().cuts.remove(&(x, y));

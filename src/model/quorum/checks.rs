@@ -1,0 +1,126 @@
+//! The quorum's safety checks, as Kafka's own simulation states them
+//! (`RaftEventSimulationTest`'s invariants), run after every message and
+//! timer: one leader per epoch (`SingleLeader`), no voter's epoch going
+//! down (`MonotonicEpoch`), the leaders' HW never going down
+//! (`MonotonicHighWatermark`), every record below it held by a majority
+//! (`MajorityReachedHighWatermark`), and every voter's committed records
+//! the same (`ConsistentCommittedData`).
+
+use crate::model::config::ControllerId;
+use crate::model::quorum::metadata_log::MetadataEntry;
+use crate::model::quorum::Quorum;
+use crate::model::violation::{Violation, ViolationKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the checks remember of the run.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct QuorumChecks {
+    /// The highest epoch each voter has been in.
+    epochs: Vec<u32>,
+    /// The leader seen in each epoch.
+    leaders: BTreeMap<u32, ControllerId>,
+    /// The highest HW a leader has had.
+    high_watermark: u64,
+    /// The committed records seen so far, by offset.
+    committed: Vec<MetadataEntry>,
+    /// What was reported: a broken state is reported once, not after every step it lasts.
+    reported: BTreeSet<(ViolationKind, ControllerId, u64)>,
+}
+
+impl QuorumChecks {
+    pub fn new(voters: u32) -> QuorumChecks {
+        QuorumChecks { epochs: vec![0; voters as usize], leaders: BTreeMap::new(), high_watermark: 0, committed: vec![], reported: BTreeSet::new() }
+    }
+
+    /// The violations in the voters' state now (each reported once).
+    pub fn check(&mut self, q: &Quorum, step: u64, time_ms: u64) -> Vec<Violation> {
+        let (voters, majority) = (&q.voters[..], q.majority());
+        let mut found = vec![];
+        let reported = &mut self.reported;
+        let mut report = |kind: ViolationKind, controllers: Vec<ControllerId>, offset: Option<u64>, detail: String| {
+            let key = (kind, controllers.last().copied().unwrap_or(0), offset.unwrap_or(u64::MAX));
+            if !reported.insert(key) {
+                return;
+            }
+            found.push(Violation {
+                kind,
+                step,
+                time_ms,
+                partition: 0,
+                brokers: vec![],
+                controllers,
+                offset,
+                value: None,
+                acks: None,
+                protocol_violation: true,
+                allowed_by: None,
+                detail,
+            });
+        };
+        for v in voters {
+            let seen = &mut self.epochs[(v.id - 1) as usize];
+            if v.epoch < *seen {
+                report(ViolationKind::MonotonicEpoch, vec![v.id], None, format!("controller {} went from epoch {} back to epoch {}", v.id, seen, v.epoch));
+            }
+            *seen = v.epoch;
+        }
+        for v in voters.iter().filter(|v| v.is_leader()) {
+            match self.leaders.get(&v.epoch).copied() {
+                None => {
+                    self.leaders.insert(v.epoch, v.id);
+                }
+                Some(other) if other != v.id => report(
+                    ViolationKind::SingleLeader,
+                    vec![other, v.id],
+                    None,
+                    format!("controllers {other} and {} both led epoch {}", v.id, v.epoch),
+                ),
+                _ => {}
+            }
+            let Some(hw) = v.high_watermark else { continue };
+            // The leader of the highest epoch: a stale leader cut off keeps
+            // the HW it had, below what the new one commits.
+            let newest = q.leader().is_some_and(|l| l.id == v.id);
+            if newest && hw < self.high_watermark {
+                report(
+                    ViolationKind::MonotonicHighWatermark,
+                    vec![v.id],
+                    Some(hw),
+                    format!("the metadata HW went down from {} to {hw} on controller {}, leader of epoch {}", self.high_watermark, v.id, v.epoch),
+                );
+            }
+            if newest {
+                self.high_watermark = self.high_watermark.max(hw);
+            }
+            let reached = voters.iter().filter(|o| o.log.end_offset() >= hw).count();
+            if reached < majority {
+                report(
+                    ViolationKind::MajorityReachedHighWatermark,
+                    vec![v.id],
+                    Some(hw),
+                    format!("controller {} has metadata HW {hw}, reached by only {reached} of {} voters (a majority is {majority})", v.id, voters.len()),
+                );
+            }
+        }
+        // Every voter's records below its own HW agree with what was committed before.
+        for v in voters {
+            let hw = v.high_watermark.unwrap_or(0).min(v.log.end_offset());
+            for e in &v.log.entries()[..hw as usize] {
+                match self.committed.get(e.offset as usize) {
+                    Some(c) if c != e => {
+                        report(
+                            ViolationKind::ConsistentCommittedData,
+                            vec![v.id],
+                            Some(e.offset),
+                            format!("controller {} holds {} (epoch {}) below its HW at offset {}, where {} (epoch {}) was committed", v.id, e.record, e.epoch, e.offset, c.record, c.epoch),
+                        );
+                        break;
+                    }
+                    Some(_) => {}
+                    None => self.committed.push(*e),
+                }
+            }
+        }
+        found
+    }
+}

@@ -1,0 +1,96 @@
+//! The quorum on the simulation's clock: its messages and timers run in
+//! time order with the rest of the cluster (`Simulation::run_due`), and the
+//! controllers' faults are steps like the brokers'.
+
+use crate::model::config::ControllerId;
+use crate::model::event::Event;
+use crate::model::simulation::Simulation;
+
+impl Simulation {
+    /// The quorum's messages and timers due now, one at a time, each
+    /// followed by the quorum's checks.
+    pub(crate) fn run_quorum(&mut self) {
+        let now = self.now_ms;
+        while self.quorum.as_mut().is_some_and(|q| q.run_next_due(now)) {
+            self.take_quorum_output();
+        }
+    }
+
+    /// The quorum's events go into the step's trace; its checks run over
+    /// what it did, and what they find goes into the run's violations.
+    fn take_quorum_output(&mut self) {
+        let Some(q) = self.quorum.as_mut() else { return };
+        for e in q.take_events() {
+            self.emit(e);
+        }
+        let Some(q) = self.quorum.as_deref() else { return };
+        for v in self.quorum_checks.check(q, self.step, self.now_ms) {
+            self.violations.push(v.clone());
+            self.emit(Event::Violation(v));
+        }
+    }
+
+    fn quorum_mut(&mut self) -> Result<&mut crate::model::quorum::Quorum, String> {
+        self.quorum.as_deref_mut().ok_or_else(|| "the scenario has no controller quorum (config.controllers is 0)".to_string())
+    }
+
+    pub(crate) fn crash_controller(&mut self, c: ControllerId) -> Result<(), String> {
+        let q = self.quorum_mut()?;
+        if !q.voter(c).alive {
+            return Err(format!("controller {c} is already down"));
+        }
+        q.crash(c);
+        self.take_quorum_output();
+        Ok(())
+    }
+
+    pub(crate) fn restart_controller(&mut self, c: ControllerId) -> Result<(), String> {
+        let now = self.now_ms;
+        let q = self.quorum_mut()?;
+        if q.voter(c).alive {
+            return Err(format!("controller {c} is already running"));
+        }
+        q.restart(c, now);
+        self.take_quorum_output();
+        Ok(())
+    }
+
+    /// Cut from every other node: the other controllers (and, once brokers
+    /// fetch the metadata log, the brokers).
+    pub(crate) fn isolate_controller(&mut self, c: ControllerId) -> Result<(), String> {
+        let q = self.quorum_mut()?;
+        if q.is_isolated(c) {
+            return Err(format!("controller {c} is already isolated"));
+        }
+        q.isolated[(c - 1) as usize] = true;
+        self.emit(Event::ControllerIsolated { controller: c });
+        Ok(())
+    }
+
+    pub(crate) fn heal_controller(&mut self, c: ControllerId) -> Result<(), String> {
+        let q = self.quorum_mut()?;
+        if !q.is_isolated(c) {
+            return Err(format!("nothing to heal: controller {c} is not isolated"));
+        }
+        q.isolated[(c - 1) as usize] = false;
+        self.emit(Event::ControllerHealed { controller: c });
+        Ok(())
+    }
+
+    /// The isolated controllers, in id order (none without a quorum).
+    pub(crate) fn isolated_controllers(&self) -> Vec<ControllerId> {
+        self.quorum.as_ref().map_or(vec![], |q| q.ids().filter(|&c| q.is_isolated(c)).collect())
+    }
+
+    /// `{"resign": null}`: the quorum leader hands over (`KafkaRaftClient.resign`).
+    pub(crate) fn resign_controller(&mut self) -> Result<(), String> {
+        let now = self.now_ms;
+        let q = self.quorum_mut()?;
+        let Some(leader) = q.leader().map(|v| v.id) else {
+            return Err("resign: no controller leads the quorum now".into());
+        };
+        q.resign(leader, now, crate::model::event::QuorumCause::AskedToResign);
+        self.take_quorum_output();
+        Ok(())
+    }
+}
