@@ -58,6 +58,28 @@ fn main() {
     }
     println!("  per event, 12 partitions cost {:.2}x one", (seconds12 / run12.events as f64) / (seconds1 / run1.events as f64));
 
+    // The same workload as the first, beside a KRaft quorum of 3 controllers.
+    let started = Instant::now();
+    let plain = highwater::boundary::bench::timed_produce_run(cluster_records, &mut |_| {});
+    let seconds_plain = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let quorum = highwater::boundary::bench::timed_quorum_run(3, cluster_records, &mut |_| {});
+    let seconds_quorum = started.elapsed().as_secs_f64();
+    println!("engine with a quorum: 3 brokers, the first workload, {cluster_records} records");
+    for (name, run, seconds) in [("without controllers", &plain, seconds_plain), ("3 controllers", &quorum, seconds_quorum)] {
+        println!("  {name:<28} {} events in {seconds:.2} s: {:.0} events/s", run.events, run.events as f64 / seconds);
+    }
+    println!("  per event, 3 controllers cost {:.2}x none", (seconds_quorum / quorum.events as f64) / (seconds_plain / plain.events as f64));
+
+    let config = Config { brokers: 3, protocol: Protocol::V3_7, min_insync_replicas: 2, controllers: 3, ..Config::default() };
+    let search = Search { depth: 5, max_states: highwater::model::config::limits::MAX_EXPLORER_STATES, max_produces: 2, threads: 1, ..Search::new(config) };
+    let started = Instant::now();
+    let outcome = explore(&search, &mut |_, _| true);
+    let seconds = started.elapsed().as_secs_f64();
+    println!("explorer with a quorum: exhaustive, 3 brokers, 3 controllers, modern, min ISR 2, acks=all, depth {}, 1 thread", search.depth);
+    println!("  distinct states  {}", outcome.states);
+    println!("  states/second    {:.0}", outcome.states as f64 / seconds);
+
     let config = Config { brokers: 3, protocol: Protocol::V3_7, min_insync_replicas: 2, ..Config::default() };
     let search = Search { depth: 8, max_states: highwater::model::config::limits::MAX_EXPLORER_STATES, max_produces: 2, ..Search::new(config) };
     let started = Instant::now();

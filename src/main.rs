@@ -124,6 +124,11 @@ struct ExploreArgs {
     /// min.insync.replicas (default 1).
     #[arg(long = "min-isr")]
     min_isr: Option<u32>,
+    /// Voters of the KRaft controller quorum: 1, 3 or 5 (KRaft presets, 3.5
+    /// on); their crashes, restarts, isolations and the leader's
+    /// resignation are searched too. Default 0: the instant controller.
+    #[arg(long)]
+    controllers: Option<u32>,
     #[arg(long, value_enum, default_value = "all")]
     acks: AcksArg,
     /// Unclean leader election (`--unclean` or `--unclean true|false`). Off
@@ -297,6 +302,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         brokers: a.brokers.unwrap_or(defaults.brokers),
         min_insync_replicas: a.min_isr.unwrap_or(defaults.min_insync_replicas),
         unclean_leader_election: a.unclean.unwrap_or(false),
+        controllers: a.controllers.unwrap_or(0),
         ..defaults
     };
     let mut prefix = vec![];
@@ -307,6 +313,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
             ("--protocol", a.protocol.is_some()),
             ("--min-isr", a.min_isr.is_some()),
             ("--unclean", a.unclean.is_some()),
+            ("--controllers", a.controllers.is_some()),
         ]
         .into_iter()
         .filter_map(|(flag, set)| set.then_some(flag))

@@ -639,3 +639,29 @@ fn a_topic_offers_a_preferred_election_when_a_leader_is_off_its_place() {
     assert!(preferred(&sim), "the preferred election moved it back");
     assert!(!steps(&sim).iter().any(|s| matches!(s, Step::ElectPreferred(_))));
 }
+
+/// The explorer searches the controller quorum's faults too (`--controllers
+/// 3`): a crash, a restart, an isolation and a heal of each controller, and
+/// the leader's resignation. The quorum comes back clean from a real search;
+/// with the Raft commit rule switched off (a test's switch; Kafka always has
+/// it) the search finds a leader's HW going down (`RaftEventSimulationTest`'s
+/// MonotonicHighWatermark): from controller 3 cut off and controller 1
+/// resigned, two clock steps, a controller's crash and 3's heal.
+#[test]
+fn the_quorum_is_searched_and_its_commit_rule_is_needed() {
+    let config = Config { brokers: 3, min_insync_replicas: 2, controllers: 3, ..Config::for_protocol(Protocol::V3_7) };
+    let clean = explore(&Search { depth: 4, threads: 2, ..Search::new(config.clone()) }, &mut |_, _| true);
+    assert!(!clean.found, "{:?}", clean.violation);
+    assert!(clean.states > 10_000, "{} states: a real search", clean.states);
+    let prefix: Vec<Step> = serde_json::from_str(r#"[{"isolate": {"controller": 3}}, {"resign": null}]"#).unwrap();
+    let from = Search { depth: 4, prefix, threads: 2, ..Search::new(config) };
+    let kept = explore(&from, &mut |_, _| true);
+    assert!(!kept.found, "{:?}", kept.violation);
+    let off = explore(&Search { quorum_commit_rule: false, ..from }, &mut |_, _| true);
+    let v = off.violation.as_ref().expect("found without the commit rule");
+    assert_eq!((v.kind, off.depth), (ViolationKind::MonotonicHighWatermark, 4), "{v:?}");
+    let steps: Vec<String> = off.scenario.as_ref().unwrap().steps.iter().map(Step::to_json).collect();
+    // A voter with the new epoch's records goes (crashed), the one cut off
+    // comes back behind them, and a leader adopts its fetch offset.
+    assert!(steps.iter().any(|s| s.starts_with(r#"{"crash":{"controller":"#)) && steps.contains(&r#"{"heal":{"controller":3}}"#.to_string()), "{steps:?}");
+}

@@ -37,8 +37,19 @@ pub fn timed_produce_run(records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
 /// replicas (or one partition on every broker) over `brokers` brokers: the
 /// records go to the partitions in turn, and each is committed at the end.
 pub fn timed_cluster_run(brokers: u32, partitions: u32, records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
+    timed_run(brokers, partitions, 0, records, lap)
+}
+
+/// `timed_produce_run` beside a KRaft quorum of `controllers` voters: the
+/// controllers' heartbeats, long-polled fetches and their events run with
+/// the partition's.
+pub fn timed_quorum_run(controllers: u32, records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
+    timed_run(3, 1, controllers, records, lap)
+}
+
+fn timed_run(brokers: u32, partitions: u32, controllers: u32, records: u64, lap: &mut dyn FnMut(u64)) -> Throughput {
     let replication_factor = (partitions > 1).then_some(3.min(brokers));
-    let config = Config { brokers, partitions, replication_factor, auto_fetch: true, link_latency_ms: 1, ..Config::default() };
+    let config = Config { brokers, partitions, replication_factor, controllers, auto_fetch: true, link_latency_ms: 1, ..Config::default() };
     let mut sim = Simulation::new(config);
     // A throughput measurement, not a page's run: millions of events on purpose.
     sim.accounting.budgets = Budgets { events_per_step: u64::MAX, events_per_run: u64::MAX, messages_in_flight: u64::MAX, work_per_step: u64::MAX, work_per_run: u64::MAX, ..Budgets::default() };

@@ -144,6 +144,7 @@ impl Simulation {
             + self.producer.requests.len() * size_of::<crate::model::clients::accumulator::ProduceRequest>()
             + self.violations.len() * size_of::<Violation>()
             + self.consumer.read.len() * std::mem::size_of::<crate::model::clients::subscription::ConsumedRecord>()
+            + self.quorum.as_deref().map_or(0, Quorum::approx_bytes)
     }
 
     pub fn protocol(&self) -> Protocol {

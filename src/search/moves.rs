@@ -36,16 +36,27 @@ pub(crate) struct Moves {
     begin_shutdown: usize,
     consume: usize,
     produce: usize,
+    /// The controller quorum's faults: one per controller, and a resignation.
+    controllers: usize,
+    crash_controller: usize,
+    restart_controller: usize,
+    isolate_controller: usize,
+    heal_controller: usize,
+    resign: usize,
 }
 
 pub(crate) type Move = u16;
 
-/// At most 7 moves per broker, 2 per partition and 5 more (see
-/// `Moves::list`: a fetch, a crash and a power loss or a restart, a cut from
-/// a leader, a cut to the controller, a controlled shutdown and its first
-/// half; a produce and an election per partition; a preferred election, two
-/// advances, a heal, a consume).
-pub(crate) const MOST_MOVES: usize = 7 * limits::MAX_BROKERS as usize + 2 * limits::MAX_PARTITIONS as usize + 5;
+/// At most 7 moves per broker, 2 per partition, 2 per controller and 6 more
+/// (see `Moves::list`: a fetch, a crash and a power loss or a restart, a cut
+/// from a leader, a cut to the controller, a controlled shutdown and its
+/// first half; a produce and an election per partition; a crash or a
+/// restart and an isolation or a heal per controller; a preferred election,
+/// two advances, a heal, a consume, a resignation).
+pub(crate) const MOST_MOVES: usize = 7 * limits::MAX_BROKERS as usize + 2 * limits::MAX_PARTITIONS as usize + 2 * MAX_CONTROLLERS + 6;
+
+/// The most voters a quorum has (`config.controllers`).
+const MAX_CONTROLLERS: usize = 5;
 
 pub(crate) type MoveList = ArrayVec<Move, MOST_MOVES>;
 
@@ -69,7 +80,9 @@ impl Moves {
         let produce = |k: usize, p: PartitionId| {
             Step::Produce(Produce { value: format!("m{k}"), acks: search.acks, to: None, partition: topic.then_some(p), key: None })
         };
-        let kinds: [Vec<Step>; 14] = [
+        let controller_ids: Vec<u32> = config.controller_ids().collect();
+        let per_controller = |f: &dyn Fn(u32) -> Step| controller_ids.iter().map(|&c| f(c)).collect::<Vec<Step>>();
+        let kinds: [Vec<Step>; 19] = [
             per_broker(&Step::fetch),
             per_broker(&|b| Step::Crash(Crash::broker(b, 0))),
             per_broker(&|b| Step::Crash(Crash::broker(b, 1))),
@@ -84,16 +97,24 @@ impl Moves {
             per_broker(&Step::BeginControlledShutdown),
             vec![Step::Consume(None)],
             (1..=records).flat_map(|k| config.partition_ids().map(move |p| (k, p))).map(|(k, p)| produce(k, p)).collect(),
+            per_controller(&|c| Step::Crash(Crash { nodes: Nodes::Controller(c), lose_unflushed: 0 })),
+            per_controller(&|c| Step::Restart(Nodes::Controller(c))),
+            per_controller(&|c| Step::Isolate(Nodes::Controller(c))),
+            per_controller(&|c| Step::Heal(Heal::Controller(c))),
+            if controller_ids.is_empty() { vec![] } else { vec![Step::Resign(())] },
         ];
-        let mut starts = [0; 14];
+        let mut starts = [0; 19];
         let mut steps = vec![];
         for (start, kind) in starts.iter_mut().zip(kinds) {
             *start = steps.len();
             steps.extend(kind);
         }
-        let [fetch, crash, power_loss, restart, elect, elect_preferred, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce] = starts;
+        let [fetch, crash, power_loss, restart, elect, elect_preferred, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce, crash_controller, restart_controller, isolate_controller, heal_controller, resign] =
+            starts;
         assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
-        let symmetries = if search.symmetry { Symmetries::of(config) } else { Symmetries::none() };
+        // A renaming of brokers leaves the controllers as they are, and the
+        // metadata log names brokers: no symmetry with a quorum.
+        let symmetries = if search.symmetry && config.controllers == 0 { Symmetries::of(config) } else { Symmetries::none() };
         Moves {
             steps,
             symmetries,
@@ -113,6 +134,12 @@ impl Moves {
             begin_shutdown,
             consume,
             produce,
+            controllers: controller_ids.len(),
+            crash_controller,
+            restart_controller,
+            isolate_controller,
+            heal_controller,
+            resign,
         }
     }
 
@@ -192,6 +219,18 @@ impl Moves {
         // it only gets an error, which changes nothing).
         if search.consume && sim.controller.partitions.iter().any(|r| r.leader.is_some_and(|l| sim.broker(l).alive)) {
             add(self.consume, 0);
+        }
+        // The controller quorum's faults: a crash or a restart, an isolation
+        // or a heal of each controller, and the leader's resignation.
+        if let Some(q) = sim.quorum.as_deref() {
+            for i in 0..self.controllers {
+                let v = &q.voters[i];
+                add(if v.alive { self.crash_controller } else { self.restart_controller }, i);
+                add(if q.isolated[i] { self.heal_controller } else { self.isolate_controller }, i);
+            }
+            if q.leader().is_some() {
+                add(self.resign, 0);
+            }
         }
         if search.shutdowns {
             // A clean stop, and (KRaft) its first half alone: the broker

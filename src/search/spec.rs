@@ -53,6 +53,11 @@ pub struct Search {
     /// and partitions, one that maps the topic onto itself, was searched is
     /// not searched again. The answer is the same; the states fewer.
     pub symmetry: bool,
+    /// The quorum's Raft commit rule (the leader's HW only past its epoch's
+    /// start). Always on in Kafka; a test turns it off to show the search
+    /// finds what its absence allows.
+    #[doc(hidden)]
+    pub quorum_commit_rule: bool,
 }
 
 /// What counts as found.
@@ -90,6 +95,7 @@ impl Search {
             goal: Goal::Violation,
             threads: 1,
             symmetry: true,
+            quorum_commit_rule: true,
         }
     }
 }
@@ -127,6 +133,9 @@ pub(crate) fn counts(v: &Violation, search: &Search) -> bool {
 /// Applies steps from a fresh simulation; the first counted violation, if any.
 pub(crate) fn replay(search: &Search, steps: &[Step]) -> (Simulation, Option<Violation>) {
     let mut sim = Simulation::new(search.config.clone());
+    if let Some(q) = sim.quorum.as_deref_mut() {
+        q.rules.commit_only_past_epoch_start = search.quorum_commit_rule;
+    }
     for step in steps {
         sim.apply(step);
         if let Some(v) = sim.violations.iter().find(|v| counts(v, search)).cloned() {

@@ -216,6 +216,36 @@ fn canonical_words<R: Rename + ?Sized>(sim: &Simulation, r: &R, h: &mut impl Wor
         h.push(read.offset | (r.partition(read.partition) as u64) << 48);
         h.push(read.id);
     }
+    // The controller quorum, whole: its voters, timers, messages in flight
+    // and random source decide its future, and the checks' memory what they
+    // will find. Its timers are absolute, so states of a quorum at different
+    // times are different states (no symmetry with a quorum: `Moves::new`).
+    if let Some(q) = sim.quorum.as_deref() {
+        h.push(now);
+        let mut words = HashWords(h);
+        std::hash::Hash::hash(q, &mut words);
+        std::hash::Hash::hash(&sim.quorum_checks, &mut words);
+    }
+}
+
+/// `std::hash::Hash` into words: what derives `Hash` (the quorum) is
+/// written as the hasher's words.
+struct HashWords<'a, W: Words>(&'a mut W);
+
+impl<W: Words> std::hash::Hasher for HashWords<'_, W> {
+    fn finish(&self) -> u64 {
+        0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0.push(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0.push(n);
+    }
 }
 
 /// FxHash (rustc's hasher) over words, in four lanes: the words go round
@@ -287,9 +317,18 @@ mod tests {
     #[test]
     fn states_with_one_key_have_the_same_children() {
         for protocol in Protocol::ALL {
-            // One partition, and a topic of two on three brokers (placed by the version's placer).
-            for (faults, depth, partitions) in [(false, 5, 1), (true, 3, 1), (false, 4, 2)] {
-                let config = Config { brokers: 3, min_insync_replicas: 2, partitions, replication_factor: (partitions > 1).then_some(2), ..Config::for_protocol(protocol) };
+            // One partition, and a topic of two on three brokers (placed by
+            // the version's placer); and (KRaft) a quorum of three controllers.
+            let quorum = if protocol.has_kraft() { 3 } else { 0 };
+            for (faults, depth, partitions, controllers) in [(false, 5, 1, 0), (true, 3, 1, 0), (false, 4, 2, 0), (false, 3, 1, quorum)] {
+                let config = Config {
+                    brokers: 3,
+                    min_insync_replicas: 2,
+                    partitions,
+                    replication_factor: (partitions > 1).then_some(2),
+                    controllers,
+                    ..Config::for_protocol(protocol)
+                };
                 let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, shutdowns: faults, consume: faults, ..Search::new(config.clone()) };
                 let moves = Moves::new(&config, &search, depth);
                 // A child's key, with the kinds of the violations its step

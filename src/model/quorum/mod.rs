@@ -144,6 +144,13 @@ impl Quorum {
         q
     }
 
+    /// Roughly the memory a copy holds (`Simulation::approx_bytes`).
+    pub fn approx_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let logs: usize = self.voters.iter().map(|v| v.log.entries().len() * size_of::<crate::model::quorum::metadata_log::MetadataEntry>()).sum();
+        size_of::<Quorum>() + self.voters.len() * size_of::<Voter>() + logs + self.in_flight.len() * size_of::<QuorumMessage>()
+    }
+
     pub fn voter(&self, c: ControllerId) -> &Voter {
         &self.voters[(c - 1) as usize]
     }
