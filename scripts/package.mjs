@@ -28,8 +28,10 @@ export const ELEMENT = 'highwater-playground.js';
 export const BUNDLE = 'bundle/highwater-playground.js';
 /** The JS API (`highwater-playground/core`). */
 export const CORE = 'core.js';
-/** Entry points, relative to www/: the element (bundled and its sources), the JS API, the page for `index.html?embed`, the tour file's JSON Schema. */
-export const ENTRIES = [BUNDLE, ELEMENT, CORE, 'index.html', 'tour.schema.json'];
+/** The package's command (`npx highwater-playground check`: tour files checked on the workers' core). */
+export const COMMAND = 'bin/highwater-playground.mjs';
+/** Entry points, relative to www/: the element (bundled and its sources), the JS API, the page for `index.html?embed`, the tour file's JSON Schema, the command. */
+export const ENTRIES = [BUNDLE, ELEMENT, CORE, 'index.html', 'tour.schema.json', COMMAND];
 
 /** The crate's version, from the [package] table of Cargo.toml. */
 export function crateVersion(root = ROOT) {
@@ -181,6 +183,7 @@ export function packageJson({ version, description, files }) {
       ...(has('tour.schema.json') ? { './tour.schema.json': './tour.schema.json' } : {}),
       './package.json': './package.json',
     },
+    ...(has(COMMAND) ? { bin: { [NAME]: `./${COMMAND}` } } : {}),
     files,
     // The element module defines <highwater-playground> when imported.
     sideEffects: [`./${ELEMENT}`, `./${BUNDLE}`],

@@ -507,42 +507,21 @@ fn read_scenario(file: &Path) -> Result<Scenario, String> {
 
 /// `tour check`: the findings one per line (or as JSON), a summary on stderr.
 fn tour_check(file: &Path, json: bool) -> ExitCode {
-    use highwater::view::tour::{BuiltInTour, TourFile, MAX_TOUR_BYTES};
+    use highwater::view::tour::MAX_TOUR_BYTES;
     let (name, text) = match read_text(file, MAX_TOUR_BYTES) {
         Ok(read) => read,
         Err(e) => return fail(e),
     };
-    // An author's file says its format; a built-in tour (www/tours/) does not.
-    let built_in = serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v.get("highwater_tour").is_none() && v.get("parts").is_some());
-    let read = if built_in { BuiltInTour::from_json(&text).map(|t| (t.id.clone(), t.check())) } else { TourFile::from_json(&text).map(|t| (t.id.clone(), t.check())) };
-    let (id, check) = match read {
-        Ok(read) => read,
-        Err(e) => return fail(format!("{name}: {e}")),
-    };
-    // Every line through the terminal's one function for user text
-    // (`text::one_line`, JSON through `json_for_terminal`): a fact's key, a
-    // record's value or a stop's key reach the terminal as text, never as
-    // an escape sequence. At most `MAX_FINDINGS` findings, and a count of the rest.
-    let n = check.findings.len() + check.more_findings;
-    if json {
-        print_all(&json_for_terminal(&(serde_json::to_string_pretty(&check).expect("a check serializes") + "\n")));
-    } else {
-        let mut text = String::new();
-        for finding in &check.findings {
-            text += &format!("{id}: {}\n", highwater::base::text::one_line(&finding.to_string()));
-        }
-        if check.more_findings > 0 {
-            text += &format!("{id}: and {} more finding{} (the first {} are listed)\n", check.more_findings, if check.more_findings == 1 { "" } else { "s" }, check.findings.len());
-        }
-        print_all(&text);
+    // The same report as the package's command (`view::tour_report`).
+    let report = highwater::view::tour_report::check_report(&name, &text, json);
+    if let Some(e) = report.error {
+        // Already one bounded line (`text::one_line`).
+        eprintln!("highwater: {e}");
+        return ExitCode::from(report.code);
     }
-    if n == 0 {
-        eprintln!("{id}: every fact holds ({} prediction{})", check.predictions.len(), if check.predictions.len() == 1 { "" } else { "s" });
-        ExitCode::SUCCESS
-    } else {
-        eprintln!("{id}: {n} finding{} (a fact the model does not bear out, or a step or stop that cannot be)", if n == 1 { "" } else { "s" });
-        ExitCode::from(1)
-    }
+    print_all(&report.stdout);
+    eprint!("{}", report.stderr);
+    ExitCode::from(report.code)
 }
 
 /// `tour link`: the fragment on stdout, for a page's address (`#t=`).

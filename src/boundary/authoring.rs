@@ -90,6 +90,22 @@ pub fn tour_to_link(#[wasm_bindgen(unchecked_param_type = "string")] text: JsVal
     Ok(tour.to_link().map_err(|e| JsError::new(&e))?)
 }
 
+/// What `highwater tour check` prints for a tour file, word for word
+/// (`view::tour_report`): `{ stdout, stderr, error, code }`, for the
+/// package's command (`npx highwater-playground check`). `name` is the file's
+/// name as the messages give it.
+#[wasm_bindgen(js_name = tourCheckReport, unchecked_return_type = "{ stdout: string; stderr: string; error: string | null; code: number }")]
+pub fn tour_check_report(
+    #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    json: bool,
+) -> Result<JsValue, JsValue> {
+    let name = args::text(&name, "tourCheckReport: name", 4096)?;
+    // One byte past the limit is enough for the report to refuse it with its size.
+    let text = args::text(&text, "tourCheckReport: text", MAX_TOUR_BYTES + 1)?;
+    Ok(to_js(&crate::view::tour_report::check_report(&name, &text, json))?)
+}
+
 /// A tour link's text (what follows `#t=`), decoded, read and checked as
 /// `checkTour`. Throws on a corrupt, truncated or oversized link, each
 /// message starting "tour link: ".

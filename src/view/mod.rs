@@ -3,7 +3,7 @@
 //! in `quorum`), the
 //! operator's view (`operator`), the space-time diagram (`spacetime`) and a
 //! fork compared with its original (`fork`), and a tour checked against the
-//! model (`tour`). Uses `run`, `model` and `base`.
+//! model (`tour`, and what `tour check` prints in `tour_report`). Uses `run`, `model` and `base`.
 
 pub mod state;
 pub mod quorum;
@@ -11,3 +11,4 @@ pub mod operator;
 pub mod spacetime;
 pub mod fork;
 pub mod tour;
+pub mod tour_report;

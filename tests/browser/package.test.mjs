@@ -103,6 +103,13 @@ test('the tarball holds the JS API, the wasm package, locales, tours, gallery, t
   assert.ok(gallery.entries.some((e) => e.id === 'kip101-loss-after-restart'));
 });
 
+test('the packed command checks a lesson from the unpacked package, as npx runs it', () => {
+  const lesson = path.join(ROOT, 'examples', 'tours', 'acks-1-loss.json');
+  const r = spawnSync(process.execPath, [path.join(dir, 'bin', 'highwater-playground.mjs'), 'check', lesson], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr, 'acks-1-loss: every fact holds (2 predictions)\n');
+});
+
 test('package.json: name, version, license, types, exports and files point at packed files', () => {
   const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   assert.equal(pj.name, NAME);
@@ -128,6 +135,9 @@ test('package.json: name, version, license, types, exports and files point at pa
   }
   assert.ok(Array.isArray(pj.files) && pj.files.length > 0);
   assert.deepEqual(pj.files.filter((f) => !fs.existsSync(path.join(dir, f))), [], 'files entries not packed');
+  // The command `npx highwater-playground check`, with the workers' core it runs on.
+  assert.deepEqual(pj.bin, { [NAME]: './bin/highwater-playground.mjs' });
+  for (const f of ['bin/highwater-playground.mjs', 'pkg-fast/highwater.js', 'pkg-fast/highwater_bg.wasm']) assert.ok(files.includes(f), `${f} not packed`);
   assert.equal(pj.dependencies, undefined, 'the package has no dependencies');
 });
 
