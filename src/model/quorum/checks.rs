@@ -1,8 +1,8 @@
 //! The quorum's safety checks, as Kafka's own simulation states them
 //! (`RaftEventSimulationTest`'s invariants), run after every message and
 //! timer: one leader per epoch (`SingleLeader`), no voter's epoch going
-//! down (`MonotonicEpoch`), the leaders' HW never going down
-//! (`MonotonicHighWatermark`), every record below it held by a majority
+//! down (`MonotonicEpoch`), no leader's HW below one a leader of its epoch
+//! or an earlier one had (`MonotonicHighWatermark`), every record below it held by a majority
 //! (`MajorityReachedHighWatermark`), and every voter's committed records
 //! the same (`ConsistentCommittedData`).
 
@@ -19,8 +19,8 @@ pub struct QuorumChecks {
     epochs: Vec<u32>,
     /// The leader seen in each epoch.
     leaders: BTreeMap<u32, ControllerId>,
-    /// The highest HW a leader has had.
-    high_watermark: u64,
+    /// The highest HW a leader of each epoch has had.
+    high_watermarks: BTreeMap<u32, u64>,
     /// The committed records seen so far, by offset.
     committed: Vec<MetadataEntry>,
     /// What was reported: a broken state is reported once, not after every step it lasts.
@@ -29,7 +29,7 @@ pub struct QuorumChecks {
 
 impl QuorumChecks {
     pub fn new(voters: u32) -> QuorumChecks {
-        QuorumChecks { epochs: vec![0; voters as usize], leaders: BTreeMap::new(), high_watermark: 0, committed: vec![], reported: BTreeSet::new() }
+        QuorumChecks { epochs: vec![0; voters as usize], leaders: BTreeMap::new(), high_watermarks: BTreeMap::new(), committed: vec![], reported: BTreeSet::new() }
     }
 
     /// The violations in the voters' state now (each reported once).
@@ -78,20 +78,20 @@ impl QuorumChecks {
                 _ => {}
             }
             let Some(hw) = v.high_watermark else { continue };
-            // The leader of the highest epoch: a stale leader cut off keeps
-            // the HW it had, below what the new one commits.
-            let newest = q.leader().is_some_and(|l| l.id == v.id);
-            if newest && hw < self.high_watermark {
+            // Below what a leader of this epoch or an earlier one had: a
+            // stale leader of an older epoch, cut off, keeps the HW it had,
+            // below what a newer leader commits, and is no violation.
+            let before = self.high_watermarks.range(..=v.epoch).map(|(_, &h)| h).max().unwrap_or(0);
+            if hw < before {
                 report(
                     ViolationKind::MonotonicHighWatermark,
                     vec![v.id],
                     Some(hw),
-                    format!("the metadata HW went down from {} to {hw} on controller {}, leader of epoch {}", self.high_watermark, v.id, v.epoch),
+                    format!("the metadata HW went down from {before} to {hw} on controller {}, leader of epoch {}", v.id, v.epoch),
                 );
             }
-            if newest {
-                self.high_watermark = self.high_watermark.max(hw);
-            }
+            let best = self.high_watermarks.entry(v.epoch).or_insert(hw);
+            *best = (*best).max(hw);
             let reached = voters.iter().filter(|o| o.log.end_offset() >= hw).count();
             if reached < majority {
                 report(

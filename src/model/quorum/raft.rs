@@ -30,6 +30,7 @@ impl Quorum {
             at(v.fetch_due_ms);
             at(v.fetch_expires_ms);
             at(v.parked.iter().map(|p| p.until_ms).min());
+            at(v.retry_ms);
         }
         due
     }
@@ -107,10 +108,23 @@ impl Quorum {
                     self.prospective_lost(c, now_ms, false);
                     return true;
                 }
+                if due(v.retry_ms) {
+                    self.ask_again(c, now_ms);
+                    return true;
+                }
                 false
             }
             Role::Candidate => {
                 if !due(v.timer_ms) {
+                    if due(v.retry_ms) {
+                        // A candidate that backs off asks no one.
+                        if v.backing_off {
+                            self.voter_mut(c).retry_ms = None;
+                        } else {
+                            self.ask_again(c, now_ms);
+                        }
+                        return true;
+                    }
                     return false;
                 }
                 if self.rules.pre_vote {
@@ -125,12 +139,24 @@ impl Quorum {
                     let backoff = self.election_backoff(v.retries);
                     let v = self.voter_mut(c);
                     v.backing_off = true;
+                    v.retry_ms = None;
                     v.timer_ms = Some(now_ms + backoff);
                 }
                 true
             }
             Role::Resigned => {
                 if !due(v.timer_ms) {
+                    if due(v.retry_ms) {
+                        // EndQuorumEpoch again to the voters that have not
+                        // acknowledged it (`ResignedState.unackedVoters`).
+                        let (epoch, successors, unacknowledged) = (v.epoch, v.successors.clone(), v.unacknowledged.clone());
+                        for to in unacknowledged {
+                            self.send(c, to, Rpc::EndQuorumEpoch { epoch, successors: successors.clone() }, now_ms);
+                        }
+                        let v = self.voter_mut(c);
+                        v.retry_ms = (!v.unacknowledged.is_empty()).then_some(now_ms + REQUEST_TIMEOUT_MS);
+                        return true;
+                    }
                     return false;
                 }
                 if self.rules.pre_vote {
@@ -214,8 +240,17 @@ impl Quorum {
                 }
             }
             Rpc::EndQuorumEpoch { epoch, successors } => self.handle_end_quorum_epoch(to, from, epoch, &successors, now_ms),
-            Rpc::EndQuorumEpochResponse { epoch, leader, .. } => {
-                self.handle_common_response(to, epoch, leader, now_ms);
+            Rpc::EndQuorumEpochResponse { epoch, leader, error } => {
+                if !self.handle_common_response(to, epoch, leader, now_ms) && error.is_none() {
+                    // `ResignedState.acknowledgeResignation`.
+                    let v = self.voter_mut(to);
+                    if v.role == Role::Resigned && v.epoch == epoch {
+                        v.unacknowledged.retain(|&o| o != from);
+                        if v.unacknowledged.is_empty() {
+                            v.retry_ms = None;
+                        }
+                    }
+                }
             }
             Rpc::Fetch { epoch, fetch_offset, last_fetched_epoch } => self.handle_fetch(to, from, epoch, fetch_offset, last_fetched_epoch, now_ms),
             Rpc::FetchResponse { epoch, leader, error, records, diverging, high_watermark } => {
@@ -322,6 +357,7 @@ impl Quorum {
         for to in self.ids().filter(|&o| o != c) {
             self.send(c, to, Rpc::Vote { epoch, last_epoch, last_offset, pre_vote: true }, now_ms);
         }
+        self.voter_mut(c).retry_ms = Some(now_ms + REQUEST_TIMEOUT_MS);
     }
 
     /// Candidate in the next epoch, voting for itself (persisted first),
@@ -353,6 +389,21 @@ impl Quorum {
         for to in self.ids().filter(|&o| o != c) {
             self.send(c, to, Rpc::Vote { epoch, last_epoch, last_offset, pre_vote: false }, now_ms);
         }
+        self.voter_mut(c).retry_ms = Some(now_ms + REQUEST_TIMEOUT_MS);
+    }
+
+    /// A Vote (or a pre-vote) again to the voters that have not answered, a
+    /// request timeout after the last (`maybeSendVoteRequests`), while the
+    /// election can still be won.
+    fn ask_again(&mut self, c: ControllerId, now_ms: u64) {
+        let v = self.voter(c);
+        let pre_vote = v.role == Role::Prospective;
+        let (epoch, (last_epoch, last_offset)) = (v.epoch, v.log.last_offset_and_epoch());
+        let unrecorded: Vec<ControllerId> = self.ids().filter(|o| !v.granted.contains(o) && !v.rejected.contains(o)).collect();
+        for to in unrecorded {
+            self.send(c, to, Rpc::Vote { epoch, last_epoch, last_offset, pre_vote }, now_ms);
+        }
+        self.voter_mut(c).retry_ms = Some(now_ms + REQUEST_TIMEOUT_MS);
     }
 
     /// The election is won (`onBecomeLeader`): the epoch starts at the log
@@ -416,6 +467,8 @@ impl Quorum {
         v.role = Role::Resigned;
         v.timer_ms = Some(now_ms + timeout);
         v.successors = successors.clone();
+        v.unacknowledged = successors.clone();
+        v.retry_ms = Some(now_ms + REQUEST_TIMEOUT_MS);
         self.outbox.push(Event::Resigned { controller: c, epoch, reason });
         for &to in &successors {
             self.send(c, to, Rpc::EndQuorumEpoch { epoch, successors: successors.clone() }, now_ms);
@@ -542,6 +595,7 @@ impl Quorum {
             let backoff = self.election_backoff(retries);
             let v = self.voter_mut(c);
             v.backing_off = true;
+            v.retry_ms = None;
             v.timer_ms = Some(now_ms + backoff);
         }
     }
@@ -892,10 +946,15 @@ impl Quorum {
             for to in self.ids().filter(|&o| o != c) {
                 self.send(c, to, Rpc::Vote { epoch, last_epoch, last_offset, pre_vote: false }, now_ms);
             }
+            self.voter_mut(c).retry_ms = Some(now_ms + REQUEST_TIMEOUT_MS);
         } else if role == "resigned" {
-            for to in self.ids().filter(|&o| o != c) {
+            let others: Vec<ControllerId> = self.ids().filter(|&o| o != c).collect();
+            for &to in &others {
                 self.send(c, to, Rpc::EndQuorumEpoch { epoch, successors: vec![] }, now_ms);
             }
+            let v = self.voter_mut(c);
+            v.unacknowledged = others;
+            v.retry_ms = Some(now_ms + REQUEST_TIMEOUT_MS);
         }
     }
 }

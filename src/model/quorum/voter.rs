@@ -82,6 +82,11 @@ pub struct Voter {
     pub has_fetched: bool,
     /// Resigned: the successors it named, best first.
     pub successors: Vec<ControllerId>,
+    /// Resigned: the voters that have not acknowledged its EndQuorumEpoch.
+    pub unacknowledged: Vec<ControllerId>,
+    /// The role's requests go again to those that have not answered
+    /// (Vote, EndQuorumEpoch) once `controller.quorum.request.timeout.ms` passes.
+    pub retry_ms: Option<u64>,
 }
 
 impl Voter {
@@ -111,6 +116,8 @@ impl Voter {
             fetch_expires_ms: None,
             has_fetched: false,
             successors: vec![],
+            unacknowledged: vec![],
+            retry_ms: None,
         }
     }
 
@@ -149,5 +156,7 @@ impl Voter {
         self.fetch_expires_ms = None;
         self.has_fetched = false;
         self.successors.clear();
+        self.unacknowledged.clear();
+        self.retry_ms = None;
     }
 }
