@@ -776,3 +776,69 @@ fn raft_event_simulation_test_monotonic_high_watermark_needs_the_commit_rule() {
     assert_eq!(kinds(&off), vec![ViolationKind::MonotonicHighWatermark]);
     assert!(off.violations[0].detail.contains("the metadata HW went down from 6 to 5 on controller 1, leader of epoch 4"), "{}", off.violations[0].detail);
 }
+
+/// KIP-996's reason for pre-vote (`RaftEventSimulationTest
+/// .leadershipWillNotChangeDuringNetworkPartitionIfMajorityStillReachable`,
+/// 4.0): a voter cut off for 10 s runs for election again and again, its
+/// epoch climbing; healed, under 3.7 its Vote of a newer epoch deposes the
+/// healthy leader (the epoch jumps, a new election); under 4.1 it only asks
+/// for pre-votes in its own epoch, which the followers that hear from the
+/// leader refuse, and the leader of epoch 1 stays.
+#[test]
+fn raft_event_simulation_test_a_voter_cut_off_deposes_the_leader_without_pre_vote_only() {
+    let text = |protocol: &str| {
+        format!(
+            r#"{{"version": 1, "config": {{"protocol": "{protocol}", "controllers": 3}},
+                "steps": [{{"isolate": {{"controller": 3}}}}, {{"advance_ms": 10000}}, {{"heal": {{"controller": 3}}}}, {{"advance_ms": 5000}}]}}"#
+        )
+    };
+    let with = run_scenario(&text("4.1"), true);
+    let q = with.quorum.as_deref().unwrap();
+    assert_eq!((q.epoch(), q.leader().map(|v| v.id)), (1, Some(1)), "4.1: the leader of epoch 1 stays");
+    assert!(q.voters.iter().all(|v| v.epoch == 1));
+    let without = run_scenario(&text("3.7"), true);
+    let q = without.quorum.as_deref().unwrap();
+    assert!(q.epoch() > 2, "3.7: the cut-off voter's epoch climbed and deposed the leader: epoch {}", q.epoch());
+    assert!(q.voters.iter().all(|v| v.epoch == q.epoch()) && q.active_controller().is_some());
+    for sim in [&with, &without] {
+        assert!(sim.violations.is_empty(), "{:?}", sim.violations);
+    }
+}
+
+/// A quorum leader's crash (`canElectNewLeaderAfterOldLeaderFailure`): the
+/// followers notice after the fetch timeout; under 4.1 they first ask for
+/// pre-votes in epoch 1, and a candidate runs for epoch 2 only with a
+/// majority's pre-votes; under 3.7 they run for epoch 2 at once. Either way a
+/// new leader of epoch 2 or later is active within seconds, and what was
+/// committed is still there.
+#[test]
+fn raft_event_simulation_test_can_elect_new_leader_after_old_leader_failure() {
+    use highwater::Event;
+    for (protocol, asks_first) in [("4.1", true), ("3.7", false)] {
+        let text = format!(
+            r#"{{"version": 1, "config": {{"protocol": "{protocol}", "controllers": 3}},
+                "steps": [{{"advance_ms": 1000}}, {{"crash": {{"controller": 1}}}}, {{"advance_ms": 8000}}]}}"#
+        );
+        let s = Scenario::from_json(&text).unwrap();
+        let mut sim = Simulation::new(s.config.clone());
+        let mut events = vec![];
+        for step in &s.steps {
+            events.extend(sim.apply(step));
+        }
+        let first_move = events.iter().find_map(|e| match e.event {
+            Event::BecameProspective { epoch, .. } => Some(("prospective", epoch, e.time_ms)),
+            Event::BecameCandidate { epoch, .. } => Some(("candidate", epoch, e.time_ms)),
+            _ => None,
+        });
+        let (kind, epoch, at) = first_move.expect("an election");
+        assert_eq!((kind, epoch), if asks_first { ("prospective", 1) } else { ("candidate", 2) }, "{protocol}");
+        // The fetch timer runs from the last answer, up to a long-poll (500 ms) before the crash.
+        assert!((1000 + T_F - 500..1000 + T_F).contains(&at), "{protocol}: after the fetch timeout, at {at} ms");
+        let q = sim.quorum.as_deref().unwrap();
+        let leader = q.leader().expect("a new leader");
+        assert!(leader.id != 1 && leader.epoch >= 2 && q.active_controller() == Some(leader.id), "{protocol}");
+        // The bootstrap records (LeaderChange, three RegisterBroker, a PartitionRecord) are still below the HW.
+        assert!(leader.high_watermark.is_some_and(|hw| hw > 5) && leader.log.entries()[..5] == q.voter(1).log.entries()[..5], "{protocol}");
+        assert!(sim.violations.is_empty(), "{protocol}: {:?}", sim.violations);
+    }
+}
