@@ -45,7 +45,7 @@ const CHECKS: [&str; 2] = ["invariants", "quorum/checks"];
 
 /// The engine: `Simulation`, its accounting, and each part of the protocol
 /// implementing its share of it in the folder of its concept.
-const ENGINE: [&str; 11] = [
+const ENGINE: [&str; 13] = [
     "simulation",
     "accounting",
     "partition/leader",
@@ -56,6 +56,8 @@ const ENGINE: [&str; 11] = [
     "clients/producer",
     "clients/consumer",
     "quorum/raft",
+    "quorum/election",
+    "quorum/replication",
     "quorum/clock",
 ];
 

@@ -8,7 +8,8 @@
 //! - `message`: Vote, BeginQuorumEpoch, EndQuorumEpoch and Fetch;
 //! - `voter`: one controller, its persisted state and its role;
 //! - `raft`: the protocol, a pure state machine: a message in, a timer
-//!   due, a fault, each changing the voters and sending messages;
+//!   due, a fault, each changing the voters and sending messages; its
+//!   roles and votes in `election`, its log and HW in `replication`;
 //! - `checks`: the safety checks of Kafka's own simulation
 //!   (`RaftEventSimulationTest`), which the engine runs after each change;
 //! - `clock`: the quorum on the simulation's clock, and its faults as steps.
@@ -20,6 +21,8 @@ pub mod metadata_log;
 pub mod message;
 pub mod voter;
 pub mod raft;
+pub mod election;
+pub mod replication;
 pub mod checks;
 pub mod clock;
 
