@@ -64,6 +64,9 @@ function layout() {
 
 test('a right-to-left host, rules on the element selector and a 62.5% root font size leave the element as on a bare page', async () => {
   const bare = await hostPage({});
+  // Ready is the first draw; a panel's part may come a frame later (under a
+  // loaded machine it once had not): wait until every part is drawn.
+  await bare.waitForFunction((source) => Object.values(new Function(`return ${source}`)()()).every((v) => v !== null), layout.toString(), { timeout: 10_000 }).catch(() => {});
   const expected = await bare.evaluate(layout);
   await bare.context().close();
   assert.ok(Object.values(expected).every((v) => v !== null), 'every part is drawn');
