@@ -1018,3 +1018,5 @@ fn broker_heartbeat_manager_test_find_one_stale_broker() {
 // The KRaft controller quorum: Kafka's Raft tests.
 #[path = "kafka_tests/quorum.rs"]
 mod quorum;
+#[path = "kafka_tests/controller_on_quorum.rs"]
+mod controller_on_quorum;

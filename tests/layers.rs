@@ -45,14 +45,17 @@ const CHECKS: [&str; 2] = ["invariants", "quorum/checks"];
 
 /// The engine: `Simulation`, its accounting, and each part of the protocol
 /// implementing its share of it in the folder of its concept.
-const ENGINE: [&str; 13] = [
+const ENGINE: [&str; 16] = [
     "simulation",
     "accounting",
     "partition/leader",
     "cluster/fetcher",
     "cluster/faults",
+    "cluster/leader_and_isr",
+    "cluster/metadata_image",
     "controller/decisions",
     "controller/rebalance",
+    "controller/metadata",
     "clients/producer",
     "clients/consumer",
     "quorum/raft",

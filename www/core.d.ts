@@ -121,6 +121,10 @@ export interface Broker {
   /** Cut from the controller only (`cut_controller`): it still reaches the other brokers. */
   controller_cut: boolean;
   fenced: boolean;
+  /** With a controller quorum: the committed metadata it has applied. */
+  metadata_offset?: number;
+  /** With a controller quorum: the offset of its RegisterBroker record. */
+  broker_epoch?: number;
   role: 'leader' | 'follower' | 'none' | 'starting' | 'down';
   stale_leader: boolean;
   leader: BrokerId | null;

@@ -381,6 +381,14 @@ pub enum Event {
     ControllerRestarted { controller: ControllerId, role: &'static str },
     ControllerIsolated { controller: ControllerId },
     ControllerHealed { controller: ControllerId },
+    /// The quorum leader's epoch has committed: it is the active controller
+    /// (`QuorumController.claim`). It rebuilt its state from the metadata
+    /// log up to `offset` and starts every broker's session anew
+    /// (`ClusterControlManager.activate`).
+    ControllerActivated { controller: ControllerId, epoch: u32, offset: u64 },
+    /// A broker applied the committed metadata records from `from` to `to`
+    /// (its metadata offset).
+    MetadataApplied { broker: BrokerId, from: u64, to: u64 },
 }
 
 fn list(ids: &[BrokerId]) -> String {
@@ -638,6 +646,11 @@ impl fmt::Display for Event {
                 None => write!(f, "controller {controller} metadata HW {to}"),
             },
             ControllerCrashed { controller } => write!(f, "controller {controller} crashed"),
+            ControllerActivated { controller, epoch, offset } => write!(
+                f,
+                "controller {controller} is the active controller in epoch {epoch}: it replayed the metadata log to offset {offset} and starts every broker's session anew"
+            ),
+            MetadataApplied { broker, from, to } => write!(f, "broker {broker} applied committed metadata {from} -> {to}"),
             ControllerRestarted { controller, role } => write!(f, "controller {controller} restarted as {role}"),
             ControllerIsolated { controller } => write!(f, "controller {controller} isolated from every other node"),
             ControllerHealed { controller } => write!(f, "controller {controller} reconnected"),

@@ -180,7 +180,9 @@ impl Checker {
             | Event::ControllerCrashed { .. }
             | Event::ControllerRestarted { .. }
             | Event::ControllerIsolated { .. }
-            | Event::ControllerHealed { .. } => Touch::Nothing,
+            | Event::ControllerHealed { .. }
+            | Event::ControllerActivated { .. }
+            | Event::MetadataApplied { .. } => Touch::Nothing,
             _ => Touch::Checked,
         }
     }

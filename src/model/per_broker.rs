@@ -143,6 +143,12 @@ impl<T: Hash> Hash for PerBroker<T> {
     }
 }
 
+impl<T: serde::Serialize> serde::Serialize for PerBroker<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.as_slice())
+    }
+}
+
 impl<T: fmt::Debug> fmt::Debug for PerBroker<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.as_slice().fmt(f)

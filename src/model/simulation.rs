@@ -101,7 +101,7 @@ impl Simulation {
         // The metadata log a quorum starts from: the brokers' registrations
         // and the topic's partitions, committed on every voter.
         let quorum = (config.controllers > 0).then(|| {
-            let mut records: Vec<MetadataRecord> = config.broker_ids().map(|broker| MetadataRecord::RegisterBroker { broker }).collect();
+            let mut records: Vec<MetadataRecord> = config.broker_ids().map(|broker| MetadataRecord::RegisterBroker { broker, fenced: false }).collect();
             records.extend(controller.partitions.iter().enumerate().map(|(p, r)| MetadataRecord::Partition {
                 partition: p as u32,
                 leader: r.preferred_leader(),
@@ -109,6 +109,14 @@ impl Simulation {
             }));
             Box::new(Quorum::new(&config, &records))
         });
+        if let Some(q) = quorum.as_deref() {
+            // Every broker has applied the bootstrap log; its registration
+            // record follows the LeaderChange, in broker order.
+            for b in brokers.iter_mut() {
+                b.metadata_offset = q.voter(1).log.end_offset();
+                b.broker_epoch = u64::from(b.id);
+            }
+        }
         Simulation {
             quorum,
             quorum_checks: QuorumChecks::new(config.controllers),
@@ -619,7 +627,7 @@ impl Simulation {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let mut due = self.controller.next_expiry_ms(self.config.broker_session_timeout_ms);
+        let mut due = self.fencing_runs().then(|| self.controller.next_expiry_ms(self.config.broker_session_timeout_ms)).flatten();
         due = later(due, self.producer.next_deadline_ms());
         due = later(due, self.next_shutdown_ms());
         due = later(due, self.controller.rebalance.due_ms);
@@ -655,7 +663,8 @@ impl Simulation {
             }
         }
         self.run_fetchers();
-        for b in self.controller.expired_sessions(now, self.config.broker_session_timeout_ms) {
+        let expired = if self.fencing_runs() { self.controller.expired_sessions(now, self.config.broker_session_timeout_ms) } else { Default::default() };
+        for b in expired {
             self.fence(b);
             self.end_action();
         }

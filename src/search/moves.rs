@@ -207,7 +207,7 @@ impl Moves {
             // KIP-841's cases: a broker that still fetches but has lost the
             // controller (its session expires, it is fenced).
             for (i, b) in sim.brokers.iter().enumerate() {
-                if b.alive && sim.network.reaches_controller(b.id) {
+                if b.alive && sim.reaches_controller(b.id) {
                     add(self.cut_controller, i);
                 }
             }
@@ -238,7 +238,7 @@ impl Moves {
             // in the ZooKeeper era the request is the whole stop.
             let kraft = sim.rules.has(Rule::KraftController);
             for (i, b) in sim.brokers.iter().enumerate() {
-                if b.alive && b.shutdown_at_ms.is_none() && sim.network.reaches_controller(b.id) {
+                if b.alive && b.shutdown_at_ms.is_none() && sim.reaches_controller(b.id) {
                     add(self.shutdown, i);
                     if kraft {
                         add(self.begin_shutdown, i);

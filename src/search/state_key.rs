@@ -225,6 +225,11 @@ fn canonical_words<R: Rename + ?Sized>(sim: &Simulation, r: &R, h: &mut impl Wor
         let mut words = HashWords(h);
         std::hash::Hash::hash(q, &mut words);
         std::hash::Hash::hash(&sim.quorum_checks, &mut words);
+        // The metadata each broker has applied, and its broker epoch.
+        for b in &sim.brokers {
+            words.0.push(b.metadata_offset);
+            words.0.push(b.broker_epoch);
+        }
     }
 }
 

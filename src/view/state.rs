@@ -138,6 +138,12 @@ pub struct BrokerView {
     pub fetcher_stopped_for_shutdown: bool,
     /// The controller's session for this broker expired.
     pub fenced: bool,
+    /// With a controller quorum: the end of the committed metadata it has
+    /// applied, and its broker epoch (the offset of its registration record).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata_offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broker_epoch: Option<u64>,
     /// "leader", "follower", "none" (knows no leader), "starting" (restarted,
     /// waiting to register) or "down".
     pub role: &'static str,
@@ -303,6 +309,8 @@ impl StateView {
                     shutdown_at_ms: node.shutdown_at_ms.filter(|_| node.alive),
                     fetcher_stopped_for_shutdown: node.alive && b.stopped_for_shutdown,
                     fenced: sim.controller.is_fenced(b.id),
+                    metadata_offset: sim.quorum.is_some().then_some(sim.broker(b.id).metadata_offset),
+                    broker_epoch: sim.quorum.is_some().then_some(sim.broker(b.id).broker_epoch),
                     role,
                     stale_leader: is_leader && (c.leader != Some(b.id) || c.leader_epoch != b.leader_epoch),
                     leader: b.leader,

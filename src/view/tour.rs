@@ -430,7 +430,7 @@ pub fn event_types(timeline: &Timeline, at: usize) -> Vec<String> {
 /// Every event type the model has (the serde `type` tags of
 /// `src/model/event.rs`'s `Event`, in its order): an `events` fact names
 /// only these.
-pub const EVENT_TYPES: [&str; 74] = [
+pub const EVENT_TYPES: [&str; 76] = [
     "produce_request", "produce_queued", "duplicate_produce", "appended", "produce_response", "sent", "dropped",
     "response_ignored", "fetch_timed_out", "fetcher_removed", "fetch_held", "remote_log_end_offset_updated",
     "follower_appended", "high_watermark_changed", "high_watermark_held", "truncated", "epoch_cache_trimmed",
@@ -444,7 +444,7 @@ pub const EVENT_TYPES: [&str; 74] = [
     "budget_exceeded", "violation", "vote_request", "vote_granted", "vote_rejected", "quorum_sent", "quorum_dropped",
     "became_candidate", "became_prospective", "became_unattached", "resigned", "metadata_appended", "metadata_fetched",
     "metadata_truncated", "metadata_committed", "metadata_high_watermark", "controller_crashed", "controller_restarted",
-    "controller_isolated", "controller_healed",
+    "controller_isolated", "controller_healed", "controller_activated", "metadata_applied",
 ];
 
 /// Every kind of safety violation (`ViolationKind::name`): a `violations`

@@ -512,8 +512,8 @@ fn kafka_raft_client_test_end_quorum_epoch_sent_based_on_fetch_offset() {
     assert_eq!((q.voter(1).role, q.voter(1).log.end_offset()), (Role::Leader, 1));
     q.deliver(to(1, 2, Rpc::Fetch { epoch: 0, fetch_offset: 1, last_fetched_epoch: 0 }), 0);
     assert_eq!(q.voter(1).high_watermark, Some(1));
-    q.append(1, MetadataRecord::RegisterBroker { broker: 1 }, 0);
-    q.append(1, MetadataRecord::RegisterBroker { broker: 2 }, 0);
+    q.append(1, MetadataRecord::RegisterBroker { broker: 1, fenced: false }, 0);
+    q.append(1, MetadataRecord::RegisterBroker { broker: 2, fenced: false }, 0);
     q.deliver(to(1, 3, Rpc::Fetch { epoch: 0, fetch_offset: 3, last_fetched_epoch: 0 }), 0);
     assert_eq!(q.voter(1).high_watermark, Some(3));
     wire(&mut q);
@@ -601,7 +601,7 @@ fn leader_state_test_update_high_watermark_quorum_size_three() {
     q.deliver(to(1, 2, Rpc::VoteResponse { epoch: 2, leader: None, granted: true, pre_vote: false, error: None }), 0);
     assert_eq!(q.voter(1).epoch_start_offset, 10);
     for b in 0..4 {
-        q.append(1, MetadataRecord::RegisterBroker { broker: b }, 0);
+        q.append(1, MetadataRecord::RegisterBroker { broker: b, fenced: false }, 0);
     }
     assert_eq!(q.voter(1).log.end_offset(), 15);
     let fetch = |q: &mut Quorum, from, offset, last| {
@@ -612,7 +612,7 @@ fn leader_state_test_update_high_watermark_quorum_size_three() {
     assert_eq!(fetch(&mut q, 3, 10, 1), None, "10 is the epoch's start: nothing of epoch 2 is on a majority");
     assert_eq!(fetch(&mut q, 3, 15, 2), Some(15));
     for b in 0..5 {
-        q.append(1, MetadataRecord::RegisterBroker { broker: b }, 0);
+        q.append(1, MetadataRecord::RegisterBroker { broker: b, fenced: false }, 0);
     }
     assert_eq!(q.voter(1).high_watermark, Some(15));
     assert_eq!(fetch(&mut q, 2, 20, 2), Some(20));

@@ -48,6 +48,15 @@ export function brokerList(ids) {
   return `[${(ids ?? []).join(', ')}]`;
 }
 
+/** A metadata record as the core's `MetadataRecord` Display names it. */
+function metadataRecordText(r, t) {
+  if (r.type === 'partition_change') {
+    const p = { ...fields(r), isr: brokerList(r.isr) };
+    return t(`${K}metadata_record.partition_change.${r.leader == null ? 'leaderless' : 'leader'}`, p);
+  }
+  return t(`${K}metadata_record.${r.type}`, fields(r));
+}
+
 /** Every field of an object as text (numbers plain, as the core prints them). */
 function fields(o) {
   const p = {};
@@ -544,8 +553,7 @@ const SPECIAL = {
     return t(`${K}resigned`, p);
   },
   metadata_appended(e, p, t) {
-    const r = e.entry.record;
-    return t(`${K}metadata_appended`, { ...p, ...fields(e.entry), record: t(`${K}metadata_record.${r.type}`, fields(r)) });
+    return t(`${K}metadata_appended`, { ...p, ...fields(e.entry), record: metadataRecordText(e.entry.record, t) });
   },
   metadata_committed(e, p, t) {
     return t(`${K}metadata_committed.${e.from == null ? 'first' : 'advanced'}`, p);

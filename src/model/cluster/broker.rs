@@ -48,9 +48,14 @@ pub struct Broker {
     pub fetchers: PerBroker<Fetcher>,
     /// As a leader: followers' fetches it holds (timed mode).
     pub delayed_fetches: Vec<DelayedFetch>,
+    /// With a controller quorum: the end of the committed metadata it has
+    /// applied (its metadata offset), and its broker epoch, the offset of
+    /// its registration record.
+    pub metadata_offset: u64,
+    pub broker_epoch: u64,
 }
 
-crate::clone_in_place!(Broker { id, alive, starting, clean_shutdown, shutdown_at_ms, fetchers_paused, fetchers, delayed_fetches });
+crate::clone_in_place!(Broker { id, alive, starting, clean_shutdown, shutdown_at_ms, fetchers_paused, fetchers, delayed_fetches, metadata_offset, broker_epoch });
 
 impl Broker {
     pub fn new(id: BrokerId, brokers: u32) -> Broker {
@@ -63,6 +68,8 @@ impl Broker {
             fetchers_paused: false,
             fetchers: (0..brokers).map(|_| Fetcher::default()).collect(),
             delayed_fetches: Vec::new(),
+            metadata_offset: 0,
+            broker_epoch: 0,
         }
     }
 

@@ -94,7 +94,7 @@ impl Simulation {
                 self.emit_in(p, Event::HighWatermarkChanged { broker: b, from: hw_from, to: hw, cause: HighWatermarkCause::Checkpoint { checkpointed } });
             }
         }
-        if !self.network.reaches_controller(b) {
+        if !self.reaches_controller(b) {
             self.emit(Event::RegistrationRefused { broker: b, session_expires_ms: None });
         } else if self.controller.is_fenced(b) {
             self.register(b);
@@ -218,7 +218,7 @@ impl Simulation {
                 self.network.make_mut().isolated[(b - 1) as usize] = false;
                 self.emit(Event::IsolationHealed { broker: b });
             }
-            if !self.network.reaches_controller(b) {
+            if !self.reaches_controller(b) {
                 continue;
             }
             if self.broker(b).alive {
@@ -292,7 +292,7 @@ impl Simulation {
         if self.broker(b).shutdown_at_ms.is_some() {
             return Err(format!("broker {b} is already shutting down"));
         }
-        if !self.network.reaches_controller(b) {
+        if !self.reaches_controller(b) {
             return Err(format!("broker {b} cannot reach the controller, which a controlled shutdown needs (crash it instead)"));
         }
         self.emit(Event::ControlledShutdownStarted { broker: b });
@@ -346,6 +346,7 @@ impl Simulation {
             self.emit_in(p, Event::HighWatermarkCheckpointed { broker: b, high_watermark });
         }
         self.controller.fenced[(b - 1) as usize] = true;
+        self.publish(crate::model::quorum::metadata_log::MetadataRecord::FenceBroker { broker: b });
         self.controller.shutting_down[(b - 1) as usize] = false;
         self.controller.hear_from(b);
         self.emit(Event::ControlledShutdownCompleted { broker: b });
@@ -357,7 +358,7 @@ impl Simulation {
     pub(crate) fn complete_due_shutdowns(&mut self) {
         for b in self.config.broker_ids() {
             let due = self.broker(b).shutdown_at_ms.is_some_and(|t| t <= self.now_ms);
-            if due && self.broker(b).alive && self.network.reaches_controller(b) {
+            if due && self.broker(b).alive && self.reaches_controller(b) {
                 self.complete_controlled_shutdown(b);
                 self.end_action();
             }
@@ -367,6 +368,6 @@ impl Simulation {
     /// The next time a broker in controlled shutdown stops.
     pub(crate) fn next_shutdown_ms(&self) -> Option<u64> {
         // Usually no broker is shutting down: that is looked at first.
-        self.brokers.iter().filter(|b| b.shutdown_at_ms.is_some() && self.network.reaches_controller(b.id)).filter_map(|b| b.shutdown_at_ms).min()
+        self.brokers.iter().filter(|b| b.shutdown_at_ms.is_some() && self.reaches_controller(b.id)).filter_map(|b| b.shutdown_at_ms).min()
     }
 }

@@ -7,10 +7,10 @@
 use crate::model::cluster::leader_balance::{preferred_election, ControllerMode, PartitionLeadership, PreferredElection};
 use crate::model::config::{BrokerId, BrokerList, PartitionId};
 use crate::model::controller::registrations::Election;
-use crate::model::event::{ElectionKind, Event, Truncation};
+use crate::model::event::{ElectionKind, Event};
 use crate::model::invariants::Touch;
-use crate::model::protocol::Errors;
-use crate::model::rules::{Rule, TruncationRule};
+use crate::model::rules::Rule;
+use crate::model::quorum::metadata_log::MetadataRecord;
 use crate::model::simulation::Simulation;
 
 impl Simulation {
@@ -71,11 +71,12 @@ impl Simulation {
     pub(crate) fn fence(&mut self, b: BrokerId) {
         self.controller.fenced[(b - 1) as usize] = true;
         self.emit(Event::BrokerFenced { broker: b, session_timeout_ms: self.config.broker_session_timeout_ms });
+        self.publish(MetadataRecord::FenceBroker { broker: b });
         let elr = self.rules.has(Rule::EligibleLeaderReplicas);
         for p in self.config.partition_ids() {
             self.remove_from_isr(p, b, elr);
         }
-        if self.broker(b).starting && self.network.reaches_controller(b) {
+        if self.broker(b).starting && self.reaches_controller(b) {
             self.register(b);
         }
     }
@@ -99,9 +100,11 @@ impl Simulation {
             let bumped = self.change_isr(p, proposed, true, !was_leader);
             if !was_leader {
                 // The leader learns the new ISR (LeaderAndIsr / partition change record).
-                if bumped {
+                if self.quorum.is_some() {
+                    self.publish_partition(p);
+                } else if bumped {
                     self.notify_brokers(p);
-                } else if let Some(l) = leader.filter(|&l| self.is_leader(p, l) && self.network.reaches_controller(l)) {
+                } else if let Some(l) = leader.filter(|&l| self.is_leader(p, l) && self.reaches_controller(l)) {
                     self.send_leader_and_isr(p, l);
                 }
             }
@@ -126,6 +129,10 @@ impl Simulation {
         broker.alive = true;
         let clean = std::mem::take(&mut broker.clean_shutdown);
         self.emit(Event::BrokerRegistered { broker: b });
+        // With a quorum: it registers fenced, and rebuilds its image from
+        // the metadata it missed.
+        self.publish(MetadataRecord::RegisterBroker { broker: b, fenced: true });
+        self.catch_up_metadata(b, true);
         // The last known leader is kept: `handleBrokerUncleanShutdown` changes
         // the partitions whose ISR or ELR holds the broker, and the last known
         // leader is in neither (it is `lastKnownElr`); so it is elected when it
@@ -136,8 +143,16 @@ impl Simulation {
                 if registration.elr.contains(&b) {
                     registration.elr.retain(|x| *x != b);
                     self.emit_elr_changed(p);
+                    self.publish_partition(p);
                 }
             }
+        }
+        if self.quorum.is_some() {
+            // KRaft with a quorum (`BrokerHeartbeatManager.calculateNextBrokerState`):
+            // unfenced only once it has applied the metadata past its
+            // registration record (`cluster::metadata_image`).
+            self.controller.hear_from(b);
+            return;
         }
         self.rejoin(b);
     }
@@ -328,9 +343,14 @@ impl Simulation {
 
     /// LeaderAndIsr to every broker the controller reaches.
     pub(crate) fn notify_brokers(&mut self, p: PartitionId) {
+        if self.quorum.is_some() {
+            // A partition change record: the brokers act on it once committed.
+            self.publish_partition(p);
+            return;
+        }
         for b in self.config.broker_ids() {
             let replica = self.controller.partition(p).replicas.contains(&b);
-            if replica && self.broker(b).alive && self.network.reaches_controller(b) {
+            if replica && self.broker(b).alive && self.reaches_controller(b) {
                 self.send_leader_and_isr(p, b);
             }
         }
@@ -339,109 +359,8 @@ impl Simulation {
     /// The controller tells one broker the current leader, epoch and ISR;
     /// restart and heal deliver it at once (reference §10).
     pub(crate) fn send_leader_and_isr(&mut self, p: PartitionId, b: BrokerId) {
-        let registration = self.controller.partition(p);
-        let (leader, epoch, isr) = (registration.leader, registration.leader_epoch, registration.isr);
-        if leader == Some(b) {
-            if self.is_leader(p, b) && self.replica(p, b).leader_epoch == epoch {
-                let broker = self.replica_mut(p, b);
-                // The controller changed the ISR itself (a new partition
-                // epoch): the leader takes it as committed and drops the
-                // change it proposed (`Partition.makeLeader`; an answer still
-                // out is then ignored, `PartitionTest.testAlterIsrLeaderAndIsrRace`).
-                if broker.isr != isr {
-                    broker.pending_isr = None;
-                }
-                broker.isr = isr;
-                self.maybe_increment_high_watermark(p, b);
-            } else {
-                self.become_leader(p, b);
-            }
-        } else {
-            self.become_follower(p, b, leader, epoch);
-        }
-    }
-
-    /// `Partition.makeLeader`. A broker that already leads and only learns a
-    /// new epoch (an ISR shrink that bumped it) keeps what it knows of its
-    /// followers and its waiting produce requests; a new leader forgets both.
-    pub(crate) fn become_leader(&mut self, p: PartitionId, b: BrokerId) {
-        let already = self.is_leader(p, b);
-        let registration = self.controller.partition(p);
-        let (epoch, isr, now) = (registration.leader_epoch, registration.isr, self.now_ms);
-        let record_epoch_now = self.rules.has(Rule::EpochCachedOnBecomingLeader);
-        if let Some(old) = self.following(p, b) {
-            self.remove_fetcher(p, b, old);
-        }
-        if !already {
-            // It holds no fetch of an earlier leadership of the partition.
-            self.release_held_fetches(p, b);
-        }
-        let replica = self.replica_mut(p, b);
-        if already {
-            replica.continue_leading(epoch, isr, now, record_epoch_now);
-        } else {
-            replica.make_leader(epoch, isr, now, record_epoch_now);
-        }
-        let start_offset = replica.log_end_offset();
-        self.emit_in(p, Event::BecameLeader { broker: b, leader_epoch: epoch, start_offset });
-        self.maybe_increment_high_watermark(p, b);
-    }
-
-    /// `ReplicaManager.makeFollowers`. 0.10 truncates to the own HW here;
-    /// 0.11 to 2.1 must first ask OffsetsForLeaderEpoch; 2.8+ learns of any
-    /// divergence from its next fetch. Before 2.1 `Partition.makeFollower`
-    /// does nothing more when only the epoch changed; since 2.1 (KIP-320) a
-    /// new epoch also sends the follower through truncation.
-    pub(crate) fn become_follower(&mut self, p: PartitionId, b: BrokerId, leader: Option<BrokerId>, epoch: u32) {
-        let replica = self.replica(p, b);
-        let leader_changed = replica.leader != leader;
-        if !leader_changed && replica.leader_epoch == epoch {
-            return;
-        }
-        if self.is_leader(p, b) {
-            // DelayedProduce completes with NOT_LEADER_OR_FOLLOWER when leadership is lost.
-            self.fail_pending_produces(b, Some(p), Errors::NotLeaderOrFollower);
-        }
-        // A fetch still out to the same leader stays the one in flight (its
-        // fetcher thread waits for the answer and drops it as stale); a fetch
-        // to another leader goes with that leader's fetcher thread.
-        let fetching_from = self.following(p, b);
-        if let Some(old) = fetching_from.filter(|&old| Some(old) != leader) {
-            self.remove_fetcher(p, b, old);
-        }
-        let rules = self.rules;
-        let now = self.now_ms;
-        self.release_held_fetches(p, b);
-        let broker = self.broker_mut(b);
-        if let Some(l) = leader.filter(|&l| l != b) {
-            // The partition joins the fetcher to its leader, which may send at once.
-            let fetcher = broker.fetcher_mut(l);
-            if fetcher.in_flight_since_ms.is_none() || fetching_from != leader {
-                fetcher.in_flight_since_ms = None;
-                fetcher.next_fetch_ms = now;
-            }
-        }
-        let replica = self.replica_mut(p, b);
-        replica.fetch_backoff_until_ms = 0;
-        replica.leader = leader;
-        replica.leader_epoch = epoch;
-        replica.isr.clear();
-        replica.pending_isr = None;
-        let truncate = leader.is_some() && (leader_changed || rules.has(Rule::LeaderEpochFencing));
-        if rules.truncation() == TruncationRule::OffsetsForLeaderEpoch && truncate {
-            replica.needs_epoch_truncation = true;
-        }
-        let hw = replica.high_watermark;
-        self.emit_in(p, Event::BecameFollower { broker: b, leader, leader_epoch: epoch });
-        // In controlled shutdown (KRaft): a partition it is not in the ISR of,
-        // or without a leader, is no longer fetched (`applyLocalFollowersDelta`).
-        let shutting_down = self.broker(b).shutdown_at_ms.is_some() && !self.replica(p, b).stopped_for_shutdown;
-        if shutting_down && (leader.is_none() || !self.controller.partition(p).isr.contains(&b)) {
-            self.stop_fetching_for_shutdown(p, b);
-        }
-        if rules.truncation() == TruncationRule::HighWatermark && truncate {
-            self.truncate(p, b, hw, Truncation::HighWatermark { high_watermark: hw });
-        }
+        let state = self.controller.partition(p).leader_and_isr();
+        self.apply_leader_and_isr(p, b, state);
     }
 
     /// A broker is back in touch with the controller (registered after a
@@ -455,7 +374,11 @@ impl Simulation {
         if self.controller.is_fenced(b) {
             self.controller.fenced[(b - 1) as usize] = false;
             self.emit(Event::BrokerUnfenced { broker: b });
+            self.publish(MetadataRecord::UnfenceBroker { broker: b });
         }
+        // With a quorum, it fetches the committed metadata it missed
+        // instead of being told each partition.
+        self.catch_up_metadata(b, false);
         for p in self.config.partition_ids() {
             if !self.controller.partition(p).replicas.contains(&b) {
                 continue;
@@ -466,7 +389,9 @@ impl Simulation {
                     continue; // the election told every broker
                 }
             }
-            self.send_leader_and_isr(p, b);
+            if self.quorum.is_none() {
+                self.send_leader_and_isr(p, b);
+            }
             // Back in touch: the AlterPartition it kept retrying gets its answer
             // (unless a request sent before the cut is still out).
             let retry = self.is_leader(p, b) && self.replica(p, b).alter_partition.is_none();

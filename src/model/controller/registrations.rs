@@ -33,6 +33,12 @@ impl PartitionRegistration {
         PartitionRegistration { replicas, leader: replicas.first().copied(), leader_epoch: 0, isr, elr: BrokerList::new(), last_known_leader: None }
     }
 
+    /// What the brokers are told of it: a LeaderAndIsr request, or a
+    /// partition change record under KRaft.
+    pub fn leader_and_isr(&self) -> LeaderAndIsr {
+        LeaderAndIsr { leader: self.leader, leader_epoch: self.leader_epoch, isr: self.isr }
+    }
+
     /// The preferred leader: the first replica of the assignment.
     pub fn preferred_leader(&self) -> BrokerId {
         self.replicas[0]
@@ -63,6 +69,14 @@ impl PartitionRegistration {
         }
         self.isr = isr;
     }
+}
+
+/// A partition's leader, epoch and ISR as the controller tells the brokers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeaderAndIsr {
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub isr: BrokerList,
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]

@@ -158,7 +158,7 @@ impl Simulation {
     /// took effect now.
     pub(crate) fn alter_partition(&mut self, p: PartitionId, l: BrokerId, proposed: BrokerList) -> bool {
         let latency = self.network.latency_ms[(l - 1) as usize];
-        if self.config.auto_fetch && self.rules.has(Rule::MaximalIsr) && latency > 0 && self.network.reaches_controller(l) {
+        if self.config.auto_fetch && self.rules.has(Rule::MaximalIsr) && latency > 0 && self.reaches_controller(l) {
             let answer_in_ms = 2 * latency;
             let answer_ms = self.now_ms + answer_in_ms;
             let broker = self.replica_mut(p, l);
@@ -202,7 +202,7 @@ impl Simulation {
     /// otherwise applied. True if it took effect.
     fn decide_alter_partition(&mut self, p: PartitionId, l: BrokerId, proposed: BrokerList) -> bool {
         let epoch = self.replica(p, l).leader_epoch;
-        let reason = if !self.network.reaches_controller(l) {
+        let reason = if !self.reaches_controller(l) {
             self.replica_mut(p, l).pending_isr = Some(proposed);
             Some("the controller is unreachable; the request stays pending and is retried")
         } else if self.controller.partition(p).leader != Some(l) || self.controller.partition(p).leader_epoch != epoch {
@@ -213,6 +213,9 @@ impl Simulation {
         if let Some(reason) = reason {
             self.emit_traced_in(p, Touch::Nothing, |_| Event::IsrChangeFailed { leader: l, proposed: proposed.to_vec(), reason });
             return false;
+        }
+        if self.quorum.is_some() {
+            return self.accept_alter_partition_in_quorum(p, l, proposed);
         }
         let old = std::mem::replace(&mut self.replica_mut(p, l).isr, proposed);
         let isr = || proposed.to_vec();
@@ -227,6 +230,32 @@ impl Simulation {
             self.notify_brokers(p);
         }
         true
+    }
+
+    /// With a controller quorum the controller accepts the change as a
+    /// partition change record, and answers only once it has committed
+    /// (`QuorumController` completes a write when its offset commits): until
+    /// the leader applies the record, the change stays pending, the HW
+    /// counting the maximal ISR (`cluster::metadata_image`). A change the
+    /// controller already holds (sent again after a controller failover) adds
+    /// no record.
+    fn accept_alter_partition_in_quorum(&mut self, p: PartitionId, l: BrokerId, proposed: BrokerList) -> bool {
+        self.replica_mut(p, l).pending_isr = Some(proposed);
+        let old = self.controller.partition(p).isr;
+        if old == proposed {
+            return false;
+        }
+        let isr = || proposed.to_vec();
+        match proposed.iter().find(|b| !old.contains(b)) {
+            Some(&added) => self.emit_traced_in(p, Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
+            None => self.emit_traced_in(p, Touch::Checked, |_| {
+                let removed = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
+                Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
+            }),
+        }
+        self.change_isr(p, proposed, false, true);
+        self.publish_partition(p);
+        false
     }
 
     /// `Partition.maybeExpandIsr` / `isFollowerInSync`: LEO >= HW and, since

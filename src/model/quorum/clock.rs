@@ -9,16 +9,27 @@ use crate::model::simulation::Simulation;
 impl Simulation {
     /// The quorum's messages and timers due now, one at a time, each
     /// followed by the quorum's checks.
+    /// Committed metadata reaching the brokers goes in the same order.
     pub(crate) fn run_quorum(&mut self) {
         let now = self.now_ms;
-        while self.quorum.as_mut().is_some_and(|q| q.run_next_due(now)) {
-            self.take_quorum_output();
+        loop {
+            let Some(q) = self.quorum.as_deref_mut() else { return };
+            let to_broker_first = q.to_brokers.first_key().is_some_and(|k| k.0 <= now && q.in_flight.first_key().is_none_or(|m| k < m));
+            if to_broker_first {
+                let (_, d) = q.to_brokers.pop_first_if(|_| true).expect("a delivery is due");
+                self.deliver_metadata(d);
+            } else if q.run_next_due(now) {
+                self.take_quorum_output();
+            } else {
+                return;
+            }
         }
     }
 
     /// The quorum's events go into the step's trace; its checks run over
     /// what it did, and what they find goes into the run's violations.
-    fn take_quorum_output(&mut self) {
+    /// A controller that has claimed its epoch takes over as the active one.
+    pub(crate) fn take_quorum_output(&mut self) {
         let Some(q) = self.quorum.as_mut() else { return };
         for e in q.take_events() {
             self.emit(e);
@@ -28,6 +39,7 @@ impl Simulation {
             self.violations.push(v.clone());
             self.emit(Event::Violation(v));
         }
+        self.follow_active_controller();
     }
 
     fn quorum_mut(&mut self) -> Result<&mut crate::model::quorum::Quorum, String> {
@@ -64,6 +76,7 @@ impl Simulation {
         }
         q.isolated[(c - 1) as usize] = true;
         self.emit(Event::ControllerIsolated { controller: c });
+        self.follow_active_controller();
         Ok(())
     }
 
@@ -74,6 +87,7 @@ impl Simulation {
         }
         q.isolated[(c - 1) as usize] = false;
         self.emit(Event::ControllerHealed { controller: c });
+        self.follow_active_controller();
         Ok(())
     }
 

@@ -3,7 +3,7 @@
 //! the sender's epoch and the leader it knows, so that a stale node learns
 //! of a newer epoch from any answer (`maybeHandleCommonResponse`).
 
-use crate::model::config::ControllerId;
+use crate::model::config::{BrokerId, ControllerId};
 use crate::model::quorum::metadata_log::MetadataEntry;
 use serde::Serialize;
 use std::fmt;
@@ -127,4 +127,15 @@ impl fmt::Display for Rpc {
             }
         }
     }
+}
+
+/// Committed metadata on its way from the quorum leader to a broker, an
+/// observer of the quorum (`KafkaRaftClient` answering an observer's
+/// Fetch): the leader's HW when it sent it. The broker reads the records
+/// below it from the leader's log, where committed records never change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ToBroker {
+    pub broker: BrokerId,
+    pub from: ControllerId,
+    pub high_watermark: u64,
 }

@@ -3,7 +3,7 @@
 //! positions in the log; `(offset, epoch)` pairs compare epoch first
 //! (`OffsetAndEpoch.compareTo`).
 
-use crate::model::config::{BrokerId, ControllerId, PartitionId};
+use crate::model::config::{BrokerId, BrokerList, ControllerId, PartitionId};
 use serde::Serialize;
 use std::fmt;
 
@@ -15,20 +15,45 @@ pub enum MetadataRecord {
     /// epoch (`LeaderState.appendStartOfEpochControlRecords`).
     LeaderChange { leader: ControllerId },
     /// A broker's registration (`RegisterBrokerRecord`); its broker epoch
-    /// is the record's offset (`QuorumController.registerBroker`).
-    RegisterBroker { broker: BrokerId },
+    /// is the record's offset (`QuorumController.registerBroker`). A new
+    /// incarnation registers fenced (the record's `Fenced` field); the
+    /// bootstrap log's brokers are registered and unfenced already.
+    RegisterBroker { broker: BrokerId, fenced: bool },
     /// A partition as created (`PartitionRecord`).
     Partition { partition: PartitionId, leader: BrokerId, leader_epoch: u32 },
+    /// The controller's decision on a partition: its leader, epoch, ISR and
+    /// ELR after the change (`PartitionChangeRecord`, which carries only the
+    /// fields that change; here the whole state, so a record reads alone).
+    PartitionChange {
+        partition: PartitionId,
+        leader: Option<BrokerId>,
+        leader_epoch: u32,
+        isr: BrokerList,
+        elr: BrokerList,
+        last_known_leader: Option<BrokerId>,
+    },
+    /// A broker's session expired, or its controlled shutdown ended
+    /// (`FenceBrokerRecord`; `BrokerRegistrationChangeRecord` from 3.3).
+    FenceBroker { broker: BrokerId },
+    /// A registered broker may lead and join ISRs again (`UnfenceBrokerRecord`).
+    UnfenceBroker { broker: BrokerId },
 }
 
 impl fmt::Display for MetadataRecord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MetadataRecord::LeaderChange { leader } => write!(f, "LeaderChange controller {leader}"),
-            MetadataRecord::RegisterBroker { broker } => write!(f, "RegisterBroker {broker}"),
+            MetadataRecord::RegisterBroker { broker, fenced: false } => write!(f, "RegisterBroker {broker}"),
+            MetadataRecord::RegisterBroker { broker, fenced: true } => write!(f, "RegisterBroker {broker} (fenced)"),
             MetadataRecord::Partition { partition, leader, leader_epoch } => {
                 write!(f, "PartitionRecord p{partition} leader {leader} epoch {leader_epoch}")
             }
+            MetadataRecord::PartitionChange { partition, leader, leader_epoch, isr, .. } => match leader {
+                Some(l) => write!(f, "PartitionChange p{partition} leader {l} epoch {leader_epoch} isr {isr:?}"),
+                None => write!(f, "PartitionChange p{partition} (no leader) epoch {leader_epoch} isr {isr:?}"),
+            },
+            MetadataRecord::FenceBroker { broker } => write!(f, "FenceBroker {broker}"),
+            MetadataRecord::UnfenceBroker { broker } => write!(f, "UnfenceBroker {broker}"),
         }
     }
 }

@@ -30,7 +30,7 @@ use crate::base::arrivals::Arrivals;
 use crate::base::rng::Rng;
 use crate::model::config::{Config, ControllerId};
 use crate::model::event::Event;
-use crate::model::quorum::message::QuorumMessage;
+use crate::model::quorum::message::{QuorumMessage, ToBroker};
 use crate::model::quorum::metadata_log::MetadataRecord;
 use crate::model::quorum::voter::{Role, Voter};
 use crate::model::rules::{Rule, Rules};
@@ -84,6 +84,15 @@ pub struct Quorum {
     /// Messages between controllers, by arrival time and send order.
     pub in_flight: Arrivals<QuorumMessage>,
     next_seq: u64,
+    /// Committed metadata on its way to the brokers, by arrival time.
+    pub to_brokers: Arrivals<ToBroker>,
+    /// The brokers, observers of the quorum that fetch committed metadata.
+    pub brokers: u32,
+    /// The controller the brokers take as active (the last to claim its
+    /// epoch), for the cluster to see when another claims.
+    pub claimed: Option<(ControllerId, u32)>,
+    /// Whether a controller decided at the last look: an active one, not cut off.
+    pub deciding: bool,
     /// Controllers cut from every other node (index `c - 1`).
     pub isolated: Vec<bool>,
     /// Election timeouts and backoffs: a stream of its own, from the
@@ -135,6 +144,10 @@ impl Quorum {
             voters,
             in_flight: Arrivals::new(),
             next_seq: 0,
+            to_brokers: Arrivals::new(),
+            brokers: config.brokers,
+            claimed: (n > 0).then_some((1, 1)),
+            deciding: n > 0,
             isolated: vec![false; n as usize],
             rng,
             rules,
@@ -151,7 +164,11 @@ impl Quorum {
     pub fn approx_bytes(&self) -> usize {
         use std::mem::size_of;
         let logs: usize = self.voters.iter().map(|v| v.log.entries().len() * size_of::<crate::model::quorum::metadata_log::MetadataEntry>()).sum();
-        size_of::<Quorum>() + self.voters.len() * size_of::<Voter>() + logs + self.in_flight.len() * size_of::<QuorumMessage>()
+        size_of::<Quorum>()
+            + self.voters.len() * size_of::<Voter>()
+            + logs
+            + self.in_flight.len() * size_of::<QuorumMessage>()
+            + self.to_brokers.len() * size_of::<ToBroker>()
     }
 
     pub fn voter(&self, c: ControllerId) -> &Voter {
@@ -196,6 +213,21 @@ impl Quorum {
     /// The events of the last call, in order.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.outbox)
+    }
+
+    /// The leader's HW moved: the brokers' held metadata fetches are
+    /// answered with it, each arriving a link latency later (Kafka 4.1,
+    /// KAFKA-14145; before it an observer could wait for the next append or
+    /// the end of its 500 ms long poll, which the model does not draw).
+    pub(crate) fn send_to_brokers(&mut self, from: ControllerId, high_watermark: u64, now_ms: u64) {
+        if self.is_isolated(from) {
+            return;
+        }
+        let arrives = now_ms + self.timings.latency_ms;
+        for broker in 1..=self.brokers {
+            self.to_brokers.insert((arrives, self.next_seq), ToBroker { broker, from, high_watermark });
+            self.next_seq += 1;
+        }
     }
 
     pub(crate) fn put_on_wire(&mut self, m: QuorumMessage, now_ms: u64) -> u64 {

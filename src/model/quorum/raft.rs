@@ -19,6 +19,9 @@ impl Quorum {
     /// running voter fires.
     pub fn next_due_ms(&self) -> Option<u64> {
         let mut due = self.in_flight.first_key().map(|(t, _)| t);
+        if let Some((t, _)) = self.to_brokers.first_key() {
+            due = Some(due.map_or(t, |d| d.min(t)));
+        }
         let mut at = |t: Option<u64>| {
             if let Some(t) = t {
                 due = Some(due.map_or(t, |d| d.min(t)));

@@ -22,7 +22,7 @@ impl Quorum {
         let end = v.log.end_offset();
         v.end_offsets[(c - 1) as usize] = Some(end);
         self.outbox.push(Event::MetadataAppended { controller: c, entry });
-        self.maybe_advance_high_watermark(c);
+        self.maybe_advance_high_watermark(c, now_ms);
         let parked = std::mem::take(&mut self.voter_mut(c).parked);
         for p in parked {
             self.answer_fetch(c, p.from, now_ms);
@@ -93,7 +93,7 @@ impl Quorum {
                 v.check_quorum_ms = Some(check_quorum_ms);
             }
         }
-        self.maybe_advance_high_watermark(c);
+        self.maybe_advance_high_watermark(c, now_ms);
         let v = self.voter_mut(c);
         if fetch_offset < v.log.end_offset() {
             self.answer_fetch(c, follower, now_ms);
@@ -122,7 +122,7 @@ impl Quorum {
     /// offset a majority of voters has reached (the leader's own included),
     /// adopted only past the start of its epoch (the Raft commit rule) and
     /// only upward.
-    pub(super) fn maybe_advance_high_watermark(&mut self, c: ControllerId) {
+    pub(super) fn maybe_advance_high_watermark(&mut self, c: ControllerId, now_ms: u64) {
         let commit_rule = self.rules.commit_only_past_epoch_start;
         let majority = self.majority();
         let v = self.voter_mut(c);
@@ -141,6 +141,7 @@ impl Quorum {
         let from = v.high_watermark.replace(candidate);
         let epoch = v.epoch;
         self.outbox.push(Event::MetadataCommitted { controller: c, epoch, from, to: candidate });
+        self.send_to_brokers(c, candidate, now_ms);
     }
 
     /// `handleFetchResponse`: records are appended, a DivergingEpoch cuts
