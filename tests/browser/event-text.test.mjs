@@ -151,6 +151,18 @@ const CRAFTED = [
     ],
   },
   {
+    // The controller on the quorum: fencing, an offline partition and an
+    // election as records the brokers apply once committed; a restarted
+    // broker registers fenced and is unfenced once caught up; a new active
+    // controller replays the log.
+    name: 'controller on the quorum, 4.1',
+    config: { brokers: 3, protocol: '4.1', controllers: 3, auto_fetch: true },
+    steps: [
+      { advance_ms: 1000 }, { crash: { broker: 1 } }, { crash: { broker: 2 } }, { crash: { broker: 3 } }, { advance_ms: 12000 },
+      { restart: 2 }, { advance_ms: 1000 }, { crash: { controller: 1 } }, { advance_ms: 12000 },
+    ],
+  },
+  {
     name: 'rejected steps',
     config: { brokers: 3 },
     steps: [

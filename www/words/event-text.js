@@ -54,6 +54,7 @@ function metadataRecordText(r, t) {
     const p = { ...fields(r), isr: brokerList(r.isr) };
     return t(`${K}metadata_record.partition_change.${r.leader == null ? 'leaderless' : 'leader'}`, p);
   }
+  if (r.type === 'register_broker' && r.fenced) return t(`${K}metadata_record.register_broker_fenced`, fields(r));
   return t(`${K}metadata_record.${r.type}`, fields(r));
 }
 

@@ -99,8 +99,17 @@ impl Simulation {
         } else if self.controller.is_fenced(b) {
             self.register(b);
         } else {
+            // Its registration request sets the controller looking for
+            // expired sessions (with a quorum, a controller that activated
+            // while no broker reached it had not looked): an old session
+            // already expired is fenced now, and the broker registers.
+            self.controller.fence_check_armed = true;
             let session_expires_ms = self.controller.session_expiry_ms(b, self.config.broker_session_timeout_ms);
-            self.emit(Event::RegistrationRefused { broker: b, session_expires_ms });
+            if session_expires_ms.is_some_and(|t| t <= self.now_ms) {
+                self.fence(b);
+            } else {
+                self.emit(Event::RegistrationRefused { broker: b, session_expires_ms });
+            }
         }
         Ok(())
     }

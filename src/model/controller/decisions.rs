@@ -152,6 +152,7 @@ impl Simulation {
             // unfenced only once it has applied the metadata past its
             // registration record (`cluster::metadata_image`).
             self.controller.hear_from(b);
+            self.controller.fence_check_armed = true;
             return;
         }
         self.rejoin(b);
@@ -243,8 +244,10 @@ impl Simulation {
                 registration.leader = None;
                 self.emit_traced_in(p, Touch::Checked, |s| Event::PartitionOffline { reason: reason(s) });
                 // KRaft publishes the leaderless partition; the ZooKeeper-era
-                // controller sends no LeaderAndIsr for it.
-                if self.rules.has(Rule::KraftController) {
+                // controller sends no LeaderAndIsr for it. A record only for
+                // a change (`PartitionChangeBuilder.build` writes none when
+                // nothing changes).
+                if self.rules.has(Rule::KraftController) && (self.quorum.is_none() || current.is_some()) {
                     self.notify_brokers(p);
                 }
             }
@@ -367,6 +370,7 @@ impl Simulation {
     /// restart, or healed).
     pub(crate) fn rejoin(&mut self, b: BrokerId) {
         self.controller.hear_from(b);
+        self.controller.fence_check_armed = true;
         // A broker still in controlled shutdown stays so (it stops at its next heartbeat).
         if self.broker(b).shutdown_at_ms.is_none() {
             self.controller.shutting_down[(b - 1) as usize] = false;

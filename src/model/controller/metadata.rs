@@ -33,12 +33,11 @@ impl Simulation {
     }
 
     /// Whether the controller looks for brokers whose session expired.
-    /// With a quorum only an active controller does, and it schedules the
-    /// look when a broker heartbeats or registers
-    /// (`ClusterControlManager.rescheduleMaybeFenceStaleBrokers`, not called
-    /// at activation): so only while some broker reaches it.
+    /// With a quorum only an active controller does, once a broker has
+    /// heartbeated or asked to register since it activated
+    /// (`Controller::fence_check_armed`).
     pub(crate) fn fencing_runs(&self) -> bool {
-        self.quorum.is_none() || (self.controller_decides() && self.config.broker_ids().any(|b| self.broker(b).alive && self.network.reaches_controller(b)))
+        self.controller.fence_check_armed && self.controller_decides()
     }
 
     /// Broker `b` and the controller hear each other: no cut between them
@@ -115,6 +114,10 @@ impl Simulation {
                 self.controller.fall_silent(b, now);
             }
         }
+        // A broker up (or restarted, asking to register) that reaches it
+        // starts the look for expired sessions.
+        let asks = |s: &Simulation, b: BrokerId| (s.broker(b).alive || s.broker(b).starting) && s.network.reaches_controller(b);
+        self.controller.fence_check_armed = brokers.iter().any(|&b| asks(self, b));
         for b in brokers {
             if self.broker(b).alive && self.network.reaches_controller(b) {
                 self.rejoin(b);

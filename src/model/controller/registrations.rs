@@ -98,9 +98,14 @@ pub struct Controller {
     pub partitions: Vec<PartitionRegistration>,
     /// The automatic leader rebalance (timed mode).
     pub rebalance: Rebalance,
+    /// With a quorum: the active controller looks for expired sessions once
+    /// a broker has heartbeated or asked to register since it activated
+    /// (`ClusterControlManager.rescheduleMaybeFenceStaleBrokers` runs on
+    /// those, not at activation). Always true without a quorum.
+    pub fence_check_armed: bool,
 }
 
-crate::clone_in_place!(Controller { fenced, silent_since_ms, silent_order, shutting_down, partitions, rebalance });
+crate::clone_in_place!(Controller { fenced, silent_since_ms, silent_order, shutting_down, partitions, rebalance, fence_check_armed });
 
 impl Controller {
     /// A new topic with the replicas of each partition (`assignment`): each
@@ -113,6 +118,7 @@ impl Controller {
             shutting_down: (0..brokers).map(|_| false).collect(),
             partitions: assignment.iter().map(|&r| PartitionRegistration::new(r)).collect(),
             rebalance: Rebalance::default(),
+            fence_check_armed: true,
         }
     }
 
