@@ -11,8 +11,9 @@ use crate::model::config::{BrokerId, ControllerId, PartitionId};
 use crate::model::controller::registrations::LeaderAndIsr;
 use crate::model::event::Event;
 use crate::model::quorum::message::ToBroker;
-use crate::model::quorum::metadata_log::{MetadataEntry, MetadataRecord};
+use crate::model::quorum::metadata_log::MetadataRecord;
 use crate::model::simulation::Simulation;
+use smallvec::SmallVec;
 
 impl Simulation {
     /// Committed metadata arrives at a broker. One that is down or cut off
@@ -47,28 +48,20 @@ impl Simulation {
         }
         let q = self.quorum.as_deref().expect("metadata comes from the quorum");
         let first = if whole_image { 0 } else { applied };
-        let entries: Vec<MetadataEntry> = q.voter(from).log.entries()[first as usize..to as usize].to_vec();
-        let broker = self.broker_mut(b);
-        broker.metadata_offset = to.max(applied);
-        if to > applied {
-            self.emit(Event::MetadataApplied { broker: b, from: applied, to });
-        }
-        // The delta: each partition in its last state in the batch.
-        let mut last: Vec<(PartitionId, LeaderAndIsr)> = vec![];
-        let mut registered = false;
-        for e in &entries {
+        // The delta: each partition in its last state in the batch; and its
+        // own registration, if the batch holds it.
+        let mut last: SmallVec<[(PartitionId, LeaderAndIsr); 2]> = SmallVec::new();
+        let mut registration = None;
+        for e in &q.voter(from).log.entries()[first as usize..to as usize] {
             let (p, state) = match e.record {
                 MetadataRecord::PartitionChange { partition, leader, leader_epoch, isr, .. } => (partition, LeaderAndIsr { leader, leader_epoch, isr }),
                 MetadataRecord::Partition { partition, leader, leader_epoch } => {
-                    let isr = self.controller.partition(partition).replicas.iter().copied().collect();
-                    let mut state = LeaderAndIsr { leader: Some(leader), leader_epoch, isr };
-                    state.isr.sort_unstable();
-                    (partition, state)
+                    let mut isr = self.controller.partition(partition).replicas;
+                    isr.sort_unstable();
+                    (partition, LeaderAndIsr { leader: Some(leader), leader_epoch, isr })
                 }
                 MetadataRecord::RegisterBroker { broker, fenced } if broker == b => {
-                    // Its broker epoch: the offset of its registration record.
-                    self.broker_mut(b).broker_epoch = e.offset;
-                    registered |= fenced;
+                    registration = Some((e.offset, fenced));
                     continue;
                 }
                 _ => continue,
@@ -78,6 +71,16 @@ impl Simulation {
                 None => last.push((p, state)),
             }
         }
+        let broker = self.broker_mut(b);
+        broker.metadata_offset = to.max(applied);
+        // Its broker epoch: the offset of its registration record.
+        if let Some((offset, _)) = registration {
+            broker.broker_epoch = offset;
+        }
+        if to > applied {
+            self.emit(Event::MetadataApplied { broker: b, from: applied, to });
+        }
+        let registered = registration.is_some_and(|(_, fenced)| fenced);
         last.sort_unstable_by_key(|&(p, _)| p);
         for (p, state) in last {
             if self.controller.partition(p).replicas.contains(&b) {
