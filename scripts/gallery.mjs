@@ -95,7 +95,7 @@ function focusOf(scenario, file) {
 }
 
 // One partition's scenarios, then a topic's on a cluster (`cluster/`), each group in its order.
-const CLUSTER_ORDER = ['broker-dies-and-returns', 'rolling-restart', 'lose-a-rack-rack-aware', 'lose-a-rack-two-replicas-in-one-rack', 'unclean-election-on-one-partition'];
+const CLUSTER_ORDER = ['broker-dies-and-returns', 'rolling-restart', 'lose-a-rack-rack-aware', 'lose-a-rack-two-replicas-in-one-rack', 'unclean-election-on-one-partition', 'controller-failover-during-broker-failure'];
 const files = [
   ...fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')),
   ...fs.readdirSync(path.join(SCENARIOS, 'cluster')).filter((f) => f.endsWith('.json')).map((f) => `cluster/${f}`),

@@ -8,7 +8,9 @@ mod common;
 
 use common::run;
 use highwater::model::cluster::partitioner::partition_for_string_key;
-use highwater::model::event::{ElectionKind, Event};
+use highwater::model::event::{ElectionKind, Event, ProduceResult};
+use highwater::model::quorum::metadata_log::MetadataRecord;
+use highwater::model::step::Nodes;
 use highwater::view::state::{LogWindow, StateView};
 use highwater::Scenario;
 
@@ -542,4 +544,49 @@ fn rolling_restart_scenario_says_what_happens() {
     let shutdowns = r.events.iter().filter(|e| matches!(e.event, Event::ControlledShutdownCompleted { .. })).count();
     assert_eq!(shutdowns, 3);
     assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
+}
+
+/// "A controller fails over while a broker is down": broker 2 crashes at
+/// 1 s, controller 1 (active) at 3 s, before broker 2's session ran out; a
+/// new active controller replays the log and starts every session anew, and
+/// fences broker 2 9 s after its activation, not 9 s after the crash; the
+/// acks=all write of 4 s waits, broker 2 in the ISR, until the leader has
+/// applied the committed fencing and smaller ISR.
+#[test]
+fn a_controller_failover_scenario_says_what_happens() {
+    let s = common::load("cluster/controller-failover-during-broker-failure");
+    let r = run(&s);
+    let at = |pred: &dyn Fn(&Event) -> bool| r.events.iter().filter(|e| pred(&e.event)).map(|e| e.time_ms).collect::<Vec<u64>>();
+    assert_eq!(at(&|e| matches!(e, Event::Crashed { broker: 2, .. })), vec![1000]);
+    assert_eq!(at(&|e| matches!(e, Event::ControllerCrashed { controller: 1 })), vec![3000]);
+    assert!(at(&|e| matches!(e, Event::BrokerFenced { .. })).iter().all(|&t| t > 10_000), "not fenced when its session would have run out");
+    let activated: Vec<(u64, u32)> = r.events.iter().filter_map(|e| if let Event::ControllerActivated { controller, .. } = e.event { Some((e.time_ms, controller)) } else { None }).collect();
+    let [(activated_at, controller)] = activated[..] else { panic!("one activation: {activated:?}") };
+    assert!(controller != 1 && activated_at > 3000);
+    let fenced = at(&|e| matches!(e, Event::BrokerFenced { broker: 2, .. }));
+    assert_eq!(fenced, vec![activated_at + 9000], "9 s after the activation");
+    // The write of 4 s waits while broker 2 is in the ISR.
+    let b = r.sim.producer.requests.iter().position(|q| &*q.value == "b").unwrap() as u64;
+    let acked = r.events.iter().find_map(|e| match &e.event {
+        Event::ProduceResponse { request, result: ProduceResult::Acked, .. } if *request == b => Some(e.time_ms),
+        _ => None,
+    });
+    let acked = acked.expect("b acknowledged");
+    let isr_record = r.events.iter().find_map(|e| match e.event {
+        Event::MetadataAppended { entry, .. } if matches!(entry.record, MetadataRecord::PartitionChange { isr, .. } if !isr.contains(&2)) => Some(entry.offset),
+        _ => None,
+    });
+    let isr_record = isr_record.expect("a record of the ISR without broker 2");
+    let leader_applied = r.events.iter().find_map(|e| match e.event {
+        Event::MetadataApplied { broker: 1, from, to } if (from..to).contains(&isr_record) => Some(e.time_ms),
+        _ => None,
+    });
+    assert_eq!(Some(acked), leader_applied, "acknowledged when the leader applies the committed ISR");
+    assert!(acked > fenced[0]);
+    assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
+    // Without the failover, the session expires 9 s after the crash.
+    let mut no_failover = s.clone();
+    no_failover.steps.retain(|step| !matches!(step, highwater::Step::Crash(c) if c.nodes == Nodes::Controller(1)));
+    let r = run(&no_failover);
+    assert_eq!(r.events.iter().find(|e| matches!(e.event, Event::BrokerFenced { broker: 2, .. })).map(|e| e.time_ms), Some(10_000));
 }
