@@ -43,6 +43,11 @@ export interface Config {
   auto_leader_rebalance?: boolean;
   leader_imbalance_per_broker_percentage?: number;
   leader_imbalance_check_interval_ms?: number;
+  /** The KRaft controller quorum's voters: 0 (the instant controller), or 1, 3 or 5 under a KRaft preset (3.5 on). */
+  controllers?: 0 | 1 | 3 | 5;
+  controller_quorum_election_timeout_ms?: number;
+  controller_quorum_fetch_timeout_ms?: number;
+  broker_heartbeat_interval_ms?: number;
 }
 
 export type Step =
@@ -162,6 +167,30 @@ export interface PartitionSummary {
   brokers: { id: BrokerId; role: Broker['role']; log_end_offset: number; high_watermark: number; checkpointed_high_watermark: number; log: { offset: number; epoch: number; value: string }[]; leader_epoch_cache: { epoch: number; start_offset: number }[] | null; in_isr: boolean }[];
 }
 
+/** The controller quorum at a position. */
+export interface QuorumState {
+  /** The highest quorum epoch any controller knows. */
+  epoch: number;
+  /** The running quorum leader of the highest epoch. */
+  leader: number | null;
+  /** The quorum leader once its epoch has committed, unless cut off from every node: the controller that decides. */
+  active_controller: number | null;
+  /** The leader's metadata HW: what is committed (null while unknown). */
+  high_watermark: number | null;
+  voters: {
+    id: number;
+    role: 'unattached' | 'voted' | 'prospective' | 'candidate' | 'leader' | 'follower' | 'resigned' | 'down';
+    epoch: number;
+    voted_for: number | null;
+    leader: number | null;
+    log_end_offset: number;
+    high_watermark: number | null;
+    alive: boolean;
+    isolated: boolean;
+    log: { offset: number; epoch: number; record: string }[];
+  }[];
+}
+
 /** The state at a position: the shape of `highwater run --json` without `events`. */
 export interface State {
   time_ms: number;
@@ -183,6 +212,8 @@ export interface State {
   partitions?: PartitionSummary[];
   brokers: Broker[];
   links: { cut: [BrokerId, BrokerId][] };
+  /** The KRaft controller quorum, when `config.controllers` is 1, 3 or 5 (docs/model.md, "The KRaft controller quorum"). */
+  quorum?: QuorumState;
   in_flight: { from: BrokerId; to: BrokerId; arrives_ms: number; kind: string; line: string; [field: string]: unknown }[];
   producer: { value: string; partition: number; acks: Acks; to: BrokerId | null; offset: number | null; epoch: number | null; result: string; step: number }[];
   /** `position` in partition 0; `positions`, one per partition. */

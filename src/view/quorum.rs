@@ -11,7 +11,8 @@ pub struct QuorumView {
     pub epoch: u32,
     /// The running quorum leader of the highest epoch, if any.
     pub leader: Option<ControllerId>,
-    /// The leader once its epoch has committed: the controller that decides.
+    /// The leader once its epoch has committed, unless it is cut off from
+    /// every node: the controller that decides.
     pub active_controller: Option<ControllerId>,
     /// The leader's HW (what is committed); null while unknown.
     pub high_watermark: Option<u64>,
@@ -49,7 +50,7 @@ impl QuorumView {
         QuorumView {
             epoch: q.epoch(),
             leader: leader.map(|v| v.id),
-            active_controller: q.active_controller(),
+            active_controller: q.active_controller().filter(|&c| !q.is_isolated(c)),
             high_watermark: leader.and_then(|v| v.high_watermark),
             voters: q
                 .voters
