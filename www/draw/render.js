@@ -184,7 +184,7 @@ function quorumStrip(q) {
     h('span', { class: 'controller-label' }, t('quorum.label')),
     h('span', { title: t('quorum.active_help') }, `${t('quorum.active')} `,
       has(q.active_controller)
-        ? h('strong', { 'data-testid': 'quorum-active' }, t('quorum.controller', { controller: q.active_controller }))
+        ? h('strong', { 'data-testid': 'quorum-active' }, String(q.active_controller))
         : h('span', { class: 'tag tag-bad', 'data-testid': 'quorum-active' }, t('quorum.none'))),
     h('span', null, `${t('cluster.epoch')} `, h('strong', { 'data-testid': 'quorum-epoch' }, String(q.epoch))),
     h('span', { title: t('quorum.hw_help') }, `${t('quorum.hw')} `, h('strong', { 'data-testid': 'quorum-hw' }, has(q.high_watermark) ? String(q.high_watermark) : '–')),
