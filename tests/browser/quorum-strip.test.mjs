@@ -57,7 +57,7 @@ test('the quorum line says what the core holds at every step of the controller f
 
 test('the quorum line has every word in each language, and a scenario without controllers has none', async () => {
   const names = { en: NAME, 'zh-Hans': 'broker 宕机期间 controller 发生故障转移', 'zh-Hant': 'broker 當機期間 controller 發生容錯移轉' };
-  const labels = { en: 'KRaft quorum', 'zh-Hans': '元数据 HW', 'zh-Hant': '元資料 HW' };
+  const labels = { en: 'KRaft quorum', 'zh-Hans': '元数据 HW', 'zh-Hant': '中繼資料 HW' };
   for (const [lang, name] of Object.entries(names)) {
     const page = await openPage(env, { path: `?lang=${lang}` });
     assert.equal(await page.evaluate(() => Boolean(document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="quorum"]'))), false, `${lang}: no quorum line without controllers`);
