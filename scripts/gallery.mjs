@@ -36,7 +36,7 @@ const COMPARE = new Set([
 const ORDER = [
   'two-fetch-rounds', 'hw-is-min-isr-leo', 'isr-shrink-and-expand', 'timed-failover', 'not-enough-replicas',
   'acks1-loss-after-failover', 'offline-without-unclean', 'unclean-election-loss', 'isolated-old-leader',
-  'kip101-loss-after-restart', 'kip101-divergence-after-power-loss', 'kip279-fast-leader-change', 'hw-frozen-under-min-isr',
+  'controller-failover-during-broker-failure', 'kip101-loss-after-restart', 'kip101-divergence-after-power-loss', 'kip279-fast-leader-change', 'hw-frozen-under-min-isr',
   'eligible-leader-replicas',
 ];
 
@@ -95,7 +95,7 @@ function focusOf(scenario, file) {
 }
 
 // One partition's scenarios, then a topic's on a cluster (`cluster/`), each group in its order.
-const CLUSTER_ORDER = ['broker-dies-and-returns', 'rolling-restart', 'lose-a-rack-rack-aware', 'lose-a-rack-two-replicas-in-one-rack', 'unclean-election-on-one-partition', 'controller-failover-during-broker-failure'];
+const CLUSTER_ORDER = ['broker-dies-and-returns', 'rolling-restart', 'lose-a-rack-rack-aware', 'lose-a-rack-two-replicas-in-one-rack', 'unclean-election-on-one-partition'];
 const files = [
   ...fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.json')),
   ...fs.readdirSync(path.join(SCENARIOS, 'cluster')).filter((f) => f.endsWith('.json')).map((f) => `cluster/${f}`),

@@ -554,7 +554,7 @@ fn rolling_restart_scenario_says_what_happens() {
 /// applied the committed fencing and smaller ISR.
 #[test]
 fn a_controller_failover_scenario_says_what_happens() {
-    let s = common::load("cluster/controller-failover-during-broker-failure");
+    let s = common::load("controller-failover-during-broker-failure");
     let r = run(&s);
     let at = |pred: &dyn Fn(&Event) -> bool| r.events.iter().filter(|e| pred(&e.event)).map(|e| e.time_ms).collect::<Vec<u64>>();
     assert_eq!(at(&|e| matches!(e, Event::Crashed { broker: 2, .. })), vec![1000]);

@@ -139,7 +139,7 @@ fn max_lag_is_the_fetcher_lag_from_the_last_response() {
 #[test]
 fn the_view_is_consistent_everywhere() {
     for name in common::scenario_names() {
-        for &p in Protocol::ALL.iter() {
+        for p in common::protocols_for(&load(&name)) {
             let s = with_protocol(load(&name), p);
             let mut t = Timeline::new(&s).unwrap();
             for pos in 0..=t.len() {

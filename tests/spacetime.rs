@@ -15,7 +15,7 @@ fn scenarios() -> Vec<(String, Scenario)> {
     let mut out = vec![];
     for name in names {
         let s = common::load(&name);
-        for p in Protocol::ALL {
+        for p in common::protocols_for(&s) {
             out.push((format!("{name} under {p}"), common::with_protocol(s.clone(), p)));
         }
     }

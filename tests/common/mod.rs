@@ -31,6 +31,13 @@ pub fn load(name: &str) -> Scenario {
 
 /// The scenario under another version preset; settings left at the old
 /// version's defaults take the new version's (`Config::with_protocol`).
+/// The version presets a scenario can run under: every one, or only the
+/// KRaft ones (3.5 on) for a scenario with a controller quorum, whose steps
+/// name controllers that a ZooKeeper-era cluster does not have.
+pub fn protocols_for(s: &Scenario) -> Vec<Protocol> {
+    Protocol::ALL.into_iter().filter(|p| s.config.controllers == 0 || p.has_kraft()).collect()
+}
+
 pub fn with_protocol(mut s: Scenario, p: Protocol) -> Scenario {
     s.config = s.config.with_protocol(p);
     s

@@ -218,6 +218,15 @@ impl Simulation {
             return self.accept_alter_partition_in_quorum(p, l, proposed);
         }
         let old = std::mem::replace(&mut self.replica_mut(p, l).isr, proposed);
+        self.emit_isr_change(p, l, old, proposed);
+        if self.change_isr(p, proposed, false, true) {
+            self.notify_brokers(p);
+        }
+        true
+    }
+
+    /// The leader's proposed ISR, accepted: an expansion or a shrink.
+    fn emit_isr_change(&mut self, p: PartitionId, l: BrokerId, old: BrokerList, proposed: BrokerList) {
         let isr = || proposed.to_vec();
         match proposed.iter().find(|b| !old.contains(b)) {
             Some(&added) => self.emit_traced_in(p, Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
@@ -226,10 +235,6 @@ impl Simulation {
                 Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
             }),
         }
-        if self.change_isr(p, proposed, false, true) {
-            self.notify_brokers(p);
-        }
-        true
     }
 
     /// With a controller quorum the controller accepts the change as a
@@ -245,14 +250,7 @@ impl Simulation {
         if old == proposed {
             return false;
         }
-        let isr = || proposed.to_vec();
-        match proposed.iter().find(|b| !old.contains(b)) {
-            Some(&added) => self.emit_traced_in(p, Touch::Checked, |_| Event::IsrExpanded { leader: l, added, isr: isr() }),
-            None => self.emit_traced_in(p, Touch::Checked, |_| {
-                let removed = old.iter().copied().filter(|b| !proposed.contains(b)).collect();
-                Event::IsrShrunk { leader: Some(l), removed, isr: isr(), by_controller: false }
-            }),
-        }
+        self.emit_isr_change(p, l, old, proposed);
         self.change_isr(p, proposed, false, true);
         self.publish_partition(p);
         false
