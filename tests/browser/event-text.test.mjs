@@ -229,11 +229,13 @@ function worstCase(name) {
 /** Every run: each scenario under each preset, the crafted runs, two worst cases. */
 function runs() {
   const presets = wasm.versions().versions.map((v) => v.name);
+  // A scenario with a controller quorum runs under the KRaft presets only.
+  const kraft = new Set(wasm.versions().versions.filter((v) => v.rules.includes('kraft_controller')).map((v) => v.name));
   const dir = join(ROOT, 'tests/scenarios');
   const out = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
     const scenario = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    for (const p of presets) {
+    for (const p of presets.filter((name) => !scenario.config.controllers || kraft.has(name))) {
       out.push({ name: `${file} @ ${p}`, scenario: { ...scenario, config: { ...scenario.config, protocol: p } } });
     }
     // As the golden trace runs it (its own preset, or the default).
