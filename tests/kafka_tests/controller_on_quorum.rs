@@ -188,3 +188,25 @@ fn a_restarted_broker_is_unfenced_once_caught_up_with_its_registration() {
     assert!(at(MetadataRecord::RegisterBroker { broker: 3, fenced: true }) < at(MetadataRecord::UnfenceBroker { broker: 3 }));
     assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
 }
+
+/// A broker restarted while no controller is active cannot register; it
+/// keeps asking (`BrokerLifecycleManager` resends its BrokerRegistration
+/// until answered), so the next active controller takes it: it registers
+/// fenced, catches up and is unfenced, and rejoins the ISR.
+#[test]
+fn a_broker_restarted_while_no_controller_is_active_registers_with_the_next() {
+    let r = run(&scenario(
+        "4.1",
+        r#"{"advance_ms": 1000}, {"crash": {"broker": 2}}, {"advance_ms": 10000}, {"crash": {"controller": 2}}, {"crash": {"controller": 3}}, {"advance_ms": 5000}, {"restart": 2}, {"advance_ms": 5000}, {"restart": {"controller": 2}}, {"advance_ms": 10000}"#,
+    ));
+    let refused = first_time(&r, |e| matches!(e, Event::RegistrationRefused { broker: 2, session_expires_ms: None })).expect("no controller to register with");
+    assert_eq!(refused, 16_000, "{}", r.trace());
+    let [(activated, _)] = activations(&r)[..] else { panic!("one activation: {:?}\n{}", activations(&r), r.trace()) };
+    assert!(activated > 21_000, "the activation follows the restart of controller 2");
+    let registered = first_time(&r, |e| matches!(e, Event::BrokerRegistered { broker: 2 })).expect("broker 2 registers");
+    assert_eq!(registered, activated, "it registers as the controller activates\n{}", r.trace());
+    assert!(committed(&r).contains(&MetadataRecord::RegisterBroker { broker: 2, fenced: true }));
+    assert!(first_time(&r, |e| matches!(e, Event::BrokerUnfenced { broker: 2 })).is_some_and(|t| t > registered), "unfenced after it caught up");
+    assert!(r.sim.controller.partition(0).isr.contains(&2), "back in the ISR: {:?}", r.sim.controller.partition(0).isr);
+    assert!(r.sim.violations.is_empty(), "{:?}", r.sim.violations);
+}

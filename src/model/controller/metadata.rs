@@ -119,8 +119,18 @@ impl Simulation {
         let asks = |s: &Simulation, b: BrokerId| (s.broker(b).alive || s.broker(b).starting) && s.network.reaches_controller(b);
         self.controller.fence_check_armed = brokers.iter().any(|&b| asks(self, b));
         for b in brokers {
-            if self.broker(b).alive && self.network.reaches_controller(b) {
+            if !self.network.reaches_controller(b) {
+                continue;
+            }
+            if self.broker(b).alive {
                 self.rejoin(b);
+            } else if self.broker(b).starting && self.controller.is_fenced(b) {
+                // A broker restarted while no controller was active keeps
+                // asking to register (`BrokerLifecycleManager` resends
+                // BrokerRegistration until it is answered); the new
+                // controller takes it. One whose old session has not yet
+                // expired registers once the fence check fences it (`fence`).
+                self.register(b);
             }
         }
     }
