@@ -168,7 +168,7 @@ fn a_tour_link_of_a_file_it_cannot_read_or_past_the_limit_exits_2() {
 /// that validates with it and `tour check` never disagree on a name.
 #[test]
 fn the_schema_names_what_the_reader_reads() {
-    use highwater::view::tour::{BROKER_FACTS, PARTITION_FACTS, TOPIC_COUNTS, TOPIC_PARTITION_FACTS};
+    use highwater::view::tour::{BROKER_FACTS, CONTROLLER_FACTS, PARTITION_FACTS, QUORUM_FACTS, TOPIC_COUNTS, TOPIC_PARTITION_FACTS};
     use std::collections::BTreeSet;
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("www/tour.schema.json")).unwrap();
     let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -178,11 +178,13 @@ fn the_schema_names_what_the_reader_reads() {
     let stop = &schema["properties"]["parts"]["items"]["properties"]["stops"]["items"];
     assert_eq!(keys(stop), set(&["key", "at", "do", "facts", "predict", "caption", "task", "partition"]));
     let mut facts: Vec<&str> = PARTITION_FACTS.to_vec();
-    facts.extend(["time_ms", "brokers", "leader_view", "produce", "produce_error", "consumed", "violations", "events", "partitions"]);
+    facts.extend(["time_ms", "brokers", "leader_view", "produce", "produce_error", "consumed", "violations", "events", "partitions", "quorum", "controllers"]);
     facts.extend(TOPIC_COUNTS);
     assert_eq!(keys(&stop["properties"]["facts"]), set(&facts));
     assert_eq!(keys(&stop["properties"]["facts"]["properties"]["brokers"]["additionalProperties"]), set(&BROKER_FACTS));
     assert_eq!(keys(&stop["properties"]["facts"]["properties"]["partitions"]["additionalProperties"]), set(&TOPIC_PARTITION_FACTS));
+    assert_eq!(keys(&stop["properties"]["facts"]["properties"]["quorum"]), set(&QUORUM_FACTS));
+    assert_eq!(keys(&stop["properties"]["facts"]["properties"]["controllers"]["additionalProperties"]), set(&CONTROLLER_FACTS));
     let kinds: Vec<&str> = stop["properties"]["facts"]["properties"]["violations"]["items"]["enum"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
     assert_eq!(kinds, highwater::view::tour::VIOLATION_KINDS.to_vec());
 }

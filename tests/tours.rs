@@ -163,14 +163,14 @@ fn fact_paths(facts: &Map<String, Value>) -> Vec<(String, Value)> {
     for (key, value) in facts {
         match (key.as_str(), value.as_object()) {
             ("violations" | "events", _) => {}
-            ("brokers", Some(ids)) => {
+            ("brokers" | "controllers", Some(ids)) => {
                 for (id, broker) in ids {
                     for (field, v) in broker.as_object().into_iter().flatten() {
-                        out.push((format!("brokers.{id}.{field}"), v.clone()));
+                        out.push((format!("{key}.{id}.{field}"), v.clone()));
                     }
                 }
             }
-            ("leader_view" | "produce" | "produce_error", Some(map)) => {
+            ("leader_view" | "produce" | "produce_error" | "quorum", Some(map)) => {
                 out.extend(map.iter().map(|(k, v)| (format!("{key}.{k}"), v.clone())));
             }
             _ => out.push((key.clone(), value.clone())),
@@ -308,6 +308,47 @@ fn the_checker_reports_wrong_facts() {
     }
     let errors = check(&json!({"brokers": {"2": {"high_watermark": 0}}}), &state, &events).unwrap_err();
     assert_eq!(errors, vec!["fact `brokers.2.high_watermark`: expected 0, actual 1".to_string()]);
+}
+
+/// The quorum's facts (`quorum.*`, `controllers.N.*`, a broker's
+/// `metadata_offset`): read from the state of a scenario with three
+/// controllers, true ones accepted and wrong ones reported; a scenario
+/// without controllers has no quorum to state facts of.
+#[test]
+fn the_checker_reads_the_quorum() {
+    let scenario = Scenario::from_json(r#"{"version": 1, "config": {"brokers": 3, "protocol": "4.1", "controllers": 3}, "steps": [{"crash": {"controller": 2}}]}"#).expect("a valid scenario");
+    let mut timeline = Timeline::new(&scenario).expect("it builds");
+    timeline.seek(1).expect("position 1");
+    let (state, events) = (state_value(&timeline), event_types(&timeline, 1));
+    let truth = json!({
+        "quorum": {"epoch": 1, "leader": 1, "active_controller": 1, "high_watermark": 5},
+        "controllers": {
+            "1": {"role": "leader", "epoch": 1, "voted_for": null, "log_end_offset": 5, "high_watermark": 5, "alive": true, "isolated": false,
+                  "log": ["LeaderChange controller 1", "RegisterBroker 1", "RegisterBroker 2", "RegisterBroker 3", "PartitionRecord p0 leader 1 epoch 0"]},
+            "2": {"role": "down", "alive": false}
+        },
+        "brokers": {"2": {"metadata_offset": 5, "broker_epoch": 2}}
+    });
+    check(&truth, &state, &events).unwrap_or_else(|e| panic!("true quorum facts were refused:\n{}", e.join("\n")));
+    let wrong = [
+        json!({"quorum": {"high_watermark": 4}}),
+        json!({"quorum": {"active_controller": 2}}),
+        json!({"quorum": {"term": 1}}),
+        json!({"controllers": {"2": {"role": "follower"}}}),
+        json!({"controllers": {"2": {"role": "boss"}}}),
+        json!({"controllers": {"1": {"log": ["LeaderChange controller 1"]}}}),
+        json!({"controllers": {"4": {"alive": true}}}),
+        json!({"brokers": {"1": {"metadata_offset": 4}}}),
+    ];
+    for facts in wrong {
+        assert!(check(&facts, &state, &events).is_err(), "the wrong fact {facts} was accepted");
+    }
+    let errors = check(&json!({"controllers": {"2": {"role": "follower"}}}), &state, &events).unwrap_err();
+    assert_eq!(errors, vec!["fact `controllers.2.role`: expected \"follower\", actual \"down\"".to_string()]);
+    let (no_quorum, events) = known_state();
+    let errors = check(&json!({"quorum": {"leader": 1}}), &no_quorum, &events).unwrap_err();
+    assert!(errors[0].contains("no controller quorum"), "{errors:?}");
+    assert!(check(&json!({"brokers": {"1": {"metadata_offset": null}}}), &no_quorum, &events).is_ok(), "no quorum: no metadata offset");
 }
 
 /// The `isr-and-lag` tour's pause stop: only broker 3's fetcher stops, and

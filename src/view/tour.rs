@@ -679,6 +679,12 @@ fn broker<'a>(state: &'a Value, id: &str) -> Option<&'a Value> {
     by_id(&state["brokers"], id)
 }
 
+/// The state's KRaft quorum, or why a fact of it cannot be read.
+fn quorum(state: &Value) -> Result<&Value, String> {
+    let q = &state["quorum"];
+    if q.is_object() { Ok(q) } else { Err("the scenario has no controller quorum (config.controllers)".into()) }
+}
+
 /// The object of `list` (an array of objects with an `id`) whose id `id` names.
 fn by_id<'a>(list: &'a Value, id: &str) -> Option<&'a Value> {
     let id: u64 = id.parse().ok()?;
@@ -686,7 +692,7 @@ fn by_id<'a>(list: &'a Value, id: &str) -> Option<&'a Value> {
 }
 
 /// The broker facts a tour may state, as the state view names them.
-pub const BROKER_FACTS: [&str; 13] = [
+pub const BROKER_FACTS: [&str; 15] = [
     "leader_count",
     "log_end_offset",
     "high_watermark",
@@ -700,7 +706,17 @@ pub const BROKER_FACTS: [&str; 13] = [
     "log",
     "log_epochs",
     "epoch_cache",
+    "metadata_offset",
+    "broker_epoch",
 ];
+/// The KRaft quorum's facts (`quorum.high_watermark`), as `QuorumView`
+/// names them; a scenario without controllers has none.
+pub const QUORUM_FACTS: [&str; 4] = ["epoch", "leader", "active_controller", "high_watermark"];
+/// A controller's facts (`controllers.2.role`), as `VoterView` names them;
+/// `log` is its metadata records in words (`"FenceBroker 1"`).
+pub const CONTROLLER_FACTS: [&str; 8] = ["role", "epoch", "voted_for", "log_end_offset", "high_watermark", "alive", "isolated", "log"];
+/// A controller's roles as the quorum view names them.
+const CONTROLLER_ROLES: [&str; 8] = ["unattached", "voted", "prospective", "candidate", "leader", "follower", "resigned", "down"];
 /// The partition's facts.
 pub const PARTITION_FACTS: [&str; 5] = ["leader", "leader_epoch", "isr", "elr", "high_watermark"];
 /// The facts of any partition of the topic (`partitions.3.leader`), as
@@ -723,6 +739,8 @@ enum Shape {
     Bool,
     /// A broker's role (`ROLES`).
     Role,
+    /// A controller's role (`CONTROLLER_ROLES`).
+    ControllerRole,
     /// Any string (a produce result: `"acked"`, a Kafka error name).
     Text,
     TextOrNull,
@@ -754,11 +772,25 @@ impl Shape {
             ("produce_error", Some(_)) => Shape::TextOrNull,
             ("brokers", Some(f)) => match f {
                 "log_end_offset" | "high_watermark" | "checkpointed_high_watermark" | "leader_epoch" | "leader_count" => Shape::Number,
+                "metadata_offset" | "broker_epoch" => Shape::NumberOrNull,
                 "role" => Shape::Role,
                 "alive" | "in_isr" | "in_elr" | "fenced" => Shape::Bool,
                 "log" => Shape::Texts,
                 "log_epochs" => Shape::Numbers,
                 "epoch_cache" => Shape::EpochCache,
+                _ => return None,
+            },
+            ("quorum", Some(f)) => match f {
+                "epoch" => Shape::Number,
+                "leader" | "active_controller" | "high_watermark" => Shape::NumberOrNull,
+                _ => return None,
+            },
+            ("controllers", Some(f)) => match f {
+                "role" => Shape::ControllerRole,
+                "epoch" | "log_end_offset" => Shape::Number,
+                "voted_for" | "high_watermark" => Shape::NumberOrNull,
+                "alive" | "isolated" => Shape::Bool,
+                "log" => Shape::Texts,
                 _ => return None,
             },
             _ => return None,
@@ -771,6 +803,7 @@ impl Shape {
             Shape::NumberOrNull => v.is_u64() || v.is_null(),
             Shape::Bool => v.is_boolean(),
             Shape::Role => v.as_str().is_some_and(|r| ROLES.contains(&r)),
+            Shape::ControllerRole => v.as_str().is_some_and(|r| CONTROLLER_ROLES.contains(&r)),
             Shape::Text => v.is_string(),
             Shape::TextOrNull => v.is_string() || v.is_null(),
             Shape::Numbers => v.as_array().is_some_and(|a| a.iter().all(Value::is_u64)),
@@ -787,6 +820,7 @@ impl Shape {
             Shape::NumberOrNull => "a number (0 or more) or null".into(),
             Shape::Bool => "true or false".into(),
             Shape::Role => format!("one of {}", ROLES.map(|r| format!("\"{r}\"")).join(", ")),
+            Shape::ControllerRole => format!("one of {}", CONTROLLER_ROLES.map(|r| format!("\"{r}\"")).join(", ")),
             Shape::Text => "a string".into(),
             Shape::TextOrNull => "a string or null".into(),
             Shape::Numbers => "an array of numbers".into(),
@@ -821,6 +855,21 @@ pub fn lookup(path: &str, state: &Value) -> Result<Value, String> {
                 },
                 f if BROKER_FACTS.contains(&f) => b[f].clone(),
                 _ => return Err(format!("{}: unknown broker fact (one of {})", quoted(field), BROKER_FACTS.join(", "))),
+            })
+        }
+        ("quorum", Some(field)) => {
+            if !QUORUM_FACTS.contains(&field) {
+                return Err(format!("{}: unknown quorum fact (one of {})", quoted(field), QUORUM_FACTS.join(", ")));
+            }
+            Ok(quorum(state)?[field].clone())
+        }
+        ("controllers", Some(rest)) => {
+            let (id, field) = rest.split_once('.').ok_or_else(|| format!("{} names no controller fact (like controllers.2.role)", quoted(path)))?;
+            let v = by_id(&quorum(state)?["voters"], id).ok_or_else(|| format!("there is no controller {}", quoted(id)))?;
+            Ok(match field {
+                "log" => Value::Array(v["log"].as_array().into_iter().flatten().map(|r| r["record"].clone()).collect()),
+                f if CONTROLLER_FACTS.contains(&f) => v[f].clone(),
+                _ => return Err(format!("{}: unknown controller fact (one of {})", quoted(field), CONTROLLER_FACTS.join(", "))),
             })
         }
         ("partitions", Some(rest)) => {
@@ -914,6 +963,8 @@ fn check_facts_into(facts: &Map<String, Value>, state: &Value, events: &StepEven
             "brokers" => nested_twice(key, expected, "broker id"),
             "leader_view" => nested(key, expected, "follower id"),
             "partitions" => nested_twice(key, expected, "partition id"),
+            "controllers" => nested_twice(key, expected, "controller id"),
+            "quorum" => nested(key, expected, "quorum fact"),
             "produce" | "produce_error" => nested(key, expected, "record value"),
             "violations" => {
                 match strings_of(expected, &VIOLATION_KINDS) {
@@ -952,7 +1003,7 @@ fn check_facts_into(facts: &Map<String, Value>, state: &Value, events: &StepEven
                 for (path, want) in paths {
                     let (head, rest) = path.split_once('.').map_or((path.as_str(), None), |(h, r)| (h, Some(r)));
                     let field = match (head, rest) {
-                        ("brokers" | "partitions", Some(rest)) => rest.split_once('.').map(|(_, f)| f),
+                        ("brokers" | "partitions" | "controllers", Some(rest)) => rest.split_once('.').map(|(_, f)| f),
                         (_, rest) => rest,
                     };
                     match Shape::of_path(head, field) {
@@ -1027,6 +1078,10 @@ fn events_message(missing: &[&str], counts: &BTreeMap<String, usize>) -> String 
 pub fn choices(path: &str, answer: &Value, state: &Value) -> Vec<Value> {
     let mut others: Vec<Value> = match answer {
         // A leader: another broker, or none.
+        // The quorum's leader or active controller: another controller, or none.
+        Value::Null | Value::Number(_) if matches!(path, "quorum.leader" | "quorum.active_controller") || path.ends_with(".voted_for") => {
+            controller_ids(state).into_iter().map(Value::from).chain([Value::Null]).collect()
+        }
         Value::Null | Value::Number(_) if path == "leader" || path.ends_with(".leader") => {
             broker_ids(state).into_iter().map(Value::from).chain([Value::Null]).collect()
         }
@@ -1040,6 +1095,14 @@ pub fn choices(path: &str, answer: &Value, state: &Value) -> Vec<Value> {
                 }
             }
             seen.extend(state["partition"]["high_watermark"].as_u64());
+            // The metadata log's offsets, for a fact of the quorum's.
+            if path.starts_with("quorum.") || path.starts_with("controllers.") {
+                for v in state["quorum"]["voters"].as_array().into_iter().flatten() {
+                    for f in ["log_end_offset", "high_watermark"] {
+                        seen.extend(v[f].as_u64());
+                    }
+                }
+            }
             seen.extend([v + 1, v.saturating_sub(1), v + 2]);
             seen.sort_by_key(|&x| (x.abs_diff(v), x));
             seen.dedup();
@@ -1071,6 +1134,9 @@ pub fn choices(path: &str, answer: &Value, state: &Value) -> Vec<Value> {
         Value::String(s) if path.starts_with("produce.") => {
             ["acked", "pending", "NOT_ENOUGH_REPLICAS", "NOT_LEADER_OR_FOLLOWER"].iter().filter(|r| *r != s).take(3).map(|r| Value::from(*r)).collect()
         }
+        Value::String(s) if path.starts_with("controllers.") && path.ends_with(".role") => {
+            ["leader", "follower", "candidate", "resigned", "down"].iter().filter(|r| *r != s).map(|r| Value::from(*r)).collect()
+        }
         Value::String(s) if path.ends_with(".role") => {
             ["leader", "follower", "down"].iter().filter(|r| *r != s).map(|r| Value::from(*r)).collect()
         }
@@ -1083,6 +1149,10 @@ pub fn choices(path: &str, answer: &Value, state: &Value) -> Vec<Value> {
     all.sort_by(order);
     all.dedup();
     all
+}
+
+fn controller_ids(state: &Value) -> Vec<u64> {
+    state["quorum"]["voters"].as_array().into_iter().flatten().filter_map(|v| v["id"].as_u64()).collect()
 }
 
 fn broker_ids(state: &Value) -> Vec<u64> {
