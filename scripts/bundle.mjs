@@ -74,6 +74,7 @@ export const PARTS = [
   'panels/lesson-writer.js',
   'draw/export.js',
   'draw/cluster-map.js',
+  'draw/quorum.js',
   'draw/operator.js',
 ];
 

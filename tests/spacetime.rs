@@ -404,3 +404,48 @@ fn a_partitions_diagram_draws_what_concerns_it() {
     let t = Timeline::new(&common::load("kip101-loss-after-restart")).unwrap();
     assert_eq!(SpaceTime::of(&t, 1, u64::MAX, 1000, Some(0)), SpaceTime::of(&t, 1, u64::MAX, 1000, None));
 }
+
+/// The KRaft quorum in the diagram: a lane per controller right of the
+/// controller's; every Vote an arrow (those to a crashed controller
+/// dropped), each epoch's BeginQuorumEpoch once per voter, the metadata
+/// fetches that move records, not the empty fetches; crashes marked on the
+/// controller's lane.
+#[test]
+fn the_quorum_is_drawn_on_its_controllers_lanes() {
+    use highwater::model::quorum::message::Rpc;
+    use highwater::view::spacetime::voter_lane;
+    let scenario = common::load("controller-failover-during-broker-failure");
+    let timeline = Timeline::new(&scenario).unwrap();
+    let diagram = SpaceTime::of(&timeline, 1, timeline.len() as u64, usize::MAX, None);
+    let at = diagram.lanes.iter().position(|l| *l == CONTROLLER).expect("the controller's lane");
+    assert_eq!(diagram.lanes[at + 1..], [voter_lane(1), voter_lane(2), voter_lane(3)]);
+    let events = timeline.all_events();
+    let quorum: Vec<_> = diagram.arrows.iter().filter(|a| a.from != a.to && [a.from, a.to].iter().all(|l| (1..=3).any(|c| *l == voter_lane(c)))).collect();
+    let kinds = |k: &str| quorum.iter().filter(|a| a.kind == k).count();
+    let votes = events.iter().filter(|e| matches!(e.event, Event::VoteRequest { .. })).count();
+    assert!(votes >= 2, "an election: {votes} votes");
+    assert_eq!(kinds("Vote"), votes);
+    let lost_votes = events.iter().filter(|e| matches!(e.event, Event::QuorumDropped { kind: "Vote", .. })).count();
+    assert!(lost_votes > 0, "votes to the crashed controller are lost");
+    assert_eq!(quorum.iter().filter(|a| a.kind == "Vote" && a.fate == Fate::Dropped).count(), lost_votes);
+    let answers = events.iter().filter(|e| matches!(e.event, Event::VoteGranted { .. } | Event::VoteRejected { .. })).count();
+    assert!(answers > 0);
+    assert_eq!(kinds("VoteResponse"), answers, "every vote answered is an arrow back");
+    assert_eq!(kinds("Fetch"), 0, "the empty fetches are not drawn");
+    let moving = events.iter().filter(|e| matches!(&e.event, Event::QuorumSent { rpc: Rpc::FetchResponse { records, diverging, .. }, .. } if !records.is_empty() || diverging.is_some())).count();
+    assert!(moving > 0);
+    assert_eq!(kinds("FetchResponse"), moving, "the fetches that move records");
+    // Each new epoch's BeginQuorumEpoch once per voter, though sent every second.
+    let begun: std::collections::BTreeSet<_> = events.iter().filter_map(|e| match &e.event {
+        Event::QuorumSent { from, to, rpc: Rpc::BeginQuorumEpoch { epoch }, .. } => Some((*from, *to, *epoch)),
+        _ => None,
+    }).collect();
+    let sent = events.iter().filter(|e| matches!(e.event, Event::QuorumSent { rpc: Rpc::BeginQuorumEpoch { .. }, .. })).count();
+    assert!(sent > begun.len(), "sent again and again: {sent}");
+    assert_eq!(kinds("BeginQuorumEpoch"), begun.len());
+    for a in &quorum {
+        assert_eq!(a.received.map(|r| r.time_ms), a.arrives_ms.filter(|_| a.fate != Fate::InFlight), "{a:?}");
+    }
+    let crash = events.iter().find(|e| matches!(e.event, Event::ControllerCrashed { controller: 1 })).expect("controller 1 crashes");
+    assert!(diagram.marks.iter().any(|m| m.lane == voter_lane(1) && m.at.time_ms == crash.time_ms && matches!(m.mark, MarkKind::Crashed { .. })));
+}

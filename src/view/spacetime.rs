@@ -27,7 +27,8 @@
 //! Produce and the consumer's Fetch) are drawn from the events that say they
 //! happened.
 
-use crate::model::config::{BrokerId, PartitionId};
+use crate::model::config::{BrokerId, ControllerId, PartitionId};
+use crate::model::quorum::message::Rpc;
 use crate::model::rules::Rule;
 use crate::model::event::{DropReason, ElectionKind, Event, ProduceResult, Truncation};
 use crate::model::violation::ViolationKind;
@@ -55,6 +56,13 @@ pub enum Lane {
 }
 
 pub const CONTROLLER: Lane = Lane::Named("controller");
+/// The voters of a KRaft controller quorum, "c1" to "c5".
+const VOTER_LANES: [&str; 5] = ["c1", "c2", "c3", "c4", "c5"];
+
+/// A controller of the quorum's lane.
+pub fn voter_lane(c: ControllerId) -> Lane {
+    Lane::Named(VOTER_LANES[(c as usize - 1).min(VOTER_LANES.len() - 1)])
+}
 pub const PRODUCER: Lane = Lane::Named("producer");
 pub const CONSUMER: Lane = Lane::Named("consumer");
 
@@ -121,6 +129,29 @@ pub struct Arrow {
     /// AlterPartition, a produce request.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partition: Option<PartitionId>,
+}
+
+impl Arrow {
+    /// A message (not a broker's: no `Message`) that leaves at `sent` and is
+    /// due at `arrives_ms`, its fate still open.
+    fn leaving(kind: &'static str, (from, to): (Lane, Lane), sent: At, arrives_ms: u64, order: u64) -> Arrow {
+        Arrow {
+            kind,
+            from,
+            to,
+            sent,
+            arrives_ms: Some(arrives_ms),
+            received: None,
+            fate: Fate::InFlight,
+            drop_reason: None,
+            ignored: false,
+            order,
+            message: None,
+            error: None,
+            repeated: None,
+            partition: None,
+        }
+    }
 }
 
 /// Something that happened on one lane.
@@ -212,10 +243,12 @@ pub struct Replay {
 }
 
 /// A message on the wire, as the replay keeps it; its arrow if it is drawn.
+/// `quorum`: between controllers (their ids are not brokers').
 struct Wire {
     from: BrokerId,
     to: BrokerId,
     kind: &'static str,
+    quorum: bool,
     arrow: Option<Arrow>,
 }
 
@@ -248,6 +281,11 @@ struct Replayer {
     role_change: &'static str,
     /// Kept arrows still on the wire.
     tracked: usize,
+    /// BeginQuorumEpoch requests and answers drawn, by (from, to, epoch,
+    /// response): a leader sends its epoch's again every second, drawn once.
+    begun: std::collections::HashSet<(ControllerId, ControllerId, u32, bool)>,
+    /// Every link between controllers takes this long (the quorum's latency).
+    quorum_latency_ms: u64,
     seq: u64,
     out: Replay,
 }
@@ -323,6 +361,31 @@ impl Replayer {
         while let Some(i) = self.alter_partitions.iter().position(|(l, _, _)| *l == leader) {
             let (_, _, arrow) = self.alter_partitions.swap_remove(i);
             self.finish_arrow(arrow, Some(at), Fate::Dropped, Some(DropReason::BrokerDown));
+        }
+    }
+
+    /// A message between controllers put on the wire, drawn as its arrow
+    /// (`Rpc` names it; a Vote is a `vote_request` event), arriving after
+    /// `latency_ms` unless a `quorum_dropped` says it was lost.
+    fn quorum_sent(&mut self, (kind, from, to): (&'static str, ControllerId, ControllerId), at: At, order: u64, latency_ms: u64) {
+        let arrow = self.admit(Arrow::leaving(kind, (voter_lane(from), voter_lane(to)), at, at.time_ms + latency_ms, order));
+        self.tracked += arrow.is_some() as usize;
+        self.wire.insert((at.time_ms + latency_ms, self.seq), Wire { from, to, kind, quorum: true, arrow });
+        self.seq += 1;
+    }
+
+    /// Which messages between controllers the diagram draws: the election
+    /// (Vote and its answer, BeginQuorumEpoch and its answer once per epoch,
+    /// EndQuorumEpoch) and the metadata fetches that move records or find a
+    /// divergence; not the empty fetches a follower sends every few hundred
+    /// milliseconds, which would fill the diagram.
+    fn draws(&mut self, from: ControllerId, to: ControllerId, rpc: &Rpc) -> bool {
+        match rpc {
+            Rpc::Fetch { .. } => false,
+            Rpc::FetchResponse { records, diverging, .. } => !records.is_empty() || diverging.is_some(),
+            Rpc::BeginQuorumEpoch { epoch } => self.begun.insert((from, to, *epoch, false)),
+            Rpc::BeginQuorumEpochResponse { epoch, .. } => self.begun.insert((from, to, *epoch, true)),
+            _ => true,
         }
     }
 
@@ -415,6 +478,8 @@ impl Replay {
             event_partition: None,
             role_change: if timeline.scenario().config.rules().has(Rule::KraftController) { "PartitionChangeRecord" } else { "LeaderAndIsr" },
             tracked: 0,
+            begun: Default::default(),
+            quorum_latency_ms: timeline.scenario().config.link_latency_ms,
             seq: 0,
             out: Replay::default(),
         };
@@ -488,7 +553,7 @@ impl Replay {
                             partition: None,
                         });
                         r.tracked += arrow.is_some() as usize;
-                        let w = Wire { from: *from, to: *to, kind: message.name(), arrow };
+                        let w = Wire { from: *from, to: *to, kind: message.name(), quorum: false, arrow };
                         if now {
                             r.at_once.push(w);
                         } else {
@@ -497,10 +562,34 @@ impl Replay {
                         }
                     }
                 }
+                Event::VoteRequest { candidate, to, latency_ms, .. } => r.quorum_sent(("Vote", *candidate, *to), at, order, *latency_ms),
+                // A vote's answer leaves as the voter decides (the model tells it so, with no `quorum_sent`).
+                Event::VoteGranted { controller, candidate, .. } | Event::VoteRejected { controller, candidate, .. } => {
+                    let latency_ms = r.quorum_latency_ms;
+                    r.quorum_sent(("VoteResponse", *controller, *candidate), at, order, latency_ms);
+                }
+                Event::QuorumSent { from, to, rpc, latency_ms } => {
+                    if r.draws(*from, *to, rpc) {
+                        r.quorum_sent((rpc.name(), *from, *to), at, order, *latency_ms);
+                    }
+                }
+                Event::QuorumDropped { from, to, kind, reason } => {
+                    // What arrives now (what arrived before was delivered); an undrawn message matches none.
+                    let key = r.wire.iter().take_while(|(k, _)| k.0 <= e.time_ms).find(|(_, w)| w.quorum && w.from == *from && w.to == *to && w.kind == *kind).map(|(k, _)| k);
+                    if let Some(k) = key {
+                        let w = r.wire.remove(k).expect("listed");
+                        r.finish(w, Some(At { step, time_ms: k.0 }), Fate::Dropped, Some(*reason));
+                    }
+                }
+                Event::ControllerCrashed { controller } => r.mark(voter_lane(*controller), at, order, MarkKind::Crashed { lose_unflushed: 0 }),
+                Event::ControllerRestarted { controller, .. } => r.mark(voter_lane(*controller), at, order, MarkKind::Restarted),
+                Event::ControllerIsolated { controller } => r.mark(voter_lane(*controller), at, order, MarkKind::Isolated),
+                Event::ControllerHealed { controller } => r.mark(voter_lane(*controller), at, order, MarkKind::IsolationHealed),
+                Event::ControllerBecameLeader { controller, epoch, .. } => r.mark(voter_lane(*controller), at, order, MarkKind::BecameLeader { leader_epoch: *epoch }),
                 Event::Dropped { from, to, kind, reason } => {
                     let until = e.repeated.map_or(e.time_ms, |r| r.until_ms);
                     let mut count = 1 + e.repeated.map_or(0, |r| r.more);
-                    let matches = |w: &Wire| w.from == *from && w.to == *to && w.kind == *kind;
+                    let matches = |w: &Wire| !w.quorum && w.from == *from && w.to == *to && w.kind == *kind;
                     if let Some((f, n)) = &mut round {
                         if *n == 1 && from == f {
                             *n = 2; // the round's request is lost: no response follows
@@ -557,22 +646,7 @@ impl Replay {
                     r.instant((r.role_change, CONTROLLER, Lane::Broker(*broker)), at, order, Fate::Delivered, None)
                 }
                 Event::AlterPartitionSent { leader, answer_in_ms, .. } => {
-                    let arrow = r.admit(Arrow {
-                        kind: "AlterPartition",
-                        from: Lane::Broker(*leader),
-                        to: CONTROLLER,
-                        sent: at,
-                        arrives_ms: Some(e.time_ms + answer_in_ms),
-                        received: None,
-                        fate: Fate::InFlight,
-                        drop_reason: None,
-                        ignored: false,
-                        order,
-                        message: None,
-                        error: None,
-                        repeated: None,
-                        partition: None,
-                    });
+                    let arrow = r.admit(Arrow::leaving("AlterPartition", (Lane::Broker(*leader), CONTROLLER), at, e.time_ms + answer_in_ms, order));
                     r.tracked += arrow.is_some() as usize;
                     r.alter_partitions.push((*leader, e.partition, arrow));
                 }
@@ -696,6 +770,8 @@ impl SpaceTime {
             lanes.push(CONSUMER);
         }
         lanes.push(CONTROLLER);
+        // The KRaft quorum's voters, right of the controller they elect.
+        lanes.extend((1..=scenario.config.controllers).map(voter_lane));
 
         let ends = timeline.step_ends();
         let events = timeline.all_events();

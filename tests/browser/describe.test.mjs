@@ -49,6 +49,11 @@ const STEPS = [
   { consume: { partition: 1 } },
   { pause: 2 },
   { resume: 2 },
+  { crash: { controller: 2 } },
+  { restart: { controller: 2 } },
+  { isolate: { controller: 2 } },
+  { heal: { controller: 2 } },
+  { resign: null },
 ];
 
 for (const code of ['en', 'zh-Hans', 'zh-Hant']) {
@@ -60,6 +65,7 @@ for (const code of ['en', 'zh-Hans', 'zh-Hant']) {
       const [kind] = Object.keys(step);
       assert.ok(words && words !== kind && !/\bstep\.[a-z_]+/.test(words), `${JSON.stringify(step)} -> ${words}`);
       assert.ok(!/\{[a-z_]+\}/.test(words), `placeholder left: ${words}`);
+      assert.ok(!/undefined|\[object Object\]/.test(words), `${JSON.stringify(step)} -> ${words}`);
       assert.ok(!seen.has(words), `${JSON.stringify(step)} reads as ${JSON.stringify(seen.get(words))}: ${words}`);
       seen.set(words, step);
     }
@@ -67,5 +73,6 @@ for (const code of ['en', 'zh-Hans', 'zh-Hant']) {
     assert.match(describeStep({ crash: { rack: 'eu-west-1a', lose_unflushed: 0 } }), /eu-west-1a/);
     assert.match(describeStep({ produce: { value: 'm1', acks: 'all', key: 'user-17' } }), /user-17/);
     assert.match(describeStep({ fetch: { broker: 2, from: 3 } }), /3/);
+    assert.match(describeStep({ restart: { controller: 3 } }), /controller 3/);
   });
 }

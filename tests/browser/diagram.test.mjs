@@ -292,3 +292,20 @@ test('the page: the diagram panel follows the timeline, a click on a step seeks 
   assert.equal(trace.bytes.toString('utf8'), await pageTrace(page), 'the trace up to step 14, as the Trace dialog shows it');
   assert.deepEqual(page.errors, []);
 });
+
+test('the KRaft quorum has a lane per controller: the election and the metadata fetches between them, a crash on its lane', async () => {
+  const page = await openPage(env, { source: true });
+  const d = await drawDiagram(page, scenarioText('controller-failover-during-broker-failure'));
+  assert.deepEqual(d.lanes, ['producer', 'broker 1', 'broker 2', 'broker 3', 'controller', 'controller 1', 'controller 2', 'controller 3']);
+  assert.equal(d.drawnArrows, d.data.arrows.length);
+  for (const kind of ['Vote', 'VoteResponse', 'BeginQuorumEpoch', 'FetchResponse']) assert.ok(d.labels.includes(kind), kind);
+  // Controller 1 crashes at step 5: marked on its lane; the votes sent to it are lost.
+  const voterCrash = d.data.marks.find((m) => m.lane === 'c1' && m.kind === 'crashed');
+  assert.equal(voterCrash?.at.step, 5);
+  assert.ok(d.droppedKinds.some((k) => k.endsWith(' Vote')), d.droppedKinds.join(', '));
+  // Each arrow's title names its lanes and fate in words (a lost Vote: "controller down").
+  const titles = await page.evaluate(() => [...document.querySelectorAll('#diagram-test g.dg-arrow[data-kind="Vote"][data-fate="dropped"] title')].map((e) => e.textContent));
+  assert.ok(titles.length && titles.every((x) => /controller \d/.test(x) && /controller down/.test(x) && !/diagram\./.test(x)), titles.join(' | '));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1,14 +1,17 @@
-// The KRaft quorum's line on the board: a scenario with controllers shows
-// the active controller, the quorum epoch, the metadata HW and each
-// controller's role as the core's state has them, at every step of the
-// gallery's controller failover, in every language; a scenario without
-// controllers shows no such line.
+// The KRaft quorum on the board: a scenario with controllers shows the
+// active controller, the quorum epoch, the metadata HW, and a row per
+// controller with its role and its metadata log (each record a cell, solid
+// below that controller's HW, its LEO and HW marked), as the core's state
+// has them at every step of the gallery's controller failover, in every
+// language; the rows' buttons are the controller steps; a scenario without
+// controllers shows none of it and loads none of its code.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openPage, loadFromGallery, missingKeys } from './harness.mjs';
+import { setup, openPage, loadFromGallery, missingKeys, loadCore } from './harness.mjs';
 
 let env;
-before(async () => { env = await setup(); });
+let core;
+before(async () => { env = await setup(); core = await loadCore(); });
 after(async () => { await env?.close(); });
 
 const NAME = 'A controller fails over while a broker is down';
@@ -28,13 +31,26 @@ async function strip(page) {
         hw: text('quorum-hw'),
         roles: state.quorum.voters.map((v) => q.querySelector(`[data-testid="voter-${v.id}"] [data-role]`)?.dataset.role),
         isolated: state.quorum.voters.map((v) => Boolean(q.querySelector(`[data-testid="voter-${v.id}-isolated"]`))),
+        // Per controller: its cells (offset, record, committed), its LEO and HW markers.
+        rows: state.quorum.voters.map((v) => {
+          const row = q.querySelector(`[data-testid="voter-${v.id}"]`);
+          const start = Number(row.querySelector('.track').dataset.windowStart);
+          return {
+            cells: [...row.querySelectorAll('.md-cell')].map((c) => [Number(c.querySelector('.cell-offset').textContent), c.dataset.record, c.classList.contains('committed')]),
+            expected: v.log.filter((r) => r.offset >= start).map((r) => [r.offset, r.record, v.high_watermark != null && r.offset < v.high_watermark]),
+            leo: row.querySelector('[data-marker="leo"]')?.textContent,
+            hw: row.querySelector('[data-marker="hw"]')?.textContent ?? null,
+            want: { leo: `LEO ${v.log_end_offset}`, hw: v.high_watermark == null ? null : `HW ${v.high_watermark}` },
+            start,
+          };
+        }),
       },
       state: state.quorum,
     };
   });
 }
 
-test('the quorum line says what the core holds at every step of the controller failover', async () => {
+test('the quorum line and rows say what the core holds at every step of the controller failover', async () => {
   const page = await openPage(env);
   await loadFromGallery(page, NAME, null, { end: false });
   const seen = new Set();
@@ -47,6 +63,12 @@ test('the quorum line says what the core holds at every step of the controller f
     assert.equal(shown.active, state.active_controller == null ? 'none: nothing is decided' : String(state.active_controller), `step ${i}: active controller`);
     assert.deepEqual(shown.roles, state.voters.map((v) => v.role), `step ${i}: roles`);
     assert.deepEqual(shown.isolated, state.voters.map((v) => v.isolated), `step ${i}: isolation`);
+    for (const [k, row] of shown.rows.entries()) {
+      assert.ok(row.cells.length > 0, `step ${i}, controller ${k + 1}: its records are drawn`);
+      assert.deepEqual(row.cells, row.expected.slice(0, row.cells.length), `step ${i}, controller ${k + 1}: cells`);
+      assert.equal(row.leo, row.want.leo, `step ${i}, controller ${k + 1}: LEO marker`);
+      assert.equal(row.hw, row.want.hw, `step ${i}, controller ${k + 1}: HW marker`);
+    }
     seen.add(`${state.active_controller}`);
   }
   // The run goes through controller 1 active, and another after the failover.
@@ -68,4 +90,103 @@ test('the quorum line has every word in each language, and a scenario without co
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
+});
+
+test('the rows\' buttons are the controller steps: crash, restart, isolate, reconnect, resign', async () => {
+  const page = await openPage(env, { path: '?lang=en' });
+  const sim = core.Simulation.fromScenario({ version: 1, config: { brokers: 3, protocol: '4.1', controllers: 3, auto_fetch: true }, steps: [{ advance_ms: 1000 }] });
+  const link = sim.toLink();
+  sim.free();
+  await page.goto(`${env.url}?lang=en#s=${link}&at=1`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const row = (c) => page.locator(`[data-testid="voter-${c}"]`);
+  const lastStep = () => page.evaluate(() => { const pg = document.querySelector('highwater-playground').playground; return pg.steps[pg.steps.length - 1]; });
+  const voter = (c) => page.evaluate((id) => document.querySelector('highwater-playground').playground.sim.state().quorum.voters.find((v) => v.id === id), c);
+  await row(2).locator('button[data-action="crash-controller"]').click();
+  assert.deepEqual(await lastStep(), { crash: { controller: 2 } });
+  assert.equal((await voter(2)).alive, false);
+  await row(2).locator('button[data-action="restart-controller"]').click();
+  assert.deepEqual(await lastStep(), { restart: { controller: 2 } });
+  assert.equal((await voter(2)).alive, true);
+  await row(3).locator('summary').click();
+  await row(3).locator('button[data-action="isolate-controller"]').click();
+  assert.deepEqual(await lastStep(), { isolate: { controller: 3 } });
+  assert.equal((await voter(3)).isolated, true);
+  await row(3).locator('summary').click();
+  await row(3).locator('button[data-action="heal-controller"]').click();
+  assert.deepEqual(await lastStep(), { heal: { controller: 3 } });
+  assert.equal((await voter(3)).isolated, false);
+  // Only the active controller offers to resign.
+  const active = await page.evaluate(() => document.querySelector('highwater-playground').playground.sim.state().quorum.active_controller);
+  for (const c of [1, 2, 3]) assert.equal(await row(c).locator('button[data-action="resign"]').count(), c === active ? 1 : 0, `controller ${c}`);
+  await row(active).locator('summary').click();
+  await row(active).locator('button[data-action="resign"]').click();
+  assert.deepEqual(await lastStep(), { resign: null });
+  assert.equal((await voter(active)).role, 'resigned');
+  // The step reads as words in the caption.
+  const caption = await page.evaluate(() => document.querySelector('highwater-playground').shadowRoot.querySelector('#caption').textContent);
+  assert.match(caption, /active controller resigns/);
+  assert.ok(!/undefined|object Object/.test(caption), caption);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a scenario without controllers loads none of the quorum\'s code', async () => {
+  const page = await openPage(env, { path: '?lang=en' });
+  const asked = [];
+  page.on('request', (r) => asked.push(r.url()));
+  await loadFromGallery(page, 'acks=1 loss after failover', null);
+  await page.locator('.broker-row').first().waitFor();
+  assert.equal(await page.locator('[data-testid="quorum"]').count(), 0);
+  assert.deepEqual(asked.filter((u) => /quorum/.test(u)), []);
+  // The first scenario with controllers loads it.
+  await loadFromGallery(page, NAME, null);
+  await page.locator('[data-testid="voter-1"] .md-cell').first().waitFor();
+  assert.ok(asked.some((u) => /quorum\.js/.test(u)) && asked.some((u) => /quorum\.css/.test(u)), asked.filter((u) => /quorum/.test(u)).join(' '));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('closed, the quorum is one row: each controller with its role, the leader\'s log, a flag where each other log ends', async () => {
+  const page = await openPage(env, { path: '?lang=en' });
+  await loadFromGallery(page, NAME, null, { end: false });
+  await page.locator('[data-testid="voter-1"] .md-cell').first().waitFor();
+  await page.locator('button[data-quorum-toggle]').click();
+  assert.equal(await page.locator('button[data-quorum-toggle]').getAttribute('aria-expanded'), 'false');
+  for (let i = 0; i <= 8; i++) {
+    await page.evaluate((n) => document.querySelector('highwater-playground').playground.seek(n), i);
+    const seen = await page.evaluate(() => {
+      const root = document.querySelector('highwater-playground').shadowRoot;
+      const q = root.querySelector('[data-testid="quorum"]');
+      const state = document.querySelector('highwater-playground').playground.sim.state().quorum;
+      const row = q.querySelector('.quorum-row');
+      const start = Number(row.querySelector('.track').dataset.windowStart);
+      return {
+        rows: q.querySelectorAll('.controller-row').length,
+        drawn: Number(row.dataset.drawn),
+        roles: state.voters.map((v) => q.querySelector(`[data-testid="voter-${v.id}"] [data-role]`)?.dataset.role),
+        cells: [...row.querySelectorAll('.md-cell')].map((c) => c.dataset.record),
+        flags: [...row.querySelectorAll('[data-remote-marker]')].map((m) => m.dataset.remoteMarker).sort(),
+        state,
+        start,
+      };
+    });
+    const { state } = seen;
+    assert.equal(seen.rows, 1, `step ${i}: one row`);
+    // The quorum leader's log while it runs; else the longest log of a controller up.
+    const leader = state.voters.find((v) => v.id === state.leader && v.alive);
+    const up = state.voters.filter((v) => v.alive);
+    const drawn = leader ?? up.reduce((a, v) => (v.log_end_offset > a.log_end_offset ? v : a));
+    assert.equal(seen.drawn, drawn.id, `step ${i}: whose log`);
+    assert.deepEqual(seen.roles, state.voters.map((v) => v.role), `step ${i}: roles`);
+    assert.deepEqual(seen.cells, drawn.log.filter((r) => r.offset >= seen.start).map((r) => r.record).slice(0, seen.cells.length), `step ${i}: the drawn log`);
+    const ends = new Map();
+    for (const v of state.voters.filter((x) => x.id !== drawn.id)) ends.set(v.log_end_offset, [...(ends.get(v.log_end_offset) || []), v.id]);
+    assert.deepEqual(seen.flags, [...ends.values()].map((ids) => ids.join(',')).sort(), `step ${i}: a flag where each other log ends`);
+  }
+  // Open again: a row per controller.
+  await page.locator('button[data-quorum-toggle]').click();
+  assert.equal(await page.locator('[data-testid="quorum"] .controller-row').count(), 3);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

@@ -38,6 +38,13 @@ const KIND_COLOUR = {
   AlterPartition: '#a04f00',
   Produce: '#117a52',
   ProduceResponse: '#117a52',
+  // The KRaft quorum's election; its metadata fetches are Fetch's colour.
+  Vote: '#00796b',
+  VoteResponse: '#00796b',
+  BeginQuorumEpoch: '#00796b',
+  BeginQuorumEpochResponse: '#00796b',
+  EndQuorumEpoch: '#00796b',
+  EndQuorumEpochResponse: '#00796b',
 };
 const LOST = '#c0392b';
 const MUTED = '#6b7480';
@@ -69,10 +76,18 @@ const MARK_STYLE = {
   violation: { colour: '#c0392b', shape: 'square' },
 };
 
-/** A lane's name: "broker 2", "controller"… */
+/** A controller of the KRaft quorum's lane ("c2"): its id, else null. */
+const voterOf = (lane) => (typeof lane === 'string' && /^c\d$/.test(lane) ? Number(lane.slice(1)) : null);
+
+/** A lane's name: "broker 2", "controller", "controller 2" (a voter of the quorum)… */
 export function laneName(lane) {
-  return typeof lane === 'number' ? t('diagram.lane.broker', { id: lane }) : t(`diagram.lane.${lane}`);
+  if (typeof lane === 'number') return t('diagram.lane.broker', { id: lane });
+  const voter = voterOf(lane);
+  return voter === null ? t(`diagram.lane.${lane}`) : t('diagram.lane.voter', { id: voter });
 }
+
+/** A node's lane (a broker, a controller of the quorum) is drawn solid; the clients' and the controller role's dashed. */
+const isNode = (lane) => typeof lane === 'number' || voterOf(lane) !== null;
 
 /** A mark's short label. */
 export function markLabel(m) {
@@ -245,7 +260,7 @@ export function renderDiagram(data, { width = 960, current = data.position, layo
   const lastLane = L.lanes[L.lanes.length - 1];
 
   const laneLines = L.lanes.map((lane) => h('g', { class: 'dg-lane', key: `l${lane}`, 'data-lane': lane },
-    h('line', { x1: x(lane), y1: HEADER - 6, x2: x(lane), y2: L.bottom + 8, stroke: typeof lane === 'number' ? '#8a94a3' : '#b8c0cc', 'stroke-width': typeof lane === 'number' ? 1.5 : 1, 'stroke-dasharray': typeof lane === 'number' ? null : '4 3' }),
+    h('line', { x1: x(lane), y1: HEADER - 6, x2: x(lane), y2: L.bottom + 8, stroke: isNode(lane) ? '#8a94a3' : '#b8c0cc', 'stroke-width': isNode(lane) ? 1.5 : 1, 'stroke-dasharray': isNode(lane) ? null : '4 3' }),
     h('text', { x: x(lane), y: 16, 'text-anchor': 'middle', 'font-size': 12.5, 'font-weight': 700, fill: INK }, laneName(lane)),
   ));
 

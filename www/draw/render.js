@@ -173,28 +173,6 @@ function violationItem(v, view, key, told) {
 
 // ---------------------------------------------------------------- cluster
 
-/**
- * The KRaft controller quorum, when the scenario has one: the active
- * controller (the quorum leader once its epoch has committed, and not cut
- * off: the one that decides), the epoch, the metadata HW, and each
- * controller's role.
- */
-function quorumStrip(q) {
-  return h('div', { class: 'controller-strip quorum-strip', 'data-testid': 'quorum' },
-    h('span', { class: 'controller-label' }, t('quorum.label')),
-    h('span', { title: t('quorum.active_help') }, `${t('quorum.active')} `,
-      has(q.active_controller)
-        ? h('strong', { 'data-testid': 'quorum-active' }, String(q.active_controller))
-        : h('span', { class: 'tag tag-bad', 'data-testid': 'quorum-active' }, t('quorum.none'))),
-    h('span', null, `${t('cluster.epoch')} `, h('strong', { 'data-testid': 'quorum-epoch' }, String(q.epoch))),
-    h('span', { title: t('quorum.hw_help') }, `${t('quorum.hw')} `, h('strong', { 'data-testid': 'quorum-hw' }, has(q.high_watermark) ? String(q.high_watermark) : '–')),
-    h('span', { class: 'voters' }, q.voters.map((v) => h('span', { class: 'voter', 'data-testid': `voter-${v.id}` },
-      `${t('quorum.controller', { controller: v.id })} `,
-      h('span', { class: `tag ${v.alive ? (v.role === 'leader' ? 'tag-ok' : 'tag-muted') : 'tag-bad'}`, 'data-role': v.role }, t(`quorum.role.${v.role}`)),
-      v.isolated ? h('span', { class: 'tag tag-bad', 'data-testid': `voter-${v.id}-isolated` }, t('quorum.isolated')) : null))),
-  );
-}
-
 export function renderCluster(state, view) {
   const p = state.partition;
   const start = view.windowStart;
@@ -223,7 +201,8 @@ export function renderCluster(state, view) {
       h('span', null, 'HW ', h('strong', { 'data-testid': 'partition-hw' }, has(p.high_watermark) ? String(p.high_watermark) : '–')),
       noReplicaLine(state, view.partition ?? 0),
     ),
-    state.quorum ? quorumStrip(state.quorum) : null,
+    // The KRaft quorum's rows: their code loads with the first scenario that has controllers (draw/quorum.js).
+    state.quorum && view.quorum ? view.quorum.renderQuorum(state, view) : null,
     renderInFlight(state, view.partition ?? 0),
     h('div', { class: 'ruler-row', 'aria-hidden': 'true' },
       h('div', { class: 'broker-info ruler-info' }, h('span', { class: 'muted' }, t('cluster.offset'))),

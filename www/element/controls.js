@@ -12,8 +12,23 @@ function intField(input, fallback) {
   return Number.isFinite(n) && n >= 0 ? Math.floor(n) : fallback;
 }
 
+/** The step a controller row's button stands for (draw/quorum.js). */
+function controllerStep(button) {
+  const controller = Number(button.dataset.controller);
+  const steps = {
+    'crash-controller': () => ({ crash: { controller } }),
+    'restart-controller': () => ({ restart: { controller } }),
+    'isolate-controller': () => ({ isolate: { controller } }),
+    'heal-controller': () => ({ heal: { controller } }),
+    resign: () => ({ resign: null }),
+  };
+  const make = steps[button.dataset.action];
+  return make ? make() : null;
+}
+
 /** The step a broker card's button stands for. */
 function brokerStep(pg, button) {
+  if (button.dataset.controller) return controllerStep(button);
   const id = Number(button.dataset.broker);
   const field = (name) => pg.$('cluster').querySelector(`input[data-field="${name}"][data-broker="${id}"]`);
   const steps = {
@@ -41,6 +56,11 @@ function onClusterClick(pg, event) {
   // The leader's own Produce: the Producer form, submitted as it is.
   if (event.target.closest('button[data-produce]')) {
     pg.$('produce-form').requestSubmit();
+    return;
+  }
+  if (event.target.closest('button[data-quorum-toggle]')) {
+    pg.quorumOpen = !pg.quorumOpen;
+    pg.draw();
     return;
   }
   const button = event.target.closest('button[data-action]');

@@ -97,6 +97,7 @@ export class Playground {
     this.wantedPartition = 0;
     this.describeOption = ''; // the operator's view: kafka-topics.sh --describe with this option ('' for none)
     this.clusterMap = null;
+    this.quorumRows = null; // draw/quorum.js, once a scenario with controllers loaded it
   }
 
   /**
@@ -110,6 +111,19 @@ export class Playground {
 
   set mapOpen(open) {
     this.mapOpenChosen = open;
+  }
+
+  /**
+   * The quorum drawn a row per controller: as the reader last chose, else on
+   * the full page outside a tour; one row (the leader's log) in an embed or
+   * a tour, as the map.
+   */
+  get quorumOpen() {
+    return this.quorumOpenChosen ?? (!this.compact && !this.tour);
+  }
+
+  set quorumOpen(open) {
+    this.quorumOpenChosen = open;
   }
 
   /** The topic's partitions (1 when the scenario does not say). */
@@ -199,9 +213,13 @@ export class Playground {
     if (!this.revealHeld) return;
     // A topic's board waits for its map's code (drawNow): until then the
     // board drawn is the run's before (under a tour's panel, the empty run),
-    // and the map would come in above the board once shown.
+    // and the map would come in above the board once shown. So for the quorum's rows.
     if (this.clusterMapLoading && !this.clusterMap && !this.closed) {
       this.clusterMapLoading.finally(() => this.releaseReveal());
+      return;
+    }
+    if (this.quorumRowsLoading && !this.quorumRows && !this.closed) {
+      this.quorumRowsLoading.finally(() => this.releaseReveal());
       return;
     }
     this.revealHeld = false;
@@ -760,6 +778,11 @@ export class Playground {
       this.loadClusterMap();
       return;
     }
+    // So is a board with a controller quorum: its rows' code first.
+    if (state.quorum && !this.quorumRows && !this.quorumRowsFailed) {
+      this.loadQuorumRows();
+      return;
+    }
     this.state = state;
     this.violationCount = state.violations.length;
     const tour = this.tour;
@@ -774,6 +797,9 @@ export class Playground {
       // Records carry their leader epoch from 0.11 (message format v2, KIP-101):
       // before, cells are drawn without one.
       recordEpochs: this.recordsCarryEpochs(state.protocol),
+      quorum: this.quorumRows,
+      quorumOpen: this.quorumOpen,
+      compact: this.compact,
       step: position ? this.steps[position - 1] : null,
       position,
       length: sim.length(),
@@ -929,15 +955,30 @@ export class Playground {
 
   /** The map's code and style sheet, loaded once; then the page is drawn (without the map if they could not be). */
   loadClusterMap() {
-    if (this.clusterMapLoading) return;
-    this.clusterMapLoading = Promise.all([import('../draw/cluster-map.js'), styleSheet(new URL('../draw/cluster-map.css', import.meta.url))]).then(([module, sheet]) => {
+    this.loadBoardPart('clusterMap', 'map.title', () => Promise.all([import('../draw/cluster-map.js'), styleSheet(new URL('../draw/cluster-map.css', import.meta.url))]));
+  }
+
+  /** The quorum rows' code and style sheet, loaded once, as the map's are (a scenario without controllers loads neither). */
+  loadQuorumRows() {
+    this.loadBoardPart('quorumRows', 'quorum.label', () => Promise.all([import('../draw/quorum.js'), styleSheet(new URL('../draw/quorum.css', import.meta.url))]));
+  }
+
+  /**
+   * A part of the board whose code loads on first use: `this[name]` once
+   * loaded, `this[name + 'Loading']` meanwhile, `this[name + 'Failed']` if
+   * it could not be (said, named by the key `what`); the page is drawn again
+   * either way.
+   */
+  loadBoardPart(name, what, load) {
+    if (this[`${name}Loading`]) return;
+    this[`${name}Loading`] = load().then(([module, sheet]) => {
       adopt(this.root, sheet);
-      this.clusterMap = module;
+      this[name] = module;
       if (!this.closed) this.draw();
     }, (err) => {
-      this.clusterMapLoading = null;
-      this.clusterMapFailed = true;
-      this.notify('error', t('notice.failed', { what: t('map.title'), message: err.message }));
+      this[`${name}Loading`] = null;
+      this[`${name}Failed`] = true;
+      this.notify('error', t('notice.failed', { what: t(what), message: err.message }));
       if (!this.closed) this.draw();
     });
   }

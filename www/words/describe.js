@@ -29,12 +29,13 @@ export function describeStep(step) {
     case 'advance_ms':
       return t('step.advance', { time: formatMs(v) });
     case 'crash':
+      if (v.controller != null) return t('step.crash_controller', { controller: v.controller });
       if (v.rack != null) {
         return v.lose_unflushed ? t('step.power_loss_rack', { rack: quote(v.rack), count: v.lose_unflushed }) : t('step.crash_rack', { rack: quote(v.rack) });
       }
       return v.lose_unflushed ? t('step.power_loss', { broker: v.broker, count: v.lose_unflushed }) : t('step.crash', { broker: v.broker });
     case 'restart':
-      return t('step.restart', { broker: v });
+      return typeof v === 'object' && v !== null ? t('step.restart_controller', { controller: v.controller }) : t('step.restart', { broker: v });
     case 'elect':
       if (v !== null && typeof v === 'object') {
         return v.broker == null ? t('step.elect_partition_any', { partition: v.partition }) : t('step.elect_partition', { partition: v.partition, broker: v.broker });
@@ -49,7 +50,10 @@ export function describeStep(step) {
     case 'partition':
       return t('step.partition', { a: v[0], b: v[1] });
     case 'isolate':
-      return typeof v === 'object' && v !== null ? t('step.isolate_rack', { rack: quote(v.rack) }) : t('step.isolate', { broker: v });
+      if (typeof v === 'object' && v !== null) {
+        return v.controller != null ? t('step.isolate_controller', { controller: v.controller }) : t('step.isolate_rack', { rack: quote(v.rack) });
+      }
+      return t('step.isolate', { broker: v });
     case 'cut_controller':
       return t('step.cut_controller', { broker: v });
     case 'controlled_shutdown':
@@ -59,6 +63,7 @@ export function describeStep(step) {
     case 'heal':
       if (v === 'all') return t('step.heal_all');
       if (Array.isArray(v)) return t('step.heal_link', { a: v[0], b: v[1] });
+      if (typeof v === 'object' && v !== null) return t('step.reconnect_controller', { controller: v.controller });
       return t('step.reconnect', { broker: v });
     case 'consume':
       return v === null ? t('step.consume') : t('step.consume_partition', { partition: v.partition });
@@ -66,6 +71,8 @@ export function describeStep(step) {
       return t('step.pause', { broker: v });
     case 'resume':
       return t('step.resume', { broker: v });
+    case 'resign':
+      return t('step.resign');
     default:
       return kind;
   }

@@ -16,6 +16,8 @@ export function describePath(path) {
   if (parts.length === 1 && has(`predict.what.${head}`)) return t(`predict.what.${head}`);
   if (head === 'brokers' && parts.length === 3 && has(`predict.broker.${b}`)) return t(`predict.broker.${b}`, { broker: a });
   if (head === 'partitions' && parts.length === 3 && has(`predict.partition.${b}`)) return t(`predict.partition.${b}`, { partition: a });
+  if (head === 'quorum' && parts.length === 2 && has(`predict.quorum.${a}`)) return t(`predict.quorum.${a}`);
+  if (head === 'controllers' && parts.length === 3 && has(`predict.controller.${b}`)) return t(`predict.controller.${b}`, { controller: a });
   if (head === 'leader_view' && parts.length === 2) return t('predict.leader_view', { broker: a });
   if ((head === 'produce' || head === 'produce_error') && parts.length >= 2) return t(`predict.${head}`, { value: parts.slice(1).join('.') });
   return String(path);
@@ -24,12 +26,16 @@ export function describePath(path) {
 /** A value at `path` as the board writes it. */
 export function formatValue(path, value) {
   const field = String(path).split('.').pop();
+  // The quorum's leader, its active controller, a vote: a controller, not a broker.
+  const controller = /^(quorum\.(leader|active_controller)|controllers\.\d+\.voted_for)$/.test(String(path));
+  if (controller) return value === null || value === undefined ? t('predict.no_controller') : t('predict.controller_n', { controller: value });
   if (value === null || value === undefined) return t(field === 'leader' ? 'predict.no_leader' : 'predict.none');
   if (typeof value === 'boolean') return t(value ? 'predict.yes' : 'predict.no');
   if (typeof value === 'number') return field === 'leader' || field === 'preferred_leader' ? t('predict.broker_n', { broker: value }) : field === 'time_ms' ? formatMs(value) : num(value);
   if (typeof value === 'string') {
     // A write's result and a broker's role as the board labels them; an error code as Kafka names it.
     if (path.startsWith('produce.') && has(`result.label.${value}`)) return t(`result.label.${value}`);
+    if (field === 'role' && path.startsWith('controllers.') && has(`quorum.role.${value}`)) return t(`quorum.role.${value}`);
     if (field === 'role' && has(`role.${value}`)) return t(`role.${value}`);
     return value;
   }
