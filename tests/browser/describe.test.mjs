@@ -6,8 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setLanguage } from '../../www/words/i18n.js';
+import { setLanguage, t } from '../../www/words/i18n.js';
 import { describeStep } from '../../www/words/describe.js';
+import { taskControl } from '../../www/element/tour.js';
 
 globalThis.fetch = async (url) => {
   const text = readFileSync(fileURLToPath(url), 'utf8');
@@ -74,5 +75,13 @@ for (const code of ['en', 'zh-Hans', 'zh-Hant']) {
     assert.match(describeStep({ produce: { value: 'm1', acks: 'all', key: 'user-17' } }), /user-17/);
     assert.match(describeStep({ fetch: { broker: 2, from: 3 } }), /3/);
     assert.match(describeStep({ restart: { controller: 3 } }), /controller 3/);
+    // A "do" stop's control for each step: the board's own label, never a placeholder's leftover.
+    for (const step of STEPS) {
+      const { text, label } = taskControl(step, {});
+      assert.ok(text && label && !/undefined|\{[a-z_]+\}/.test(`${text} ${label}`), `${JSON.stringify(step)} -> ${text} / ${label}`);
+    }
+    for (const [kind, step] of [['crash', { crash: { controller: 2 } }], ['restart', { restart: { controller: 2 } }], ['isolate', { isolate: { controller: 2 } }]]) {
+      assert.equal(taskControl(step).label, t(`quorum.action.${kind}`), kind);
+    }
   });
 }

@@ -81,10 +81,18 @@ export function taskControl(step, config = {}) {
   switch (kind) {
     case 'produce': label = t('producer.produce'); break;
     case 'consume': label = t('consumer.consume'); break;
-    case 'isolate': label = typeof v === 'object' && v !== null ? t('action.isolate_rack', { rack: v.rack }) : action(kind, v); break;
-    case 'fetch': case 'restart': case 'pause': case 'resume': label = action(kind, typeof v === 'object' && v !== null ? v.broker : v); break;
+    case 'isolate':
+      label = typeof v === 'object' && v !== null
+        ? (v.controller !== undefined ? t('quorum.action.isolate') : t('action.isolate_rack', { rack: v.rack }))
+        : action(kind, v);
+      break;
+    case 'restart':
+      label = typeof v === 'object' && v !== null && v.controller !== undefined ? t('quorum.action.restart') : action(kind, typeof v === 'object' && v !== null ? v.broker : v);
+      break;
+    case 'fetch': case 'pause': case 'resume': label = action(kind, typeof v === 'object' && v !== null ? v.broker : v); break;
     case 'crash':
-      label = v.rack !== undefined ? t('action.crash_rack', { rack: v.rack }) : v.lose_unflushed ? action('power_loss', v.broker) : action('crash', v.broker);
+      label = v.controller !== undefined ? t('quorum.action.crash')
+        : v.rack !== undefined ? t('action.crash_rack', { rack: v.rack }) : v.lose_unflushed ? action('power_loss', v.broker) : action('crash', v.broker);
       break;
     case 'elect': label = t('toolbar.elect'); break;
     case 'elect_preferred': label = t('toolbar.elect_preferred'); break;
