@@ -60,6 +60,18 @@ const STATES = {
     await page.waitForSelector('highwater-playground >> [data-testid="tour-caption"]');
     return page;
   },
+  // The KRaft quorum: a row per controller (the full page), then one row (a tour stop).
+  'quorum rows': async (lang) => {
+    const page = await openPage(env, { path: `?lang=${lang}&tour=two-replication-protocols&step=5`, viewport: { width: 1440, height: 900 } });
+    await page.waitForSelector('highwater-playground >> .quorum-row .md-cell');
+    return page;
+  },
+  'quorum rows, open': async (lang) => {
+    const page = await openPage(env, { path: `?lang=${lang}&tour=two-replication-protocols&step=9`, viewport: { width: 1440, height: 900 } });
+    await page.click('highwater-playground >> button[data-quorum-toggle]');
+    await page.waitForSelector('highwater-playground >> .controller-row[data-controller="3"] .md-cell');
+    return page;
+  },
   // A tour file's prediction stop: the question, its choices, then the marked answer.
   'prediction stop': async (lang) => {
     const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 }, reducedMotion: 'reduce' });
