@@ -7,7 +7,7 @@ BENCH ?= cargo run --release --example bench
 SECONDS ?= 60
 SEED ?=
 
-.PHONY: help setup build serve test test-native test-browser bench bench-worst bench-explorer fuzz bless screenshots clean
+.PHONY: help setup build serve test test-native test-browser bench bench-worst bench-explorer fuzz bless screenshots package site clean
 
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
@@ -20,6 +20,7 @@ help:
 	@echo "make bless   rewrite the golden traces (review the diff)"
 	@echo "make screenshots  refresh docs/screenshot-*.png"
 	@echo "make package  the npm package highwater-playground: dist/highwater-playground-<version>.tgz"
+	@echo "make site    the whole static site in dist/site: the playground, the docs site under docs/, the package (make site BASE=/highwater/ for a sub-path)"
 	@echo "make setup   install everything the above need"
 	@echo "make clean   remove build output"
 
@@ -91,6 +92,12 @@ bless:
 .PHONY: package
 package:
 	@node scripts/package.mjs
+
+# The playground at BASE, the sample docs site at BASE/docs/, the tarball beside them: any static host serves dist/site.
+BASE ?= /
+site:
+	@scripts/setup.sh docs
+	@node scripts/site.mjs --out dist/site --base $(BASE)
 
 clean:
 	cargo clean

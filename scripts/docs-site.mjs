@@ -66,11 +66,12 @@ export function prepareSite({ tarball, log = console.log } = {}) {
 
 const VITEPRESS = path.join(SITE, 'node_modules', 'vitepress', 'bin', 'vitepress.js');
 
-/** Builds the site; returns { out, scratch }. */
-export function buildDocsSite({ out, tarball, keep = false, log = console.log } = {}) {
+/** Builds the site (for `base`, the path it is served under, `/` by default); returns { out, scratch }. */
+export function buildDocsSite({ out, tarball, keep = false, base = null, log = console.log } = {}) {
   const { scratch, site } = prepareSite({ tarball, log });
   out = path.resolve(out ?? fs.mkdtempSync(path.join(os.tmpdir(), 'highwater-docs-out-')));
-  run(process.execPath, [VITEPRESS, 'build', site, '--outDir', out], { cwd: scratch });
+  // base: the path the site is served under (VitePress's `base`; `/` unless given).
+  run(process.execPath, [VITEPRESS, 'build', site, '--outDir', out, ...(base ? ['--base', base] : [])], { cwd: scratch });
   if (!fs.existsSync(path.join(out, 'index.html'))) throw new Error(`vitepress build wrote no index.html into ${out}`);
   if (!keep) fs.rmSync(scratch, { recursive: true, force: true });
   log(`docs-site: ${out}`);

@@ -30,8 +30,10 @@ export const BUNDLE = 'bundle/highwater-playground.js';
 export const CORE = 'core.js';
 /** The package's command (`npx highwater-playground check`: tour files checked on the workers' core). */
 export const COMMAND = 'bin/highwater-playground.mjs';
-/** Entry points, relative to www/: the element (bundled and its sources), the JS API, the page for `index.html?embed`, the tour file's JSON Schema, the command. */
-export const ENTRIES = [BUNDLE, ELEMENT, CORE, 'index.html', 'tour.schema.json', COMMAND];
+/** The element in the frameworks' JSX and templates (`import type {} from 'highwater-playground/types/react'`): types only. */
+export const FRAMEWORK_TYPES = ['react', 'preact', 'vue'];
+/** Entry points, relative to www/: the element (bundled and its sources), the JS API, the page for `index.html?embed`, the tour file's JSON Schema, the command, the frameworks' typings. */
+export const ENTRIES = [BUNDLE, ELEMENT, CORE, 'index.html', 'tour.schema.json', COMMAND, ...FRAMEWORK_TYPES.map((f) => `types/${f}.d.ts`)];
 
 /** The crate's version, from the [package] table of Cargo.toml. */
 export function crateVersion(root = ROOT) {
@@ -40,6 +42,14 @@ export function crateVersion(root = ROOT) {
   const m = table && /^version\s*=\s*"([^"]+)"/m.exec(table[1]);
   if (!m) throw new Error('package: no version in the [package] table of Cargo.toml');
   return m[1];
+}
+
+/** A string field of the [package] table of Cargo.toml (`repository`, `homepage`), or null. */
+export function crateField(name, root = ROOT) {
+  const text = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+  const table = /^\[package\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(text);
+  const m = table && new RegExp(`^${name}\\s*=\\s*"([^"]+)"`, 'm').exec(table[1]);
+  return m ? m[1] : null;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
@@ -158,13 +168,16 @@ export function collectFiles(dir, entries = ENTRIES) {
 }
 
 /** The package's package.json. */
-export function packageJson({ version, description, files }) {
+export function packageJson({ version, description, files, repository = null, homepage = null }) {
   const has = (f) => files.includes(f);
   return {
     name: NAME,
     version,
     description,
     license: 'Apache-2.0',
+    // Where the source, the docs and the issues are (Cargo.toml's `repository` and `homepage`).
+    ...(repository ? { repository: { type: 'git', url: `git+${repository}.git` }, bugs: { url: `${repository}/issues` } } : {}),
+    ...(homepage ? { homepage } : {}),
     type: 'module',
     keywords: ['kafka', 'replication', 'high-watermark', 'web-component', 'custom-element', 'webassembly', 'playground'],
     main: `./${has(BUNDLE) ? BUNDLE : ELEMENT}`,
@@ -181,6 +194,7 @@ export function packageJson({ version, description, files }) {
       ...(has('gallery.json') ? { './gallery.json': './gallery.json' } : {}),
       ...(has('index.html') ? { './index.html': './index.html' } : {}),
       ...(has('tour.schema.json') ? { './tour.schema.json': './tour.schema.json' } : {}),
+      ...Object.fromEntries(FRAMEWORK_TYPES.filter((f) => has(`types/${f}.d.ts`)).map((f) => [`./types/${f}`, { types: `./types/${f}.d.ts` }])),
       './package.json': './package.json',
     },
     ...(has(COMMAND) ? { bin: { [NAME]: `./${COMMAND}` } } : {}),
@@ -229,7 +243,9 @@ export function buildPackage({ out = path.join(ROOT, 'dist'), keepStage = false,
   }
   fs.copyFileSync(path.join(ROOT, 'packaging', 'README.md'), path.join(dir, 'README.md'));
   fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(dir, 'LICENSE'));
-  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(packageJson({ version, description, files }), null, 2)}\n`);
+  fs.copyFileSync(path.join(ROOT, 'CHANGELOG.md'), path.join(dir, 'CHANGELOG.md'));
+  const meta = { repository: crateField('repository'), homepage: crateField('homepage') };
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(packageJson({ version, description, files: [...files, 'CHANGELOG.md'], ...meta }), null, 2)}\n`);
 
   fs.mkdirSync(out, { recursive: true });
   const tarball = path.join(out, `${NAME}-${version}.tgz`);

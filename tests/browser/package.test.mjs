@@ -82,9 +82,9 @@ test('make package writes dist/highwater-playground-<version>.tgz with the versi
   assert.deepEqual(tarballFiles(tarball).sort(), [...files].sort());
 });
 
-test('the tarball holds the JS API, the wasm package, locales, tours, gallery, types, README and LICENSE', () => {
+test('the tarball holds the JS API, the wasm package, locales, tours, gallery, types, README, LICENSE and CHANGELOG', () => {
   const must = [
-    'package.json', 'README.md', 'LICENSE',
+    'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'types/react.d.ts', 'types/preact.d.ts', 'types/vue.d.ts',
     'core.js', 'core.d.ts', 'highwater-playground.d.ts',
     'pkg/highwater.js', 'pkg/highwater_bg.wasm', 'pkg/highwater.d.ts',
     'gallery.json', 'tours/index.json', 'element/style.css', 'index.html', 'tour.schema.json',
@@ -93,8 +93,8 @@ test('the tarball holds the JS API, the wasm package, locales, tours, gallery, t
   const tours = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'tours', 'index.json'), 'utf8')).tours;
   must.push(...tours.map((id) => `tours/${id}.json`));
   assert.deepEqual(must.filter((f) => !files.includes(f)), [], 'files missing from the tarball');
-  // Nothing but www/ files and the package's own three.
-  const strays = files.filter((f) => !['package.json', 'README.md', 'LICENSE'].includes(f) && !fs.existsSync(path.join(ROOT, 'www', f)));
+  // Nothing but www/ files and the package's own four.
+  const strays = files.filter((f) => !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(f) && !fs.existsSync(path.join(ROOT, 'www', f)));
   assert.deepEqual(strays, []);
   // wasm-pack's own README and package.json, the locales' notes: not part of the package.
   for (const f of ['pkg/README.md', 'pkg/package.json', 'locales/README.md']) assert.ok(!files.includes(f), `${f} should not be packed`);
@@ -139,6 +139,33 @@ test('package.json: name, version, license, types, exports and files point at pa
   assert.deepEqual(pj.bin, { [NAME]: './bin/highwater-playground.mjs' });
   for (const f of ['bin/highwater-playground.mjs', 'pkg-fast/highwater.js', 'pkg-fast/highwater_bg.wasm']) assert.ok(files.includes(f), `${f} not packed`);
   assert.equal(pj.dependencies, undefined, 'the package has no dependencies');
+  // Ready to publish: where the source, the issues and the docs are (Cargo.toml's repository and homepage), and the changelog.
+  const cargo = fs.readFileSync(path.join(ROOT, 'Cargo.toml'), 'utf8');
+  const repository = /^repository\s*=\s*"([^"]+)"/m.exec(cargo)[1];
+  assert.deepEqual(pj.repository, { type: 'git', url: `git+${repository}.git` });
+  assert.deepEqual(pj.bugs, { url: `${repository}/issues` });
+  assert.equal(pj.homepage, /^homepage\s*=\s*"([^"]+)"/m.exec(cargo)[1]);
+  assert.ok(files.includes('CHANGELOG.md') && pj.files.includes('CHANGELOG.md'), 'the changelog is packed');
+  for (const f of ['react', 'preact', 'vue']) assert.deepEqual(pj.exports[`./types/${f}`], { types: `./types/${f}.d.ts` });
+});
+
+test('CHANGELOG.md keeps a changelog: an Unreleased section, released versions in semver with a date, each with its link', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
+  assert.match(text, /^# Changelog$/m);
+  assert.match(text, /keepachangelog\.com/);
+  const sections = [...text.matchAll(/^## \[([^\]]+)\](.*)$/gm)];
+  assert.equal(sections[0][1], 'Unreleased', 'the first section is Unreleased');
+  for (const [, version, rest] of sections.slice(1)) {
+    assert.match(version, /^\d+\.\d+\.\d+$/, `a released version in semver: ${version}`);
+    assert.match(rest, /^ - \d{4}-\d{2}-\d{2}$/, `${version} has its date`);
+  }
+  for (const [, version] of sections) assert.match(text, new RegExp(`^\\[${version.replace(/\./g, '\\.')}\\]: https://`, 'm'), `${version} has its link`);
+  // No released version is ahead of the crate's, and versions go down the page.
+  const tuple = (v) => v.split('.').map(Number);
+  const newer = (a, b) => { for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i]; return false; };
+  const released = sections.slice(1).map(([, v]) => tuple(v));
+  for (const v of released) assert.ok(!newer(v, tuple(crateVersion())), `${v.join('.')} is ahead of Cargo.toml's ${crateVersion()}`);
+  for (let i = 1; i < released.length; i++) assert.ok(newer(released[i - 1], released[i]), 'newest first');
 });
 
 test('README has the embedding snippet, every attribute, the event and the iframe; LICENSE is the Apache-2.0 text', () => {
@@ -236,6 +263,81 @@ export { typed, attrs, bad, wrong, main };
 `);
   const r = spawnSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8' });
   assert.equal(r.status, 0, `tsc:\n${r.stdout}${r.stderr}`);
+});
+
+test('the element in React, Preact and Vue: its attributes typed in JSX and in a template\'s props (tsc --strict)', () => {
+  const modules = path.join(ROOT, 'site', 'node_modules');
+  const tsc = path.join(modules, 'typescript', 'bin', 'tsc');
+  if (!fs.existsSync(path.join(modules, 'preact', 'package.json'))) {
+    const r = spawnSync('bash', ['scripts/setup.sh', 'docs'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 0, `scripts/setup.sh docs (React's types, Preact, Vue for this check): ${r.stderr}`);
+  }
+  const app = tmpdir('tsc-jsx');
+  installTarball(pack.tarball, app);
+  // The frameworks' types, as an app has them installed (pinned in site/package.json).
+  fs.mkdirSync(path.join(app, 'node_modules', '@types'), { recursive: true });
+  for (const m of ['@types/react', 'csstype', 'preact', 'vue', '@vue']) fs.symlinkSync(path.join(modules, m), path.join(app, 'node_modules', m));
+  const options = { target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom', 'dom.iterable'], strict: true, noEmit: true, skipLibCheck: false, types: [] };
+  const projects = {
+    react: { options: { jsx: 'react-jsx' }, file: 'react.tsx', text: `
+import 'highwater-playground';
+import type {} from 'highwater-playground/types/react';
+import type { HighwaterPlaygroundElement } from 'highwater-playground';
+
+export function Lesson({ at }: { at: number }) {
+  const ref = (el: HighwaterPlaygroundElement | null) => { void el?.position; };
+  return (
+    <div>
+      <highwater-playground ref={ref} scenario="kip101-loss-after-restart" step={at} lang="zh-Hans" className="lesson" controls="compact" autoplay theme="dark" />
+      <highwater-playground tour-src="/lessons/hw.json" height="480px" style={{ minHeight: 440 }} />
+      {/* @ts-expect-error: not a language of the element */}
+      <highwater-playground lang="fr" />
+      {/* @ts-expect-error: not an attribute of the element */}
+      <highwater-playground speed={2} />
+    </div>
+  );
+}
+` },
+    preact: { options: { jsx: 'react-jsx', jsxImportSource: 'preact' }, file: 'preact.tsx', text: `
+import 'highwater-playground';
+import type {} from 'highwater-playground/types/preact';
+
+export function Lesson({ at }: { at: number }) {
+  return (
+    <div>
+      <highwater-playground scenario="kip101-loss-after-restart" step={at} lang="zh-Hant" class="lesson" controls="none" />
+      <highwater-playground tour="leo-and-hw" />
+      {/* @ts-expect-error: not a language of the element */}
+      <highwater-playground lang="fr" />
+      {/* @ts-expect-error: not a way to show the controls */}
+      <highwater-playground controls="all" />
+    </div>
+  );
+}
+` },
+    vue: { options: {}, file: 'vue.ts', text: `
+import type {} from 'highwater-playground/types/vue';
+import type { GlobalComponents } from 'vue';
+
+type Props = InstanceType<GlobalComponents['highwater-playground']>['$props'];
+export const ok: Props = { scenario: 'kip101-loss-after-restart', step: 8, lang: 'en', tourSrc: '/lessons/hw.json', 'tour-src': '/lessons/hw.json' };
+// @ts-expect-error: not a language of the element
+export const bad: Props = { lang: 'fr' };
+// @ts-expect-error: a step is a number
+export const badStep: Props = { step: 'eight' };
+` },
+  };
+  for (const [name, p] of Object.entries(projects)) {
+    fs.writeFileSync(path.join(app, p.file), p.text);
+    fs.writeFileSync(path.join(app, `tsconfig.${name}.json`), JSON.stringify({ compilerOptions: { ...options, ...p.options }, files: [p.file] }));
+    const r = spawnSync(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], { cwd: app, encoding: 'utf8' });
+    assert.equal(r.status, 0, `tsc (${name}):\n${r.stdout}${r.stderr}`);
+    // The check can fail: the same file with a wrong attribute value is refused.
+    fs.writeFileSync(path.join(app, p.file), p.text.replace(/lang(=|: )(["'])(zh-Hans|zh-Hant|en)\2/, 'lang$1$2klingon$2'));
+    const wrong = spawnSync(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], { cwd: app, encoding: 'utf8' });
+    assert.notEqual(wrong.status, 0, `tsc (${name}) took lang="klingon"`);
+    assert.match(wrong.stdout, /klingon/);
+  }
 });
 
 test('installed into a plain HTML site, the element renders a playground from the package alone', { timeout: 120000 }, async () => {
