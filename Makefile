@@ -12,7 +12,7 @@ SEED ?=
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
 	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
-	@echo "make build   the wasm packages (www/pkg, www/pkg-fast for the workers), the gallery and the bundle (www/bundle)"
+	@echo "make build   the wasm packages (www/pkg, www/pkg-quorum with the controller quorum, www/pkg-fast for the workers), the gallery and the bundle (www/bundle)"
 	@echo "make bench   $(BENCH)"
 	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome; the page's longest task opening each"
 	@echo "make bench-explorer  distinct states/s against the first explorer (commit 3028687), interleaved runs, best of three"
@@ -51,7 +51,7 @@ test:
 test-native:
 	cargo test --release --no-fail-fast
 
-# Needs www/pkg and www/pkg-fast (make build) and the browser (scripts/setup.sh browser).
+# Needs www/pkg, www/pkg-quorum and www/pkg-fast (make build) and the browser (scripts/setup.sh browser).
 test-browser:
 	@if compgen -G 'tests/browser/*.test.mjs' >/dev/null; then \
 		echo "node --test tests/browser/"; node --test tests/browser/; \
@@ -101,4 +101,4 @@ site:
 
 clean:
 	cargo clean
-	rm -rf www/pkg www/pkg-fast www/bundle www/first-frames
+	rm -rf www/pkg www/pkg-quorum www/pkg-fast www/bundle www/first-frames

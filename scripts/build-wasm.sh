@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Builds the wasm packages with wasm-pack (run scripts/setup.sh wasm first):
-#   www/pkg       the page's core, optimised for size (it is on the first load);
+#   www/pkg       the page's core, optimised for size (it is on the first load),
+#                 without the controller quorum (the `quorum` feature off);
+#   www/pkg-quorum the same with the quorum, which the page loads instead
+#                 for a scenario with controllers;
 #   www/pkg-fast  the same crate optimised for speed, for the Web Workers that
 #                 run long searches (the explorer, the what-if grid) and check
 #                 tours (with the `authoring` feature), loaded only when one
 #                 starts.
-# Usage: scripts/build-wasm.sh [CRATE_DIR [OUT_DIR [FAST_OUT_DIR]]]
-#   (default: repo root, www/pkg, www/pkg-fast; FAST_OUT_DIR "-" skips it)
+# Usage: scripts/build-wasm.sh [CRATE_DIR [OUT_DIR [FAST_OUT_DIR [QUORUM_OUT_DIR]]]]
+#   (default: repo root, www/pkg, www/pkg-fast, www/pkg-quorum; "-" skips
+#   the workers' or the quorum's core)
 # Settings to try others: WASM_OPT_LEVEL and WASM_PAGE_RUSTFLAGS (the page's
 # core: "z" and an inline threshold), WASM_FAST_OPT_LEVEL and
 # WASM_FAST_RUSTFLAGS (the workers'), WASM_STRIP=false (keep the names, for
@@ -22,8 +26,10 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CRATE_DIR=$(cd "${1:-$ROOT}" && pwd)
 OUT_DIR=${2:-$CRATE_DIR/www/pkg}
 FAST_OUT_DIR=${3:-$CRATE_DIR/www/pkg-fast}
+QUORUM_OUT_DIR=${4:-$CRATE_DIR/www/pkg-quorum}
 [[ $OUT_DIR = /* ]] || OUT_DIR=$PWD/$OUT_DIR
 [[ $FAST_OUT_DIR = /* || $FAST_OUT_DIR = - ]] || FAST_OUT_DIR=$PWD/$FAST_OUT_DIR
+[[ $QUORUM_OUT_DIR = /* || $QUORUM_OUT_DIR = - ]] || QUORUM_OUT_DIR=$PWD/$QUORUM_OUT_DIR
 TARGET=wasm32-unknown-unknown
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export CARGO_PROFILE_RELEASE_STRIP=${WASM_STRIP:-true}
@@ -93,8 +99,14 @@ class_check() {
 # 17 KB smaller but the engine 1.7x slower). The workers' core is built for
 # speed at opt-level 3 (docs/performance.md, "The page's wasm" and "wasm
 # speed against size").
+# The page's first core has no controller quorum: a scenario without
+# controllers (most) does not download its engine (src/model/quorum/slot.rs).
 build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:-z}" \
-  "${WASM_PAGE_RUSTFLAGS--C llvm-args=-inline-threshold=50}"
+  "${WASM_PAGE_RUSTFLAGS--C llvm-args=-inline-threshold=50}" --no-default-features
+if [ "$QUORUM_OUT_DIR" != - ]; then
+  build "$QUORUM_OUT_DIR" "${WASM_QUORUM_TARGET_DIR:-$CRATE_DIR/target/wasm-quorum}" "${WASM_OPT_LEVEL:-z}" \
+    "${WASM_PAGE_RUSTFLAGS--C llvm-args=-inline-threshold=50}"
+fi
 # The workers' core also has the tour author's calls (the `authoring`
 # feature, src/boundary/authoring.rs): the page checks tours in a worker
 # (www/workers/tour-worker.js), so the page's core does not carry them.

@@ -223,7 +223,7 @@ async function watch() {
   let timer = null;
   let building = Promise.resolve();
   fs.watch(WWW, { recursive: true }, (event, name) => {
-    if (!name || /^(bundle|pkg|pkg-fast)[/\\]/.test(name) || !/\.(js|css)$/.test(name)) return;
+    if (!name || /^(bundle|pkg|pkg-fast|pkg-quorum)[/\\]/.test(name) || !/\.(js|css)$/.test(name)) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
       building = building.then(bundle).then((files) => console.log(summary(files)), (err) => console.error(`bundle: ${err.message}`));

@@ -2,8 +2,9 @@
 // Writes www/first-frames/<id>.json: for each gallery scenario (and `default`,
 // the empty run the page opens on), what the core answers to the questions a
 // first draw asks of a run (its trace, events, refusals, and at every
-// position its state and operator's view), computed here by the same core
-// (www/pkg) the page loads. The element draws a scenario from this file while
+// position its state and operator's view), computed here by the core the
+// page loads for it (www/pkg-quorum: www/pkg is the same core without the
+// controller quorum, and gives the same answers for a run without one). The element draws a scenario from this file while
 // the core is still on its way, then draws it again from the live core: the
 // same answers, so the same board (tests/browser/first-frame.test.mjs).
 //
@@ -14,13 +15,13 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WWW = path.join(ROOT, 'www');
-const PKG = path.join(WWW, 'pkg');
+const PKG = path.join(WWW, 'pkg-quorum');
 const OUT = path.join(WWW, 'first-frames');
 /** The file's format; the page ignores a file of another. */
 export const FORMAT = 1;
 
 if (!fs.existsSync(path.join(PKG, 'highwater_bg.wasm')) || !fs.existsSync(path.join(WWW, 'gallery.json'))) {
-  console.error('first-frames: www/pkg or www/gallery.json is missing; run make build');
+  console.error('first-frames: www/pkg-quorum or www/gallery.json is missing; run make build');
   process.exit(1);
 }
 const core = await import(path.join(PKG, 'highwater.js'));

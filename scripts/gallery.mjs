@@ -4,7 +4,8 @@
 // the Kafka version it is written for, the step an element opens at without
 // `step` (focus: the first broken guarantee, else the end) and the scenario itself; the scenarios
 // whose point is comparing versions also get one variant per version preset.
-// Reads the version presets from the core (www/pkg: build it first).
+// Reads the version presets from the core (www/pkg-quorum, which runs every
+// scenario, those with controllers too: build it first).
 //
 //   node scripts/gallery.mjs [--out www/gallery.json]
 import fs from 'node:fs';
@@ -14,12 +15,12 @@ import { settingsDigest } from '../www/element/gallery-digest.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SCENARIOS = path.join(ROOT, 'tests', 'scenarios');
-const PKG = path.join(ROOT, 'www', 'pkg');
+const PKG = path.join(ROOT, 'www', 'pkg-quorum');
 const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(ROOT, 'www', 'gallery.json');
 
 if (!fs.existsSync(path.join(PKG, 'highwater_bg.wasm'))) {
-  console.error('gallery: www/pkg is missing; build the core first (scripts/build-wasm.sh)');
+  console.error('gallery: www/pkg-quorum is missing; build the core first (scripts/build-wasm.sh)');
   process.exit(1);
 }
 const core = await import(path.join(PKG, 'highwater.js'));

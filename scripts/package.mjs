@@ -188,6 +188,7 @@ export function packageJson({ version, description, files, repository = null, ho
       './core': { types: './core.d.ts', default: `./${CORE}` },
       ...(has('workers/explorer.js') ? { './explorer': { types: './workers/explorer.d.ts', default: './workers/explorer.js' } } : {}),
       './pkg/*': './pkg/*',
+      ...(has('pkg-quorum/highwater.js') ? { './pkg-quorum/*': './pkg-quorum/*' } : {}),
       ...(has('pkg-fast/highwater.js') ? { './pkg-fast/*': './pkg-fast/*' } : {}),
       // The element's style sheet keeps its public name at the package's root.
       ...(has('element/style.css') ? { './style.css': './element/style.css' } : {}),
@@ -211,9 +212,9 @@ function run(cmd, args, opts = {}) {
   return r;
 }
 
-/** www/pkg and www/pkg-fast (built when missing: on a fresh machine setup.sh installs the wasm tools first), www/gallery.json and the bundle. */
+/** www/pkg, www/pkg-quorum and www/pkg-fast (built when missing: on a fresh machine setup.sh installs the wasm tools first), www/gallery.json and the bundle. */
 export function ensureBuilt() {
-  if (['pkg', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(WWW, dir, 'highwater_bg.wasm')))) {
+  if (['pkg', 'pkg-quorum', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(WWW, dir, 'highwater_bg.wasm')))) {
     run('bash', ['scripts/setup.sh', 'wasm']);
     run('bash', ['scripts/build-wasm.sh']);
   }

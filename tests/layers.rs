@@ -16,7 +16,7 @@ const VOCABULARY: [&str; 10] =
 
 /// The model's state, apart from the engine that changes it, and the
 /// cluster's shape (pure functions of brokers, racks and the seed).
-const STATE: [&str; 18] = [
+const STATE: [&str; 19] = [
     "partition/mod",
     "partition/log",
     "partition/replica",
@@ -34,6 +34,7 @@ const STATE: [&str; 18] = [
     "clients/subscription",
     "quorum/mod",
     "quorum/voter",
+    "quorum/slot",
     "mod",
 ];
 

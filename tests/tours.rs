@@ -128,6 +128,25 @@ fn every_tour_file_is_listed_once() {
     assert!(unlisted.is_empty(), "tours not listed in www/tours/index.json: {unlisted:?}");
 }
 
+/// The index's `quorum`: exactly the tours with a part whose scenario has
+/// controllers. The page loads the core with the controller quorum
+/// (www/pkg-quorum) at once for these, and the core without it for the rest.
+#[test]
+fn the_index_names_the_tours_that_need_the_quorum() {
+    let index = read_json(&www().join("tours/index.json"));
+    let listed: BTreeSet<String> = index["quorum"].as_array().expect("www/tours/index.json: \"quorum\" is an array").iter().map(|v| v.as_str().expect("a tour id").to_string()).collect();
+    let mut needed = BTreeSet::new();
+    for id in self::index() {
+        let tour = read_json(&www().join(format!("tours/{id}.json")));
+        let parts = tour["parts"].as_array().expect("a tour has parts");
+        if parts.iter().any(|p| p["scenario"]["config"]["controllers"].as_u64().unwrap_or(0) > 0) {
+            needed.insert(id);
+        }
+    }
+    assert!(!needed.is_empty(), "no tour has controllers: the check would hold of nothing");
+    assert_eq!(listed, needed, "www/tours/index.json \"quorum\" lists the tours whose runs have controllers");
+}
+
 #[test]
 fn the_first_seven_tours_keep_their_ids() {
     let ids = index();

@@ -331,16 +331,32 @@ export interface Core {
   changeText(change: { change: string; [field: string]: unknown }): string;
   /** A whole run's most severe outcome (the what-if grid's words: `safe`, `acked_write_lost`, …) and its step. */
   runOutcome(scenario: Scenario | string): { outcome: string; step: number | null };
-  /** 1 for the first instance, one more for each fresh instance after a panic. */
+  /** 1 for the first instance, one more for each fresh instance (after a panic, or the quorum's core loaded). */
   generation: number;
+  /** Whether this is the core with the KRaft controller quorum (pkg-quorum), which runs scenarios with `config.controllers`. */
+  quorum: boolean;
 }
+
+/** What the core without the quorum (pkg) says, in its error, of a scenario with controllers. */
+export const NO_QUORUM_IN_CORE: string;
+/** True when an error is that refusal: `ensureCore({ quorum: true })` loads the core that runs it. */
+export function needsQuorumCore(err: unknown): boolean;
 
 /** The loaded core; throws before `loadCore()` has resolved. */
 export function core(): Core;
-/** Loads the core (fetches pkg/highwater_bg.wasm beside this module) or, after a panic, a fresh instance of it. */
-export function loadCore(): Promise<Core>;
-/** The core, loaded once for the page: every caller (every playground) shares the instance. */
-export function ensureCore(): Promise<Core>;
+/**
+ * Loads the core (fetches pkg/highwater_bg.wasm beside this module) or, after
+ * a panic, a fresh instance of it. With `quorum` (or once the page has needed
+ * it), the core with the controller quorum: pkg-quorum/highwater_bg.wasm.
+ */
+export function loadCore(options?: { quorum?: boolean }): Promise<Core>;
+/**
+ * The core, loaded once for the page: every caller (every playground) shares
+ * the instance. With `quorum`, the core with the controller quorum, which
+ * then replaces the other for the page (a scenario with `config.controllers`
+ * needs it; the other refuses such a scenario with `NO_QUORUM_IN_CORE`).
+ */
+export function ensureCore(options?: { quorum?: boolean }): Promise<Core>;
 /** True once the core is loaded (`core()` answers). */
 export function coreLoaded(): boolean;
 /** True when an error means the core instance is dead (a trap, or a panic the core recorded). */

@@ -2,6 +2,13 @@
 // it with a fresh instance after a panic: a trapped instance cannot be used
 // again, and wasm-bindgen's init() keeps the instance it made first, so a new
 // copy of the JavaScript glue is imported under another URL.
+//
+// ./pkg has no controller quorum (built without the `quorum` feature: most
+// runs have no controllers, and do not download its engine). A run with
+// controllers needs ./pkg-quorum, the same core with the quorum: the first
+// such run loads it (`ensureCore({ quorum: true })`, or a refusal that says
+// `NO_QUORUM_IN_CORE`), and the page stays on it: it runs every scenario,
+// and runs made in ./pkg are made again in it, step for step the same.
 
 import * as firstGlue from './pkg/highwater.js';
 
@@ -14,16 +21,32 @@ const SHARED = Symbol.for('highwater.core');
 if (!Object.hasOwn(globalThis, SHARED)) {
   Object.defineProperty(globalThis, SHARED, {
     value: {
-      compiled: null, // Promise<WebAssembly.Module>, compiled once
+      compiled: {}, // per core (plain, quorum): Promise<WebAssembly.Module>, compiled once
       generation: 0,
       current: null,
       first: null, // the first load, shared by every playground on the page
+      quorum: false, // a run needed the quorum: every later load is of ./pkg-quorum
+      quorumLoad: null, // the load of ./pkg-quorum, shared
     },
   });
 }
 const shared = globalThis[SHARED];
 
-/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation }. */
+/** The two builds of the core: its files, relative to this module. */
+const CORES = {
+  plain: { glue: './pkg/highwater.js', wasm: './pkg/highwater_bg.wasm' },
+  quorum: { glue: './pkg-quorum/highwater.js', wasm: './pkg-quorum/highwater_bg.wasm' },
+};
+
+/** How ./pkg refuses a scenario with controllers (`config::NO_QUORUM_IN_CORE`). */
+export const NO_QUORUM_IN_CORE = 'this core is built without the controller quorum';
+
+/** True when an error is ./pkg refusing a run with controllers: ./pkg-quorum runs it. */
+export function needsQuorumCore(err) {
+  return Boolean(err && typeof err.message === 'string' && err.message.includes(NO_QUORUM_IN_CORE));
+}
+
+/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation, quorum }. */
 export function core() {
   if (!shared.current) throw new Error('the simulation core is not loaded yet');
   return shared.current;
@@ -35,8 +58,11 @@ export function coreLoaded() {
 }
 
 /** The core, loaded once for the page: every playground shares the instance. Call it early: the download starts at once. */
-export function ensureCore() {
+export function ensureCore({ quorum = false } = {}) {
+  if (quorum) return ensureQuorumCore();
   if (shared.current) return Promise.resolve(shared.current);
+  // The core with the quorum on its way serves every playground.
+  if (shared.quorumLoad) return shared.quorumLoad;
   if (!shared.first) {
     shared.first = loadCore();
     shared.first.catch(() => { shared.first = null; });
@@ -45,30 +71,55 @@ export function ensureCore() {
 }
 
 /**
+ * The core with the controller quorum (./pkg-quorum), loaded once for the
+ * page in place of ./pkg: its generation is new, so each playground makes
+ * its run again in it (`Playground.draw`).
+ */
+function ensureQuorumCore() {
+  if (shared.current && shared.current.quorum) return Promise.resolve(shared.current);
+  shared.quorum = true;
+  if (!shared.quorumLoad) {
+    shared.quorumLoad = (async () => {
+      // A first load under way is let finish: its instance is replaced after.
+      if (shared.first) await shared.first.catch(() => {});
+      return shared.current && shared.current.quorum ? shared.current : loadCore();
+    })();
+    shared.quorumLoad.catch(() => { shared.quorumLoad = null; });
+  }
+  return shared.quorumLoad;
+}
+
+/**
  * The wasm, compiled while it downloads (served as application/wasm); a host
  * that serves it as another type gets the slower route, compiled once whole.
  */
-function compile() {
-  if (!shared.compiled) {
-    shared.compiled = (async () => {
-      const url = new URL('./pkg/highwater_bg.wasm', import.meta.url);
+function compile(which) {
+  if (!shared.compiled[which]) {
+    shared.compiled[which] = (async () => {
+      const url = new URL(CORES[which].wasm, import.meta.url);
       const response = await fetch(url);
       if (!response.ok) throw new Error(`could not load ${url.pathname} (${response.status})`);
       const typed = /^application\/wasm\b/.test(response.headers.get('Content-Type') || '');
       if (typed && WebAssembly.compileStreaming) return WebAssembly.compileStreaming(response);
       return WebAssembly.compile(await response.arrayBuffer());
     })();
-    shared.compiled.catch(() => { shared.compiled = null; });
+    shared.compiled[which].catch(() => { shared.compiled[which] = null; });
   }
-  return shared.compiled;
+  return shared.compiled[which];
 }
 
-/** Loads a fresh instance of the core (the first, or a new one after a panic). */
-export async function loadCore() {
-  const module = await compile();
+/**
+ * Loads a fresh instance of the core (the first, or a new one after a
+ * panic): ./pkg-quorum once a run has needed it (or with `quorum`), else ./pkg.
+ */
+export async function loadCore({ quorum = false } = {}) {
+  if (quorum) shared.quorum = true;
+  const which = shared.quorum ? 'quorum' : 'plain';
+  const module = await compile(which);
   const generation = (shared.generation += 1);
-  // The first instance uses the glue imported with this module; a later one, a fresh copy under another URL.
-  const mod = generation === 1 ? firstGlue : await import(new URL(`./pkg/highwater.js?instance=${generation}`, import.meta.url).href);
+  // The first instance of ./pkg uses the glue imported with this module; any
+  // other, a fresh copy under another URL (the query makes it a module of its own).
+  const mod = generation === 1 && which === 'plain' ? firstGlue : await import(new URL(`${CORES[which].glue}?instance=${generation}`, import.meta.url).href);
   await mod.default({ module_or_path: module });
   shared.current = {
     Simulation: mod.Simulation,
@@ -84,6 +135,7 @@ export async function loadCore() {
     changeText: mod.changeText,
     runOutcome: mod.runOutcome,
     generation,
+    quorum: which === 'quorum',
   };
   if (generation === 1 && typeof performance !== 'undefined' && performance.mark) performance.mark('highwater:core-ready');
   return shared.current;

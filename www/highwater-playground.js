@@ -34,7 +34,7 @@ import { Tours } from './panels/tour-panel.js';
 import { wireExport } from './panels/export-menu.js';
 import { PageAddress, wireOpenLink } from './element/links.js';
 import { loadGallery, galleryEntry, galleryWords } from './element/gallery.js';
-import { tourIds } from './element/tour.js';
+import { tourIds, quorumTours } from './element/tour.js';
 import { loadFrame, Snapshot } from './element/first-frame.js';
 import { excerpt } from './words/user-text.js';
 import { phrase } from './words/event-text.js';
@@ -298,7 +298,7 @@ export class HighwaterPlayground extends ElementBase {
     // be scrolled near. The core (the largest file) too, unless a first frame
     // can be drawn without it: then it is asked for once that frame is drawn
     // (build), so that the two do not share the network.
-    if (coreLoaded() || !this.frameSource()) ensureCore().catch(() => {});
+    if (coreLoaded() || !this.frameSource()) this.wantsQuorumCore().then((quorum) => ensureCore({ quorum })).catch(() => {});
     styleSheets().catch(() => {});
     loadLanguage(this.language()).catch(() => {});
     const scenario = (this.getAttribute('scenario') || '').trim();
@@ -516,8 +516,9 @@ export class HighwaterPlayground extends ElementBase {
     const page = this.hasAttribute('sync-url');
     const size = this.size();
     let coreReady = false;
-    const startCore = () => {
-      const p = ensureCore().then(() => null, (err) => err);
+    // A first frame of a run with controllers asks for the core with the quorum at once (www/pkg-quorum).
+    const startCore = (quorum = false) => {
+      const p = this.wantsQuorumCore().then((tour) => ensureCore({ quorum: quorum || tour })).then(() => null, (err) => err);
       p.then(() => { coreReady = true; });
       return p;
     };
@@ -608,7 +609,7 @@ export class HighwaterPlayground extends ElementBase {
       core ??= new Promise((painted) => {
         requestAnimationFrame(() => setTimeout(painted, 0));
         setTimeout(painted, 500);
-      }).then(startCore);
+      }).then(() => startCore(Boolean(frame.frame.scenario && frame.frame.scenario.config && frame.frame.scenario.config.controllers)));
       const err = await core;
       if (pg.closed) return;
       pg.enter();
@@ -668,6 +669,18 @@ export class HighwaterPlayground extends ElementBase {
       if (raw !== null && String(step) !== raw) pg.notify('warn', t('tour.bad_step', { step: excerpt(raw, 20) }));
       await pg.tours.start(source, step);
     }
+  }
+
+  /**
+   * Whether the run it opens on needs the core with the controller quorum,
+   * as far as is known before it loads: a built-in tour that the tours'
+   * index marks (a link, a tour file or a setting that asks for controllers
+   * loads that core when the other refuses it: `Playground.withQuorumCore`).
+   */
+  wantsQuorumCore() {
+    const source = this.hasAttribute('sync-url') ? this.pageTourSource() : this.tourSource();
+    if (typeof source !== 'string') return Promise.resolve(false);
+    return quorumTours().then((ids) => ids.includes(source), () => false);
   }
 
   /** The page's tour: a link that carries a tour file (`#t=`), a tour file's URL (`?tour-src=`), or a built-in tour's id. */

@@ -8,6 +8,15 @@ use std::sync::Arc;
 
 pub type BrokerId = u32;
 
+/// What a core built without the `quorum` feature (the page's first core,
+/// `www/pkg`) says of a scenario with controllers; the page knows these
+/// words, and loads the core that has the quorum (`www/pkg-quorum`).
+pub const NO_QUORUM_IN_CORE: &str = "this core is built without the controller quorum";
+
+/// Whether this build has the controller quorum's engine (the `quorum`
+/// feature; `quorum/slot.rs`).
+pub const QUORUM_BUILT: bool = cfg!(feature = "quorum");
+
 /// A controller of the KRaft quorum, numbered `1..=controllers` apart from
 /// the brokers (`controller.quorum.voters`).
 pub type ControllerId = u32;
@@ -521,6 +530,10 @@ impl Config {
         }
         if c.controllers > 0 && !c.protocol.has_kraft() {
             return Err(format!("config.controllers: {} is a ZooKeeper-era preset, which has no controller quorum (KRaft presets: 3.5 on)", c.protocol));
+        }
+        if c.controllers > 0 && !QUORUM_BUILT {
+            // The page's first core (www/pkg): the page loads www/pkg-quorum for such a scenario.
+            return Err(format!("config.controllers: {NO_QUORUM_IN_CORE}"));
         }
         if c.seed > MAX_SEED {
             return Err(format!("config.seed: {} is larger than {MAX_SEED} (2^53 - 1)", c.seed));

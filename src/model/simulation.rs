@@ -22,6 +22,7 @@ use crate::base::rng::Rng;
 use crate::model::rules::{Rule, Rules};
 use crate::model::step::{Nodes, Step};
 use crate::model::quorum::Quorum;
+use crate::model::quorum::slot::QuorumSlot;
 use crate::model::quorum::checks::QuorumChecks;
 use crate::model::quorum::metadata_log::MetadataRecord;
 use crate::base::shared::Shared;
@@ -45,7 +46,7 @@ pub struct Simulation {
     /// Shared between copies: only `consume` steps change it.
     pub consumer: Shared<Consumer>,
     /// The KRaft controller quorum (`config.controllers` voters), if any.
-    pub quorum: Option<Box<Quorum>>,
+    pub quorum: QuorumSlot,
     /// The quorum's safety checks' memory (empty without a quorum).
     pub(crate) quorum_checks: QuorumChecks,
     /// The safety checks' memory of what they verified, and what they found.
@@ -100,15 +101,15 @@ impl Simulation {
         }
         // The metadata log a quorum starts from: the brokers' registrations
         // and the topic's partitions, committed on every voter.
-        let quorum = (config.controllers > 0).then(|| {
+        let quorum = QuorumSlot::new(|| (config.controllers > 0).then(|| {
             let mut records: Vec<MetadataRecord> = config.broker_ids().map(|broker| MetadataRecord::RegisterBroker { broker, fenced: false }).collect();
             records.extend(controller.partitions.iter().enumerate().map(|(p, r)| MetadataRecord::Partition {
                 partition: p as u32,
                 leader: r.preferred_leader(),
                 leader_epoch: 0,
             }));
-            Box::new(Quorum::new(&config, &records))
-        });
+            Quorum::new(&config, &records)
+        }));
         if let Some(q) = quorum.as_deref() {
             // Every broker has applied the bootstrap log; its registration
             // record follows the LeaderChange, in broker order.
@@ -631,7 +632,7 @@ impl Simulation {
         due = later(due, self.producer.next_deadline_ms());
         due = later(due, self.next_shutdown_ms());
         due = later(due, self.controller.rebalance.due_ms);
-        due = later(due, self.quorum.as_ref().and_then(|q| q.next_due_ms()));
+        due = later(due, self.quorum.as_deref().and_then(|q| q.next_due_ms()));
         // Fetchers, held fetches and messages in flight exist in timed mode only.
         if self.config.auto_fetch || !self.network.in_flight.is_empty() {
             let held = self.brokers.iter().filter(|b| !b.delayed_fetches.is_empty() && self.leads_any(b.id)).flat_map(|b| b.delayed_fetches.iter().map(|d| d.until_ms)).min();

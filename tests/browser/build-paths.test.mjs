@@ -23,7 +23,7 @@ function walk(dir, rel = '') {
 
 test('no shipped file names a path of the build machine', () => {
   const shipped = new Set(collectFiles(WWW).files);
-  for (const dir of ['pkg', 'pkg-fast']) for (const f of walk(path.join(WWW, dir))) shipped.add(`${dir}/${f}`);
+  for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) for (const f of walk(path.join(WWW, dir))) shipped.add(`${dir}/${f}`);
   assert.ok([...shipped].some((f) => f.endsWith('.wasm')), 'the wasm files are among them');
   const found = [];
   for (const f of shipped) {

@@ -21,7 +21,7 @@ const scenarioText = (name) => fs.readFileSync(path.join(ROOT, 'tests', 'scenari
 /** Draws the diagram of a scenario at a position into a box on the page; returns what the core and the drawing say. */
 async function drawDiagram(page, scenario, position) {
   return page.evaluate(async ({ scenario, position }) => {
-    const { core } = await import('./core.js');
+    const { core, ensureCore, needsQuorumCore } = await import('./core.js');
     const { renderDiagram } = await import('./draw/diagram.js');
     const { patch } = await import('./draw/dom.js');
     if (!document.querySelector('link[href="draw/diagram.css"]')) {
@@ -31,7 +31,14 @@ async function drawDiagram(page, scenario, position) {
       document.head.append(link);
       await new Promise((done) => { link.onload = done; });
     }
-    const sim = core().Simulation.fromScenario(scenario);
+    let sim;
+    try {
+      sim = core().Simulation.fromScenario(scenario);
+    } catch (err) {
+      // A run with controllers: the core with the quorum runs it (the JS API's way).
+      if (!needsQuorumCore(err)) throw err;
+      sim = (await ensureCore({ quorum: true })).Simulation.fromScenario(scenario);
+    }
     sim.seek(position ?? sim.length());
     const data = sim.spaceTime(1, sim.length());
     let box = document.getElementById('diagram-test');

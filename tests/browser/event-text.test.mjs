@@ -60,12 +60,13 @@ function hasTemplate(code, type) {
 
 // ----- runs -------------------------------------------------------------------
 
-const pkg = join(ROOT, 'www/pkg/highwater.js');
+// The core with the controller quorum (www/pkg-quorum): it runs every scenario, those with controllers too.
+const pkg = join(ROOT, 'www/pkg-quorum/highwater.js');
 const wasmBuilt = existsSync(pkg);
 let wasm = null;
 if (wasmBuilt) {
   wasm = await import(pkg);
-  wasm.initSync({ module: readFileSync(join(ROOT, 'www/pkg/highwater_bg.wasm')) });
+  wasm.initSync({ module: readFileSync(join(ROOT, 'www/pkg-quorum/highwater_bg.wasm')) });
 }
 
 const produce = (value, acks = 'all', to) => ({ produce: to ? { value, acks, to } : { value, acks } });
@@ -337,7 +338,7 @@ test('quoted() writes a value as the core does', () => {
 
 // ----- events -----------------------------------------------------------------
 
-test('English lines are the core trace lines, for every event of every run', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
+test('English lines are the core trace lines, for every event of every run', { skip: !wasmBuilt && 'www/pkg-quorum is not built' }, () => {
   const { events } = collect();
   assert.ok(events.length > 1000, `only ${events.length} events`);
   const wrong = [];
@@ -348,7 +349,7 @@ test('English lines are the core trace lines, for every event of every run', { s
   assert.deepEqual(wrong.slice(0, 10), [], `${wrong.length} of ${events.length} lines differ`);
 });
 
-test('every event type seen has a template, and Chinese leaves nothing unfilled', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
+test('every event type seen has a template, and Chinese leaves nothing unfilled', { skip: !wasmBuilt && 'www/pkg-quorum is not built' }, () => {
   const { byType } = collect();
   for (const type of byType.keys()) {
     assert.ok(CORE_TYPES.includes(type), `${type}: not a variant in src/model/event.rs`);
@@ -366,7 +367,7 @@ test('every event type seen has a template, and Chinese leaves nothing unfilled'
   }
 });
 
-test('free text the core composes is translated where it has a phrase', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
+test('free text the core composes is translated where it has a phrase', { skip: !wasmBuilt && 'www/pkg-quorum is not built' }, () => {
   const { byType } = collect();
   const fields = { response_ignored: 'reason', isr_change_failed: 'reason', partition_offline: 'reason', consume_failed: 'error', consumer_position_reset: 'reason', step_rejected: 'reason', violation: 'detail' };
   const untranslated = new Set();
@@ -378,7 +379,7 @@ test('free text the core composes is translated where it has a phrase', { skip: 
   assert.deepEqual([...untranslated], []);
 });
 
-test('coverage of the Event variants', { skip: !wasmBuilt && 'www/pkg is not built' }, (t) => {
+test('coverage of the Event variants', { skip: !wasmBuilt && 'www/pkg-quorum is not built' }, (t) => {
   const { byType } = collect();
   const unreached = CORE_TYPES.filter((type) => !byType.has(type));
   t.diagnostic(`variants reached: ${CORE_TYPES.length - unreached.length} of ${CORE_TYPES.length}`);
@@ -465,7 +466,7 @@ function untranslated(text) {
   return ENGLISH.exec(bare)?.[0];
 }
 
-test('a scenario the core refuses is explained in Chinese: every sentence, from the core, serde and serde_json, through the phrase table', { skip: !wasmBuilt && 'www/pkg is not built' }, () => {
+test('a scenario the core refuses is explained in Chinese: every sentence, from the core, serde and serde_json, through the phrase table', { skip: !wasmBuilt && 'www/pkg-quorum is not built' }, () => {
   const messages = new Set();
   for (const text of REFUSED) {
     assert.throws(() => wasm.Simulation.fromScenario(text), (err) => {

@@ -34,7 +34,7 @@ async function requests({ path = '', body = null, count = 1 } = {}) {
   return asked.filter((p) => !p.endsWith('.html') && p !== '/favicon.svg');
 }
 
-const LATER = ['explore-dialog.js', 'whatif-dialog.js', 'share-dialog.js', 'fork-view.js', 'export.js', 'compare.css', 'worker-runner.js', 'explore-worker.js', 'whatif-worker.js', 'tour-worker.js', 'pkg-fast'];
+const LATER = ['explore-dialog.js', 'whatif-dialog.js', 'share-dialog.js', 'fork-view.js', 'export.js', 'compare.css', 'worker-runner.js', 'explore-worker.js', 'whatif-worker.js', 'tour-worker.js', 'pkg-fast', 'pkg-quorum'];
 /** The locale bundles fetched when their dialog or panel first opens (words/i18n.js). */
 const LATER_WORDS = ['gallery', 'glossary', 'rules', 'writer'].map((b) => `/${b}.json`);
 const laterWords = (asked) => asked.filter((p) => p.startsWith('/locales/') && LATER_WORDS.some((w) => p.endsWith(w)));

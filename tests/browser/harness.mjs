@@ -18,10 +18,11 @@ function run(cmd, args) {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status})`);
 }
 
-/** The core (the same wasm package the page loads), initialised in Node: the tests make their links with it. */
+/** The core (www/pkg-quorum: the page's core with the controller quorum), initialised in Node: the tests make their links with it. */
 export async function loadCore() {
-  const core = await import(path.join(ROOT, 'www', 'pkg', 'highwater.js'));
-  core.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg', 'highwater_bg.wasm')) });
+  // The core with the controller quorum: the same answers as www/pkg for a run without controllers, and it runs those with them.
+  const core = await import(path.join(ROOT, 'www', 'pkg-quorum', 'highwater.js'));
+  core.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg-quorum', 'highwater_bg.wasm')) });
   return core;
 }
 
@@ -38,7 +39,7 @@ export async function scenarioLink(name) {
 
 /** The wasm package (built if missing), the gallery and the first frames (always rewritten: cheap, and they must match the scenarios) and the bundle. */
 export function ensureBuilt() {
-  if (['pkg', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(ROOT, 'www', dir, 'highwater_bg.wasm')))) run('bash', ['scripts/build-wasm.sh']);
+  if (['pkg', 'pkg-quorum', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(ROOT, 'www', dir, 'highwater_bg.wasm')))) run('bash', ['scripts/build-wasm.sh']);
   const r = spawnSync(process.execPath, ['scripts/gallery.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scripts/gallery.mjs failed: ${r.stderr}`);
   const f = spawnSync(process.execPath, ['scripts/first-frames.mjs'], { cwd: ROOT, encoding: 'utf8' });
@@ -191,6 +192,8 @@ export async function loadFromGallery(page, name, protocol, { end = true } = {})
   if (protocol) await card.locator(`button[data-protocol="${protocol}"]`).click();
   else await card.locator('button.primary').click();
   await page.locator('#dlg-gallery').waitFor({ state: 'hidden' });
+  // A run with controllers is made once the core with the quorum is loaded (Playground.withQuorumCore).
+  await page.waitForFunction(() => !document.querySelector('highwater-playground').playground.awaitingQuorum);
   if (end) await page.keyboard.press('End');
 }
 

@@ -16,7 +16,7 @@ const SCENARIO = { version: 1, steps: [{ produce: { value: 'm1', acks: 'all' } }
 
 before(async () => {
   ensureBuilt();
-  for (const dir of ['pkg', 'pkg-fast']) {
+  for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
     const core = await import(`${join(ROOT, 'www', dir, 'highwater.js')}?arguments=${dir}`);
     core.initSync({ module: readFileSync(join(ROOT, 'www', dir, 'highwater_bg.wasm')) });
     cores[dir] = core;
@@ -37,7 +37,7 @@ function refused(core, type, name, f) {
   sim.free();
 }
 
-for (const dir of ['pkg', 'pkg-fast']) {
+for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
   test(`${dir}: a link or a change that is not a string is a TypeError, not a trap`, () => {
     const core = cores[dir];
     for (const bad of [123, {}, null, undefined, [], true, () => 'v1.x', Symbol('x'), 12n]) {
@@ -190,7 +190,7 @@ test('pkg-fast: the tour calls take only a string, and refuse text past the limi
   }
 });
 
-for (const dir of ['pkg', 'pkg-fast']) {
+for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
   test(`${dir}: a build in slices checks its arguments and gives the run fromScenario gives`, () => {
     const core = cores[dir];
     for (const bad of [123, {}, null, undefined, []]) refused(core, TypeError, 'buildLink: text', () => core.Simulation.buildLink(bad));
@@ -215,7 +215,7 @@ for (const dir of ['pkg', 'pkg-fast']) {
   });
 }
 
-for (const dir of ['pkg', 'pkg-fast']) {
+for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
   // A progress callback that starts the search again went one level deeper
   // each time, until the module trapped ("memory access out of bounds", at
   // a depth of 201 in pkg and 161 in pkg-fast).

@@ -4,7 +4,10 @@
 // below that controller's HW, its LEO and HW marked), as the core's state
 // has them at every step of the gallery's controller failover, in every
 // language; the rows' buttons are the controller steps; a scenario without
-// controllers shows none of it and loads none of its code.
+// controllers shows none of it and loads none of its code, the core's engine
+// included: the page's core (www/pkg) has no quorum, and the core with it
+// (www/pkg-quorum) is loaded for the first run with controllers, at once for
+// a tour or a first frame that has them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, openPage, loadFromGallery, missingKeys, loadCore } from './harness.mjs';
@@ -53,6 +56,7 @@ async function strip(page) {
 test('the quorum line and rows say what the core holds at every step of the controller failover', async () => {
   const page = await openPage(env);
   await loadFromGallery(page, NAME, null, { end: false });
+  await page.locator('[data-testid="voter-1"] .md-cell').first().waitFor();
   const seen = new Set();
   for (let i = 0; i <= 8; i++) {
     await page.evaluate((n) => document.querySelector('highwater-playground').playground.seek(n), i);
@@ -84,6 +88,7 @@ test('the quorum line has every word in each language, and a scenario without co
     const page = await openPage(env, { path: `?lang=${lang}` });
     assert.equal(await page.evaluate(() => Boolean(document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="quorum"]'))), false, `${lang}: no quorum line without controllers`);
     await loadFromGallery(page, name, null);
+    await page.locator('[data-testid="quorum"]').waitFor();
     const text = await page.evaluate(() => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-testid="quorum"]').textContent);
     assert.ok(text.includes(labels[lang]), `${lang}: ${text}`);
     assert.deepEqual(await missingKeys(page), [], `${lang}: no key missing`);
@@ -143,6 +148,8 @@ test('a scenario without controllers loads none of the quorum\'s code', async ()
   await loadFromGallery(page, NAME, null);
   await page.locator('[data-testid="voter-1"] .md-cell').first().waitFor();
   assert.ok(asked.some((u) => /quorum\.js/.test(u)) && asked.some((u) => /quorum\.css/.test(u)), asked.filter((u) => /quorum/.test(u)).join(' '));
+  // And the core with the quorum's engine (www/pkg-quorum), which www/pkg has not.
+  assert.ok(asked.some((u) => u.endsWith('/pkg-quorum/highwater_bg.wasm')), 'the core with the quorum');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -187,6 +194,85 @@ test('closed, the quorum is one row: each controller with its role, the leader\'
   // Open again: a row per controller.
   await page.locator('button[data-quorum-toggle]').click();
   assert.equal(await page.locator('[data-testid="quorum"] .controller-row').count(), 3);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** A page opened with every wasm file it asks for recorded (the page's cores: www/pkg, www/pkg-quorum). */
+async function openRecording(path, { html = null } = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  if (html) await context.route(`${env.url}${path}`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  const wasm = [];
+  page.on('request', (r) => { const p = new URL(r.url()).pathname; if (/^\/pkg(-quorum)?\/.*\.wasm$/.test(p)) wasm.push(p); });
+  await page.goto(`${env.url}${path}`);
+  return { page, wasm };
+}
+
+const PLAIN = '/pkg/highwater_bg.wasm';
+const QUORUM = '/pkg-quorum/highwater_bg.wasm';
+
+test('the tour of the quorum loads the core with the quorum at once, and only it', async () => {
+  const { page, wasm } = await openRecording('?tour=two-replication-protocols&lang=en');
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.locator('[data-testid="quorum"]').waitFor();
+  const quorum = await page.evaluate(() => document.querySelector('highwater-playground').playground.sim.state().quorum);
+  assert.ok(quorum && quorum.voters.length === 3, 'the tour\'s run has its three controllers');
+  assert.deepEqual(wasm, [QUORUM], 'one core: the one with the quorum');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a link with controllers opened on the page loads the core with the quorum; the run before stays until it is there, then it goes on in it', async () => {
+  const sim = core.Simulation.fromScenario({ version: 1, config: { brokers: 3, protocol: '4.1', controllers: 3, auto_fetch: true }, steps: [{ advance_ms: 1000 }, { produce: { value: 'x', acks: 'all' } }] });
+  const link = sim.toLink();
+  const expected = sim.state();
+  sim.free();
+  const { page, wasm } = await openRecording('?lang=en');
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual(wasm, [PLAIN], 'the page starts on the core without the quorum');
+  assert.equal(await page.locator('[data-testid="quorum"]').count(), 0);
+  await page.evaluate((l) => { location.hash = `#s=${l}&at=2`; }, link);
+  await page.locator('[data-testid="voter-1"] .md-cell').first().waitFor();
+  assert.deepEqual(wasm, [PLAIN, QUORUM]);
+  const shown = await page.evaluate(() => { const pg = document.querySelector('highwater-playground').playground; return { state: pg.sim.state(), position: pg.position }; });
+  assert.equal(shown.position, 2);
+  assert.deepEqual(shown.state.quorum, expected.quorum, 'the same quorum as the core in Node computes');
+  assert.deepEqual(shown.state.brokers, expected.brokers);
+  // It goes on in the core with the quorum: a controller step, then a run without controllers from the gallery.
+  await page.locator('[data-testid="voter-2"] button[data-action="crash-controller"]').click();
+  assert.equal(await page.evaluate(() => document.querySelector('highwater-playground').playground.sim.state().quorum.voters[1].alive), false);
+  await loadFromGallery(page, 'acks=1 loss after failover', null);
+  await page.locator('.broker-row').first().waitFor();
+  assert.equal(await page.locator('[data-testid="quorum"]').count(), 0);
+  assert.deepEqual(wasm, [PLAIN, QUORUM], 'no core is loaded again');
+  assert.equal(await page.locator('.notice-error').count(), 0, 'no error notice');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('two elements, one run with controllers: each draws its run, and the other goes on in the core with the quorum', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Two</title>
+<script type="module" src="./bundle/highwater-playground.js"></script></head><body>
+<highwater-playground id="a" scenario="two-fetch-rounds" step="3"></highwater-playground>
+<highwater-playground id="b" scenario="controller-failover-during-broker-failure" step="4"></highwater-playground>
+</body></html>`;
+  const { page, wasm } = await openRecording('two-elements.html', { html });
+  for (const id of ['a', 'b']) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((i) => document.getElementById(i).dataset.ready === 'true', id);
+  }
+  await page.waitForFunction(() => ['a', 'b'].every((i) => document.getElementById(i).playground?.sim?.snapshot !== true));
+  assert.ok(wasm.includes(QUORUM), `the quorum's core is loaded for b: ${wasm}`);
+  const b = await page.evaluate(() => document.getElementById('b').playground.sim.state().quorum);
+  assert.ok(b && b.voters.length === 3, 'b has its controllers');
+  // a's run, made first in the other core, is made again in this one: it still steps, with the same board.
+  const before = await page.evaluate(() => { const pg = document.getElementById('a').playground; return { position: pg.position, brokers: pg.sim.state().brokers }; });
+  assert.equal(before.position, 3);
+  const after = await page.evaluate(() => { const pg = document.getElementById('a').playground; pg.seek(4); pg.seek(3); return { position: pg.position, brokers: pg.sim.state().brokers }; });
+  assert.deepEqual(after, before);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

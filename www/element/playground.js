@@ -4,7 +4,7 @@
 // back. The player, the controls, each dialog and the address bar are wired
 // by their own modules around this one.
 
-import { loadCore, core, isCrash, panicMessage } from '../core.js';
+import { loadCore, ensureCore, core, isCrash, panicMessage, needsQuorumCore } from '../core.js';
 import { h, patch } from '../draw/dom.js';
 import { notify as showNotice } from './notices.js';
 import { render, renderProducer, endpoints, inFlightShown } from '../draw/render.js';
@@ -42,6 +42,7 @@ function nextSlice(slice, tookMs) {
 }
 
 const BUILD_NOTICE_MS = 24 * 3600 * 1000; // the progress notice goes when the run is done
+const QUORUM_NOTICE_DELAY_MS = 300; // a run with controllers waiting for the quorum's core longer than this says so
 const SERIES_POINTS = 200; // samples of the operator's chart over the run (100 px wide: two per px)
 const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
@@ -84,6 +85,7 @@ export class Playground {
     this.headWordsAsked = null; // the language the head last asked the gallery's words for (headWords)
     this.address = null; // the page's address bar, when this playground is the page (links.js)
     this.building = null; // a token while a link's run is being computed (loadLink)
+    this.awaitingQuorum = null; // a token while a run with controllers waits for the quorum's core (withQuorumCore)
     this.forkView = null; // What if…: the fork and the comparison (fork-view.js)
     this.openGroups = new Set(); // the groups shown (groups.js): a closed panel is not drawn
     this.diagram = null; // the space-time diagram's panel (diagram-panel.js)
@@ -402,8 +404,19 @@ export class Playground {
   load(make, opts) {
     if (this.closed) return;
     // Another run asked for: a link still being computed gives way to it.
-    if (!opts?.meanwhile) this.building = null;
-    const sim = make(core().Simulation);
+    if (!opts?.meanwhile) {
+      this.building = null;
+      this.awaitingQuorum = null;
+    }
+    let sim;
+    try {
+      sim = make(core().Simulation);
+    } catch (err) {
+      if (!needsQuorumCore(err)) throw err;
+      // A run with controllers: made once the core with the quorum is here (the board keeps its run meanwhile).
+      this.withQuorumCore(() => this.load(make, opts));
+      return;
+    }
     try {
       this.adopt(sim, opts);
     } catch (err) {
@@ -415,6 +428,40 @@ export class Playground {
 
   loadScenario(scenario, opts) {
     this.load((Simulation) => Simulation.fromScenario(scenario), opts);
+  }
+
+  /**
+   * Loads the core with the controller quorum (www/pkg-quorum), then runs
+   * `retry` in it, unless another run was asked for meanwhile. What `retry`
+   * throws is shown as a notice; the run shown stays.
+   */
+  withQuorumCore(retry) {
+    const token = {};
+    this.awaitingQuorum = token;
+    // Said once it takes longer than a glance: the board stays as it was meanwhile.
+    let note = null;
+    const saying = setTimeout(() => {
+      if (!this.closed && this.awaitingQuorum === token) note = this.notify('info', t('notice.loading_quorum_core'));
+    }, QUORUM_NOTICE_DELAY_MS);
+    const done = () => {
+      clearTimeout(saying);
+      if (note) note.remove();
+    };
+    ensureCore({ quorum: true }).then(() => {
+      done();
+      if (this.closed || this.awaitingQuorum !== token) return;
+      this.awaitingQuorum = null;
+      try {
+        retry();
+      } catch (err) {
+        this.notify('error', t('notice.bad_link_kept', { message: err && err.message ? phrase(err.message, t) : String(err) }));
+      }
+    }, (err) => {
+      done();
+      if (this.closed || this.awaitingQuorum !== token) return;
+      this.awaitingQuorum = null;
+      this.notify('error', t('notice.quorum_core_failed', { message: err && err.message ? err.message : String(err) }));
+    });
   }
 
   /**
@@ -452,7 +499,14 @@ export class Playground {
    */
   buildRun(makeBuild) {
     this.building = null; // another run asked for: one still being computed gives way to it
-    const build = makeBuild(core().Simulation);
+    let build;
+    try {
+      build = makeBuild(core().Simulation);
+    } catch (err) {
+      // A run with controllers: computed once the core with the quorum is here.
+      if (needsQuorumCore(err)) return this.computeRun(makeBuild);
+      throw err;
+    }
     let handedOn = false; // then computeRun frees it
     try {
       const start = performance.now();
@@ -498,8 +552,24 @@ export class Playground {
       try {
         build = makeBuild(core().Simulation);
       } catch (err) {
-        this.building = null;
-        throw err;
+        if (!needsQuorumCore(err)) {
+          this.building = null;
+          throw err;
+        }
+        // A run with controllers: the core with the quorum is loaded, and the run read again in it.
+        try {
+          await ensureCore({ quorum: true });
+        } catch (failed) {
+          if (this.building === token) this.building = null;
+          throw new Error(t('notice.quorum_core_failed', { message: failed && failed.message ? failed.message : String(failed) }));
+        }
+        if (!(await goOn())) return null;
+        try {
+          build = makeBuild(core().Simulation);
+        } catch (again) {
+          this.building = null;
+          throw again;
+        }
       }
     }
     let note = null;
@@ -634,6 +704,7 @@ export class Playground {
   /** Applies one step at the current position. Returns true if the core took it. */
   apply(step, { animate = true } = {}) {
     this.building = null; // a step taken on the run shown: a link still being computed gives way
+    this.awaitingQuorum = null; // and so does a run waiting for the quorum's core
     const sim = this.sim;
     const position = sim.position();
     const future = sim.length() - position;

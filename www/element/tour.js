@@ -15,22 +15,34 @@ import { excerpt, visible } from '../words/user-text.js';
 import { describeStep, formatMs } from '../words/describe.js';
 import { describePath, formatValue } from '../words/predict-text.js';
 
+let file = null; // Promise<tours/index.json>
 let index = null; // Promise<string[]>
 const cache = new Map(); // id -> Promise<tour>
+
+/** tours/index.json, fetched once. */
+function indexFile() {
+  if (!file) {
+    file = fetch(new URL('../tours/index.json', import.meta.url)).then(async (response) => {
+      if (!response.ok) throw new Error(`tours/index.json: ${response.status}`);
+      return response.json();
+    });
+    file.catch(() => { file = null; });
+  }
+  return file;
+}
 
 /** The tours' ids in teaching order (and their words, `tours.*`, loaded with them). */
 export function tourIds() {
   if (!index) {
-    index = Promise.all([
-      fetch(new URL('../tours/index.json', import.meta.url)).then(async (response) => {
-        if (!response.ok) throw new Error(`tours/index.json: ${response.status}`);
-        return (await response.json()).tours;
-      }),
-      loadBundle('tours'),
-    ]).then(([ids]) => ids);
+    index = Promise.all([indexFile().then((f) => f.tours), loadBundle('tours')]).then(([ids]) => ids);
     index.catch(() => { index = null; });
   }
   return index;
+}
+
+/** The tours whose runs have a controller quorum (the index's `quorum`): the page loads the core with it for them. */
+export function quorumTours() {
+  return indexFile().then((f) => (Array.isArray(f.quorum) ? f.quorum : []));
 }
 
 /** One tour's data (throws a message naming the tour when it does not exist); fetched once. */

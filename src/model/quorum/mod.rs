@@ -12,7 +12,9 @@
 //!   roles and votes in `election`, its log and HW in `replication`;
 //! - `checks`: the safety checks of Kafka's own simulation
 //!   (`RaftEventSimulationTest`), which the engine runs after each change;
-//! - `clock`: the quorum on the simulation's clock, and its faults as steps.
+//! - `clock`: the quorum on the simulation's clock, and its faults as steps;
+//! - `slot`: the simulation's quorum, if any (always none in a build
+//!   without the `quorum` feature).
 //!
 //! `Quorum` (here) is the state: the voters, the messages between them,
 //! and the seeded random source of their election timers.
@@ -25,6 +27,7 @@ pub mod election;
 pub mod replication;
 pub mod checks;
 pub mod clock;
+pub mod slot;
 
 use crate::base::arrivals::Arrivals;
 use crate::base::rng::Rng;
