@@ -356,6 +356,183 @@ fn kafka_raft_client_test_voter_become_prospective_after_fetch_timeout() {
     assert!(wire(&mut q).iter().any(|m| m.rpc == vote(6, 3, 1)));
 }
 
+// ----- a candidate's count of votes (CandidateStateTest) ---------------------------------
+
+/// A candidate of epoch 2 in a quorum of `n` (restarted with its own vote,
+/// as `testInitializeAsCandidateAndBecomeLeader` sets it up), its Vote
+/// requests taken off the wire.
+fn candidate(p: Protocol, n: u32) -> Quorum {
+    let mut q = quorum(p, n);
+    restarted(&mut q, 1, 2, None, Some(1), log(&[]), 0);
+    assert_eq!(state(&q, 1), (Role::Candidate, 2, None, Some(1)), "{p}");
+    q
+}
+
+fn answer(granted: bool) -> Rpc {
+    Rpc::VoteResponse { epoch: 2, leader: None, granted, pre_vote: false, error: None }
+}
+
+/// `CandidateStateTest.testSingleNodeQuorum`: a sole voter's own vote is a
+/// majority: its election needs nobody, and no Vote goes on the wire.
+#[test]
+fn candidate_state_test_single_node_quorum() {
+    for p in [Protocol::V3_7, Protocol::V4_1] {
+        let mut q = quorum(p, 1);
+        restarted(&mut q, 1, 2, None, Some(1), log(&[]), 0);
+        poll(&mut q, 0);
+        assert_eq!(q.voter(1).role, Role::Leader, "{p}");
+        assert!(wire(&mut q).iter().all(|m| !matches!(m.rpc, Rpc::Vote { .. })), "{p}: no Vote asked of anyone");
+    }
+}
+
+/// `testThreeNodeQuorumVoteGranted`: one grant of two is a majority with
+/// its own; the other's rejection, after, changes nothing.
+#[test]
+fn candidate_state_test_three_node_quorum_vote_granted() {
+    for p in [Protocol::V3_7, Protocol::V4_1] {
+        let mut q = candidate(p, 3);
+        q.deliver(to(1, 2, answer(true)), 0);
+        assert_eq!(state(&q, 1), (Role::Leader, 2, Some(1), None), "{p}");
+        q.deliver(to(1, 3, answer(false)), 0);
+        assert_eq!(state(&q, 1), (Role::Leader, 2, Some(1), None), "{p}");
+    }
+}
+
+/// `testThreeNodeQuorumVoteRejected`: one rejection is not yet a loss (the
+/// other may still grant); two are.
+#[test]
+fn candidate_state_test_three_node_quorum_vote_rejected() {
+    for p in [Protocol::V3_7, Protocol::V4_1] {
+        let mut q = candidate(p, 3);
+        q.deliver(to(1, 2, answer(false)), 0);
+        assert!(!q.voter(1).backing_off, "{p}: one rejection");
+        assert_eq!(q.voter(1).role, Role::Candidate, "{p}");
+        q.deliver(to(1, 3, answer(false)), 0);
+        assert!(q.voter(1).backing_off, "{p}: rejected by both, it backs off");
+        // And one rejection, then a grant, wins.
+        let mut q = candidate(p, 3);
+        q.deliver(to(1, 2, answer(false)), 0);
+        q.deliver(to(1, 3, answer(true)), 0);
+        assert_eq!(q.voter(1).role, Role::Leader, "{p}");
+    }
+}
+
+/// `testIdempotentGrant`: a voter's grant counts once, however often it
+/// comes: in a quorum of five, the candidate and voter 2 granting twice are
+/// two votes of the three it needs.
+#[test]
+fn candidate_state_test_idempotent_grant() {
+    for p in [Protocol::V3_7, Protocol::V4_1] {
+        let mut q = candidate(p, 5);
+        q.deliver(to(1, 2, answer(true)), 0);
+        q.deliver(to(1, 2, answer(true)), 0);
+        assert_eq!(q.voter(1).role, Role::Candidate, "{p}: a repeated grant is no second vote");
+        q.deliver(to(1, 3, answer(true)), 0);
+        assert_eq!(q.voter(1).role, Role::Leader, "{p}");
+    }
+}
+
+/// `testIdempotentReject`: a voter's rejection counts once: in a quorum of
+/// five, voter 2 rejecting twice is not the three rejections that lose.
+#[test]
+fn candidate_state_test_idempotent_reject() {
+    for p in [Protocol::V3_7, Protocol::V4_1] {
+        let mut q = candidate(p, 5);
+        for _ in 0..3 {
+            q.deliver(to(1, 2, answer(false)), 0);
+        }
+        assert!(!q.voter(1).backing_off, "{p}: one voter's rejections are one");
+        q.deliver(to(1, 3, answer(false)), 0);
+        assert!(!q.voter(1).backing_off, "{p}: two of five");
+        q.deliver(to(1, 4, answer(false)), 0);
+        assert!(q.voter(1).backing_off, "{p}: three of five reject: lost");
+    }
+}
+
+/// `testCannotChangeVoteGrantedToRejected` and `…RejectedToGranted`: Kafka
+/// refuses to record a voter's second, different answer; the model ignores
+/// it, so a grant then a rejection from voter 2 is still a grant.
+#[test]
+fn candidate_state_test_cannot_change_vote() {
+    for p in [Protocol::V3_7, Protocol::V4_1] {
+        let mut q = candidate(p, 5);
+        q.deliver(to(1, 2, answer(true)), 0);
+        q.deliver(to(1, 2, answer(false)), 0);
+        q.deliver(to(1, 3, answer(true)), 0);
+        assert_eq!(q.voter(1).role, Role::Leader, "{p}: granted by 2 and 3");
+        let mut q = candidate(p, 5);
+        q.deliver(to(1, 2, answer(false)), 0);
+        q.deliver(to(1, 2, answer(true)), 0);
+        q.deliver(to(1, 3, answer(true)), 0);
+        assert_eq!(q.voter(1).role, Role::Candidate, "{p}: 2's rejection stands: one grant of the two it needs");
+    }
+}
+
+/// `testGrantVote`: a candidate grants no other candidate a vote in its
+/// epoch, whether that one's log is up to date or not.
+#[test]
+fn candidate_state_test_grant_vote() {
+    for p in [Protocol::V3_7, Protocol::V4_1] {
+        for (last_epoch, last_offset) in [(0, 0), (1, 99)] {
+            let mut q = candidate(p, 3);
+            q.deliver(to(1, 3, vote(2, last_epoch, last_offset)), 0);
+            let (granted, _, epoch, _) = vote_answer(&mut q);
+            assert_eq!((granted, epoch), (false, 2), "{p}");
+            assert_eq!(state(&q, 1), (Role::Candidate, 2, None, Some(1)), "{p}");
+        }
+    }
+}
+
+// ----- a follower (FollowerStateTest) ------------------------------------------------------------
+
+/// `FollowerStateTest.testFetchTimeoutExpiration`: a follower that hears
+/// nothing from its leader keeps following until the fetch timeout, and no
+/// longer (4.1: it turns prospective; 3.7: candidate in the next epoch).
+#[test]
+fn follower_state_test_fetch_timeout_expiration() {
+    for (p, after) in [(Protocol::V4_1, (Role::Prospective, 5)), (Protocol::V3_7, (Role::Candidate, 6))] {
+        let mut q = quorum(p, 3);
+        restarted(&mut q, 1, 5, Some(2), None, log(&[]), 0);
+        assert_eq!(q.voter(1).timer_ms, Some(T_F), "{p}: the fetch timer runs from the start of following");
+        poll(&mut q, T_F / 4);
+        poll(&mut q, T_F - 1);
+        assert_eq!(state(&q, 1), (Role::Follower, 5, Some(2), None), "{p}");
+        poll(&mut q, T_F);
+        assert_eq!((q.voter(1).role, q.voter(1).epoch), after, "{p}");
+    }
+}
+
+/// `testMonotonicHighWatermark`: a follower's HW never goes back. Kafka's
+/// `FollowerState` refuses a lower one; the model's follower keeps the
+/// higher (a leader of the same epoch never sends a lower one).
+#[test]
+fn follower_state_test_monotonic_high_watermark() {
+    let mut q = quorum(Protocol::V4_1, 3);
+    restarted(&mut q, 1, 2, Some(3), None, log(&[1, 1, 1]), 0);
+    let answer = |hw| to(1, 3, Rpc::FetchResponse { epoch: 2, leader: Some(3), error: None, records: vec![], diverging: None, high_watermark: Some(hw) });
+    // Each answer is taken (1, then 3), and a lower one after is not.
+    for (hw, kept) in [(1, 1), (3, 3), (2, 3)] {
+        poll(&mut q, 0);
+        wire(&mut q);
+        q.deliver(answer(hw), 0);
+        assert_eq!(q.voter(1).high_watermark, Some(kept), "HW {hw} answered");
+    }
+}
+
+/// `FollowerStateTest.testGrantVote`: a follower with a leader grants no
+/// vote in its epoch, to any voter, up to date or not.
+#[test]
+fn follower_state_test_grant_vote() {
+    for (from, last_epoch, last_offset) in [(2, 0, 0), (2, 2, 99), (3, 0, 0), (3, 2, 99)] {
+        let mut q = quorum(Protocol::V4_1, 3);
+        restarted(&mut q, 1, 2, Some(3), None, log(&[]), 0);
+        q.deliver(to(1, from, vote(2, last_epoch, last_offset)), 0);
+        let (granted, _, epoch, leader) = vote_answer(&mut q);
+        assert_eq!((granted, epoch, leader), (false, 2, Some(3)), "from {from}");
+        assert_eq!(state(&q, 1), (Role::Follower, 2, Some(3), None));
+    }
+}
+
 // ----- pre-vote (KafkaRaftClientPreVoteTest, 4.0) ----------------------------------------
 
 /// `testHandlePreVoteRequestAsFollower`: a follower grants a pre-vote only
