@@ -12,7 +12,7 @@ SEED ?=
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
 	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
-	@echo "make build   the wasm packages (www/pkg, www/pkg-quorum with the controller quorum, www/pkg-fast for the workers), the gallery and the bundle (www/bundle)"
+	@echo "make build   the wasm packages (www/pkg, www/pkg-quorum with the controller quorum, www/pkg-fast for the workers), the gallery, the first frames, the tours' answers and the bundle (www/bundle)"
 	@echo "make bench   $(BENCH)"
 	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome; the page's longest task opening each"
 	@echo "make bench-explorer  distinct states/s against the first explorer (commit 3028687), interleaved runs, best of three"
@@ -32,6 +32,7 @@ build:
 	@scripts/build-wasm.sh
 	@node scripts/gallery.mjs
 	@node scripts/first-frames.mjs
+	@node scripts/tour-answers.mjs
 	@node scripts/bundle.mjs
 
 # Serves www/ and bundles it again on every change of a source file.
@@ -45,6 +46,7 @@ test:
 	@scripts/build-wasm.sh
 	@node scripts/gallery.mjs
 	@node scripts/first-frames.mjs
+	@node scripts/tour-answers.mjs
 	@node scripts/bundle.mjs
 	@$(MAKE) --no-print-directory test-browser
 
@@ -67,7 +69,7 @@ bench-worst:
 	@scripts/setup.sh wasm browser docs
 	cargo build --release --bin highwater --example fuzz
 	@scripts/build-wasm.sh
-	@node scripts/gallery.mjs && node scripts/first-frames.mjs && node scripts/bundle.mjs
+	@node scripts/gallery.mjs && node scripts/first-frames.mjs && node scripts/tour-answers.mjs && node scripts/bundle.mjs
 	node scripts/worst-case.mjs
 	node scripts/bench-main-thread.mjs --runs 3
 
@@ -101,4 +103,4 @@ site:
 
 clean:
 	cargo clean
-	rm -rf www/pkg www/pkg-quorum www/pkg-fast www/bundle www/first-frames
+	rm -rf www/pkg www/pkg-quorum www/pkg-fast www/bundle www/first-frames www/tour-answers

@@ -220,6 +220,7 @@ export function ensureBuilt() {
   }
   run(process.execPath, ['scripts/gallery.mjs']);
   run(process.execPath, ['scripts/first-frames.mjs']);
+  run(process.execPath, ['scripts/tour-answers.mjs']);
   if (!fs.existsSync(path.join(ROOT, 'node_modules', 'esbuild'))) run('bash', ['scripts/setup.sh', 'node']);
   run(process.execPath, ['scripts/bundle.mjs']);
 }

@@ -44,6 +44,8 @@ export function ensureBuilt() {
   if (r.status !== 0) throw new Error(`scripts/gallery.mjs failed: ${r.stderr}`);
   const f = spawnSync(process.execPath, ['scripts/first-frames.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (f.status !== 0) throw new Error(`scripts/first-frames.mjs failed: ${f.stderr}`);
+  const a = spawnSync(process.execPath, ['scripts/tour-answers.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  if (a.status !== 0) throw new Error(`scripts/tour-answers.mjs failed: ${a.stderr}`);
   // The page loads the bundle: made again when a source module is newer.
   const b = spawnSync(process.execPath, ['scripts/bundle.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   if (b.status !== 0) throw new Error(`scripts/bundle.mjs failed: ${b.stderr}`);

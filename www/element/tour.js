@@ -15,6 +15,8 @@ import { excerpt, visible } from '../words/user-text.js';
 import { describeStep, formatMs } from '../words/describe.js';
 import { describePath, formatValue } from '../words/predict-text.js';
 
+import { tourFingerprint } from './tour-fingerprint.js';
+
 let file = null; // Promise<tours/index.json>
 let index = null; // Promise<string[]>
 const cache = new Map(); // id -> Promise<tour>
@@ -58,6 +60,23 @@ export async function loadTour(id) {
     cache.set(id, p);
   }
   return cache.get(id);
+}
+
+/**
+ * What the model says of built-in tour `id` (its questions' answers and
+ * choices, and its findings), as the build computed it
+ * (www/tour-answers/<id>.json, scripts/tour-answers.mjs): a few hundred
+ * bytes instead of the workers' core. Rejects when there is no such file, or
+ * it was made from another version of the tour (its fingerprint differs
+ * from `data`'s): the page then checks the tour in a worker.
+ */
+export async function tourAnswers(id, data) {
+  const response = await fetch(new URL(`../tour-answers/${id}.json`, import.meta.url));
+  if (!response.ok) throw new Error(`tour-answers/${id}.json: ${response.status}`);
+  const file = await response.json();
+  if (!file || file.highwater_tour_answers !== 1 || file.tour !== id) throw new Error(`tour-answers/${id}.json: not this tour's answers`);
+  if (file.fingerprint !== tourFingerprint(data)) throw new Error(`tour-answers/${id}.json: made from another version of the tour`);
+  return file.checked;
 }
 
 /**

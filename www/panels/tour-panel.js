@@ -8,7 +8,7 @@ import { h, patch } from '../draw/dom.js';
 import { t, language, num } from '../words/i18n.js';
 import { excerpt } from '../words/user-text.js';
 import { phrase } from '../words/event-text.js';
-import { TourPlayer, loadTour, tourIds } from '../element/tour.js';
+import { TourPlayer, loadTour, tourIds, tourAnswers } from '../element/tour.js';
 import { bringIntoView } from '../element/scroll.js';
 import { checkTourText, checkBuiltInTour, tourFromLink } from '../element/tour-check.js';
 
@@ -177,9 +177,11 @@ export class Tours {
       pg.notify('error', t('tour.could_not_open', { message: phrase(err.message, t) }));
       return false;
     }
-    // A built-in tour with questions: their choices come from the model, in a worker.
+    // A built-in tour with questions: their choices come from the model, as
+    // the build computed them (a small file), else from a worker that checks the tour.
     if (!checked && tour.checking === 'pending') {
-      checkBuiltInTour(data).then((result) => {
+      const answers = typeof source === 'string' ? tourAnswers(source, data) : Promise.reject(new Error('not a built-in tour'));
+      answers.catch(() => checkBuiltInTour(data)).then((result) => {
         if (pg.closed || pg.tour !== tour) return;
         pg.enter();
         this.checked(tour, result);
