@@ -454,7 +454,7 @@ export class Playground {
       try {
         retry();
       } catch (err) {
-        this.notify('error', t('notice.bad_link_kept', { message: err && err.message ? phrase(err.message, t) : String(err) }));
+        this.notify('error', t('notice.could_not_start', { message: err && err.message ? phrase(err.message, t) : String(err) }));
       }
     }, (err) => {
       done();
