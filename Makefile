@@ -7,12 +7,12 @@ BENCH ?= cargo run --release --example bench
 SECONDS ?= 60
 SEED ?=
 
-.PHONY: help setup build serve test test-native test-browser bench bench-worst bench-explorer fuzz bless screenshots package site clean
+.PHONY: help setup build serve test test-native test-browser bench bench-worst bench-explorer fuzz bless screenshots package site check-sites clean
 
 help:
 	@echo "make serve   build the wasm package and serve www/ on http://127.0.0.1:$(PORT)/"
 	@echo "make test    native tests (cargo test --release), wasm build, browser tests"
-	@echo "make build   the wasm packages (www/pkg, www/pkg-quorum with the controller quorum, www/pkg-fast for the workers), the gallery, the first frames, the tours' answers and the bundle (www/bundle)"
+	@echo "make build   the wasm packages (www/pkg, www/pkg-quorum with the controller quorum, www/pkg-fast for the workers), the gallery, the first frames, the tours' answers, the posters and the bundle (www/bundle)"
 	@echo "make bench   $(BENCH)"
 	@echo "make bench-worst  the worst-case inputs natively and in wasm (Chromium): time, memory, outcome; the page's longest task opening each"
 	@echo "make bench-explorer  distinct states/s against the first explorer (commit 3028687), interleaved runs, best of three"
@@ -21,6 +21,7 @@ help:
 	@echo "make screenshots  refresh docs/screenshot-*.png"
 	@echo "make package  the npm package highwater-playground: dist/highwater-playground-<version>.tgz"
 	@echo "make site    the whole static site in dist/site: the playground, the docs site under docs/, the package (make site BASE=/highwater/ for a sub-path)"
+	@echo "make check-sites  each docs tool's recipe (docs/embedding.md) followed in a fresh site, built, served under /kafka/ and checked in Chromium; the results into the docs"
 	@echo "make setup   install everything the above need"
 	@echo "make clean   remove build output"
 
@@ -33,6 +34,7 @@ build:
 	@node scripts/gallery.mjs
 	@node scripts/first-frames.mjs
 	@node scripts/tour-answers.mjs
+	@node scripts/posters.mjs
 	@node scripts/bundle.mjs
 
 # Serves www/ and bundles it again on every change of a source file.
@@ -47,6 +49,7 @@ test:
 	@node scripts/gallery.mjs
 	@node scripts/first-frames.mjs
 	@node scripts/tour-answers.mjs
+	@node scripts/posters.mjs
 	@node scripts/bundle.mjs
 	@$(MAKE) --no-print-directory test-browser
 
@@ -69,7 +72,7 @@ bench-worst:
 	@scripts/setup.sh wasm browser docs
 	cargo build --release --bin highwater --example fuzz
 	@scripts/build-wasm.sh
-	@node scripts/gallery.mjs && node scripts/first-frames.mjs && node scripts/tour-answers.mjs && node scripts/bundle.mjs
+	@node scripts/gallery.mjs && node scripts/first-frames.mjs && node scripts/tour-answers.mjs && node scripts/posters.mjs && node scripts/bundle.mjs
 	node scripts/worst-case.mjs
 	node scripts/bench-main-thread.mjs --runs 3
 
@@ -101,6 +104,11 @@ site:
 	@scripts/setup.sh docs
 	@node scripts/site.mjs --out dist/site --base $(BASE)
 
+# Fresh sites made by the tools' own generators (npm and PyPI); target/check-sites keeps them for a look.
+check-sites:
+	@scripts/setup.sh wasm browser docs
+	@node scripts/check-sites.mjs --write-docs
+
 clean:
 	cargo clean
-	rm -rf www/pkg www/pkg-quorum www/pkg-fast www/bundle www/first-frames www/tour-answers
+	rm -rf www/pkg www/pkg-quorum www/pkg-fast www/bundle www/first-frames www/tour-answers www/posters

@@ -3,7 +3,7 @@
 //
 //   scripts/fetch-raftscope.sh && node scripts/bench-first-load.mjs
 //     [--runs 7] [--profile fast|slow|both] [--json FILE] [--waterfall]
-//     [--tour NAME] [--scenario NAME --step N]
+//     [--tour NAME] [--scenario NAME [--step N]] [--without-poster]
 //
 // --tour opens the full page at that tour's first stop (index.html?tour=NAME);
 // --scenario and --step give the docs page's element a gallery scenario and
@@ -13,16 +13,22 @@
 // What it measures, per load, from navigation start (performance.now() of
 // the page), in a fresh browser context each time (cold: no HTTP cache, no
 // code cache, no open connection carried over):
-//   full page  www/index.html: first drawn state = the performance mark
+//   full page  www/index.html: first drawn state = its poster's paint
+//              (Element Timing, `elementtiming="highwater-poster"`: the
+//              page without a tour has one) or the performance mark
 //              `highwater:first-draw` (the board drawn: from the first
 //              frame, or from the core), or else the first broker
-//              (`.broker-row`) in the element's shadow root; also the live
+//              (`.broker-row`) in the element's shadow root, whichever
+//              comes first; also the live
 //              board (data-ready="true": the controls work) and the mark
 //              `highwater:core-ready` ("n/a" where the page sets none);
 //   docs page  a plain page of a few paragraphs and one
-//              <highwater-playground scenario="kip101-loss-after-restart" step="8">,
-//              the element's bundle (the npm package's main module):
-//              the same three moments;
+//              <highwater-playground scenario="kip101-loss-after-restart">
+//              holding its poster (posters/<scenario>.svg; none with
+//              --without-poster, which takes the full page's out too, or
+//              --step), with the room rules of
+//              docs/embedding.md, and the element's bundle (the npm
+//              package's main module): the same three moments;
 //   RaftScope  its index.html: first drawn state = the first `g.server` in
 //              its svg (script.js draws all five in one go).
 // The times are taken in the page by a MutationObserver (addInitScript),
@@ -79,13 +85,16 @@ const { values } = parseArgs({
     waterfall: { type: 'boolean', default: false },
     tour: { type: 'string' },
     scenario: { type: 'string', default: 'kip101-loss-after-restart' },
-    step: { type: 'string', default: '8' },
+    step: { type: 'string' },
+    'without-poster': { type: 'boolean', default: false },
   },
 });
 const NAME = /^[a-z0-9-]{1,64}$/;
 if (values.tour !== undefined && !NAME.test(values.tour)) fail(`--tour must be a tour's name, not ${values.tour}`);
 if (!NAME.test(values.scenario)) fail(`--scenario must be a gallery scenario's name, not ${values.scenario}`);
-if (!/^[0-9]{1,5}$/.test(values.step)) fail(`--step must be a step number, not ${values.step}`);
+if (values.step !== undefined && !/^[0-9]{1,5}$/.test(values.step)) fail(`--step must be a step number, not ${values.step}`);
+// A poster is of the scenario's default step: with another step the docs page has none.
+const POSTER = !values['without-poster'] && values.step === undefined;
 const RUNS = Number(values.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) fail(`--runs must be a positive integer, not ${values.runs}`);
 const profiles = values.profile === 'both' ? ['fast', 'slow'] : [values.profile];
@@ -108,7 +117,9 @@ const DOCS_PAGE = `<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Truncation after a restart</title>
-  <style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 44rem; padding: 0 1rem; }</style>
+  <style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 44rem; padding: 0 1rem; }
+    highwater-playground { display: block; } highwater-playground:not([data-ready]) { min-height: 440px; }
+    highwater-playground img { display: block; max-width: 100%; height: auto; }</style>
   <script type="module" src="/bundle/highwater-playground.js"></script>
 </head>
 <body>
@@ -116,7 +127,7 @@ const DOCS_PAGE = `<!doctype html>
   <p>Before KIP-101 a follower that restarted truncated its log to its high watermark, then fetched from the leader.</p>
   <p>If the leader failed at that moment, the follower could become leader with fewer records than were acknowledged.</p>
   <p>Step through the run below: the loss happens at step eight.</p>
-  <highwater-playground scenario="${values.scenario}" step="${values.step}"></highwater-playground>
+  <highwater-playground scenario="${values.scenario}"${values.step === undefined ? '' : ` step="${values.step}"`}>${POSTER ? `<img src="/posters/${values.scenario}.svg" elementtiming="highwater-poster" alt="The board of this run">` : ''}</highwater-playground>
   <p>With leader epochs the follower asks the leader where its epoch ends, and truncates only what diverges.</p>
 </body>
 </html>
@@ -152,6 +163,10 @@ function watchFirstDraw() {
     }
     if (seen.servers === undefined && document.querySelector('svg #servers .server')) mark('servers');
   }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+  // A poster (elementtiming="highwater-poster"): when the browser painted it.
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.identifier === 'highwater-poster' && seen.poster === undefined) seen.poster = e.renderTime || e.loadTime;
+  }).observe({ type: 'element', buffered: true });
 }
 
 const PAGES = [
@@ -238,7 +253,9 @@ async function load(browser, url, page, profile) {
       ...(r.failed ? { failed: r.failed } : {}),
     })).sort((a, b) => a.start - b.start);
     // The full page's own mark where it has one (the observer sees the same moment, a microtask later).
-    const firstDraw = page.site === 'highwater' ? inPage.firstDrawMark ?? inPage.seen.board ?? inPage.seen.ready : inPage.seen[page.drawn];
+    // A poster counts where it came first (its paint, against the others' DOM moments: in its disfavour).
+    const board = inPage.firstDrawMark ?? inPage.seen.board ?? inPage.seen.ready;
+    const firstDraw = page.site === 'highwater' ? Math.min(board ?? Infinity, inPage.seen.poster ?? Infinity) : inPage.seen[page.drawn];
     const before = list.filter((r) => r.end !== null && r.end <= firstDraw);
     return {
       firstDraw: round(firstDraw, 1),
@@ -268,6 +285,13 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'highwater-first-load-'));
 const site = path.join(tmp, 'www');
 fs.cpSync(WWW, site, { recursive: true, dereference: true });
 fs.writeFileSync(path.join(site, 'bench-docs.html'), DOCS_PAGE);
+if (values['without-poster']) {
+  // The page as it was before it had a poster.
+  const index = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+  const without = index.replace(/<img id="poster"[^>]*>/, '');
+  if (without === index) fail('www/index.html has no <img id="poster"> to take out');
+  fs.writeFileSync(path.join(site, 'index.html'), without);
+}
 const servers = {
   highwater: await serve({ port: 0, root: site }),
   raftscope: await serve({ port: 0, root: RAFTSCOPE }),

@@ -11,21 +11,17 @@
 //   node scripts/first-frames.mjs        after scripts/gallery.mjs
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { WWW, loadCore, writeFolder } from './generated.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const WWW = path.join(ROOT, 'www');
-const PKG = path.join(WWW, 'pkg-quorum');
 const OUT = path.join(WWW, 'first-frames');
 /** The file's format; the page ignores a file of another. */
 export const FORMAT = 1;
 
-if (!fs.existsSync(path.join(PKG, 'highwater_bg.wasm')) || !fs.existsSync(path.join(WWW, 'gallery.json'))) {
-  console.error('first-frames: www/pkg-quorum or www/gallery.json is missing; run make build');
+if (!fs.existsSync(path.join(WWW, 'gallery.json'))) {
+  console.error('first-frames: www/gallery.json is missing; run make build');
   process.exit(1);
 }
-const core = await import(path.join(PKG, 'highwater.js'));
-core.initSync({ module: fs.readFileSync(path.join(PKG, 'highwater_bg.wasm')) });
+const core = await loadCore('pkg-quorum', 'first-frames');
 
 /** The answers for one scenario, at every position of its run. */
 function frame(scenario, focus) {
@@ -58,16 +54,5 @@ function frame(scenario, focus) {
 const { entries } = JSON.parse(fs.readFileSync(path.join(WWW, 'gallery.json'), 'utf8'));
 const frames = [['default', { version: 1, config: core.defaultConfig(), steps: [] }, 0], ...entries.map((e) => [e.id, e.scenario, e.focus])];
 fs.mkdirSync(OUT, { recursive: true });
-let bytes = 0;
-for (const [id, scenario, focus] of frames) {
-  const text = `${JSON.stringify(frame(scenario, focus))}\n`;
-  bytes += text.length;
-  // Written beside and renamed into place: test files run in parallel.
-  const file = path.join(OUT, `${id}.json`);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text);
-  fs.renameSync(tmp, file);
-}
-const keep = new Set(frames.map(([id]) => `${id}.json`));
-for (const name of fs.readdirSync(OUT)) if (!keep.has(name) && !name.endsWith('.tmp')) fs.rmSync(path.join(OUT, name));
+const bytes = writeFolder(OUT, new Map(frames.map(([id, scenario, focus]) => [`${id}.json`, `${JSON.stringify(frame(scenario, focus))}\n`])));
 console.log(`first-frames: ${frames.length} files in www/first-frames/ (${bytes} bytes)`);

@@ -144,6 +144,8 @@ export function collectFiles(dir, entries = ENTRIES) {
       if (d !== e && exists.has(d)) files.add(d);
     }
   }
+  // The posters: for host pages to show before any script (docs/embedding.md); no module names them.
+  for (const f of all) if (f.startsWith('posters/') && f.endsWith('.svg')) add(f);
   while (queue.length) {
     const rel = queue.shift();
     if (!/\.(m?js|html|css)$/i.test(rel)) continue;
@@ -193,6 +195,7 @@ export function packageJson({ version, description, files, repository = null, ho
       // The element's style sheet keeps its public name at the package's root.
       ...(has('element/style.css') ? { './style.css': './element/style.css' } : {}),
       ...(has('gallery.json') ? { './gallery.json': './gallery.json' } : {}),
+      ...(files.some((f) => f.startsWith('posters/')) ? { './posters/*': './posters/*' } : {}),
       ...(has('index.html') ? { './index.html': './index.html' } : {}),
       ...(has('tour.schema.json') ? { './tour.schema.json': './tour.schema.json' } : {}),
       ...Object.fromEntries(FRAMEWORK_TYPES.filter((f) => has(`types/${f}.d.ts`)).map((f) => [`./types/${f}`, { types: `./types/${f}.d.ts` }])),
@@ -221,6 +224,7 @@ export function ensureBuilt() {
   run(process.execPath, ['scripts/gallery.mjs']);
   run(process.execPath, ['scripts/first-frames.mjs']);
   run(process.execPath, ['scripts/tour-answers.mjs']);
+  run(process.execPath, ['scripts/posters.mjs']);
   if (!fs.existsSync(path.join(ROOT, 'node_modules', 'esbuild'))) run('bash', ['scripts/setup.sh', 'node']);
   run(process.execPath, ['scripts/bundle.mjs']);
 }

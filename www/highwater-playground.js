@@ -131,13 +131,23 @@ async function openGlossary(pg) {
   if (!dialog.open) dialog.showModal();
 }
 
+/** A slot that shows the element's own content, as `className` places it. */
+function lightSlot(className) {
+  const slot = document.createElement('slot');
+  slot.className = className;
+  return slot;
+}
+
 /** What the host needs before the styles arrive: a box to be seen (and lazily loaded) in, and
  *  nothing inherited from the host page (its font, letter spacing, alignment…). */
 const HOST_RULES = `:host { all: initial; display: block; position: relative; }
 :host([hidden]) { display: none; }
 .hw-waiting { all: initial; min-height: 240px; display: grid; place-items: center; font: 14px system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; }
 .hw-failed { all: initial; display: block; box-sizing: border-box; padding: 8px 12px; font: 14px/1.4 system-ui, sans-serif; color: #5a6472; border: 1px dashed #b9c1cc; border-radius: 10px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-:host([data-scheme="dark"]) .hw-failed { color: #aeb6c2; border-color: #4b5563; }`;
+:host([data-scheme="dark"]) .hw-failed { color: #aeb6c2; border-color: #4b5563; }
+::slotted(img) { display: block; max-width: 100%; height: auto; }
+.hw-under { display: block; position: absolute; inset: 0; overflow: hidden; }
+.hw:not(.undrawn) ~ .hw-under { display: none; }`;
 let hostStyles = null;
 /** The host's sheet, made at the first element (not at import: the module is imported where there is no DOM too). */
 function hostSheet() {
@@ -216,9 +226,12 @@ function watchScheme(el, on) {
   if (on) themed.add(el);
   else themed.delete(el);
   if (themed.size && !watcher) {
+    // Any attribute of <html> or <body>: a toggle may name its scheme in one of
+    // its own (MkDocs Material's data-md-color-scheme on <body>) that only
+    // repaints the background.
     const observer = new MutationObserver(rescheme);
-    observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
-    if (document.body) observer.observe(document.body, { attributes: true, attributeFilter: ['class', 'data-theme', 'style'] });
+    observer.observe(document.documentElement, { attributes: true });
+    if (document.body) observer.observe(document.body, { attributes: true });
     if (DARK) DARK.addEventListener('change', rescheme);
     watcher = () => { observer.disconnect(); if (DARK) DARK.removeEventListener('change', rescheme); };
   } else if (!themed.size && watcher) {
@@ -270,6 +283,11 @@ export class HighwaterPlayground extends ElementBase {
     this.unwire = []; // listeners outside the shadow root, removed when it is laid out again
   }
 
+  /** Has the host page put content of its own in it (a poster, a fallback link; not an inline tour)? */
+  hasLight() {
+    return [...this.children].some((c) => c.localName !== 'script');
+  }
+
   /** The playground inside (null until it has loaded). */
   get playground() {
     return this.pg;
@@ -308,11 +326,16 @@ export class HighwaterPlayground extends ElementBase {
     if (this.size() === 'full' || this.hasAttribute('tour')) tourIds().catch(() => {});
     this.firstFrame().catch(() => {});
     if (!this.shadowRoot.childElementCount) {
-      const wait = document.createElement('div');
-      wait.className = 'hw-waiting';
-      wait.dir = 'ltr';
-      wait.textContent = '…';
-      this.shadowRoot.append(wait);
+      if (this.hasLight()) {
+        // Its own content (a poster, a link to the run) stays in view until the board is drawn.
+        this.shadowRoot.append(lightSlot('hw-light'));
+      } else {
+        const wait = document.createElement('div');
+        wait.className = 'hw-waiting';
+        wait.dir = 'ltr';
+        wait.textContent = '…';
+        this.shadowRoot.append(wait);
+      }
     }
     if (this.hasAttribute('sync-url') || typeof IntersectionObserver === 'undefined') {
       this.start();
@@ -560,7 +583,8 @@ export class HighwaterPlayground extends ElementBase {
     }
     const root = this.shadowRoot;
     root.adoptedStyleSheets = [hostSheet(), ...styles];
-    root.replaceChildren(markup());
+    // The markup is laid out hidden until its first draw: the element's own content (a poster) over it till then.
+    root.replaceChildren(markup(), ...(this.hasLight() ? [lightSlot('hw-under')] : []));
     const box = root.getElementById('root');
     box.lang = lang;
     box.classList.toggle('page', page);

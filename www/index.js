@@ -3,9 +3,23 @@
 // runs under `script-src 'self'`. The size is set before the element's module
 // is loaded: the element lays itself out once, by the size it has then. The
 // page loads the bundle (scripts/bundle.mjs, built by make build and make serve).
+import { chooseLanguage } from './words/languages.js';
+
 const query = new URLSearchParams(location.search);
 const embed = query.has('embed');
 if (embed) document.querySelector('highwater-playground').setAttribute('controls', 'compact');
+
+// The element's own rule for a first frame (HighwaterPlayground.frameSource): no fragment, no tour.
+const opensEmptyRun = !location.hash && !query.has('tour') && !query.has('tour-src');
+
+// The poster (index.html) is the empty run's board in English: taken away
+// where the page opens another run, in the page's language elsewhere.
+const poster = document.getElementById('poster');
+if (poster) {
+  const lang = chooseLanguage(query.get('lang'), navigator.languages || [navigator.language]);
+  if (!opensEmptyRun) poster.remove();
+  else if (lang !== 'en') poster.src = `posters/${lang}/default.svg`;
+}
 
 // Asked for now, before the element's bundle is in, only where they are used:
 // the empty run's first frame (a link, a tour or a fork has none) and, on
@@ -18,8 +32,7 @@ const preload = (href) => {
   link.href = href;
   document.head.append(link);
 };
-// The element's own rule for a first frame (HighwaterPlayground.frameSource): no fragment, no tour.
-if (!location.hash && !query.has('tour') && !query.has('tour-src')) preload('first-frames/default.json');
+if (opensEmptyRun) preload('first-frames/default.json');
 if (!embed) {
   preload('tours/index.json');
   preload('locales/en/tours.json');

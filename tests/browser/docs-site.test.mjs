@@ -49,6 +49,9 @@ test('the site is built from the installed package: its pages, the package copy,
   assert.match(lesson, /<highwater-playground id="min-isr" scenario="hw-is-min-isr-leo" step="9"[^>]*>/);
   assert.match(lesson, /<highwater-playground id="kip101" scenario="kip101-loss-after-restart" step="8"[^>]*>/);
   assert.match(fs.readFileSync(path.join(out, 'zh-hans', 'index.html'), 'utf8'), /<highwater-playground [^>]*lang="zh-Hans"/);
+  // The first element's poster, from the package's copy, shown until the element draws.
+  assert.match(lesson, /<highwater-playground id="min-isr"[^>]*><img [^>]*src="\/highwater-playground\/posters\/hw-is-min-isr-leo\.svg"[^>]*elementtiming="highwater-poster"/);
+  assert.ok(fs.existsSync(path.join(out, NAME, 'posters', 'hw-is-min-isr-leo.svg')));
 });
 
 test('screenshots of every page at 1440 and 390 px', { timeout: 180000 }, async () => {

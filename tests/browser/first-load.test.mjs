@@ -42,7 +42,8 @@ const laterWords = (asked) => asked.filter((p) => p.startsWith('/locales/') && L
 test('the page: one module for the element, nothing it does not show (on a first visit the diagram\'s panel is closed)', async () => {
   const asked = await requests();
   const modules = asked.filter((p) => p.endsWith('.js')).sort();
-  assert.deepEqual(modules, ['/bundle/highwater-playground.js', '/index.js'], 'the page script and the bundle');
+  // index.js picks its poster's language with words/languages.js (no import of its own, preloaded with it).
+  assert.deepEqual(modules, ['/bundle/highwater-playground.js', '/index.js', '/words/languages.js'], 'the page script and the bundle');
   for (const later of LATER) assert.ok(!asked.some((p) => p.includes(later)), `${later} is fetched only when used`);
   assert.ok(asked.includes('/pkg/highwater_bg.wasm'));
   assert.ok(asked.includes('/bundle/style.css'), 'the minified style sheet');

@@ -37,15 +37,17 @@ export async function scenarioLink(name) {
   }
 }
 
-/** The wasm package (built if missing), the gallery and the first frames (always rewritten: cheap, and they must match the scenarios) and the bundle. */
+/** The wasm package (built if missing), the gallery, the first frames, the tours' answers and the posters (always rewritten: cheap, and they must match the scenarios) and the bundle. */
 export function ensureBuilt() {
   if (['pkg', 'pkg-quorum', 'pkg-fast'].some((dir) => !fs.existsSync(path.join(ROOT, 'www', dir, 'highwater_bg.wasm')))) run('bash', ['scripts/build-wasm.sh']);
   const r = spawnSync(process.execPath, ['scripts/gallery.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scripts/gallery.mjs failed: ${r.stderr}`);
   const f = spawnSync(process.execPath, ['scripts/first-frames.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (f.status !== 0) throw new Error(`scripts/first-frames.mjs failed: ${f.stderr}`);
-  const a = spawnSync(process.execPath, ['scripts/tour-answers.mjs'], { cwd: ROOT, encoding: 'utf8' });
-  if (a.status !== 0) throw new Error(`scripts/tour-answers.mjs failed: ${a.stderr}`);
+  for (const script of ['tour-answers', 'posters']) {
+    const a = spawnSync(process.execPath, [`scripts/${script}.mjs`], { cwd: ROOT, encoding: 'utf8' });
+    if (a.status !== 0) throw new Error(`scripts/${script}.mjs failed: ${a.stderr}`);
+  }
   // The page loads the bundle: made again when a source module is newer.
   const b = spawnSync(process.execPath, ['scripts/bundle.mjs', '--if-stale'], { cwd: ROOT, encoding: 'utf8' });
   if (b.status !== 0) throw new Error(`scripts/bundle.mjs failed: ${b.stderr}`);

@@ -73,6 +73,17 @@ test('theme: the host page\'s toggle and the attribute are followed as they chan
   await page.context().close();
 });
 
+test('theme: a toggle of the body\'s own attribute that repaints its background (MkDocs Material\'s data-md-color-scheme) is followed', async () => {
+  const page = await hostPage({ body: 'data-md-color-scheme="default"' });
+  await page.addStyleTag({ content: 'body { background: #ffffff } [data-md-color-scheme="slate"] { background: #1e2129 }' });
+  assert.equal((await look(page)).scheme, 'light');
+  await page.evaluate(() => document.body.setAttribute('data-md-color-scheme', 'slate'));
+  await page.waitForFunction(() => document.getElementById('a').dataset.scheme === 'dark');
+  await page.evaluate(() => document.body.setAttribute('data-md-color-scheme', 'default'));
+  await page.waitForFunction(() => document.getElementById('a').dataset.scheme === 'light');
+  await page.context().close();
+});
+
 const LANDMARKS = 'h1, header, main, footer, nav, aside, section[aria-label]:not([role="group"]), section[aria-labelledby]:not([role="group"]), form[aria-label]:not([role="group"]), [role="banner"], [role="main"], [role="contentinfo"], [role="navigation"], [role="heading"][aria-level="1"]';
 
 test('an element in a docs page adds no landmark and no h1; the full page has its own', async () => {

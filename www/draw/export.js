@@ -5,7 +5,7 @@
 // through text nodes, so it is escaped, never parsed as markup. Everything
 // drawn is a field of the core's state; no protocol logic here.
 
-import { h, patch } from './dom.js';
+import { h } from './dom.js';
 import { t as translate } from '../words/i18n.js';
 import { renderDiagram, DIAGRAM_FONT } from './diagram.js';
 import { visible, xmlSafe } from '../words/user-text.js';
@@ -34,30 +34,36 @@ export function fileName(name, extension) {
   return `highwater${slug ? `-${slug}` : ''}.${extension}`;
 }
 
-/** A vnode (and what it holds) with every text and attribute value as XML can carry it (xmlSafe). */
-function xmlTree(v) {
-  if ('text' in v) return { text: xmlSafe(v.text) };
-  const attrs = {};
-  for (const [name, value] of Object.entries(v.attrs)) attrs[name] = typeof value === 'string' ? xmlSafe(value) : value;
-  return { ...v, attrs, children: v.children.map(xmlTree) };
+/** Text as XML writes it in an element (`attribute`: in a double-quoted attribute value). */
+function escapeXml(text, attribute = false) {
+  const s = xmlSafe(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return attribute ? s.replace(/"/g, '&quot;') : s;
+}
+
+/** A vnode and what it holds as XML text: every text and attribute value escaped, never read as markup. */
+function xml(v) {
+  if ('text' in v) return escapeXml(v.text);
+  let attrs = '';
+  for (const [name, value] of Object.entries(v.attrs)) {
+    if (name === 'key' || name === 'memo' || value === null || value === undefined || value === false) continue;
+    const text = name === 'style' && typeof value === 'object'
+      ? Object.entries(value).map(([k, x]) => `${k}:${x}`).join(';')
+      : value === true ? '' : value;
+    attrs += ` ${name}="${escapeXml(text, true)}"`;
+  }
+  return v.children.length ? `<${v.tag}${attrs}>${v.children.map(xml).join('')}</${v.tag}>` : `<${v.tag}${attrs}/>`;
 }
 
 /**
  * A vnode tree (an <svg> root) as standalone SVG text, with the fonts in an
  * embedded style. No character XML forbids (U+0000, U+001B…) gets in: a
  * record's value with one would make the file unreadable, and its PNG too.
+ * Written as text (no DOM), so the build writes the same files in Node.
  */
 export function svgText(root, { title } = {}) {
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  for (const [name, value] of Object.entries(root.attrs)) {
-    if (name === 'key' || name === 'memo' || value === null || value === undefined || value === false) continue;
-    if (name === 'xmlns') continue; // the namespace itself, set by createElementNS
-    svg.setAttribute(name, value === true ? '' : xmlSafe(value));
-  }
   const extra = [h('style', null, `svg{font-family:${DIAGRAM_FONT}}text{white-space:pre}`)];
   if (title) extra.unshift(h('title', null, visible(title)));
-  patch(svg, [...extra, ...root.children].map(xmlTree));
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${xml({ ...root, attrs: { ...root.attrs, xmlns: SVG_NS }, children: [...extra, ...root.children] })}\n`;
 }
 
 /** The space-time diagram (what `Simulation.spaceTime` returned) as standalone SVG text. */

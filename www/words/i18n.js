@@ -8,11 +8,8 @@
 // A value is a string with `{name}` placeholders, or a plural object
 // ({ "one": …, "other": … }) chosen by Intl.PluralRules on `params.count`.
 
-export const LANGUAGES = [
-  { code: 'en', name: 'English' },
-  { code: 'zh-Hans', name: '简体中文' },
-  { code: 'zh-Hant', name: '繁體中文' },
-];
+export { LANGUAGES, isLanguage, chooseLanguage } from './languages.js';
+import { isLanguage } from './languages.js';
 
 export const BUNDLES = ['ui', 'tours', 'events', 'gallery', 'glossary', 'rules', 'writer'];
 
@@ -26,7 +23,6 @@ export const BUNDLES = ['ui', 'tours', 'events', 'gallery', 'glossary', 'rules',
  */
 const FIRST = ['ui', 'events'];
 
-const CODES = new Set(LANGUAGES.map((l) => l.code));
 const PLURAL_FORMS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 
 /** Keys asked for that no table has (the browser tests read them: a gap is a failure). */
@@ -46,29 +42,6 @@ const state = {
 
 /** Every language loaded so far (several playgrounds on one page may speak different ones). */
 const loaded = new Map();
-
-/** Is `code` one of the page's languages? */
-export function isLanguage(code) {
-  return CODES.has(code);
-}
-
-/**
- * The language to show: `?lang=` when it names one, else the first of the
- * browser's languages the page speaks (Chinese script by region when the tag
- * names none), else English.
- */
-export function chooseLanguage(requested, preferred = []) {
-  if (isLanguage(requested)) return requested;
-  for (const tag of preferred) {
-    const lower = String(tag).toLowerCase();
-    if (lower === 'en' || lower.startsWith('en-')) return 'en';
-    if (lower === 'zh' || lower.startsWith('zh-')) {
-      if (lower.includes('hant') || /-(tw|hk|mo)\b/.test(lower)) return 'zh-Hant';
-      return 'zh-Hans';
-    }
-  }
-  return 'en';
-}
 
 /** A bundle's nested JSON as [key, value] pairs (plural objects stay whole). */
 export function flatten(value, prefix = '', out = []) {
