@@ -306,7 +306,10 @@ const results = {
   date: new Date().toISOString(),
   runs: RUNS,
   phone: { ...PHONE, cpuSlowdown: CPU_SLOWDOWN },
-  pages: { full: PAGES[0].path, docs: `scenario="${values.scenario}" step="${values.step}"` },
+  pages: {
+    full: `${PAGES[0].path}${values['without-poster'] ? ' (its poster taken out)' : ''}`,
+    docs: `scenario="${values.scenario}"${values.step === undefined ? '' : ` step="${values.step}"`}${POSTER ? ' holding its poster' : ''}`,
+  },
   chromium: browser.version(),
   profiles: {},
 };
