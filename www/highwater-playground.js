@@ -288,6 +288,11 @@ export class HighwaterPlayground extends ElementBase {
     return [...this.children].some((c) => c.localName !== 'script');
   }
 
+  /** Does it hold a poster (docs/embedding.md: an img with elementtiming="highwater-poster")? */
+  hasPoster() {
+    return this.querySelector('img[elementtiming="highwater-poster"]') !== null;
+  }
+
   /** The playground inside (null until it has loaded). */
   get playground() {
     return this.pg;
@@ -315,8 +320,10 @@ export class HighwaterPlayground extends ElementBase {
     // What its first draw needs is asked for at once, even while it waits to
     // be scrolled near. The core (the largest file) too, unless a first frame
     // can be drawn without it: then it is asked for once that frame is drawn
-    // (build), so that the two do not share the network.
-    if (coreLoaded() || !this.frameSource()) this.wantsQuorumCore().then((quorum) => ensureCore({ quorum })).catch(() => {});
+    // (build), so that the two do not share the network; but with a poster
+    // the reader sees a board already, and the controls come sooner with the
+    // core on its way at once.
+    if (coreLoaded() || !this.frameSource() || this.hasPoster()) this.wantsQuorumCore().then((quorum) => ensureCore({ quorum })).catch(() => {});
     styleSheets().catch(() => {});
     loadLanguage(this.language()).catch(() => {});
     const scenario = (this.getAttribute('scenario') || '').trim();

@@ -126,12 +126,18 @@ test('a part is fetched at its first use, once, and works (the explorer opens)',
   await context.close();
 });
 
-/** When the page asked for the core's wasm, and when it first drew the board (ms from navigation). */
-async function coreAndFirstDraw(path) {
+/** When the page asked for the core's wasm, and when it first drew the board (ms from navigation); `body`: a docs page of its own. */
+async function coreAndFirstDraw(path, body = null) {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
+  if (body) {
+    await page.route(`${env.url}${path}`, (route) => route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title><script type="module" src="./bundle/highwater-playground.js"></script></head><body>${body}</body></html>`,
+    }));
+  }
   await page.goto(`${env.url}${path}`);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await page.waitForFunction(() => document.querySelector('highwater-playground').dataset.ready === 'true');
   const times = await page.evaluate(() => ({
     wasm: performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/highwater_bg.wasm'))?.startTime ?? null,
     drawn: performance.getEntriesByName('highwater:first-draw')[0]?.startTime ?? null,
@@ -141,12 +147,18 @@ async function coreAndFirstDraw(path) {
   return times;
 }
 
-test('with a first frame the core is asked for once the frame is drawn; for a link, at once', async () => {
-  // The empty run has a frame: the first draw does not share the network with the wasm.
-  const framed = await coreAndFirstDraw('');
+test('with a first frame the core is asked for once the frame is drawn; with a poster or for a link, at once', async () => {
+  // A gallery scenario has a frame: the first draw does not share the network with the wasm.
+  const framed = await coreAndFirstDraw('framed.html', '<highwater-playground scenario="kip101-loss-after-restart" step="8"></highwater-playground>');
   assert.ok(framed.wasm !== null && framed.drawn !== null, JSON.stringify(framed));
   assert.ok(framed.wasm > framed.drawn, `the wasm after the first draw: ${JSON.stringify(framed)}`);
   assert.equal(framed.ready, 'true', 'the live board replaced the frame');
+  // With a poster a board is on screen already: the core is on its way before the frame is drawn.
+  const postered = await coreAndFirstDraw('postered.html', '<highwater-playground scenario="kip101-loss-after-restart"><img src="posters/kip101-loss-after-restart.svg" elementtiming="highwater-poster" alt=""></highwater-playground>');
+  assert.ok(postered.wasm !== null && postered.drawn !== null && postered.wasm < postered.drawn, JSON.stringify(postered));
+  // The page holds the empty run's poster: the same.
+  const page = await coreAndFirstDraw('');
+  assert.ok(page.wasm !== null && page.drawn !== null && page.wasm < page.drawn, JSON.stringify(page));
   // A link has no frame: the core is asked for before anything is drawn.
   const core = await loadCore();
   const sim = core.Simulation.fromScenario({ version: 1, config: { brokers: 2 }, steps: [{ produce: { value: 'a', acks: 'all' } }] });
