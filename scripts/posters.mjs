@@ -1,22 +1,21 @@
 #!/usr/bin/env node
 // Writes www/posters/: a picture of the board for a page to show before any
 // script has run (docs/embedding.md, "A poster"), made from the core's own
-// state by the page's own drawing of a moment (momentVnode, draw/export.js),
+// state by the page's own drawing of a moment (posterSvg, draw/export.js),
 // so a poster says what the element then draws:
 //
 //   posters/<scenario>.svg        each gallery scenario at its default step (gallery.json's `focus`)
 //   posters/tour-<tour>.svg       each built-in tour at its first stop
 //   posters/default.svg           the empty run the page opens on
 //
-// in English, and the same under posters/zh-Hans/ and posters/zh-Hant/. A
-// topic of several partitions: partition 0, as the element opens it.
+// in English, and the same under posters/zh-Hans/ and posters/zh-Hant/.
 //
 //   node scripts/posters.mjs        after scripts/gallery.mjs
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { WWW, loadCore, writeFolder } from './generated.mjs';
-import { momentSvg } from '../www/draw/export.js';
+import { posterSvg } from '../www/draw/export.js';
 import { setLanguage, t } from '../www/words/i18n.js';
 
 const OUT = path.join(WWW, 'posters');
@@ -32,26 +31,7 @@ const core = await loadCore('pkg-quorum', 'posters');
 const pageFetch = globalThis.fetch;
 globalThis.fetch = async (url) => (String(url).startsWith('file:') ? new Response(fs.readFileSync(fileURLToPath(url))) : pageFetch(url));
 
-/** Do records carry a leader epoch in this protocol (0.11 and later)? As the board draws them. */
-const versions = core.versions().versions;
-const since = versions.findIndex((x) => x.introduced.includes('offsets_for_leader_epoch'));
-const carriesEpochs = (protocol) => {
-  const at = versions.findIndex((x) => x.name === protocol);
-  return since < 0 || at < 0 || at >= since;
-};
-
-/** The poster of `scenario` at `at`: the SVG text. */
-function poster(scenario, at, title) {
-  const sim = core.Simulation.fromScenario(scenario);
-  try {
-    sim.seek(Math.min(at, sim.length()));
-    const several = (scenario.config?.partitions || 1) > 1;
-    const state = sim.state(undefined, undefined, several ? 0 : undefined);
-    return momentSvg(state, t, { recordEpochs: carriesEpochs(state.protocol), partition: several ? 0 : null, title });
-  } finally {
-    sim.free();
-  }
-}
+const drawing = { Simulation: core.Simulation, versions: core.versions() };
 
 const { entries } = JSON.parse(fs.readFileSync(path.join(WWW, 'gallery.json'), 'utf8'));
 const { tours } = JSON.parse(fs.readFileSync(path.join(WWW, 'tours', 'index.json'), 'utf8'));
@@ -66,7 +46,7 @@ const runs = [
 const files = new Map();
 for (const lang of LANGUAGES) {
   await setLanguage(lang, pathToFileURL(path.join(WWW, 'words', 'i18n.js')).href);
-  for (const [id, scenario, at] of runs) files.set(`${lang === 'en' ? '' : `${lang}/`}${id}.svg`, poster(scenario, at));
+  for (const [id, scenario, at] of runs) files.set(`${lang === 'en' ? '' : `${lang}/`}${id}.svg`, posterSvg(drawing, scenario, at, t));
 }
 fs.mkdirSync(OUT, { recursive: true });
 const bytes = writeFolder(OUT, files);

@@ -28,7 +28,7 @@ test('a poster for every gallery scenario, every tour and the empty run, in ever
   assert.deepEqual(have, want);
 });
 
-test('each poster is what the page\'s core and its "Moment as SVG" make of that run at that step, byte for byte', { timeout: 120000 }, async () => {
+test('each poster is what the page\'s core and its drawing of a moment make of that run at that step, byte for byte', { timeout: 120000 }, async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
   await page.goto(`${env.url}index.html?embed`);
@@ -42,22 +42,14 @@ test('each poster is what the page\'s core and its "Moment as SVG" make of that 
   ];
   const made = await page.evaluate(async (runs) => {
     const { ensureCore } = await import('./core.js');
-    const { momentSvg } = await import('./draw/export.js');
+    const { posterSvg } = await import('./draw/export.js');
     const { setLanguage, t } = await import('./words/i18n.js');
     const core = await ensureCore({ quorum: true });
-    const versions = core.versions.versions;
-    const since = versions.findIndex((x) => x.introduced.includes('offsets_for_leader_epoch'));
     const out = {};
     for (const lang of ['en', 'zh-Hans', 'zh-Hant']) {
       await setLanguage(lang);
       for (const [id, scenario, at] of runs) {
-        const sim = core.Simulation.fromScenario(scenario ?? { version: 1, config: core.defaultConfig, steps: [] });
-        sim.seek(Math.min(at, sim.length()));
-        const several = ((scenario && scenario.config && scenario.config.partitions) || 1) > 1;
-        const state = sim.state(undefined, undefined, several ? 0 : undefined);
-        const v = versions.findIndex((x) => x.name === state.protocol);
-        out[`${lang === 'en' ? '' : `${lang}/`}${id}.svg`] = momentSvg(state, t, { recordEpochs: since < 0 || v < 0 || v >= since, partition: several ? 0 : null });
-        sim.free();
+        out[`${lang === 'en' ? '' : `${lang}/`}${id}.svg`] = posterSvg(core, scenario ?? { version: 1, config: core.defaultConfig, steps: [] }, at, t);
       }
     }
     return out;

@@ -10,6 +10,7 @@ import { t as translate } from '../words/i18n.js';
 import { renderDiagram, DIAGRAM_FONT } from './diagram.js';
 import { visible, xmlSafe } from '../words/user-text.js';
 import { formatTime } from '../words/describe.js';
+import { recordsCarryEpochs } from './render.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -160,6 +161,23 @@ export function momentVnode(view, t = translate, { recordEpochs = true, partitio
 /** The current moment as standalone SVG text. */
 export function momentSvg(view, t = translate, options = {}) {
   return svgText(momentVnode(view, t, options));
+}
+
+/**
+ * A poster (scripts/posters.mjs, docs/embedding.md): `scenario` at `at` as
+ * the element opens it (a topic of several partitions: partition 0), drawn as
+ * the moment. `core`: { Simulation, versions } (the catalogue).
+ */
+export function posterSvg(core, scenario, at, t = translate) {
+  const sim = core.Simulation.fromScenario(scenario);
+  try {
+    sim.seek(Math.min(at, sim.length()));
+    const several = ((scenario.config && scenario.config.partitions) || 1) > 1;
+    const state = sim.state(undefined, undefined, several ? 0 : undefined);
+    return momentSvg(state, t, { recordEpochs: recordsCarryEpochs(core.versions, state.protocol), partition: several ? 0 : null });
+  } finally {
+    sim.free();
+  }
 }
 
 /** SVG text as a PNG Blob, `scale` times its size, drawn through a canvas. */

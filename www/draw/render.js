@@ -12,6 +12,18 @@ export const EPOCH_COLOURS = 8;
 const LIST_LIMIT = 100; // rows of the producer and consumer lists drawn at most
 
 /**
+ * Do records carry their leader epoch under this version? From the version
+ * that brought KIP-101's OffsetsForLeaderEpoch on (0.11, message format v2),
+ * whatever later rules replaced it with. `catalogue`: the core's `versions()`.
+ */
+export function recordsCarryEpochs(catalogue, protocol) {
+  const versions = catalogue.versions;
+  const since = versions.findIndex((x) => x.introduced.includes('offsets_for_leader_epoch'));
+  const at = versions.findIndex((x) => x.name === protocol);
+  return since < 0 || at < 0 || at >= since;
+}
+
+/**
  * Everything the page draws from one state.
  * view: { windowStart, windowCount, dense, stepEvents, stepEventCount, step, position, length, refusals }
  * (refusals: per broker, its latest `registration_refused` event up to this step)

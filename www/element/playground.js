@@ -7,7 +7,7 @@
 import { loadCore, ensureCore, core, isCrash, panicMessage, needsQuorumCore } from '../core.js';
 import { h, patch } from '../draw/dom.js';
 import { notify as showNotice } from './notices.js';
-import { render, renderProducer, endpoints, inFlightShown } from '../draw/render.js';
+import { render, renderProducer, endpoints, inFlightShown, recordsCarryEpochs } from '../draw/render.js';
 import { renderEventLog, LOG_LINES_SHOWN } from '../draw/eventlog.js';
 import { eventLine, eventText, phrase } from '../words/event-text.js';
 import { t, language, useLanguage, setLanguage, translateTree, hasBundle, loadBundle } from '../words/i18n.js';
@@ -773,10 +773,7 @@ export class Playground {
    * whatever later rules replaced it with.
    */
   recordsCarryEpochs(protocol) {
-    const versions = this.facts().versions.versions;
-    const since = versions.findIndex((x) => x.introduced.includes('offsets_for_leader_epoch'));
-    const at = versions.findIndex((x) => x.name === protocol);
-    return since < 0 || at < 0 || at >= since;
+    return recordsCarryEpochs(this.facts().versions, protocol);
   }
 
   // ---------------------------------------------------------------- drawing
