@@ -150,6 +150,15 @@ struct ExploreArgs {
     /// Let the consumer read too (a record it read must stay in the log).
     #[arg(long)]
     consume: bool,
+    /// Each broker's rack (broker.rack), broker 1's first: `--racks a,a,b`.
+    #[arg(long, value_delimiter = ',')]
+    racks: Option<Vec<String>>,
+    /// Allow a rack's faults (the brokers need racks: --racks, or the
+    /// prefix's config): every broker of a rack crashing at once (losing
+    /// power too with --power-loss), a rack cut off from the other racks and
+    /// the controller, and heal.
+    #[arg(long = "rack-faults")]
+    rack_faults: bool,
     #[arg(long, value_enum, default_value = "bfs")]
     strategy: StrategyArg,
     /// Steps to search (after the prefix).
@@ -303,6 +312,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         min_insync_replicas: a.min_isr.unwrap_or(defaults.min_insync_replicas),
         unclean_leader_election: a.unclean.unwrap_or(false),
         controllers: a.controllers.unwrap_or(0),
+        racks: a.racks.as_ref().map(|r| r.iter().map(|name| name.as_str().into()).collect()),
         ..defaults
     };
     let mut prefix = vec![];
@@ -314,6 +324,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
             ("--min-isr", a.min_isr.is_some()),
             ("--unclean", a.unclean.is_some()),
             ("--controllers", a.controllers.is_some()),
+            ("--racks", a.racks.is_some()),
         ]
         .into_iter()
         .filter_map(|(flag, set)| set.then_some(flag))
@@ -344,6 +355,7 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         network_faults: a.network_faults,
         shutdowns: a.shutdowns,
         consume: a.consume,
+        rack_faults: a.rack_faults,
         prefix,
         strategy: match a.strategy {
             StrategyArg::Bfs => Strategy::Bfs,
@@ -363,6 +375,9 @@ fn explore_command(a: ExploreArgs) -> ExitCode {
         symmetry: a.symmetry == OnOff::On,
         ..Search::new(config)
     };
+    if search.rack_faults && search.config.racks.is_none() {
+        return fail("--rack-faults: the brokers have no racks; give them some with --racks (one name per broker: --racks a,a,b) or in the prefix's config".into());
+    }
     if let Err(e) = search.validate() {
         return fail(e);
     }

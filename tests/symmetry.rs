@@ -48,6 +48,15 @@ fn topics() -> Vec<(&'static str, Config)> {
         out.push(("one partition on three of five brokers", idle));
         let pairs = Config { brokers: 4, partitions: 2, replication_factor: Some(2), assignment: Some(vec![vec![1, 2], vec![3, 4]].into()), ..Config::for_protocol(protocol) };
         out.push(("two partitions on two brokers each", pairs));
+        let zones = Config {
+            brokers: 4,
+            partitions: 2,
+            replication_factor: Some(2),
+            racks: Some(["a", "a", "b", "b"].map(Into::into).into()),
+            assignment: Some(vec![vec![1, 3], vec![2, 4]].into()),
+            ..Config::for_protocol(protocol)
+        };
+        out.push(("two partitions across two racks", zones));
     }
     out
 }
@@ -68,6 +77,7 @@ fn the_renamed_steps_of_a_run_reach_the_renamed_state() {
     for (name, config) in topics() {
         let symmetries = Symmetries::of(&config);
         assert!(symmetries.count() > 1, "{name}: a renaming besides the identity");
+        // (With a rack's faults there is no renaming of brokers: see below.)
         let search = Search { power_loss: true, network_faults: true, shutdowns: true, consume: true, max_produces: 4, depth: 12, ..Search::new(config.clone()) };
         for (w, r) in symmetries.renamings.iter().enumerate() {
             for walk in 0..12 {
@@ -119,4 +129,24 @@ fn symmetry_finds_what_it_finds_without_in_fewer_states() {
             assert_eq!((two.states, two.scenario.as_ref().map(|s| &s.steps)), (on.states, on.scenario.as_ref().map(|s| &s.steps)), "{what}: 2 threads");
         }
     }
+}
+
+/// A rack's crash takes its brokers down one after the other in id order,
+/// and the order decides: crashing rack b (brokers 3 and 4) and crashing its
+/// renaming (4 before 3) leave different states. So a search with a rack's
+/// faults renames no broker, and still finds what it finds without symmetry.
+#[test]
+fn a_racks_faults_rename_no_broker() {
+    let zones = topics().into_iter().find(|(name, c)| *name == "two partitions across two racks" && c.protocol == Protocol::V3_7).expect("the topic").1;
+    let swap = Symmetries::of(&zones).renamings.into_iter().find(|r| r.broker_id(3) == 4).expect("a renaming within rack b");
+    let crash_b = Step::Crash(Crash { nodes: Nodes::Rack("b".into()), lose_unflushed: 0 });
+    let (mut sim, mut twin) = (Simulation::new(zones.clone()), Simulation::new(zones.clone()));
+    sim.apply(&crash_b);
+    twin.apply(&crash_b);
+    assert_ne!(renamed_words(&sim, &swap), state_words(&twin), "the rack's crash is not its renaming's");
+    assert_eq!(Symmetries::of(&zones).keeping_brokers().count(), 1);
+    let case = Search { rack_faults: true, power_loss: true, max_produces: 1, depth: 4, ..Search::new(zones) };
+    let on = explore(&case, &mut |_, _| true);
+    let off = explore(&Search { symmetry: false, ..case }, &mut |_, _| true);
+    assert_eq!((on.symmetries, on.states, on.found), (1, off.states, off.found));
 }

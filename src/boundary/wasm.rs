@@ -506,6 +506,9 @@ struct ExploreOptions {
     shutdowns: bool,
     #[serde(default)]
     consume: bool,
+    /// A rack's faults (`Search::rack_faults`); the brokers need racks.
+    #[serde(default)]
+    rack_faults: bool,
     #[serde(default)]
     prefix: Vec<Step>,
     #[serde(default = "default_strategy")]
@@ -609,6 +612,7 @@ pub(super) fn explore_search(options: &JsValue, what: &str) -> Result<Search, Js
         network_faults: o.network_faults,
         shutdowns: o.shutdowns,
         consume: o.consume,
+        rack_faults: o.rack_faults,
         prefix: o.prefix,
         strategy,
         depth: o.depth,

@@ -8,6 +8,7 @@ use crate::run::scenario::{Crash, Elect, Heal, Nodes, Produce, Step};
 use crate::search::spec::Search;
 use crate::search::symmetry::Symmetries;
 use arrayvec::ArrayVec;
+use std::sync::Arc;
 
 /// Every step a search may take, built once, so that listing a state's
 /// moves allocates nothing: a move is an index into `steps`.
@@ -43,17 +44,25 @@ pub(crate) struct Moves {
     isolate_controller: usize,
     heal_controller: usize,
     resign: usize,
+    /// A rack's faults: each rack's brokers (indices, in id order), and
+    /// one crash, one power loss and one isolation per rack.
+    racks: Vec<Vec<usize>>,
+    crash_rack: usize,
+    power_loss_rack: usize,
+    isolate_rack: usize,
 }
 
 pub(crate) type Move = u16;
 
-/// At most 7 moves per broker, 2 per partition, 2 per controller and 6 more
-/// (see `Moves::list`: a fetch, a crash and a power loss or a restart, a cut
-/// from a leader, a cut to the controller, a controlled shutdown and its
-/// first half; a produce and an election per partition; a crash or a
-/// restart and an isolation or a heal per controller; a preferred election,
-/// two advances, a heal, a consume, a resignation).
-pub(crate) const MOST_MOVES: usize = 7 * limits::MAX_BROKERS as usize + 2 * limits::MAX_PARTITIONS as usize + 2 * MAX_CONTROLLERS + 6;
+/// At most 7 moves per broker, 3 per rack, 2 per partition, 2 per
+/// controller and 6 more (see `Moves::list`: a fetch, a crash and a power
+/// loss or a restart, a cut from a leader, a cut to the controller, a
+/// controlled shutdown and its first half; a crash, a power loss and an
+/// isolation per rack (there are at most as many racks as brokers); a
+/// produce and an election per partition; a crash or a restart and an
+/// isolation or a heal per controller; a preferred election, two advances,
+/// a heal, a consume, a resignation).
+pub(crate) const MOST_MOVES: usize = 10 * limits::MAX_BROKERS as usize + 2 * limits::MAX_PARTITIONS as usize + 2 * MAX_CONTROLLERS + 6;
 
 /// The most voters a quorum has (`config.controllers`).
 const MAX_CONTROLLERS: usize = 5;
@@ -82,7 +91,18 @@ impl Moves {
         };
         let controller_ids: Vec<u32> = config.controller_ids().collect();
         let per_controller = |f: &dyn Fn(u32) -> Step| controller_ids.iter().map(|&c| f(c)).collect::<Vec<Step>>();
-        let kinds: [Vec<Step>; 19] = [
+        // The racks in the order of their first broker (none unless asked).
+        let mut names: Vec<Arc<str>> = vec![];
+        if search.rack_faults {
+            for b in config.broker_ids() {
+                if let Some(r) = config.rack(b).filter(|r| !names.iter().any(|n| &**n == *r)) {
+                    names.push(r.into());
+                }
+            }
+        }
+        let racks = names.iter().map(|r| ids.iter().enumerate().filter(|&(_, &b)| config.rack(b) == Some(&**r)).map(|(i, _)| i).collect()).collect();
+        let per_rack = |f: &dyn Fn(Nodes) -> Step| names.iter().map(|r| f(Nodes::Rack(r.clone()))).collect::<Vec<Step>>();
+        let kinds: [Vec<Step>; 22] = [
             per_broker(&Step::fetch),
             per_broker(&|b| Step::Crash(Crash::broker(b, 0))),
             per_broker(&|b| Step::Crash(Crash::broker(b, 1))),
@@ -102,19 +122,20 @@ impl Moves {
             per_controller(&|c| Step::Isolate(Nodes::Controller(c))),
             per_controller(&|c| Step::Heal(Heal::Controller(c))),
             if controller_ids.is_empty() { vec![] } else { vec![Step::Resign(())] },
+            per_rack(&|r| Step::Crash(Crash { nodes: r, lose_unflushed: 0 })),
+            per_rack(&|r| Step::Crash(Crash { nodes: r, lose_unflushed: 1 })),
+            per_rack(&Step::Isolate),
         ];
-        let mut starts = [0; 19];
+        let mut starts = [0; 22];
         let mut steps = vec![];
         for (start, kind) in starts.iter_mut().zip(kinds) {
             *start = steps.len();
             steps.extend(kind);
         }
-        let [fetch, crash, power_loss, restart, elect, elect_preferred, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce, crash_controller, restart_controller, isolate_controller, heal_controller, resign] =
+        let [fetch, crash, power_loss, restart, elect, elect_preferred, advance, cut, cut_controller, heal, shutdown, begin_shutdown, consume, produce, crash_controller, restart_controller, isolate_controller, heal_controller, resign, crash_rack, power_loss_rack, isolate_rack] =
             starts;
         assert!(steps.len() <= Move::MAX as usize, "too many produce steps for a move index");
-        // A renaming of brokers leaves the controllers as they are, and the
-        // metadata log names brokers: no symmetry with a quorum.
-        let symmetries = if search.symmetry && config.controllers == 0 { Symmetries::of(config) } else { Symmetries::none() };
+        let symmetries = symmetries(config, search);
         Moves {
             steps,
             symmetries,
@@ -140,6 +161,10 @@ impl Moves {
             isolate_controller,
             heal_controller,
             resign,
+            racks,
+            crash_rack,
+            power_loss_rack,
+            isolate_rack,
         }
     }
 
@@ -211,9 +236,29 @@ impl Moves {
                     add(self.cut_controller, i);
                 }
             }
-            if !sim.network.cuts.is_empty() || sim.network.controller_cut.iter().any(|&c| c) {
-                add(self.heal, 0);
+        }
+        // A rack's faults (a zone lost, or cut off): its running brokers
+        // crash at once, one after the other in id order; or every link
+        // between it and the other racks is cut both ways, and it loses
+        // the controller (`Simulation::crash`, `isolate`).
+        for (i, members) in self.racks.iter().enumerate() {
+            let running = |&&b: &&usize| sim.brokers[b].alive || sim.brokers[b].starting;
+            if members.iter().any(|b| running(&b)) {
+                add(self.crash_rack, i);
+                if search.power_loss && members.iter().filter(running).any(|&b| sim.partitions.iter().any(|p| p.replicas[b].log_end_offset() > 0)) {
+                    add(self.power_loss_rack, i);
+                }
             }
+            let id = |b: usize| b as BrokerId + 1;
+            let outside = (0..self.brokers).filter(|b| !members.contains(b));
+            let cut_off = members.iter().all(|&b| sim.network.controller_cut[b])
+                && outside.flat_map(|o| members.iter().flat_map(move |&m| [(id(m), id(o)), (id(o), id(m))])).all(|l| sim.network.cuts.contains(&l));
+            if !cut_off {
+                add(self.isolate_rack, i);
+            }
+        }
+        if (search.network_faults || !self.racks.is_empty()) && (!sim.network.cuts.is_empty() || sim.network.controller_cut.iter().any(|&c| c)) {
+            add(self.heal, 0);
         }
         // The consumer reads from a leader that is up (from one that is down
         // it only gets an error, which changes nothing).
@@ -246,6 +291,19 @@ impl Moves {
                 }
             }
         }
+    }
+}
+
+/// The renamings a search's state key takes (`Search::symmetry`).
+pub(crate) fn symmetries(config: &Config, search: &Search) -> Symmetries {
+    // A renaming of brokers leaves the controllers as they are, and the
+    // metadata log names brokers: no symmetry with a quorum. A rack's faults
+    // act on its brokers in id order: no renaming of brokers with them
+    // (see `symmetry`).
+    match (search.symmetry && config.controllers == 0, search.rack_faults) {
+        (false, _) => Symmetries::none(),
+        (true, false) => Symmetries::of(config),
+        (true, true) => Symmetries::of(config).keeping_brokers(),
     }
 }
 

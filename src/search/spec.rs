@@ -28,6 +28,11 @@ pub struct Search {
     pub shutdowns: bool,
     /// Let the consumer read (`consume`): a record it read must stay.
     pub consume: bool,
+    /// Allow a rack's faults, where the brokers have racks (`broker.rack`):
+    /// every broker of a rack crashing at once (losing power too with
+    /// `power_loss`), a rack cut off from the others and the controller
+    /// (`isolate`), and `heal`.
+    pub rack_faults: bool,
     /// Steps to start from (a scenario prefix).
     pub prefix: Vec<Step>,
     pub strategy: Strategy,
@@ -83,6 +88,7 @@ impl Search {
             network_faults: false,
             shutdowns: false,
             consume: false,
+            rack_faults: false,
             prefix: vec![],
             strategy: Strategy::Bfs,
             depth: 8,
@@ -157,6 +163,9 @@ impl Search {
         self.config.validate()?;
         if self.config.auto_fetch {
             return Err("config.auto_fetch: the explorer searches manual mode (fetch steps); turn auto_fetch off".into());
+        }
+        if self.rack_faults && self.config.racks.is_none() {
+            return Err("rack_faults: the brokers have no racks (config.racks)".into());
         }
         if self.depth == 0 || self.depth > 64 {
             return Err(format!("depth: {} is out of range 1..=64", self.depth));

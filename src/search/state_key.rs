@@ -325,8 +325,10 @@ mod tests {
             // One partition, and a topic of two on three brokers (placed by
             // the version's placer); and (KRaft) a quorum of three controllers.
             let quorum = if protocol.has_kraft() { 3 } else { 0 };
+            // (With faults, a rack's too: racks a, b, b.)
             for (faults, depth, partitions, controllers) in [(false, 5, 1, 0), (true, 3, 1, 0), (false, 4, 2, 0), (false, 3, 1, quorum)] {
                 let config = Config {
+                    racks: faults.then(|| ["a", "b", "b"].map(Into::into).into()),
                     brokers: 3,
                     min_insync_replicas: 2,
                     partitions,
@@ -334,7 +336,7 @@ mod tests {
                     controllers,
                     ..Config::for_protocol(protocol)
                 };
-                let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, shutdowns: faults, consume: faults, ..Search::new(config.clone()) };
+                let search = Search { max_produces: 2, depth, power_loss: faults, network_faults: faults, shutdowns: faults, consume: faults, rack_faults: faults, ..Search::new(config.clone()) };
                 let moves = Moves::new(&config, &search, depth);
                 // A child's key, with the kinds of the violations its step
                 // found (the checks' memory must decide them as the key does).

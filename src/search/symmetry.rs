@@ -22,6 +22,12 @@
 //! never by the ids themselves; `tests/symmetry.rs` checks that, for the
 //! explorer's every move, the renamed steps of a run reach the renamed
 //! state, word for word.
+//!
+//! A rack's crash or isolation acts on its brokers one after the other in
+//! id order, and the order decides (the last of an ISR to go is the one
+//! kept; sessions expire in the order brokers fell silent), while a
+//! renaming that keeps racks reorders the brokers of a rack. So with a
+//! rack's faults only the renamings of partitions alone are kept.
 
 use crate::model::cluster::topology::replica_assignment;
 use crate::model::config::{BrokerId, BrokerList, Config, PartitionId};
@@ -181,6 +187,13 @@ impl Symmetries {
             return Symmetries { renamings: vec![], too_many: Some(count) };
         }
         Symmetries { renamings: found, too_many: None }
+    }
+
+    /// Only the renamings that leave every broker's id as it is (those of
+    /// partitions alone): the search's when it has a rack's faults.
+    pub fn keeping_brokers(mut self) -> Symmetries {
+        self.renamings.retain(|r| (1..=MAX_BROKERS as BrokerId).all(|b| r.to_broker[(b - 1) as usize] == 0 || r.broker(b) == b));
+        self
     }
 
     /// The renamings the key takes, the identity included.

@@ -94,3 +94,31 @@ test('a search that finds nothing says so, with the depth and the states searche
   await result.waitFor({ timeout: 60000 });
   assert.match(await result.textContent(), /Nothing found up to depth 3 in [\d,]+ states/);
 });
+
+test("with racks, a rack's faults are offered: a zone that loses power loses what its ISR held", async () => {
+  const page = await openPage(env);
+  // Without racks the box is not shown.
+  await page.click('#btn-explore');
+  assert.equal(await page.locator('#explore-form [name="rack_faults"]').isVisible(), false);
+  await page.keyboard.press('Escape');
+  // Racks a, b, b: the ISR can shrink to [2, 3], all of it in rack b.
+  await applySettings(page, { brokers: 3, protocol: '3.7', min_insync_replicas: 2, racks: 'a,b,b' });
+  await page.click('#btn-explore');
+  await page.locator('#explore-form [name="power_loss"]').setChecked(true);
+  assert.equal(await page.locator('#explore-form [name="rack_faults"]').isChecked(), false);
+  await page.locator('#explore-form [name="depth"]').fill('7');
+  await page.click('#btn-explore-start');
+  const result = page.locator('#explore-result');
+  await result.waitFor({ timeout: 120000 });
+  assert.match(await result.textContent(), /Nothing found up to depth 7 in [\d,]+ states \(every run that short was tried\)\. Try a greater depth or more states, allowing network faults, allowing controlled shutdowns, allowing a rack's faults, allowing unclean leader election/);
+  // A broker at a time it takes 8 steps; the rack at once, 7.
+  await page.locator('#explore-form [name="rack_faults"]').setChecked(true);
+  await page.click('#btn-explore-start');
+  const banner = page.locator('#banner .banner');
+  await banner.waitFor({ timeout: 120000 });
+  assert.match(await banner.textContent(), /^Protocol violationData loss: “m1” at offset 0 was acknowledged \(acks=all\) and is gone/);
+  const steps = await page.evaluate(() => document.querySelector('highwater-playground').playground.currentScenario().steps);
+  assert.equal(steps.length, 7);
+  assert.ok(steps.some((s) => s.crash?.rack === 'b' && s.crash.lose_unflushed === 1), JSON.stringify(steps));
+  assert.deepEqual(page.errors, []);
+});

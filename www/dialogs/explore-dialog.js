@@ -40,6 +40,8 @@ export function wireExplore(pg) {
       power_loss: form.elements.power_loss.checked,
       network_faults: form.elements.network_faults.checked,
       shutdowns: form.elements.shutdowns.checked,
+      // Offered only where the brokers have racks.
+      rack_faults: Boolean(pg.config.racks) && form.elements.rack_faults.checked,
       strategy: form.elements.strategy.value,
       // What the dialog asks for: a record gone, not the first broken guarantee on the way to it.
       goal: 'lost_write',
@@ -96,6 +98,7 @@ export function wireExplore(pg) {
     if (!form.elements.power_loss.checked) tries.push(t('explore.try_power_loss'));
     if (!form.elements.network_faults.checked) tries.push(t('explore.try_network_faults'));
     if (!form.elements.shutdowns.checked) tries.push(t('explore.try_shutdowns'));
+    if (pg.config.racks && !form.elements.rack_faults.checked) tries.push(t('explore.try_rack_faults'));
     if (!unclean) tries.push(t('explore.try_unclean'));
     tries.push(t('explore.try_version'));
     return t('explore.try', { list: tries.join(t('explore.try_gap')) });
@@ -108,6 +111,7 @@ export function wireExplore(pg) {
     const version = core().versions.versions.find((v) => v.name === c.protocol);
     const asked = c.unclean_leader_election && version && !version.defaults.unclean_leader_election;
     $('explore-form').elements.unclean.checked = Boolean(asked);
+    $('explore-rack-faults').hidden = !c.racks;
     $('explore-settings').textContent = t(c.auto_fetch ? 'explore.settings_timed' : 'explore.settings', { count: c.brokers, version: VERSION_TEXT.name(c.protocol), min: c.min_insync_replicas });
     if (!runner.running) {
       $('explore-result').hidden = true;

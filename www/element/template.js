@@ -338,6 +338,7 @@ export const MARKUP = `
         <label class="check"><input type="checkbox" name="power_loss"> <span data-i18n="explore.power_loss">allow power loss (lose unflushed records)</span></label>
         <label class="check"><input type="checkbox" name="network_faults"> <span data-i18n="explore.network_faults">allow network faults (cuts and heals)</span></label>
         <label class="check"><input type="checkbox" name="shutdowns"> <span data-i18n="explore.shutdowns">allow controlled shutdowns (and under KRaft a shutdown's request alone)</span></label>
+        <label class="check" id="explore-rack-faults" hidden><input type="checkbox" name="rack_faults"> <span data-i18n="explore.rack_faults">allow a rack's faults (all its brokers crash at once, or the rack is cut off)</span></label>
         <label class="check"><input type="checkbox" name="unclean"> <span data-i18n="explore.unclean">allow unclean leader election (what it loses is allowed by Kafka's contract and not reported; off unless checked, even under 0.10, whose default is on)</span></label>
       </div>
       <div id="explore-progress" class="explore-progress" hidden>

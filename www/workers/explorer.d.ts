@@ -9,6 +9,8 @@ export interface ExploreOptions {
   network_faults?: boolean;
   shutdowns?: boolean;
   consume?: boolean;
+  /** A rack's faults: every broker of a rack crashing at once (losing power too with `power_loss`), a rack cut off, and heal. The brokers need racks (`config.racks`). */
+  rack_faults?: boolean;
   prefix?: Step[];
   strategy?: 'bfs' | 'random';
   depth?: number;
