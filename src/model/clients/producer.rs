@@ -261,14 +261,7 @@ impl Simulation {
         if !self.rules.has(Rule::ExponentialRetryBackoff) || max <= initial {
             return initial;
         }
-        let doublings = failed.saturating_sub(1);
-        let term = 1u64.checked_shl(doublings).and_then(|f| initial.checked_mul(f)).map_or(max, |t| t.min(max));
-        let draw = crate::base::rng::Rng::new(self.config.seed ^ (id + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (failed as u64) << 48).below(400);
-        // Kafka truncates to whole milliseconds, so a 1 ms backoff can come
-        // out 0; the model waits at least 1 ms, so that a retry is a moment
-        // of its own.
-        // (`term` is at most `limits::MAX_DURATION_MS`: the product fits in 64 bits.)
-        (term * (800 + draw) / 1000).clamp(1, max)
+        jittered_backoff_ms(self.config.seed, initial, max, id, failed)
     }
 
     /// `skip_identical_retries` under KIP-580: each retry's wait depends on
@@ -276,17 +269,27 @@ impl Simulation {
     /// by one, as cheaply as arithmetic: the times and counts are those the
     /// retries one by one would give. Each is a unit of work for the budgets.
     fn skip_identical_retries_exponential(&mut self, id: u64, at_ms: u64, counted: bool, horizon: u64, deadline: u64) -> u64 {
-        let retries = self.config.retries;
+        let (retries, seed, initial, max) = (self.config.retries, self.config.seed, self.config.retry_backoff_ms, self.config.retry_backoff_max_ms);
         let (mut t, mut attempts) = (at_ms, self.producer.requests[id as usize].attempts);
         let mut walked = 0;
-        while t < horizon {
+        if !counted {
+            // Refusals that do not count leave the failures as they are:
+            // every wait is the same, and the walk is a division.
+            let wait = jittered_backoff_ms(seed, initial, max, id, attempts);
+            walked = (horizon - at_ms).div_ceil(wait);
+            if deadline > at_ms {
+                walked = walked.min((deadline - 1 - at_ms) / wait);
+            }
+            t += walked * wait;
+        }
+        while counted && t < horizon {
             // The retry at `t` is refused like the one before; the next one
-            // waits by the failures so far (this one counted if it reached a broker).
-            let failed = if counted { attempts.saturating_add(1) } else { attempts };
-            if counted && attempts >= retries {
+            // waits by the failures so far, this one counted.
+            if attempts >= retries {
                 break;
             }
-            let next = t + self.retry_backoff_ms(id, failed);
+            let failed = attempts.saturating_add(1);
+            let next = t + jittered_backoff_ms(seed, initial, max, id, failed);
             if deadline > at_ms && next >= deadline {
                 break;
             }
@@ -413,4 +416,19 @@ impl Simulation {
         let offset = if result == ProduceResult::Acked || result == ProduceResult::Sent { offset } else { None };
         self.emit_in(p, Event::ProduceResponse { request: id, value, acks, offset, result, attempts, retry_in_ms: None, expired });
     }
+}
+
+/// KIP-580's wait before a retry after `failed` failures, growing from
+/// `initial` to `max` with a jitter of -20 % to +20 % drawn from the seed,
+/// the request and the failure count (`Producer::retry_backoff_ms`).
+#[inline]
+fn jittered_backoff_ms(seed: u64, initial: u64, max: u64, id: u64, failed: u32) -> u64 {
+    let doublings = failed.saturating_sub(1);
+    let term = 1u64.checked_shl(doublings).and_then(|f| initial.checked_mul(f)).map_or(max, |t| t.min(max));
+    let draw = crate::base::rng::Rng::new(seed ^ (id + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (failed as u64) << 48).below(400);
+    // Kafka truncates to whole milliseconds, so a 1 ms backoff can come
+    // out 0; the model waits at least 1 ms, so that a retry is a moment
+    // of its own.
+    // (`term` is at most `limits::MAX_DURATION_MS`: the product fits in 64 bits.)
+    (term * (800 + draw) / 1000).clamp(1, max)
 }

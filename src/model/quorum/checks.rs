@@ -13,7 +13,7 @@ use crate::model::violation::{Violation, ViolationKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the checks remember of the run.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct QuorumChecks {
     /// The highest epoch each voter has been in.
     epochs: Vec<u32>,
@@ -26,6 +26,9 @@ pub struct QuorumChecks {
     /// What was reported: a broken state is reported once, not after every step it lasts.
     reported: BTreeSet<(ViolationKind, ControllerId, u64)>,
 }
+
+// In place: the explorer copies it with every state, mostly empty.
+crate::clone_in_place!(QuorumChecks { epochs, leaders, high_watermarks, committed, reported });
 
 impl QuorumChecks {
     pub fn new(voters: u32) -> QuorumChecks {
