@@ -196,3 +196,29 @@ test('the page\'s own poster: the empty run\'s board in its language, none for a
   assert.equal((await pagePoster('?tour=leo-and-hw')).poster, null, 'a tour opens on its own first stop');
   assert.equal((await pagePoster(`#s=${await scenarioLink('two-fetch-rounds')}`)).poster, null, 'a link opens its own run');
 });
+
+test('a poster follows the reader\'s colour scheme: the board\'s dark panel where the reader prefers dark, white where light', { timeout: 60000 }, async () => {
+  const seen = {};
+  for (const colorScheme of ['light', 'dark']) {
+    const context = await env.browser.newContext({ viewport: { width: 800, height: 600 }, colorScheme });
+    const page = await context.newPage();
+    await page.route(`${env.url}poster-scheme.html`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Poster</title><body style="margin:0"><img src="posters/acks1-loss-after-failover.svg" alt="">' }));
+    await page.goto(`${env.url}poster-scheme.html`);
+    await page.waitForFunction(() => document.querySelector('img').complete);
+    // What the reader sees (a screenshot), read back pixel by pixel by the browser.
+    const shot = (await page.locator('img').screenshot()).toString('base64');
+    seen[colorScheme] = await page.evaluate(async (data) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${data}`;
+      await image.decode();
+      const canvas = Object.assign(document.createElement('canvas'), { width: image.width, height: image.height });
+      const context2d = canvas.getContext('2d');
+      context2d.drawImage(image, 0, 0);
+      const pixel = (x, y) => [...context2d.getImageData(x, y, 1, 1).data.slice(0, 3)];
+      return { corner: pixel(4, 4), far: pixel(image.width - 4, image.height - 4) };
+    }, shot);
+    await context.close();
+  }
+  assert.deepEqual(seen.light, { corner: [255, 255, 255], far: [255, 255, 255] });
+  assert.deepEqual(seen.dark, { corner: [0x16, 0x1b, 0x22], far: [0x16, 0x1b, 0x22] });
+});

@@ -61,8 +61,8 @@ function xml(v) {
  * record's value with one would make the file unreadable, and its PNG too.
  * Written as text (no DOM), so the build writes the same files in Node.
  */
-export function svgText(root, { title } = {}) {
-  const extra = [h('style', null, `svg{font-family:${DIAGRAM_FONT}}text{white-space:pre}`)];
+export function svgText(root, { title, style = '' } = {}) {
+  const extra = [h('style', null, `svg{font-family:${DIAGRAM_FONT}}text{white-space:pre}${style}`)];
   if (title) extra.unshift(h('title', null, visible(title)));
   return `<?xml version="1.0" encoding="UTF-8"?>\n${xml({ ...root, attrs: { ...root.attrs, xmlns: SVG_NS }, children: [...extra, ...root.children] })}\n`;
 }
@@ -123,22 +123,22 @@ export function momentVnode(view, t = translate, { recordEpochs = true, partitio
     // Records before the first drawn: left out here, or of the log window asked for.
     const earlier = b.log_window_start + b.log.filter((r) => r.offset < first).length;
     return h('g', { class: 'mo-broker', 'data-broker': b.id, opacity: down ? 0.55 : 1 },
-      h('text', { x: 16, y: y + 22, 'font-size': 16, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.broker', { id: b.id })),
-      h('text', { x: 16, y: y + 42, 'font-size': 13, fill: b.role === 'leader' ? '#a04f00' : down ? '#c0392b' : '#4a5563', 'font-weight': b.role === 'leader' ? 700 : 400 },
+      h('text', { class: 'ink', x: 16, y: y + 22, 'font-size': 16, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.broker', { id: b.id })),
+      h('text', { class: b.role === 'leader' ? 'lead' : down ? 'down' : 'muted', x: 16, y: y + 42, 'font-size': 13, fill: b.role === 'leader' ? '#a04f00' : down ? '#c0392b' : '#4a5563', 'font-weight': b.role === 'leader' ? 700 : 400 },
         `${role}${b.in_isr ? ` · ${t('export.moment.in_isr')}` : ''}`),
-      h('text', { x: 16, y: y + 60, 'font-size': 12, fill: '#4a5563' }, t('export.moment.stats', { leo: b.log_end_offset, hw: b.high_watermark, epoch: b.leader_epoch })),
+      h('text', { class: 'muted', x: 16, y: y + 60, 'font-size': 12, fill: '#4a5563' }, t('export.moment.stats', { leo: b.log_end_offset, hw: b.high_watermark, epoch: b.leader_epoch })),
       records.length === 0 && b.log_end_offset === 0
-        ? h('text', { x: left, y: y + 40, 'font-size': 12, fill: '#6b7480', 'font-style': 'italic' }, t('export.moment.empty_log'))
+        ? h('text', { class: 'faint', x: left, y: y + 40, 'font-size': 12, fill: '#6b7480', 'font-style': 'italic' }, t('export.moment.empty_log'))
         : null,
-      earlier > 0 ? h('text', { x: left - 8, y: y + 72, 'font-size': 10, fill: '#6b7480', 'text-anchor': 'end' }, t('export.moment.earlier', { count: earlier })) : null,
+      earlier > 0 ? h('text', { class: 'faint', x: left - 8, y: y + 72, 'font-size': 10, fill: '#6b7480', 'text-anchor': 'end' }, t('export.moment.earlier', { count: earlier })) : null,
       records.map((r) => {
         const committed = r.offset < b.high_watermark;
         const colour = recordEpochs ? EPOCH_COLOURS[r.epoch % EPOCH_COLOURS.length] : NO_EPOCH_COLOUR;
         return h('g', { class: 'mo-record', 'data-offset': r.offset },
-          h('text', { x: x(r.offset) + cell / 2 - 2, y: y + 14, 'font-size': 10, fill: '#6b7480', 'text-anchor': 'middle' }, String(r.offset)),
+          h('text', { class: 'faint', x: x(r.offset) + cell / 2 - 2, y: y + 14, 'font-size': 10, fill: '#6b7480', 'text-anchor': 'middle' }, String(r.offset)),
           h('rect', { x: x(r.offset), y: y + 20, width: cell - 4, height: 36, rx: 4, fill: colour, 'fill-opacity': committed ? 0.9 : 0.3, stroke: colour, 'stroke-width': 1.5, 'stroke-dasharray': committed ? null : '4 3' }),
-          h('text', { class: 'mo-value', x: x(r.offset) + cell / 2 - 2, y: y + 36, 'font-size': 12, 'font-weight': 600, fill: '#1d2430', 'text-anchor': 'middle', 'font-family': 'ui-monospace, Menlo, Consolas, "Noto Sans Mono CJK SC", monospace' }, clip(r.value, 7)),
-          recordEpochs ? h('text', { class: 'mo-epoch', x: x(r.offset) + cell / 2 - 2, y: y + 51, 'font-size': 9.5, fill: '#1d2430', 'text-anchor': 'middle' }, t('export.moment.epoch', { epoch: r.epoch })) : null,
+          h('text', { class: committed ? 'mo-value' : 'mo-value pale', x: x(r.offset) + cell / 2 - 2, y: y + 36, 'font-size': 12, 'font-weight': 600, fill: '#1d2430', 'text-anchor': 'middle', 'font-family': 'ui-monospace, Menlo, Consolas, "Noto Sans Mono CJK SC", monospace' }, clip(r.value, 7)),
+          recordEpochs ? h('text', { class: committed ? 'mo-epoch' : 'mo-epoch pale', x: x(r.offset) + cell / 2 - 2, y: y + 51, 'font-size': 9.5, fill: '#1d2430', 'text-anchor': 'middle' }, t('export.moment.epoch', { epoch: r.epoch })) : null,
           h('title', null, `${r.offset}: ${visible(r.value)}`),
         );
       }),
@@ -151,22 +151,35 @@ export function momentVnode(view, t = translate, { recordEpochs = true, partitio
     );
   });
   return h('svg', { xmlns: SVG_NS, width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': DIAGRAM_FONT },
-    h('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }),
-    h('text', { x: 16, y: 26, 'font-size': 18, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.title', { step: view.step, time: formatTime(view.time_ms), protocol: view.protocol })),
-    h('text', { x: 16, y: 50, 'font-size': 13.5, fill: '#1d2430' }, head),
+    h('rect', { class: 'bg', x: 0, y: 0, width, height, fill: '#ffffff' }),
+    h('text', { class: 'ink', x: 16, y: 26, 'font-size': 18, 'font-weight': 700, fill: '#1d2430' }, t('export.moment.title', { step: view.step, time: formatTime(view.time_ms), protocol: view.protocol })),
+    h('text', { class: 'ink', x: 16, y: 50, 'font-size': 13.5, fill: '#1d2430' }, head),
     rows,
   );
 }
 
-/** The current moment as standalone SVG text. */
-export function momentSvg(view, t = translate, options = {}) {
-  return svgText(momentVnode(view, t, options));
+/**
+ * The moment's colours on a dark page, as the board's dark theme has them
+ * (element/style.css): a poster follows the reader's colour scheme. A
+ * record's words stay dark on its full colour, and turn light on a record
+ * not yet committed, drawn pale over the background.
+ */
+const DARK_MOMENT = '@media (prefers-color-scheme:dark){.bg{fill:#161b22}.ink,.pale{fill:#e6eaf0}.muted{fill:#9aa5b4}.faint{fill:#8d97a5}'
+  + '.lead{fill:#e3a440}.down{fill:#ff6b61}.mo-hw line{stroke:#6aa7ff}.mo-hw text{fill:#6aa7ff}.mo-leo line{stroke:#e6eaf0}.mo-leo text{fill:#e6eaf0}}';
+
+/**
+ * The current moment as standalone SVG text. `scheme: 'auto'`: dark where
+ * the reader prefers dark (a poster); otherwise light, as a slide wants.
+ */
+export function momentSvg(view, t = translate, { scheme = 'light', ...options } = {}) {
+  return svgText(momentVnode(view, t, options), { style: scheme === 'auto' ? DARK_MOMENT : '' });
 }
 
 /**
  * A poster (scripts/posters.mjs, docs/embedding.md): `scenario` at `at` as
  * the element opens it (a topic of several partitions: partition 0), drawn as
- * the moment. `core`: { Simulation, versions } (the catalogue).
+ * the moment, dark where the reader prefers dark. `core`: { Simulation,
+ * versions } (the catalogue).
  */
 export function posterSvg(core, scenario, at, t = translate) {
   const sim = core.Simulation.fromScenario(scenario);
@@ -174,7 +187,7 @@ export function posterSvg(core, scenario, at, t = translate) {
     sim.seek(Math.min(at, sim.length()));
     const several = ((scenario.config && scenario.config.partitions) || 1) > 1;
     const state = sim.state(undefined, undefined, several ? 0 : undefined);
-    return momentSvg(state, t, { recordEpochs: recordsCarryEpochs(core.versions, state.protocol), partition: several ? 0 : null });
+    return momentSvg(state, t, { scheme: 'auto', recordEpochs: recordsCarryEpochs(core.versions, state.protocol), partition: several ? 0 : null });
   } finally {
     sim.free();
   }
