@@ -242,10 +242,10 @@ impl Moves {
         // between it and the other racks is cut both ways, and it loses
         // the controller (`Simulation::crash`, `isolate`).
         for (i, members) in self.racks.iter().enumerate() {
-            let running = |&&b: &&usize| sim.brokers[b].alive || sim.brokers[b].starting;
-            if members.iter().any(|b| running(&b)) {
+            let running = |b: usize| sim.brokers[b].alive || sim.brokers[b].starting;
+            if members.iter().any(|&b| running(b)) {
                 add(self.crash_rack, i);
-                if search.power_loss && members.iter().filter(running).any(|&b| sim.partitions.iter().any(|p| p.replicas[b].log_end_offset() > 0)) {
+                if search.power_loss && members.iter().any(|&b| running(b) && sim.partitions.iter().any(|p| p.replicas[b].log_end_offset() > 0)) {
                     add(self.power_loss_rack, i);
                 }
             }
