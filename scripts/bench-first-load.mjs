@@ -4,6 +4,7 @@
 //   scripts/fetch-raftscope.sh && node scripts/bench-first-load.mjs
 //     [--runs 7] [--profile fast|slow|both] [--json FILE] [--waterfall]
 //     [--tour NAME] [--scenario NAME [--step N]] [--without-poster]
+//     [--without-preload]
 //
 // --tour opens the full page at that tour's first stop (index.html?tour=NAME);
 // --scenario and --step give the docs page's element a gallery scenario and
@@ -27,8 +28,10 @@
 //              holding its poster (posters/<scenario>.svg; none with
 //              --without-poster, which takes the full page's out too, or
 //              --step), with the room rules of
-//              docs/embedding.md, and the element's bundle (the npm
-//              package's main module): the same three moments;
+//              docs/embedding.md, the element's bundle (the npm
+//              package's main module) and the preload of its core that
+//              docs/embedding.md shows (none with --without-preload, which
+//              takes the full page's out too): the same three moments;
 //   RaftScope  its index.html: first drawn state = the first `g.server` in
 //              its svg (script.js draws all five in one go).
 // The times are taken in the page by a MutationObserver (addInitScript),
@@ -87,6 +90,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'kip101-loss-after-restart' },
     step: { type: 'string' },
     'without-poster': { type: 'boolean', default: false },
+    'without-preload': { type: 'boolean', default: false },
   },
 });
 const NAME = /^[a-z0-9-]{1,64}$/;
@@ -120,7 +124,8 @@ const DOCS_PAGE = `<!doctype html>
   <style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 44rem; padding: 0 1rem; }
     highwater-playground { display: block; } highwater-playground:not([data-ready]) { min-height: 440px; }
     highwater-playground img { display: block; max-width: 100%; height: auto; }</style>
-  <script type="module" src="/bundle/highwater-playground.js"></script>
+  <script type="module" src="/bundle/highwater-playground.js"></script>${values['without-preload'] ? '' : `
+  <link rel="preload" href="/pkg/highwater_bg.wasm" as="fetch" crossorigin fetchpriority="low">`}
 </head>
 <body>
   <h1>Truncation after a restart</h1>
@@ -292,6 +297,13 @@ if (values['without-poster']) {
   if (without === index) fail('www/index.html has no <img id="poster"> to take out');
   fs.writeFileSync(path.join(site, 'index.html'), without);
 }
+if (values['without-preload']) {
+  // The page as it was before it asked for its core in its head.
+  const index = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+  const without = index.replace(/\n *<link rel="preload" href="pkg\/highwater_bg\.wasm"[^>]*>/, '');
+  if (without === index) fail('www/index.html has no preload of pkg/highwater_bg.wasm to take out');
+  fs.writeFileSync(path.join(site, 'index.html'), without);
+}
 const servers = {
   highwater: await serve({ port: 0, root: site }),
   raftscope: await serve({ port: 0, root: RAFTSCOPE }),
@@ -307,8 +319,8 @@ const results = {
   runs: RUNS,
   phone: { ...PHONE, cpuSlowdown: CPU_SLOWDOWN },
   pages: {
-    full: `${PAGES[0].path}${values['without-poster'] ? ' (its poster taken out)' : ''}`,
-    docs: `scenario="${values.scenario}"${values.step === undefined ? '' : ` step="${values.step}"`}${POSTER ? ' holding its poster' : ''}`,
+    full: `${PAGES[0].path}${values['without-poster'] ? ' (its poster taken out)' : ''}${values['without-preload'] ? ' (its core\'s preload taken out)' : ''}`,
+    docs: `scenario="${values.scenario}"${values.step === undefined ? '' : ` step="${values.step}"`}${POSTER ? ' holding its poster' : ''}${values['without-preload'] ? '' : ', its core preloaded'}`,
   },
   chromium: browser.version(),
   profiles: {},

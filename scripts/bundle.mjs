@@ -11,6 +11,7 @@
 //   node scripts/bundle.mjs            build once (make build, make test)
 //   node scripts/bundle.mjs --watch    build again on every change (make serve)
 //   node scripts/bundle.mjs --if-stale build when a source is newer (the browser tests)
+//   BUNDLE_MINIFY=0 node scripts/bundle.mjs   names kept, for reading a CPU profile
 //
 // The sources find their files (the wasm, style sheets, locales, tours, the
 // gallery, the workers) by `new URL(…, import.meta.url)`: in the bundle each
@@ -83,7 +84,7 @@ const COMMON = {
   bundle: true,
   format: 'esm',
   target: 'es2022',
-  minify: true,
+  minify: process.env.BUNDLE_MINIFY !== "0",
   sourcemap: 'linked',
   sourcesContent: false,
   legalComments: 'none',

@@ -572,7 +572,8 @@ export class HighwaterPlayground extends ElementBase {
         : frameFirst ? this.firstFrame().then(withHead).catch(() => null)
           : Promise.race([core.then(() => null), this.firstFrame().then(withHead)]).catch(() => null),
     ]);
-    const frame = coreReady ? null : first;
+    // The core may have come first by another way (asked for as the element connected): no frame then.
+    const frame = coreReady || coreLoaded() ? null : first;
     const coreError = frame ? null : await (core ??= startCore());
     // Another playground may have made its language current meanwhile.
     useLanguage(lang);
@@ -588,6 +589,8 @@ export class HighwaterPlayground extends ElementBase {
       if (page) document.body.dataset.ready = 'error';
       return;
     }
+    // Read before the markup is written, so that it lays out only the little there is now.
+    const viewportWidth = innerWidth;
     const root = this.shadowRoot;
     root.adoptedStyleSheets = [hostSheet(), ...styles];
     // The markup is laid out hidden until its first draw: the element's own content (a poster) over it till then.
@@ -606,7 +609,7 @@ export class HighwaterPlayground extends ElementBase {
       return;
     }
 
-    const pg = new Playground(root, this, { size, lang });
+    const pg = new Playground(root, this, { size, lang, viewportWidth });
     this.pg = pg;
     if (page) pg.address = new PageAddress(pg);
     this.wire(pg, page);

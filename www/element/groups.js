@@ -37,7 +37,7 @@ function show(pg, name, open) {
   root.getElementById('root').classList.toggle(`open-${name}`, open);
   for (const el of root.querySelectorAll(`[data-group="${name}"]`)) el.classList.toggle('open', open);
   for (const b of root.querySelectorAll(`[data-group-toggle="${name}"]`)) b.setAttribute('aria-expanded', String(open));
-  if (pg.refreshToolbars) pg.refreshToolbars();
+  pg.refreshToolbarsSoon();
 }
 
 export function wireGroups(pg) {

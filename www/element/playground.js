@@ -51,8 +51,10 @@ export class Playground {
    * root: the shadow root holding the markup; host: the element (it gets the
    * position events); size: 'full', 'compact' or 'bare'; lang: a language code.
    */
-  constructor(root, host, { size = 'full', lang = 'en' } = {}) {
+  constructor(root, host, { size = 'full', lang = 'en', viewportWidth = innerWidth } = {}) {
     this.root = root;
+    // The window's width when the markup was written, for the first draw's guess of the track (guessTrackWidth).
+    this.viewportWidth = viewportWidth;
     this.host = host;
     this.size = size;
     this.lang = lang;
@@ -804,9 +806,14 @@ export class Playground {
     return w > 720 ? w - 250 : w - 16;
   }
 
-  /** The track's width from the viewport's, as readTrackWidth's rule would take it, without a layout. */
+  /**
+   * The track's width from the viewport's, as readTrackWidth's rule would
+   * take it, without a layout: the width read before the markup was written
+   * (reading `innerWidth` now would lay out the new markup there and then).
+   */
   guessTrackWidth() {
-    const w = Math.min(innerWidth, 1560) - (innerWidth > 720 ? 40 : 20);
+    const vw = this.viewportWidth;
+    const w = Math.min(vw, 1560) - (vw > 720 ? 40 : 20);
     return w > 720 ? w - 250 : w - 16;
   }
 
@@ -961,11 +968,8 @@ export class Playground {
     }
     this.report(view);
     // Which control of each toolbar is its Tab stop, once this draw is laid
-    // out (a group opened, lesson mode hid a control): read in the next frame.
-    if (this.refreshToolbars && !this.toolbarsPending) {
-      this.toolbarsPending = true;
-      requestAnimationFrame(() => { this.toolbarsPending = false; if (!this.closed) this.refreshToolbars(); });
-    }
+    // out (a group opened, lesson mode hid a control).
+    this.refreshToolbarsSoon();
     if (!this.drawnOnce) {
       this.drawnOnce = true;
       this.reveal();
@@ -979,6 +983,17 @@ export class Playground {
       this.host.dataset.ready = 'true';
       this.host.dispatchEvent(new CustomEvent('highwater-ready', { bubbles: true, composed: true }));
     }
+  }
+
+  /**
+   * Which control of each toolbar is its Tab stop, read in the next frame,
+   * where the layout is due anyway: read now, it would lay out what was just
+   * written there and then.
+   */
+  refreshToolbarsSoon() {
+    if (!this.refreshToolbars || this.toolbarsPending) return;
+    this.toolbarsPending = true;
+    requestAnimationFrame(() => { this.toolbarsPending = false; if (!this.closed) this.refreshToolbars(); });
   }
 
   /** The producer list alone, once it scrolled: the rows now in view. */

@@ -19,9 +19,12 @@ function items(bar) {
 }
 
 /** Exactly one reachable control of the row is a Tab stop: the one used last if it still can be, else the first. */
-export function refreshToolbar(bar) {
+export function refreshToolbar(bar, { laidOut = true } = {}) {
   const all = [...bar.querySelectorAll(ITEMS)].filter((el) => el.closest('[data-toolbar]') === bar);
-  const reachable = items(bar);
+  // Before the first layout, what shows is not asked (that would lay out the
+  // whole new markup there and then): the first enabled control, until the
+  // first draw's refresh, a frame later, looks.
+  const reachable = laidOut ? items(bar) : [];
   // A row not shown yet (a closed group, a page still laying out) keeps its
   // first control a Tab stop, so it is one as soon as it shows.
   const current = reachable.find((el) => el === bar.current) || reachable[0] || all.find((el) => !el.disabled) || null;
@@ -55,7 +58,7 @@ export function wireToolbar(bar, modality = { pointer: false }) {
     e.preventDefault();
     row[next].focus();
   });
-  refreshToolbar(bar);
+  refreshToolbar(bar, { laidOut: false });
 }
 
 /** Every toolbar of a playground, once its markup is built. */
