@@ -317,7 +317,6 @@ export interface VersionInfo {
 /** The loaded core. */
 export interface Core {
   Simulation: SimulationConstructor;
-  explore: typeof Wasm.explore;
   lastPanic: typeof Wasm.lastPanic;
   limits: Limits;
   defaultConfig: Required<Config>;

@@ -46,7 +46,7 @@ export function needsQuorumCore(err) {
   return Boolean(err && typeof err.message === 'string' && err.message.includes(NO_QUORUM_IN_CORE));
 }
 
-/** The loaded core: { Simulation, explore, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation, quorum }. */
+/** The loaded core: { Simulation, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation, quorum }. */
 export function core() {
   if (!shared.current) throw new Error('the simulation core is not loaded yet');
   return shared.current;
@@ -123,7 +123,6 @@ export async function loadCore({ quorum = false } = {}) {
   await mod.default({ module_or_path: module });
   shared.current = {
     Simulation: mod.Simulation,
-    explore: mod.explore,
     lastPanic: mod.lastPanic,
     limits: mod.limits(),
     defaultConfig: mod.defaultConfig(),

@@ -8,7 +8,8 @@
 //! which scripts/build-wasm.sh turns on for the workers' core (www/pkg-fast).
 //! Thin, as `wasm.rs` is.
 
-use super::wasm::{explore_search, to_js, Explored};
+use super::searches::{explore_search, Explored};
+use super::wasm::to_js;
 use crate::run::link;
 use crate::search::breadth_first::{Chunk, Frontier, Walker};
 use crate::search::explore;

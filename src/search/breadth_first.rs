@@ -68,7 +68,7 @@ pub(crate) struct Chunk {
 }
 
 // The page's workers use these (src/boundary/explorer_parts.rs), and the tests.
-#[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+#[cfg_attr(not(any(test, all(target_arch = "wasm32", feature = "workers"))), allow(dead_code))]
 impl Chunk {
     /// As 32-bit words, to pass between Web Workers: the states generated
     /// (two words), then four words per candidate: its key (two), its
@@ -150,12 +150,12 @@ impl Frontier {
         Frontier { search, moves, root, levels, next: vec![], visited: Visited::with_capacity(1 << 16), states: 0, generated: 0, level: 0, cursor: 0, ended }
     }
 
-    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    #[cfg_attr(not(any(test, all(target_arch = "wasm32", feature = "workers"))), allow(dead_code))]
     pub(crate) fn search(&self) -> &Search {
         &self.search
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "workers")), allow(dead_code))]
     pub(crate) fn states(&self) -> u64 {
         self.states
     }
@@ -250,7 +250,7 @@ impl Frontier {
         Walker::new(&self.root, self.search.depth)
     }
 
-    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    #[cfg_attr(not(any(test, all(target_arch = "wasm32", feature = "workers"))), allow(dead_code))]
     pub(crate) fn moves(&self) -> &Moves {
         &self.moves
     }
@@ -368,7 +368,7 @@ impl Walker {
     /// States `range` of `level`, given their paths (`level` moves each,
     /// one after the other), for a Web Worker that has no levels. Stops
     /// early when `tick` returns false.
-    #[cfg_attr(not(any(test, target_arch = "wasm32")), allow(dead_code))]
+    #[cfg_attr(not(any(test, all(target_arch = "wasm32", feature = "workers"))), allow(dead_code))]
     pub(crate) fn expand_paths(&mut self, search: &Search, moves: &Moves, level: usize, range: Range<u32>, paths: &[Move], tick: &mut dyn FnMut(()) -> bool) -> Chunk {
         assert_eq!(paths.len(), range.len() * level, "one path of {level} moves per state");
         let mut chunk = Chunk::default();

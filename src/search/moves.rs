@@ -169,7 +169,7 @@ impl Moves {
     }
 
     /// Whether `m` is one of this search's moves.
-    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    #[cfg_attr(not(all(target_arch = "wasm32", feature = "workers")), allow(dead_code))]
     pub(crate) fn has(&self, m: Move) -> bool {
         (m as usize) < self.steps.len()
     }

@@ -26,6 +26,13 @@ export async function loadCore() {
   return core;
 }
 
+/** The workers' core (www/pkg-fast), initialised in Node: the searches (`explore`, `whatif`) are in it alone. */
+export async function loadWorkersCore() {
+  const core = await import(path.join(ROOT, 'www', 'pkg-fast', 'highwater.js'));
+  core.initSync({ module: fs.readFileSync(path.join(ROOT, 'www', 'pkg-fast', 'highwater_bg.wasm')) });
+  return core;
+}
+
 /** The share link of a scenario of tests/scenarios/ (by file name, without .json), as the core writes it. */
 export async function scenarioLink(name) {
   const core = await loadCore();

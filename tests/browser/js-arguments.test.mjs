@@ -71,8 +71,10 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
     for (const bad of [123, null, undefined, true, () => ({})]) {
       refused(core, TypeError, 'fromScenario: scenario', () => core.Simulation.fromScenario(bad));
       refused(core, TypeError, 'runOutcome: scenario', () => core.runOutcome(bad));
-      refused(core, TypeError, 'whatif: scenario', () => core.whatif(bad, () => true));
-      refused(core, TypeError, 'explore: options', () => core.explore(bad, () => true));
+      if (core.explore) {
+        refused(core, TypeError, 'whatif: scenario', () => core.whatif(bad, () => true));
+        refused(core, TypeError, 'explore: options', () => core.explore(bad, () => true));
+      }
       refused(core, TypeError, 'changeText: change', () => core.changeText(bad));
       const sim = core.Simulation.fromScenario(SCENARIO);
       refused(core, TypeError, 'apply: step', () => sim.apply(bad));
@@ -81,21 +83,23 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
     const cyclic = { version: 1 };
     cyclic.self = cyclic;
     refused(core, TypeError, 'fromScenario: scenario', () => core.Simulation.fromScenario(cyclic));
-    refused(core, TypeError, 'whatif: progress', () => core.whatif(SCENARIO, 'not a function'));
-    refused(core, TypeError, 'explore: progress', () => core.explore({ config: {} }, null));
+    if (core.explore) {
+      refused(core, TypeError, 'whatif: progress', () => core.whatif(SCENARIO, 'not a function'));
+      refused(core, TypeError, 'explore: progress', () => core.explore({ config: {} }, null));
+    }
     refused(core, TypeError, 'whatifScenario: uncleanLeaderElection', () => core.whatifScenario(SCENARIO, '3.7', 'all', 1, 'yes'));
   });
 
   test(`${dir}: the explorer's numbers and the what-if cell's acks and min.insync.replicas out of range are a RangeError`, () => {
     const core = cores[dir];
     const config = { brokers: 2 };
-    for (const [option, value] of [['depth', 0], ['depth', 65], ['max_states', 0], ['max_states', 10_000_001], ['max_produces', 0], ['max_produces', 17]]) {
+    for (const [option, value] of core.explore ? [['depth', 0], ['depth', 65], ['max_states', 0], ['max_states', 10_000_001], ['max_produces', 0], ['max_produces', 17]] : []) {
       refused(core, RangeError, `explore: options.${option}: ${value} is out of range`, () => core.explore({ config, [option]: value }, () => false));
     }
     refused(core, RangeError, 'whatifScenario: acks: "2" is not "0", "1" or "all"', () => core.whatifScenario(SCENARIO, '3.7', '2', 1, false));
     refused(core, RangeError, 'whatifScenario: minInsyncReplicas: 0', () => core.whatifScenario(SCENARIO, '3.7', 'all', 0, false));
     // In range, the search runs (stopped at once by its callback).
-    assert.equal(typeof core.explore({ config, depth: 2, max_produces: 16 }, () => false).states, 'number');
+    if (core.explore) assert.equal(typeof core.explore({ config, depth: 2, max_produces: 16 }, () => false).states, 'number');
   });
 
   test(`${dir}: positions and counts are whole numbers in range, not wrapped`, () => {
@@ -215,11 +219,21 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
   });
 }
 
+// The searches are the workers' (www/pkg-fast): the page's cores leave them out.
+test('explore and whatif are in www/pkg-fast alone', () => {
+  for (const dir of ['pkg', 'pkg-quorum']) {
+    assert.equal(cores[dir].explore, undefined, dir);
+    assert.equal(cores[dir].whatif, undefined, dir);
+  }
+  assert.equal(typeof cores['pkg-fast'].explore, 'function');
+  assert.equal(typeof cores['pkg-fast'].whatif, 'function');
+});
+
 for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
   // A progress callback that starts the search again went one level deeper
   // each time, until the module trapped ("memory access out of bounds", at
   // a depth of 201 in pkg and 161 in pkg-fast).
-  test(`${dir}: a progress callback that calls explore or whatif again is refused with an error, not a trap`, () => {
+  if (dir === 'pkg-fast') test(`${dir}: a progress callback that calls explore or whatif again is refused with an error, not a trap`, () => {
     const core = cores[dir];
     const config = { brokers: 2, protocol: '0.10', unclean_leader_election: false };
     for (const [outer, call] of [

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openPage, loadCore, missingKeys, ROOT } from './harness.mjs';
+import { setup, openPage, loadCore, loadWorkersCore, missingKeys, ROOT } from './harness.mjs';
 
 let env;
 let core;
@@ -53,7 +53,7 @@ const UNCLEAN = scenario('unclean-election-loss');
 const ACKS1 = scenario('acks1-loss-after-failover');
 const KIP101 = scenario('kip101-loss-after-restart');
 
-test('the core: an acks=all loss after the enabled unclean election is allowed by it; KIP-101 is not', () => {
+test('the core: an acks=all loss after the enabled unclean election is allowed by it; KIP-101 is not', async () => {
   const unclean = runOf(UNCLEAN).violations;
   assert.deepEqual(unclean.map((v) => [v.kind, v.acks, v.value, v.protocol_violation, v.allowed_by]), [['acked_write_lost', 'all', 'm2', false, 'unclean.leader.election.enable']]);
   const off = runOf({ ...UNCLEAN, config: { ...UNCLEAN.config, unclean_leader_election: false } }).violations;
@@ -64,8 +64,9 @@ test('the core: an acks=all loss after the enabled unclean election is allowed b
   // on, 0.10 loses an acks=all write in four steps, allowed by the setting,
   // and that is no counterexample; the divergence it still finds is.
   const search = { config: { brokers: 2, protocol: '0.10', unclean_leader_election: true }, acks: 'all' };
-  assert.equal(core.explore({ ...search, depth: 5 }, () => true).found, false, 'no allowed loss reported');
-  const found = core.explore({ ...search, depth: 6 }, () => true);
+  const { explore } = await loadWorkersCore();
+  assert.equal(explore({ ...search, depth: 5 }, () => true).found, false, 'no allowed loss reported');
+  const found = explore({ ...search, depth: 6 }, () => true);
   assert.deepEqual([found.found, found.violation.kind, found.violation.protocol_violation], [true, 'committed_divergence', true]);
 });
 
