@@ -31,7 +31,7 @@
 //              docs/embedding.md, the element's bundle (the npm
 //              package's main module) and the preload of its core that
 //              docs/embedding.md shows (none with --without-preload, which
-//              takes the full page's out too): the same three moments;
+//              takes the full page's, in index.js, out too): the same three moments;
 //   RaftScope  its index.html: first drawn state = the first `g.server` in
 //              its svg (script.js draws all five in one go).
 // The times are taken in the page by a MutationObserver (addInitScript),
@@ -298,11 +298,11 @@ if (values['without-poster']) {
   fs.writeFileSync(path.join(site, 'index.html'), without);
 }
 if (values['without-preload']) {
-  // The page as it was before it asked for its core in its head.
-  const index = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
-  const without = index.replace(/\n *<link rel="preload" href="pkg\/highwater_bg\.wasm"[^>]*>/, '');
-  if (without === index) fail('www/index.html has no preload of pkg/highwater_bg.wasm to take out');
-  fs.writeFileSync(path.join(site, 'index.html'), without);
+  // The page as it was before index.js asked for its core.
+  const script = fs.readFileSync(path.join(site, 'index.js'), 'utf8');
+  const without = script.replace("preload('pkg/highwater_bg.wasm', 'low');", '');
+  if (without === script) fail("www/index.js has no preload('pkg/highwater_bg.wasm', 'low') to take out");
+  fs.writeFileSync(path.join(site, 'index.js'), without);
 }
 const servers = {
   highwater: await serve({ port: 0, root: site }),
@@ -319,7 +319,7 @@ const results = {
   runs: RUNS,
   phone: { ...PHONE, cpuSlowdown: CPU_SLOWDOWN },
   pages: {
-    full: `${PAGES[0].path}${values['without-poster'] ? ' (its poster taken out)' : ''}${values['without-preload'] ? ' (its core\'s preload taken out)' : ''}`,
+    full: `${PAGES[0].path}${values['without-poster'] ? ' (its poster taken out)' : ''}${values['without-preload'] ? ' (index.js\'s preload of its core taken out)' : ''}`,
     docs: `scenario="${values.scenario}"${values.step === undefined ? '' : ` step="${values.step}"`}${POSTER ? ' holding its poster' : ''}${values['without-preload'] ? '' : ', its core preloaded'}`,
   },
   chromium: browser.version(),

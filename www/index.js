@@ -24,14 +24,32 @@ if (poster) {
 // Asked for now, before the element's bundle is in, only where they are used:
 // the empty run's first frame (a link, a tour or a fork has none) and, on
 // the full page, the tours' names its head offers.
-const preload = (href) => {
+const preload = (href, priority = 'auto') => {
   const link = document.createElement('link');
   link.rel = 'preload';
   link.as = 'fetch';
   link.crossOrigin = 'anonymous';
+  link.fetchPriority = priority;
   link.href = href;
   document.head.append(link);
 };
+// The core (the largest file) too, now rather than once the bundle has run:
+// ./pkg, or ./pkg-quorum for a built-in tour with controllers (tours/index.json
+// says which). None for a tour file or a tour in the fragment: which core
+// they need is known only once they are read.
+const fragment = new URLSearchParams(location.hash.slice(1));
+const tour = query.get('tour');
+if (tour !== null) {
+  fetch('tours/index.json')
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
+    .then((index) => {
+      if (!Array.isArray(index.tours) || !index.tours.includes(tour)) return;
+      preload(Array.isArray(index.quorum) && index.quorum.includes(tour) ? 'pkg-quorum/highwater_bg.wasm' : 'pkg/highwater_bg.wasm', 'low');
+    })
+    .catch(() => {}); // the element says what it cannot load
+} else if (!query.has('tour-src') && !fragment.has('tour')) {
+  preload('pkg/highwater_bg.wasm', 'low');
+}
 if (opensEmptyRun) preload('first-frames/default.json');
 if (!embed) {
   preload('tours/index.json');

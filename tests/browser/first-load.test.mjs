@@ -168,12 +168,12 @@ test('with a first frame the core is asked for once the frame is drawn; with a p
   assert.ok(linked.wasm !== null && linked.drawn !== null && linked.wasm < linked.drawn, JSON.stringify(linked));
 });
 
-test('what the page preloads it uses: no "preloaded but not used" warning on the plain page, a tour, a tour in Chinese, a link or the embed', async () => {
+test('what the page preloads it uses: no "preloaded but not used" warning on the plain page, a tour, a tour in Chinese, the tour with controllers, a link or the embed', async () => {
   const core = await loadCore();
   const sim = core.Simulation.fromScenario({ version: 1, config: { brokers: 3 }, steps: [{ produce: { value: 'm1' } }] });
   const link = sim.toLink();
   sim.free();
-  for (const address of ['', '?tour=leo-and-hw', '?lang=zh-Hans&tour=leo-and-hw', `#s=${link}`, '?embed']) {
+  for (const address of ['', '?tour=leo-and-hw', '?lang=zh-Hans&tour=leo-and-hw', '?tour=two-replication-protocols', `#s=${link}`, '?embed']) {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     const warnings = [];
