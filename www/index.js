@@ -35,8 +35,8 @@ const preload = (href, priority = 'auto') => {
 };
 // The core (the largest file) too, now rather than once the bundle has run:
 // ./pkg, or ./pkg-quorum for a built-in tour with controllers (tours/index.json
-// says which). None for a tour file or a tour in the fragment: which core
-// they need is known only once they are read.
+// says which). None for a tour file or a tour link in the fragment (`#t=`,
+// element/share.js): which core they need is known only once they are read.
 const fragment = new URLSearchParams(location.hash.slice(1));
 const tour = query.get('tour');
 if (tour !== null) {
@@ -47,7 +47,7 @@ if (tour !== null) {
       preload(Array.isArray(index.quorum) && index.quorum.includes(tour) ? 'pkg-quorum/highwater_bg.wasm' : 'pkg/highwater_bg.wasm', 'low');
     })
     .catch(() => {}); // the element says what it cannot load
-} else if (!query.has('tour-src') && !fragment.has('tour')) {
+} else if (!query.has('tour-src') && !fragment.has('t')) {
   preload('pkg/highwater_bg.wasm', 'low');
 }
 if (opensEmptyRun) preload('first-frames/default.json');
