@@ -229,6 +229,8 @@ export interface Simulation {
   apply(step: Step | string, last?: number): Event[];
   /** `partition`: the partition on the board (`partition`, `brokers[]`), 0 by default. */
   state(logFrom?: number, logCount?: number, partition?: number): State;
+  /** The largest `log_end_offset` of `state(…, partition).brokers`, without the state: where a window that follows the log starts from. */
+  logEnd(partition?: number): number;
   traceLines(): string[];
   traceText(): string;
   stepEnds(): Uint32Array;

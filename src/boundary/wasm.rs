@@ -246,6 +246,17 @@ impl Simulation {
         Ok(to_js(&view)?)
     }
 
+    /// The end of the log on the board for `partition` (0 by default): the
+    /// largest `log_end_offset` of `state(…, partition).brokers`, without the
+    /// state, for a window that follows the log (its `logFrom`).
+    #[wasm_bindgen(js_name = logEnd)]
+    pub fn log_end(&self, #[wasm_bindgen(unchecked_optional_param_type = "number")] partition: JsValue) -> Result<f64, JsValue> {
+        let sim = self.timeline.current();
+        let last = u64::from(sim.config.partitions - 1);
+        let p = args::optional_whole(&partition, "logEnd: partition", last)?.unwrap_or(0) as u32;
+        Ok(crate::view::state::log_end(sim, p) as f64)
+    }
+
     /// Trace lines up to the current position, as the command line prints them.
     #[wasm_bindgen(js_name = traceLines)]
     pub fn trace_lines(&self) -> Vec<String> {

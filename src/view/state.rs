@@ -264,6 +264,13 @@ pub fn result_name(status: Status) -> &'static str {
     }
 }
 
+/// The end of the board's log for partition `p`: the furthest log end offset
+/// among the brokers' replicas of it (`brokers[].log_end_offset`), without
+/// the state. A window that follows the log asks for its state from here.
+pub fn log_end(sim: &Simulation, p: PartitionId) -> u64 {
+    sim.brokers.iter().map(|node| sim.replica(p, node.id).log_end_offset()).max().unwrap_or(0)
+}
+
 impl StateView {
     /// The state with partition 0 on the board (`partition`, `brokers[]`).
     pub fn of(sim: &Simulation, window: LogWindow) -> StateView {

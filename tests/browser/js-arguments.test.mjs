@@ -118,6 +118,7 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
       refused(core, RangeError, 'stepText: step', () => sim.stepText(bad));
       refused(core, RangeError, 'state: logFrom', () => sim.state(bad));
       refused(core, RangeError, 'state: logCount', () => sim.state(0, bad));
+      refused(core, RangeError, 'logEnd: partition', () => sim.logEnd(bad));
       refused(core, RangeError, 'spaceTime: from', () => sim.spaceTime(bad, 3));
       refused(core, RangeError, 'spaceTime: maxArrows', () => sim.spaceTime(1, 3, bad));
       refused(core, RangeError, 'spaceTime: partition', () => sim.spaceTime(1, 3, undefined, bad));
@@ -136,6 +137,19 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
     assert.equal(sim.position(), 1);
     assert.equal(sim.eventsSince(0).length, sim.stepEvents(1).length);
     assert.ok(sim.state(undefined, undefined).brokers.length === 3);
+    // The log's end without the state: the largest LEO the state gives, at every position.
+    for (let at = 0; at <= sim.length(); at++) {
+      sim.seek(at);
+      assert.equal(sim.logEnd(), Math.max(...sim.state().brokers.map((b) => b.log_end_offset)), `logEnd at ${at}`);
+      assert.equal(sim.logEnd(0), sim.logEnd());
+    }
+    refused(core, RangeError, 'logEnd: partition', () => sim.logEnd(1));
+    sim.seek(1);
+    // A topic: each partition's own log end.
+    const topic = core.Simulation.fromScenario({ version: 1, config: { brokers: 3, partitions: 2 }, steps: [{ produce: { value: 'a', acks: '1', partition: 1 } }, { produce: { value: 'b', acks: '1', partition: 1 } }] });
+    assert.deepEqual([topic.logEnd(0), topic.logEnd(1)], [0, 2]);
+    for (const p of [0, 1]) assert.equal(topic.logEnd(p), Math.max(...topic.state(0, 0, p).brokers.map((b) => b.log_end_offset)));
+    topic.free();
     assert.ok(sim.spaceTime(1, 3).arrows.length > 0);
     // One partition: partition 0 is the whole diagram, 1 is not a partition of it.
     assert.deepEqual(sim.spaceTime(1, 3, undefined, 0), sim.spaceTime(1, 3));

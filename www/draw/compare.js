@@ -107,7 +107,7 @@ function annotate(v, at, ctx = {}) {
   else if (a['data-stat'] === 'hw' && has(inner.broker)) place = `hw:${inner.broker}`;
   else if (inner.inCells && typeof v.key === 'number') place = `cell:${inner.broker}:${v.key}`;
   else if (inner.inRecords && v.tag === 'li' && typeof v.key === 'number') place = `produce:${v.key + 1}`;
-  if (v.tag === 'div' && a.class === 'cells') inner.inCells = true;
+  if (v.tag === 'div' && a.class === 'cells-run') inner.inCells = true;
   if (v.tag === 'ol' && a.class === 'records') inner.inRecords = true;
   let children = v.children.map((c) => annotate(c, at, inner)).flat();
   if (inner.inCells && !ctx.inCells) {
@@ -116,11 +116,14 @@ function annotate(v, at, ctx = {}) {
       const [kind, broker, offset] = key.split(':');
       if (kind !== 'absent' || broker !== String(inner.broker)) continue;
       if (Number(offset) < (ctx.windowStart || 0) || Number(offset) >= (ctx.windowStart || 0) + ctx.windowCount) continue;
-      children.push(h('div', { class: 'cell fork-absent diff', key: `absent${offset}`, style: { '--o': Number(offset) - (ctx.windowStart || 0) }, 'data-diff': ids.join(' '), title: t('compare.absent_title', { offset }) },
+      children.push(h('div', { class: 'cell fork-absent diff', key: `absent${offset}`, style: { '--o': Number(offset) }, 'data-diff': ids.join(' '), title: t('compare.absent_title', { offset }) },
         h('span', { class: 'cell-offset' }, offset), h('span', { class: 'cell-value' }, '∅'), mark(ids)));
     }
   }
-  const out = { ...v, children };
+  // Without its memo: the marks depend on the other run too, which the memo does not say.
+  const attrs = { ...a };
+  delete attrs.memo;
+  const out = { ...v, attrs, children };
   const ids = place && at.get(place);
   if (!ids) return out;
   return marked(out, ids);

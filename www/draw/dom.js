@@ -53,6 +53,11 @@ function flatten(list, out) {
   }
 }
 
+/** Sets an element's text where it differs: the same text written again would still be laid out again. */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** Makes the children of `parent` match `vnodes` (one vnode or a list). */
 export function patch(parent, vnodes) {
   const list = [];

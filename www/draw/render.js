@@ -276,10 +276,17 @@ function ruler(start, count, maxLeo, dense) {
   const every = dense ? 20 : shown > 40 ? 10 : shown > 20 ? 5 : 1;
   const ticks = [];
   for (let o = start; o < start + count && o <= maxLeo; o++) {
-    if (o % every === 0) ticks.push(h('span', { class: 'tick', key: o, style: { '--o': o - start } }, String(o)));
+    if (o % every === 0) ticks.push(h('span', { class: 'tick', key: o, style: { '--o': o } }, String(o)));
   }
-  return ticks;
+  return h('div', { class: 'ruler-run', style: { translate: shift(start) } }, ticks);
 }
+
+/**
+ * What moves a run of cells, ticks or markers, each placed by its own
+ * offset, to the window's start: a window that follows the log changes one
+ * translation, and lays out only what comes into it, not all it kept.
+ */
+const shift = (start) => `calc(${-start} * var(--cell-w))`;
 
 function violationCells(violations) {
   const set = new Set();
@@ -305,15 +312,22 @@ function violationGaps(violations) {
 
 /** Everything a broker's row is drawn from, as one text (a row whose text did not change is left as it is). */
 function brokerMemo(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
-  const p = state.partition;
   return JSON.stringify([
-    'broker', language(), b, start, count, recordEpochs, p.leader, p.leader_epoch, state.kraft, state.alter_partition,
-    b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms),
-    b.role === 'starting' ? [state.time_ms, refusals && refusals.get(b.id)] : null,
+    'broker', brokerMemoParts(b, state, refusals, recordEpochs), b, start, count,
     stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id),
     b.log.filter((r) => flagged.has(`${b.id}:${r.offset}`)).map((r) => r.offset),
     gaps.get(b.id) || null,
   ]);
+}
+
+/** What a broker's row depends on beyond the broker itself. */
+function brokerMemoParts(b, state, refusals, recordEpochs) {
+  const p = state.partition;
+  return [
+    language(), recordEpochs, p.leader, p.leader_epoch, state.kraft, state.alter_partition,
+    b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms),
+    b.role === 'starting' ? [state.time_ms, refusals && refusals.get(b.id)] : null,
+  ];
 }
 
 /**
@@ -342,51 +356,17 @@ function noReplicaLine(state, shown) {
 }
 
 function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, recordEpochs) {
-  const p = state.partition;
   const classes = ['broker-row', `role-${b.role}`];
   if (!b.alive) classes.push(b.role === 'starting' ? 'is-starting' : 'is-down');
   if (b.isolated) classes.push('is-isolated');
   if (b.stale_leader) classes.push('is-stale');
   const role = roleText(b.role);
-  const starting = b.role === 'starting' ? startingNote(b.id, refusals && refusals.get(b.id), state.time_ms) : null;
   const label = t('broker.label', { broker: b.id, role: b.in_elr ? `${role}, ELR` : role, epoch: b.leader_epoch, leo: b.log_end_offset, hw: b.high_watermark });
   const notes = stepEvents.filter((e) => e.type === 'truncated' && e.broker === b.id);
-  const controllerLeader = has(p.leader) ? t('broker.controller_leader', { broker: p.leader, epoch: p.leader_epoch }) : t('broker.nobody');
   return h('section', { class: classes.join(' '), key: `b${b.id}`, 'data-broker': b.id, role: 'group', 'aria-label': label },
-    h('div', { class: 'broker-info' },
-      h('div', { class: 'broker-title' },
-        h('span', { class: 'broker-name' }, t('broker.name', { broker: b.id })),
-        h('span', { class: `role role-${b.role}`, 'data-testid': 'role' }, role),
-        h('span', { class: 'epoch-pill', title: t('broker.epoch_help') }, `${t('cluster.epoch')} `, h('span', { 'data-stat': 'epoch' }, String(b.leader_epoch))),
-      ),
-      h('div', { class: 'badges' },
-        b.in_isr ? h('span', { class: 'tag tag-ok', title: t('broker.in_isr_help') }, t('broker.in_isr')) : h('span', { class: 'tag tag-muted', title: t('broker.out_of_isr_help') }, t('broker.out_of_isr')),
-        b.in_elr
-          ? h('span', { class: 'tag tag-elr', 'data-testid': 'elr', title: t('elr.broker', { broker: b.id }) }, h('span', { 'aria-hidden': 'true' }, 'ELR'), h('span', { class: 'visually-hidden' }, t('elr.broker', { broker: b.id })))
-          : null,
-        b.fenced ? h('span', { class: 'tag tag-bad', title: t('broker.fenced_help') }, t('broker.fenced')) : null,
-        b.isolated ? h('span', { class: 'tag tag-bad', title: t('broker.isolated_help') }, t('broker.isolated')) : null,
-        b.controller_cut && !b.isolated ? h('span', { class: 'tag tag-bad', 'data-testid': 'controller-cut', title: t('broker.controller_cut_help') }, t('broker.controller_cut')) : null,
-        b.stale_leader
-          ? h('span', { class: 'tag tag-bad', 'data-testid': 'stale-leader', title: t('broker.stale_help', { epoch: b.leader_epoch, leader: controllerLeader }) }, t('broker.stale'))
-          : null,
-        b.fetcher_paused ? h('span', { class: 'tag tag-warn' }, t('broker.fetcher_paused')) : null,
-        has(b.shutdown_at_ms)
-          ? h('span', { class: 'tag tag-warn', 'data-testid': 'shutting-down', title: t(b.fetcher_stopped_for_shutdown ? 'broker.shutting_down_stopped_help' : 'broker.shutting_down_help', { time: b.shutdown_at_ms }) }, t('broker.shutting_down'))
-          : null,
-        b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms) ? h('span', { class: 'tag tag-muted' }, t('broker.links_ms', { ms: b.latency_ms })) : null,
-      ),
-      h('div', { class: 'stats' },
-        stat('LEO', 'leo', b.log_end_offset, t('glossary.leo.short')),
-        stat('HW', 'hw', b.high_watermark, t('glossary.hw.short')),
-        stat(t('broker.ckpt'), 'ckpt', b.checkpointed_high_watermark, t('glossary.ckpt.short')),
-        recordEpochs ? epochCache(b) : null,
-      ),
-      b.stale_leader ? h('p', { class: 'stale-note' }, t('broker.stale_note', { epoch: b.leader_epoch, leader: controllerLeader })) : null,
-      starting ? h('p', { class: 'starting-note', 'data-testid': 'starting-note' }, starting) : null,
-      b.role === 'leader' ? leaderView(b, state.alter_partition) : null,
-      brokerActions(b, state),
-    ),
+    // The broker's panel does not change as the window moves, nor with a record it did not take.
+    memoized(JSON.stringify(['broker-info', brokerMemoParts(b, state, refusals, recordEpochs), b], (k, v) => (k === 'log' || k === 'log_window_start' ? undefined : v)),
+      () => brokerInfo(b, state, refusals, recordEpochs)),
     h('div', { class: 'track', 'data-window-start': start },
       cells(b, start, count, flagged, gaps, recordEpochs),
       markers(b, start, count),
@@ -394,6 +374,48 @@ function brokerRow(b, state, start, count, stepEvents, flagged, gaps, refusals, 
     notes.length
       ? h('div', { class: 'broker-notes' }, notes.map((e, i) => h('p', { class: 'truncation-note', key: i }, h('span', { class: 'scissors', 'aria-hidden': 'true' }, '✂ '), t('broker.truncated_note', { from: e.from, to: e.to, why: truncationWhy(e.truncation) }))))
       : null,
+  );
+}
+
+/** A broker's panel beside its log: name, role, tags, LEO and HW, the leader's view, the actions. */
+function brokerInfo(b, state, refusals, recordEpochs) {
+  const p = state.partition;
+  const role = roleText(b.role);
+  const starting = b.role === 'starting' ? startingNote(b.id, refusals && refusals.get(b.id), state.time_ms) : null;
+  const controllerLeader = has(p.leader) ? t('broker.controller_leader', { broker: p.leader, epoch: p.leader_epoch }) : t('broker.nobody');
+  return h('div', { class: 'broker-info' },
+    h('div', { class: 'broker-title' },
+      h('span', { class: 'broker-name' }, t('broker.name', { broker: b.id })),
+      h('span', { class: `role role-${b.role}`, 'data-testid': 'role' }, role),
+      h('span', { class: 'epoch-pill', title: t('broker.epoch_help') }, `${t('cluster.epoch')} `, h('span', { 'data-stat': 'epoch' }, String(b.leader_epoch))),
+    ),
+    h('div', { class: 'badges' },
+      b.in_isr ? h('span', { class: 'tag tag-ok', title: t('broker.in_isr_help') }, t('broker.in_isr')) : h('span', { class: 'tag tag-muted', title: t('broker.out_of_isr_help') }, t('broker.out_of_isr')),
+      b.in_elr
+        ? h('span', { class: 'tag tag-elr', 'data-testid': 'elr', title: t('elr.broker', { broker: b.id }) }, h('span', { 'aria-hidden': 'true' }, 'ELR'), h('span', { class: 'visually-hidden' }, t('elr.broker', { broker: b.id })))
+        : null,
+      b.fenced ? h('span', { class: 'tag tag-bad', title: t('broker.fenced_help') }, t('broker.fenced')) : null,
+      b.isolated ? h('span', { class: 'tag tag-bad', title: t('broker.isolated_help') }, t('broker.isolated')) : null,
+      b.controller_cut && !b.isolated ? h('span', { class: 'tag tag-bad', 'data-testid': 'controller-cut', title: t('broker.controller_cut_help') }, t('broker.controller_cut')) : null,
+      b.stale_leader
+        ? h('span', { class: 'tag tag-bad', 'data-testid': 'stale-leader', title: t('broker.stale_help', { epoch: b.leader_epoch, leader: controllerLeader }) }, t('broker.stale'))
+        : null,
+      b.fetcher_paused ? h('span', { class: 'tag tag-warn' }, t('broker.fetcher_paused')) : null,
+      has(b.shutdown_at_ms)
+        ? h('span', { class: 'tag tag-warn', 'data-testid': 'shutting-down', title: t(b.fetcher_stopped_for_shutdown ? 'broker.shutting_down_stopped_help' : 'broker.shutting_down_help', { time: b.shutdown_at_ms }) }, t('broker.shutting_down'))
+        : null,
+      b.latency_ms !== undefined && state.brokers.some((o) => o.latency_ms !== b.latency_ms) ? h('span', { class: 'tag tag-muted' }, t('broker.links_ms', { ms: b.latency_ms })) : null,
+    ),
+    h('div', { class: 'stats' },
+      stat('LEO', 'leo', b.log_end_offset, t('glossary.leo.short')),
+      stat('HW', 'hw', b.high_watermark, t('glossary.hw.short')),
+      stat(t('broker.ckpt'), 'ckpt', b.checkpointed_high_watermark, t('glossary.ckpt.short')),
+      recordEpochs ? epochCache(b) : null,
+    ),
+    b.stale_leader ? h('p', { class: 'stale-note' }, t('broker.stale_note', { epoch: b.leader_epoch, leader: controllerLeader })) : null,
+    starting ? h('p', { class: 'starting-note', 'data-testid': 'starting-note' }, starting) : null,
+    b.role === 'leader' ? leaderView(b, state.alter_partition) : null,
+    brokerActions(b, state),
   );
 }
 
@@ -521,24 +543,33 @@ function cells(b, start, count, flagged, missing, recordEpochs) {
   const held = new Set(b.log.map((r) => r.offset));
   // A record a violation says this broker should have but does not: drawn as a crossed-out slot.
   const gaps = (missing.get(b.id) || []).filter((m) => !held.has(m.offset) && m.offset >= start && m.offset < start + count);
-  return h('div', { class: 'cells' },
-    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: { '--o': m.offset - start }, title: t('cell.missing', { value: m.value === null ? t('violation.a_record') : `“${visible(m.value)}”`, offset: m.offset, kind: m.kind }) },
+  const lang = language();
+  return h('div', { class: 'cells' }, h('div', { class: 'cells-run', style: { translate: shift(start) } },
+    gaps.map((m) => h('div', { class: 'cell missing', key: `missing${m.offset}`, style: { '--o': m.offset }, title: t('cell.missing', { value: m.value === null ? t('violation.a_record') : `“${visible(m.value)}”`, offset: m.offset, kind: m.kind }) },
       h('span', { class: 'cell-offset' }, String(m.offset)),
       h('bdi', { class: 'cell-value' }, m.value === null || m.value === undefined ? '?' : visible(m.value)),
     )),
     b.log.filter((r) => r.offset < start + count).map((r) => {
       const committed = r.offset < hw;
-      const cls = ['cell', recordEpochs ? `epoch-${r.epoch % EPOCH_COLOURS}` : 'epoch-none', committed ? 'committed' : 'uncommitted'];
-      if (flagged.has(`${b.id}:${r.offset}`)) cls.push('flagged');
-      const title = recordEpochs
-        ? t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: visible(r.value) })
-        : t(committed ? 'cell.title_committed_no_epoch' : 'cell.title_uncommitted_no_epoch', { offset: r.offset, value: visible(r.value) });
-      return h('div', { class: cls.join(' '), key: r.offset, style: { '--o': r.offset - start }, title },
-        h('span', { class: 'cell-offset' }, String(r.offset)),
-        h('bdi', { class: 'cell-value' }, visible(r.value)),
-        recordEpochs ? h('span', { class: 'cell-epoch' }, `e${r.epoch}`) : null,
-      );
+      const marked = flagged.has(`${b.id}:${r.offset}`);
+      // A cell says its record alone, placed by its own offset: one the last
+      // draw had is neither described nor patched again.
+      return memoized(`cell ${lang} ${recordEpochs} ${committed} ${marked} ${r.offset} ${r.epoch} ${JSON.stringify(r.value)}`, () => cell(r, committed, marked, recordEpochs));
     }),
+  ));
+}
+
+/** One record's cell, at its offset. */
+function cell(r, committed, marked, recordEpochs) {
+  const cls = ['cell', recordEpochs ? `epoch-${r.epoch % EPOCH_COLOURS}` : 'epoch-none', committed ? 'committed' : 'uncommitted'];
+  if (marked) cls.push('flagged');
+  const title = recordEpochs
+    ? t(committed ? 'cell.title_committed' : 'cell.title_uncommitted', { offset: r.offset, epoch: r.epoch, value: visible(r.value) })
+    : t(committed ? 'cell.title_committed_no_epoch' : 'cell.title_uncommitted_no_epoch', { offset: r.offset, value: visible(r.value) });
+  return h('div', { class: cls.join(' '), key: r.offset, style: { '--o': r.offset }, title },
+    h('span', { class: 'cell-offset' }, String(r.offset)),
+    h('bdi', { class: 'cell-value' }, visible(r.value)),
+    recordEpochs ? h('span', { class: 'cell-epoch' }, `e${r.epoch}`) : null,
   );
 }
 
@@ -551,7 +582,7 @@ function markers(b, start, count) {
     const label = at.edge === 'left' ? `◂ ${text}` : at.edge === 'right' ? `${text} ▸` : text;
     // Labels near an edge of the window turn inwards.
     const edge = at.edge === 'right' || (at.edge === null && at.o > count - 3) ? ' edge-right' : at.edge === 'left' || (at.edge === null && at.o < 1) ? ' edge-left' : '';
-    return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: { '--o': at.o }, title, 'data-marker': kind },
+    return h('div', { class: `marker marker-${kind}${at.edge ? ' off-window' : ''}${edge}`, key: kind, style: { '--o': start + at.o }, title, 'data-marker': kind },
       h('span', { class: 'marker-label' }, label));
   };
   out.push(marker('hw', b.high_watermark, `HW ${b.high_watermark}`, t('glossary.hw.short')));
@@ -576,11 +607,11 @@ function markers(b, start, count) {
     }
     for (const [offset, ids] of byOffset) {
       const at = place(offset);
-      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: { '--o': at.o }, title: t('marker.remote', { brokers: ids.join(', '), count: ids.length, offset }), 'data-remote-marker': ids.join(',') },
+      out.push(h('div', { class: `marker marker-remote${at.edge ? ' off-window' : ''}`, key: `r${offset}`, style: { '--o': start + at.o }, title: t('marker.remote', { brokers: ids.join(', '), count: ids.length, offset }), 'data-remote-marker': ids.join(',') },
         h('span', { class: 'marker-label' }, `▴ ${ids.join(',')}`)));
     }
   }
-  return h('div', { class: 'markers' }, out);
+  return h('div', { class: 'markers', style: { translate: shift(start) } }, out);
 }
 
 // ---------------------------------------------------------------- producer

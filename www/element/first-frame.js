@@ -59,6 +59,11 @@ export class Snapshot {
 
   scenario() { return this.frame.scenario; }
 
+  /** The end of the board's log, as the core's logEnd (the first frame has one partition). */
+  logEnd() {
+    return Math.max(0, ...this.frame.positions[this.at].state.brokers.map((b) => b.log_end_offset));
+  }
+
   /** The state with the log window the core would give: records from `from` (at most the log end), `count` of them. */
   state(from = 0, count = Infinity) {
     const full = this.frame.positions[this.at].state;

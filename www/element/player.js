@@ -4,6 +4,7 @@
 
 import { t, num } from '../words/i18n.js';
 import { verdict } from '../words/describe.js';
+import { setText } from '../draw/dom.js';
 
 export const PLAY_TICK_MS = 200; // one clock step every tick while the clock runs
 
@@ -177,7 +178,7 @@ export class Player {
     slider.disabled = view.length === 0; // nothing to move along yet
     slider.value = String(view.position);
     slider.setAttribute('aria-valuetext', t('player.valuetext', { n: view.position, length: view.length }));
-    $('position').textContent = `${num(view.position)} / ${num(view.length)}`;
+    setText($('position'), `${num(view.position)} / ${num(view.length)}`);
     $('btn-back').disabled = view.position === 0;
     $('btn-forward').disabled = view.position >= view.length;
     $('btn-start').disabled = view.position === 0;

@@ -5,7 +5,7 @@
 // by their own modules around this one.
 
 import { loadCore, ensureCore, core, isCrash, panicMessage, needsQuorumCore } from '../core.js';
-import { h, patch } from '../draw/dom.js';
+import { h, patch, setText } from '../draw/dom.js';
 import { notify as showNotice } from './notices.js';
 import { render, renderProducer, endpoints, inFlightShown, recordsCarryEpochs } from '../draw/render.js';
 import { renderEventLog, LOG_LINES_SHOWN } from '../draw/eventlog.js';
@@ -840,13 +840,10 @@ export class Playground {
     const position = sim.position();
     this.position = position;
     this.windowCount = this.measureWindow({ guess: !this.drawnOnce && !this.redrawing });
-    let state = sim.state(this.windowStart, this.windowCount, this.partition);
-    const maxLeo = Math.max(0, ...state.brokers.map((b) => b.log_end_offset));
-    const start = this.follow ? Math.max(0, maxLeo + 1 - this.windowCount) : Math.min(this.windowStart, Math.max(0, maxLeo));
-    if (start !== this.windowStart) {
-      this.windowStart = start;
-      state = sim.state(start, this.windowCount, this.partition);
-    }
+    // The window first (one small call), then the state in it (one call).
+    const maxLeo = sim.logEnd(this.partition);
+    this.windowStart = this.follow ? Math.max(0, maxLeo + 1 - this.windowCount) : Math.min(this.windowStart, Math.max(0, maxLeo));
+    const state = sim.state(this.windowStart, this.windowCount, this.partition);
     // A topic's board is drawn with its map above it, never without: the
     // map's code loads first (else the board would move down when it came).
     if (state.partitions && !this.clusterMap && !this.clusterMapFailed) {
@@ -889,7 +886,7 @@ export class Playground {
     this.view = view;
     const out = render(state, view);
     const cluster = $('cluster');
-    cluster.dataset.zoom = this.zoom;
+    if (cluster.dataset.zoom !== this.zoom) cluster.dataset.zoom = this.zoom;
     cancelAnimations(cluster.firstElementChild);
     this.drawClusterMap(state);
     patch($('banner'), out.banner);
@@ -1119,9 +1116,9 @@ export class Playground {
     const $ = (id) => this.$(id);
     const { name, description, entry } = this.scenarioTitle();
     if (entry) this.headWords();
-    $('scenario-name').textContent = name || t('page.your_run');
-    $('embed-name').textContent = name ? `· ${name}` : '';
-    $('scenario-description').textContent = description || (this.steps.length ? '' : t('page.empty_description'));
+    setText($('scenario-name'), name || t('page.your_run'));
+    setText($('embed-name'), name ? `· ${name}` : '');
+    setText($('scenario-description'), description || (this.steps.length ? '' : t('page.empty_description')));
     if (this.address) this.address.drawTitle(name);
     // The empty page offers the first tour.
     const offer = !this.tour && !this.steps.length && !this.compact;
@@ -1144,7 +1141,7 @@ export class Playground {
     const max = Math.max(0, maxLeo + 1 - this.windowCount);
     s.max = String(max);
     s.value = String(this.windowStart);
-    $('win-label').textContent = t('logwindow.label', { first: this.windowStart, last: this.windowStart + this.windowCount - 1, max: maxLeo });
+    setText($('win-label'), t('logwindow.label', { first: this.windowStart, last: this.windowStart + this.windowCount - 1, max: maxLeo }));
     $('win-end').disabled = this.follow;
   }
 

@@ -28,7 +28,10 @@ export function refreshToolbar(bar, { laidOut = true } = {}) {
   // A row not shown yet (a closed group, a page still laying out) keeps its
   // first control a Tab stop, so it is one as soon as it shows.
   const current = reachable.find((el) => el === bar.current) || reachable[0] || all.find((el) => !el.disabled) || null;
-  for (const el of all) el.tabIndex = el === current ? 0 : -1;
+  for (const el of all) {
+    const stop = el === current ? 0 : -1;
+    if (el.tabIndex !== stop || !el.hasAttribute('tabindex')) el.tabIndex = stop;
+  }
 }
 
 /** Makes `bar` a toolbar (its role and label are the markup's); `modality` says whether the focus last moved by a pointer. */
