@@ -12,22 +12,30 @@
 
 const ITEMS = 'button, select, summary, input, a[href]';
 
-/** The row's controls a reader can reach now: shown, not disabled, not inside a nested row or menu. */
+/** The row's own controls: not inside a nested row or menu. */
+function controls(bar) {
+  return [...bar.querySelectorAll(ITEMS)].filter((el) => el.closest('[data-toolbar]') === bar);
+}
+
+/** Whether a reader can reach a control now: shown and not disabled. */
+const reachable = (el) => !el.disabled && el.checkVisibility({ visibilityProperty: true });
+
+/** The row's controls a reader can reach now. */
 function items(bar) {
-  return [...bar.querySelectorAll(ITEMS)].filter((el) => el.closest('[data-toolbar]') === bar
-    && !el.disabled && el.checkVisibility({ visibilityProperty: true }));
+  return controls(bar).filter(reachable);
 }
 
 /** Exactly one reachable control of the row is a Tab stop: the one used last if it still can be, else the first. */
 export function refreshToolbar(bar, { laidOut = true } = {}) {
-  const all = [...bar.querySelectorAll(ITEMS)].filter((el) => el.closest('[data-toolbar]') === bar);
+  const all = controls(bar);
   // Before the first layout, what shows is not asked (that would lay out the
   // whole new markup there and then): the first enabled control, until the
-  // first draw's refresh, a frame later, looks.
-  const reachable = laidOut ? items(bar) : [];
+  // first draw's refresh, a frame later, looks. After it, only as many are
+  // asked as it takes to find the one: the one used last, else the first shown.
+  const shown = laidOut ? (all.includes(bar.current) && reachable(bar.current) ? bar.current : all.find(reachable)) : null;
   // A row not shown yet (a closed group, a page still laying out) keeps its
   // first control a Tab stop, so it is one as soon as it shows.
-  const current = reachable.find((el) => el === bar.current) || reachable[0] || all.find((el) => !el.disabled) || null;
+  const current = shown || all.find((el) => !el.disabled) || null;
   for (const el of all) {
     const stop = el === current ? 0 : -1;
     if (el.tabIndex !== stop || !el.hasAttribute('tabindex')) el.tabIndex = stop;
