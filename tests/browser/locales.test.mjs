@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, loadCore } from './harness.mjs';
-import { flatten, LANGUAGES, BUNDLES } from '../../www/words/i18n.js';
+import { flatten, LANGUAGES, BUNDLES, num } from '../../www/words/i18n.js';
 
 const read = (lang, bundle) => JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'locales', lang, `${bundle}.json`), 'utf8'));
 const table = (lang, bundle) => new Map(flatten(read(lang, bundle)));
@@ -82,4 +82,15 @@ test('tours.json: every tour of the index has a title and a summary in every lan
       assert.ok(texts[id] && texts[id].title && texts[id].summary, `${code}: tours.${id}.title/summary`);
     }
   }
+});
+
+test('num() writes a whole number as Intl.NumberFormat does in every language of the page', () => {
+  const wholes = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 12345, 123456, 1234567, 98765432, 2 ** 31, 2 ** 53 - 1];
+  for (const { code } of LANGUAGES) {
+    const intl = new Intl.NumberFormat(code === 'en' ? 'en-US' : code);
+    for (const n of [...wholes, ...wholes.filter((w) => w).map((w) => -w)]) assert.equal(num(n), intl.format(n), `${code}: ${n}`);
+  }
+  // Anything else is Intl's own.
+  assert.equal(num(1234.5678), new Intl.NumberFormat('en-US').format(1234.5678));
+  assert.equal(num('12'), '12');
 });
