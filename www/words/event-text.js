@@ -303,10 +303,12 @@ function compile(template) {
   return source;
 }
 
-const COMPILED = Object.entries(PHRASES).map(([key, english]) => {
+/** The phrases as patterns, made when a text is first read (not as the module runs: a page's first draw needs none). */
+let compiled = null;
+const patterns = () => (compiled ??= Object.entries(PHRASES).map(([key, english]) => {
   const source = compile(english);
   return { key, whole: new RegExp(`^${source}$`, 's'), start: new RegExp(`^${source}(?= |$)`, 's') };
-});
+}));
 
 // Chinese sets no space between two Han characters; a template's space
 // before a placeholder is for the Latin text it usually holds (“应为 u32”).
@@ -329,14 +331,15 @@ function renderMatch(key, groups, t) {
  */
 export function phrase(text, t) {
   const s = String(text);
-  for (const p of COMPILED) {
+  const all = patterns();
+  for (const p of all) {
     const m = p.whole.exec(s);
     if (m) return renderMatch(p.key, m.groups ?? {}, t);
   }
   const parts = [];
   let rest = s;
   while (rest) {
-    const hit = COMPILED.map((p) => ({ p, m: p.start.exec(rest) })).find((h) => h.m);
+    const hit = all.map((p) => ({ p, m: p.start.exec(rest) })).find((h) => h.m);
     if (!hit) return s;
     parts.push(renderMatch(hit.p.key, hit.m.groups ?? {}, t));
     rest = rest.slice(hit.m[0].length);
