@@ -18,7 +18,7 @@
 // `data-ready` attribute once drawn. `sync-url` makes it the page: the address
 // bar carries its run, tour and language.
 
-import { ensureCore, coreLoaded } from './core.js';
+import { ensureCore, coreLoaded, warmCore } from './core.js';
 import { setLanguage, loadLanguage, loadBundle, hasBundle, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
 import { h, patch } from './draw/dom.js';
 import { markupFragment } from './element/template.js';
@@ -621,6 +621,7 @@ export class HighwaterPlayground extends ElementBase {
     if (size === 'full') tourIds().then((ids) => { pg.firstTour = ids[0] || null; if (pg.sim) { pg.enter(); pg.drawHead(); } }, () => {});
 
     this.addEventListener('highwater-ready', () => {
+      warmCore(); // the first actions' code, compiled while the reader reads
       if (page) {
         performance.mark('highwater:live');
         document.body.dataset.ready = 'true';
