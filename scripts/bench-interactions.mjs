@@ -6,7 +6,11 @@
 // (Event Timing only reports real input). Also the layout shift after the
 // first draw. bench-page.mjs runs it after its own table.
 //
-//   node scripts/bench-interactions.mjs [--reps 7] [--rates 1,4] [--open-groups] [--cluster]
+//   node scripts/bench-interactions.mjs [--reps 7] [--rates 1,4] [--open-groups] [--cluster] [--first]
+// --first measures a page's first clicks instead: the default page opened
+// --reps times, idle 2.5 s once live, then its first Produce and first Fetch
+// (at the last of --rates): where the core's first call of a function
+// compiles it.
 // --cluster measures the board of a topic instead: 12 partitions of three
 // replicas on 6 brokers in 3 racks, 20 records in each partition (the
 // cluster map open above the board), with Produce, Fetch, choosing another
@@ -205,6 +209,31 @@ export async function measureInteractions({ browser, base, reps = 7, rates = [1,
   return { results, cls, shifts, leos };
 }
 
+/**
+ * A page's first clicks: the default page (the empty run) opened afresh
+ * `loads` times, each left idle for 2.5 s once its controls are live (as a
+ * reader takes in the page), then its first Produce and its first Fetch (on
+ * broker 2), at CPU `rate`. The first call of each of the core's functions
+ * compiles it: this is where that shows.
+ */
+export async function measureFirstClicks({ browser, base, loads = 7, rate = 4, log = () => {} }) {
+  const rows = { produce: [], fetch: [] };
+  for (let i = 0; i < loads; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(observe);
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.waitForSelector('body[data-ready="true"]');
+    await throttle(page, rate);
+    await page.waitForTimeout(2500);
+    rows.produce.push(await timedClick(page, '#btn-produce', 400 * rate));
+    rows.fetch.push(await timedClick(page, '.broker-row[data-broker="2"] button[data-action="fetch"]', 400 * rate));
+    await context.close();
+  }
+  log(`first clicks at ${rate}x done`);
+  return { results: Object.entries(rows).map(([what, durations]) => ({ what, rate, durations })), cls: 0, shifts: 0 };
+}
+
 const LABEL = { produce: 'Produce (Producer panel)', fetch: 'Fetch on a follower (2; a topic: the first of the partition shown)', forward: 'step forward', back: 'step back', next: "tour's Next (leo-and-hw)", partition: 'another partition (the map\'s row)', preferred: 'Preferred election' };
 
 /** The results as a Markdown table: median and range per interaction and rate. */
@@ -219,7 +248,7 @@ export function interactionTable({ results, cls, shifts }) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { reps: { type: 'string', default: '7' }, rates: { type: 'string', default: '1,4' }, 'open-groups': { type: 'boolean', default: false }, cluster: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { reps: { type: 'string', default: '7' }, rates: { type: 'string', default: '1,4' }, 'open-groups': { type: 'boolean', default: false }, cluster: { type: 'boolean', default: false }, first: { type: 'boolean', default: false } } });
   const { chromium } = await import('playwright-core');
   const { serve } = await import('./serve.mjs');
   const server = await serve({ port: 0, root: path.join(ROOT, 'www') });
@@ -229,12 +258,19 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   try {
-    const openGroups = values['open-groups'];
-    const cluster = values.cluster;
-    const out = await measureInteractions({ browser, base, reps: Math.max(1, Number(values.reps) || 7), rates: values.rates.split(',').map(Number).filter((x) => x >= 1), openGroups, cluster, log: (m) => console.error(m) });
-    console.log(interactionTable(out));
-    const run = cluster ? `${CLUSTER.partitions} partitions on ${CLUSTER.brokers} brokers, HWs ${out.leos.join('/')}` : `${BROKERS} brokers, LEOs ${out.leos.join('/')}`;
-    console.log(`\nChromium ${browser.version()} headless (--disable-gpu), ${process.platform}/${process.arch}, viewport 1280x900, ${run}, ${openGroups ? 'every group open' : 'a first visit (groups closed)'}`);
+    if (values.first) {
+      const rate = values.rates.split(',').map(Number).filter((x) => x >= 1).at(-1) || 4;
+      const out = await measureFirstClicks({ browser, base, loads: Math.max(1, Number(values.reps) || 7), rate, log: (m) => console.error(m) });
+      console.log(interactionTable(out).split('\n').slice(0, -2).join('\n'));
+      console.log(`\nChromium ${browser.version()} headless (--disable-gpu), ${process.platform}/${process.arch}, viewport 1280x900, the default page's first Produce and first Fetch, one of each per load`);
+    } else {
+      const openGroups = values['open-groups'];
+      const cluster = values.cluster;
+      const out = await measureInteractions({ browser, base, reps: Math.max(1, Number(values.reps) || 7), rates: values.rates.split(',').map(Number).filter((x) => x >= 1), openGroups, cluster, log: (m) => console.error(m) });
+      console.log(interactionTable(out));
+      const run = cluster ? `${CLUSTER.partitions} partitions on ${CLUSTER.brokers} brokers, HWs ${out.leos.join('/')}` : `${BROKERS} brokers, LEOs ${out.leos.join('/')}`;
+      console.log(`\nChromium ${browser.version()} headless (--disable-gpu), ${process.platform}/${process.arch}, viewport 1280x900, ${run}, ${openGroups ? 'every group open' : 'a first visit (groups closed)'}`);
+    }
   } finally {
     await browser.close();
     server.close();
