@@ -59,7 +59,7 @@ export class Snapshot {
 
   scenario() { return this.frame.scenario; }
 
-  /** The end of the board's log, as the core's logEnd (the first frame has one partition). */
+  /** The end of the board's log, as the core's logEnd, for the partition its states show (partition 0, as `state`). */
   logEnd() {
     return Math.max(0, ...this.frame.positions[this.at].state.brokers.map((b) => b.log_end_offset));
   }
