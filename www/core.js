@@ -146,7 +146,8 @@ export async function loadCore({ quorum = false } = {}) {
  * compiles a WebAssembly function when it is first called, and without this
  * a page's first Produce, Fetch, Crash or link paid for compiling theirs
  * (about 40, 10, 15 and 10 ms at 4x CPU). Once per instance of the core;
- * nothing of it is shown, and a step that fails ends it quietly.
+ * nothing of it is shown, and a step that fails ends it quietly. Its end is
+ * the mark `highwater:core-warm`.
  */
 export function warmCore() {
   const c = shared.current;
@@ -172,7 +173,12 @@ export function warmCore() {
   };
   const next = () => {
     // A core replaced meanwhile (after a panic) is warmed once a playground draws from it.
-    if (shared.current !== c || !steps.length) return stop();
+    if (shared.current !== c) return stop();
+    if (!steps.length) {
+      stop();
+      if (typeof performance !== 'undefined' && performance.mark) performance.mark('highwater:core-warm');
+      return;
+    }
     try {
       steps.shift()();
     } catch {

@@ -8,7 +8,7 @@
 // scripts/bench-first-load.mjs and docs/performance.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, loadCore } from './harness.mjs';
+import { setup, loadCore, openPage, brokerStat } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -184,5 +184,26 @@ test('what the page preloads it uses: no "preloaded but not used" warning on the
     await page.waitForTimeout(4000);
     assert.deepEqual(warnings, [], address || '(the plain page)');
     await context.close();
+  }
+});
+
+test('once the board is live the core warms its common steps on a run of its own, once, and the reader\'s run is left as it was', async () => {
+  const page = await openPage(env, { groups: null });
+  try {
+    await page.locator('#btn-produce').click();
+    await page.locator('.broker-row[data-broker="2"] button[data-action="fetch"]').click();
+    const before = await page.evaluate(() => location.hash);
+    const leo = await brokerStat(page, 2, 'leo');
+    await page.waitForFunction(() => performance.getEntriesByName('highwater:core-warm').length > 0, null, { timeout: 20000 });
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => performance.getEntriesByName('highwater:core-warm').length), 1, 'warmed once');
+    // The warm run produced, fetched, crashed and restarted broker 1: none of it is the reader's.
+    assert.equal(await page.evaluate(() => location.hash), before, 'the run in the address is the same');
+    assert.equal(await brokerStat(page, 2, 'leo'), leo);
+    assert.equal(await brokerStat(page, 1, 'leo'), '1');
+    assert.equal(await page.locator('.broker-row.role-leader[data-broker="1"]').count(), 1, 'broker 1 still leads (the warm run crashed its own)');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.context().close();
   }
 });
