@@ -26,6 +26,7 @@ test('0.10 settings: the search finds a way to lose data (past the diverged log 
   // 0.10's default turns unclean election on, but the search keeps it off unless asked.
   assert.equal(await page.locator('#explore-form [name="unclean"]').isChecked(), false);
   await page.keyboard.press('Escape');
+  await page.locator('#dlg-explore[open]').waitFor({ state: 'detached' });
   await search(page, 8);
   const banner = page.locator('#banner .banner');
   await banner.waitFor({ timeout: 120000 });
@@ -99,8 +100,11 @@ test("with racks, a rack's faults are offered: a zone that loses power loses wha
   const page = await openPage(env);
   // Without racks the box is not shown.
   await page.click('#btn-explore');
+  // The dialog's module is loaded at its first opening: wait for it to open, and to close.
+  await page.locator('#dlg-explore[open]').waitFor();
   assert.equal(await page.locator('#explore-form [name="rack_faults"]').isVisible(), false);
   await page.keyboard.press('Escape');
+  await page.locator('#dlg-explore[open]').waitFor({ state: 'detached' });
   // Racks a, b, b: the ISR can shrink to [2, 3], all of it in rack b.
   await applySettings(page, { brokers: 3, protocol: '3.7', min_insync_replicas: 2, racks: 'a,b,b' });
   await page.click('#btn-explore');

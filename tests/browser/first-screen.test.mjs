@@ -160,8 +160,11 @@ test('Produce is within the first 10 Tab stops of free play; the top row and the
   await page.click('#btn-glossary');
   await page.locator('#dlg-glossary[open]').waitFor(); // its words are fetched at its first opening
   await page.keyboard.press('Escape');
+  await page.locator('#dlg-glossary[open]').waitFor({ state: 'detached' });
   await page.click('#btn-tours');
+  await page.locator('#dlg-tours[open]').waitFor();
   await page.keyboard.press('Escape');
+  await page.locator('#dlg-tours[open]').waitFor({ state: 'detached' });
   await page.locator('#btn-tools').click();
   await page.keyboard.press('ArrowLeft');
   assert.equal((await page.locator('#position').textContent()).trim(), '0 / 1', 'a clicked button leaves the arrows to the timeline');
