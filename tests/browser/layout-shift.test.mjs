@@ -93,6 +93,39 @@ test('no layout shift after the first draw: a docs element that plays a tour', a
   }
 });
 
+// The host page keeps the element's room until `data-ready` (docs/embedding.md):
+// a tour's element draws the empty run hidden while its tour loads, and that
+// draw is not the board shown. It was ready then, and on a phone the room went
+// before the tour's panel came (a shift of 0.03 at 412 px).
+test("a tour's element is ready when its tour's panel is shown, not when the run under it was drawn hidden", async () => {
+  const url = `${env.url}ready-host.html`;
+  const context = await env.browser.newContext({ viewport: { width: 412, height: 823 }, reducedMotion: 'reduce' });
+  await context.addInitScript(() => {
+    window.__ready = [];
+    const seen = (el) => {
+      const root = el.shadowRoot;
+      const tour = root && root.getElementById('tour');
+      window.__ready.push({ ready: el.dataset.ready, undrawn: root.getElementById('root').classList.contains('undrawn'), tour: Boolean(tour && !tour.hidden && tour.getBoundingClientRect().height > 0), event: Boolean(window.__event) });
+    };
+    document.addEventListener('highwater-ready', () => { window.__event = true; });
+    new MutationObserver((list) => {
+      for (const m of list) if (m.target.localName === 'highwater-playground' && m.target.dataset.ready) seen(m.target);
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });
+  });
+  const page = await context.newPage();
+  await page.route(url, (route) => route.fulfill({
+    contentType: 'text/html; charset=utf-8',
+    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Docs</title><script type="module" src="./bundle/highwater-playground.js"></script></head><body><highwater-playground tour="leo-and-hw"></highwater-playground></body></html>',
+  }));
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector('highwater-playground')?.dataset.ready === 'true');
+    const marks = await page.evaluate(() => window.__ready);
+    assert.deepEqual(marks[0], { ready: 'true', undrawn: false, tour: true, event: true }, JSON.stringify(marks));
+  } finally {
+    await context.close();
+  }
+});
 /** The host page's rules docs/embedding.md gives under "Its room while it loads". */
 function roomRules() {
   const doc = fs.readFileSync(path.join(ROOT, 'docs', 'embedding.md'), 'utf8');

@@ -227,7 +227,10 @@ export class Playground {
       return;
     }
     this.revealHeld = false;
-    if (this.drawnOnce && !this.closed) this.reveal();
+    if (this.drawnOnce && !this.closed) {
+      this.reveal();
+      this.markReady();
+    }
   }
 
   notify(kind, text, options) {
@@ -971,12 +974,23 @@ export class Playground {
       this.drawnOnce = true;
       this.reveal();
     }
-    // Drawn from the first frame: `data-ready="frame"`; from the core (the controls work): "true".
+    this.markReady();
+  }
+
+  /**
+   * Drawn from the first frame: `data-ready="frame"`; from the core (the
+   * controls work): "true", and the event `highwater-ready`. Not while the
+   * first draw is held hidden (`holdReveal`: a tour's panel on its way):
+   * the board drawn then is not the one shown, and a host page keeps the
+   * element's room until `data-ready` (docs/embedding.md).
+   */
+  markReady() {
+    if (this.revealHeld) return;
     if (this.onFrame) {
       this.host.dataset.ready = 'frame';
     } else if (!this.firstDrawn && !this.building) {
       this.firstDrawn = true;
-      $('app').setAttribute('aria-busy', 'false');
+      this.$('app').setAttribute('aria-busy', 'false');
       this.host.dataset.ready = 'true';
       this.host.dispatchEvent(new CustomEvent('highwater-ready', { bubbles: true, composed: true }));
     }
