@@ -123,7 +123,7 @@ const DOCS_PAGE = `<!doctype html>
   <title>Truncation after a restart</title>
   <style>body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 44rem; padding: 0 1rem; }
     highwater-playground { display: block; } highwater-playground:not([data-ready]) { min-height: 440px; }
-    @media (max-width: 600px) { highwater-playground:not([data-ready]) { min-height: 530px; } }
+    @media (max-width: 600px) { highwater-playground:not([data-ready]) { min-height: 480px; } }
     highwater-playground img { display: block; max-width: 100%; height: auto; }</style>
   <script type="module" src="/bundle/highwater-playground.js"></script>${values['without-preload'] ? '' : `
   <link rel="preload" href="/pkg/highwater_bg.wasm" as="fetch" crossorigin fetchpriority="low">`}
