@@ -126,6 +126,7 @@ test("a tour's element is ready when its tour's panel is shown, not when the run
     await context.close();
   }
 });
+
 /** The host page's rules docs/embedding.md gives under "Its room while it loads". */
 function roomRules() {
   const doc = fs.readFileSync(path.join(ROOT, 'docs', 'embedding.md'), 'utf8');
