@@ -147,3 +147,43 @@ test('a step leaves what it did not change alone: the other brokers\' rows keep 
   assert.deepEqual(after.mutations, [], 'nothing in broker 3\'s row was touched');
   assert.deepEqual(page.errors, []);
 });
+
+test('the board stays where it is as the caption changes: stepping back and forth over steps with more and fewer notes moves it at most once', async () => {
+  const page = await open();
+  const read = () => inRoot(page, (root) => ({
+    top: root.getElementById('cluster').getBoundingClientRect().top,
+    lines: root.querySelectorAll('#caption .step-notes li').length + root.querySelectorAll('#caption .hint').length,
+  }));
+  const tops = [];
+  const lines = new Set();
+  // Back over five steps (fetches with a note and without, a produce with its hint), then forward again, twice.
+  for (const [button, times] of [['#btn-back', 5], ['#btn-forward', 5], ['#btn-back', 5], ['#btn-forward', 5]]) {
+    for (let i = 0; i < times; i++) {
+      const before = await page.locator('#position').textContent();
+      await page.click(button);
+      await page.waitForFunction((b) => document.querySelector('highwater-playground').shadowRoot.getElementById('position').textContent !== b, before);
+      const r = await read();
+      tops.push(r.top);
+      lines.add(r.lines);
+    }
+  }
+  assert.ok(lines.size > 1, `the captions differ (lines of notes and hints: ${[...lines]})`);
+  // After the first pass back, the board does not move again.
+  const later = tops.slice(5);
+  assert.deepEqual([...new Set(later)], [later[0]], `the board's top over the steps: ${tops}`);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a step\'s address is written after its frame, not in the click\'s own task, and is the step\'s', async () => {
+  const page = await open();
+  const r = await inRoot(page, (root) => {
+    const before = location.hash;
+    root.getElementById('btn-produce').click();
+    return { before, during: location.hash };
+  });
+  assert.equal(r.during, r.before, 'the click\'s task leaves the address as it was');
+  await page.waitForFunction((b) => location.hash !== b, r.before);
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /^#s=v1\.[^&]+&at=349$/);
+  assert.deepEqual(page.errors, []);
+});

@@ -36,6 +36,7 @@ export class PageAddress {
     this.pg = pg;
     this.lastHash = '';
     this.timer = 0;
+    this.afterPaint = null; // the write to come after the next paint (scheduleHash)
     this.tooLong = false; // the run is too long for a link: the address bar does not carry it (said once)
   }
 
@@ -49,13 +50,27 @@ export class PageAddress {
     return buildFragment(link, this.pg.sim.position(), fork);
   }
 
-  /** Keeps the fragment current: at once, or at most every 400 ms while playing. */
+  /**
+   * Keeps the fragment current: after the frame that shows a step, or at most
+   * every 400 ms while playing. Not in the click's own task: the run's link
+   * and `history.replaceState` took 7 to 11 ms of a Produce at 4x CPU, on
+   * the way to its paint (docs/performance.md).
+   */
   scheduleHash() {
     const player = this.pg.player;
     if (!player.playing && !player.clockRunning) {
       clearTimeout(this.timer);
       this.timer = 0;
-      this.writeHash();
+      if (this.afterPaint) return;
+      const write = () => {
+        if (this.afterPaint !== write) return;
+        this.afterPaint = null;
+        this.writeHash();
+      };
+      this.afterPaint = write;
+      // Once the frame is painted; or after 100 ms in a tab that paints none.
+      requestAnimationFrame(() => setTimeout(write, 0));
+      setTimeout(write, 100);
       return;
     }
     if (this.timer) return;
@@ -65,9 +80,23 @@ export class PageAddress {
     }, 400);
   }
 
+  /** A write still to come is dropped (the playground closed, or another address came). */
+  cancel() {
+    clearTimeout(this.timer);
+    this.timer = 0;
+    this.afterPaint = null;
+  }
+
+  /** A write still to come is done now (before the address is read or pushed). */
+  flush() {
+    if (this.afterPaint) this.writeHash();
+  }
+
+  /** Writes the fragment now (a write still to come is done by this one). */
   writeHash() {
     const pg = this.pg;
-    if (!pg.sim) return;
+    this.afterPaint = null;
+    if (!pg.sim || pg.closed) return;
     const r = pg.guarded(t('notice.could_not_link'), () => this.fragment());
     if (!r.ok) return;
     if (typeof r.value !== 'string') {
@@ -163,6 +192,8 @@ export class PageAddress {
       const hash = new URL(e.newURL).hash;
       if (hash === this.lastHash) return;
       this.lastHash = hash;
+      // The run shown before is not written over the address navigated to.
+      this.cancel();
       const pg = this.pg;
       pg.player.stop();
       // Another run's address (Back from a tour's link, or one typed): the tour ends, the board follows the address.

@@ -59,6 +59,7 @@ export class Playground {
     this.size = size;
     this.lang = lang;
     this.sim = null;
+    this.captionRoom = { sim: null, key: '', height: 0 }; // keepCaptionRoom
     this.generation = 0; // the core instance the run lives in
     this.name = '';
     this.description = '';
@@ -163,7 +164,7 @@ export class Playground {
     this.closed = true;
     this.player.stop();
     this.player.stopClock();
-    if (this.address) clearTimeout(this.address.timer);
+    if (this.address) this.address.cancel();
     if (this.forkView) this.forkView.closeRun();
     try {
       if (this.sim) this.sim.free();
@@ -954,8 +955,9 @@ export class Playground {
       }
     }
     if (this.diagram && this.diagram.scroll && this.shows('diagram') && !this.onFrame) this.diagram.scroll();
-    // The address after the layout: replaceState with a style still to do would do it there and then.
-    // (Not while a link is computed: the address keeps it, and a reload opens it again.)
+    this.keepCaptionRoom();
+    // The address after the frame (not while a link is computed: the address
+    // keeps it, and a reload opens it again).
     if (this.address && !this.onFrame && !this.building) this.address.scheduleHash();
     drawInFlight(cluster.firstElementChild, inFlightShown(state, this.partition), endpoints);
     if (events && events.length && !reducedMotion.matches) {
@@ -975,6 +977,30 @@ export class Playground {
       this.reveal();
     }
     this.markReady();
+  }
+
+  /**
+   * The caption keeps the tallest height this run has given it (its
+   * min-height), so that a step with fewer notes does not pull the board up
+   * under the reader's pointer, and the next step push it down again. Each
+   * such move made the page repaint whole (every tile of the page's layer
+   * rastered again, on a Produce at 4x CPU about a third of the time to its
+   * frame; docs/performance.md). Another run, width, language or zoom starts
+   * again from the caption's own height. Read after the draw's layout.
+   */
+  keepCaptionRoom() {
+    const caption = this.$('caption');
+    const key = `${this.trackWidth}|${this.lang}|${this.zoom}|${this.compact}`;
+    if (this.captionRoom.sim !== this.sim || this.captionRoom.key !== key) {
+      caption.style.minHeight = '';
+      this.captionRoom = { sim: this.sim, key, height: 0 };
+    }
+    // Fractional, as laid out: a board moved by a part of a pixel is painted again whole too.
+    const height = caption.getBoundingClientRect().height;
+    if (height > this.captionRoom.height) {
+      this.captionRoom.height = height;
+      caption.style.minHeight = `${height}px`;
+    }
   }
 
   /**

@@ -139,7 +139,10 @@ export class Tours {
         return false; // stopped, or another run asked for meanwhile: what is shown stays
       }
       pg.enter();
-      if (pushAddress) history.pushState(null, '', location.href);
+      if (pushAddress) {
+        pg.address.flush(); // the learner's last step is in the entry kept
+        history.pushState(null, '', location.href);
+      }
       // Reading the finished run is a task of its own; the tour and the board are drawn in the next.
       try {
         pg.adopt(sim, { at: from });
@@ -154,7 +157,10 @@ export class Tours {
       if (pg.closed) return false;
       pg.enter();
     }
-    if (pushAddress && prebuilt < 0) history.pushState(null, '', location.href);
+    if (pushAddress && prebuilt < 0) {
+      pg.address.flush();
+      history.pushState(null, '', location.href);
+    }
     // The next tour in teaching order, after a built-in one.
     const next = origin ? null : ids[ids.indexOf(data.id) + 1] || null;
     let tour;
