@@ -44,6 +44,7 @@ function nextSlice(slice, tookMs) {
 const BUILD_NOTICE_MS = 24 * 3600 * 1000; // the progress notice goes when the run is done
 const QUORUM_NOTICE_DELAY_MS = 300; // a run with controllers waiting for the quorum's core longer than this says so
 const SERIES_POINTS = 200; // samples of the operator's chart over the run (100 px wide: two per px)
+const ROOM_SLACK_PX = 48; // keepRoom: at most about two lines of notes kept empty under a caption
 const STEP_EVENTS_SHOWN = 2000; // a step's events read for captions and animation (its trace lines are all kept)
 
 export class Playground {
@@ -59,7 +60,7 @@ export class Playground {
     this.size = size;
     this.lang = lang;
     this.sim = null;
-    this.captionRoom = { sim: null, key: '', height: 0 }; // keepCaptionRoom
+    this.rooms = new Map(); // keepRoom: an element's tallest height in this run
     this.generation = 0; // the core instance the run lives in
     this.name = '';
     this.description = '';
@@ -955,7 +956,8 @@ export class Playground {
       }
     }
     if (this.diagram && this.diagram.scroll && this.shows('diagram') && !this.onFrame) this.diagram.scroll();
-    this.keepCaptionRoom();
+    this.keepRoom('caption');
+    if (!this.compact) this.keepRoom('consumer');
     // The address after the frame (not while a link is computed: the address
     // keeps it, and a reload opens it again).
     if (this.address && !this.onFrame && !this.building) this.address.scheduleHash();
@@ -980,26 +982,35 @@ export class Playground {
   }
 
   /**
-   * The caption keeps the tallest height this run has given it (its
-   * min-height), so that a step with fewer notes does not pull the board up
-   * under the reader's pointer, and the next step push it down again. Each
-   * such move made the page repaint whole (every tile of the page's layer
-   * rastered again, on a Produce at 4x CPU about a third of the time to its
-   * frame; docs/performance.md). Another run, width, language or zoom starts
-   * again from the caption's own height. Read after the draw's layout.
+   * The element keeps the tallest height this run has given it (its
+   * min-height), up to ROOM_SLACK_PX more than its content needs now: the
+   * caption, so that a step with fewer notes does not pull the board up
+   * under the reader's pointer and the next step push it down again; the
+   * consumer's list of readable records, so that the panels under it stay.
+   * Each such move made the page repaint whole (every tile of the page's
+   * layer rastered again; docs/performance.md). Past the slack (a step of
+   * many notes, then one of none) the board moves, rather than keep a gap.
+   * Another run, width, language or zoom starts again. Read after the
+   * draw's layout.
    */
-  keepCaptionRoom() {
-    const caption = this.$('caption');
+  keepRoom(id) {
+    const el = this.$(id);
     const key = `${this.trackWidth}|${this.lang}|${this.zoom}|${this.compact}`;
-    if (this.captionRoom.sim !== this.sim || this.captionRoom.key !== key) {
-      caption.style.minHeight = '';
-      this.captionRoom = { sim: this.sim, key, height: 0 };
+    let room = this.rooms.get(id);
+    if (!room || room.sim !== this.sim || room.key !== key) {
+      el.style.minHeight = '';
+      room = { sim: this.sim, key, tallest: 0, min: 0 };
+      this.rooms.set(id, room);
     }
-    // Fractional, as laid out: a board moved by a part of a pixel is painted again whole too.
-    const height = caption.getBoundingClientRect().height;
-    if (height > this.captionRoom.height) {
-      this.captionRoom.height = height;
-      caption.style.minHeight = `${height}px`;
+    // What the content needs, fractional as laid out (a board moved by a part of a pixel is painted again whole too).
+    const top = el.getBoundingClientRect().top;
+    let needs = 0;
+    for (const child of el.children) needs = Math.max(needs, child.getBoundingClientRect().bottom - top);
+    room.tallest = Math.max(room.tallest, needs);
+    const min = Math.min(room.tallest, needs + ROOM_SLACK_PX);
+    if (min !== room.min) {
+      room.min = min;
+      el.style.minHeight = `${min}px`;
     }
   }
 
