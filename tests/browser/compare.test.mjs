@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openPage, loadCore, cliTrace, missingKeys, noHorizontalScroll, ROOT, RESULTS } from './harness.mjs';
+import { setup, openPage, loadCore, cliTrace, missingKeys, noHorizontalScroll, ROOT, RESULTS, addressWritten } from './harness.mjs';
 
 let env;
 let core;
@@ -240,6 +240,7 @@ test('What if… on the page: the chooser forks at the step, the link carries th
   await page.click('#btn-fork-apply');
   await page.locator('#compare [data-testid="fork-change"]').waitFor();
   assert.equal(await page.locator('#compare [data-testid="fork-change"]').textContent(), 'Fork: Kafka 0.10 → Kafka 0.11');
+  await addressWritten(page);
   assert.match(await page.evaluate(() => location.hash), /&at=8&fork=protocol=0\.11$/);
   assert.equal(await page.locator('.layout').isVisible(), false, 'the single run gives way to the two');
   // The shared timeline: End moves both runs; the loss shows in the original only.

@@ -8,7 +8,7 @@
 // scripts/bench-first-load.mjs and docs/performance.md.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, loadCore, openPage, brokerStat } from './harness.mjs';
+import { setup, loadCore, openPage, brokerStat, addressWritten } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -192,6 +192,7 @@ test('once the board is live the core warms its common steps on a run of its own
   try {
     await page.locator('#btn-produce').click();
     await page.locator('.broker-row[data-broker="2"] button[data-action="fetch"]').click();
+    await addressWritten(page);
     const before = await page.evaluate(() => location.hash);
     const leo = await brokerStat(page, 2, 'leo');
     await page.waitForFunction(() => performance.getEntriesByName('highwater:core-warm').length > 0, null, { timeout: 20000 });

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { setup, openPage, loadCore, produce, missingKeys } from './harness.mjs';
+import { setup, openPage, loadCore, produce, missingKeys, addressWritten } from './harness.mjs';
 
 let env;
 let core;
@@ -45,6 +45,7 @@ test('a run too long for a link: Copy link refuses and offers the scenario file,
   assert.ok(link.length <= max);
   const page = await openPage(env, { hash: `#s=${link}`, context: { permissions: ['clipboard-read', 'clipboard-write'] } });
   assert.equal(await page.locator('#position').textContent(), `${steps} / ${steps}`);
+  await addressWritten(page);
   assert.ok((await page.evaluate(() => location.hash)).startsWith('#s=v1.'), 'a run that fits is in the address bar');
   await page.evaluate(() => navigator.clipboard.writeText('before'));
   // One more produce of 1,000 characters takes the link past the limit.

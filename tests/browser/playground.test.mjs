@@ -1,7 +1,7 @@
 // The playground driven through its controls, read back from the DOM.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, openPage, brokerStat, applySettings, produce, brokerButton, loadCore, onSourceModules } from './harness.mjs';
+import { setup, openPage, brokerStat, applySettings, produce, brokerButton, loadCore, onSourceModules, addressWritten } from './harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -131,6 +131,7 @@ test('settings: a topic of several partitions, its replication factor and the br
   await page.locator('#cluster-map button.map-row').first().waitFor();
   assert.equal(await page.locator('#cluster-map button.map-row').count(), 4);
   const core = await loadCore();
+  await addressWritten(page);
   const linked = core.Simulation.fromLink(/#s=([^&]+)/.exec(page.url())[1]);
   const config = linked.scenario().config;
   assert.deepEqual([config.partitions, config.replication_factor, config.racks], [4, 2, ['a', 'b', 'a']]);
@@ -169,6 +170,7 @@ test('settings: switching the version takes its defaults for settings left at th
   assert.equal(await page.locator('#btn-session').textContent(), '+6 s session');
   // The whole config is what the core's withProtocol makes of it, settings without a field in the form included.
   const core = await loadCore();
+  await addressWritten(page);
   const linked = core.Simulation.fromLink(/#s=([^&]+)/.exec(page.url())[1]);
   const expected = core.withProtocol({ ...core.defaultConfig(), replica_lag_time_max_ms: 12345 }, '0.10');
   assert.deepEqual(linked.scenario().config, expected);

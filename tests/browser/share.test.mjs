@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, loadCore, applySettings, ROOT } from './harness.mjs';
+import { setup, openPage, pageTrace, produce, brokerButton, brokerStat, loadCore, applySettings, ROOT, addressWritten } from './harness.mjs';
 
 let env;
 let core;
@@ -27,6 +27,7 @@ test('share link round trip: the trace and the position after opening the link e
   // Share from the middle of the run: the link carries the position too.
   await page.click('#btn-back');
   await page.click('#btn-back');
+  await addressWritten(page);
   const url = page.url();
   assert.match(url, /#s=v1\.[A-Za-z0-9_-]+&at=5$/);
   const trace = await pageTrace(page);

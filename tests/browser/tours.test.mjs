@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, openPage, loadFromGallery, missingKeys, produce, ROOT, RESULTS } from './harness.mjs';
+import { setup, openPage, loadFromGallery, missingKeys, produce, ROOT, RESULTS, addressWritten } from './harness.mjs';
 import { flatten } from '../../www/words/i18n.js';
 
 let env;
@@ -136,6 +136,7 @@ test('Play stops at the end of a loaded scenario, pauses where a guarantee break
   assert.equal(await position(), '0 / 19', 'a scenario opens at its start');
   assert.equal(await page.evaluate(() => document.querySelector('highwater-playground').shadowRoot.activeElement.id), 'btn-play', 'focus on Play: Space plays');
   const scenario = () => new URLSearchParams(location.hash.slice(1)).get('s');
+  await addressWritten(page);
   const before = await page.evaluate(scenario);
   await page.keyboard.press('Space');
   // It pauses at the step where the loss appears (17 in this scenario)...
