@@ -10,7 +10,6 @@ import { t, num } from '../words/i18n.js';
 import { scenarioFile, fileName, download } from '../draw/export.js';
 import { parseFragment, buildFragment, pageUrl } from './share.js';
 import { phrase } from '../words/event-text.js';
-import { afterPaint } from '../draw/animate.js';
 
 /**
  * Would the core's reader open this link text? It refuses one longer than
@@ -37,7 +36,7 @@ export class PageAddress {
     this.pg = pg;
     this.lastHash = '';
     this.timer = 0;
-    this.pending = null; // the write to come after the next paint (scheduleHash)
+    this.afterPaint = null; // the write to come after the next paint (scheduleHash)
     this.tooLong = false; // the run is too long for a link: the address bar does not carry it (said once)
   }
 
@@ -62,14 +61,16 @@ export class PageAddress {
     if (!player.playing && !player.clockRunning) {
       clearTimeout(this.timer);
       this.timer = 0;
-      if (this.pending) return;
+      if (this.afterPaint) return;
       const write = () => {
-        if (this.pending !== write) return;
-        this.pending = null;
+        if (this.afterPaint !== write) return;
+        this.afterPaint = null;
         this.writeHash();
       };
-      this.pending = write;
-      afterPaint().then(write);
+      this.afterPaint = write;
+      // Once the frame is painted; or after 100 ms in a tab that paints none.
+      requestAnimationFrame(() => setTimeout(write, 0));
+      setTimeout(write, 100);
       return;
     }
     if (this.timer) return;
@@ -83,18 +84,18 @@ export class PageAddress {
   cancel() {
     clearTimeout(this.timer);
     this.timer = 0;
-    this.pending = null;
+    this.afterPaint = null;
   }
 
   /** A write still to come is done now (before the address is read or pushed). */
   flush() {
-    if (this.pending) this.writeHash();
+    if (this.afterPaint) this.writeHash();
   }
 
   /** Writes the fragment now (a write still to come is done by this one). */
   writeHash() {
     const pg = this.pg;
-    this.pending = null;
+    this.afterPaint = null;
     if (!pg.sim || pg.closed) return;
     const r = pg.guarded(t('notice.could_not_link'), () => this.fragment());
     if (!r.ok) return;
