@@ -159,7 +159,6 @@ export async function openPage(env, { path: p = '', hash = '', viewport = { widt
   return page;
 }
 
-/** A broker's figure as the page shows it (data-stat: leo, hw, ckpt, epoch). */
 /**
  * Waits until the page's address carries the run shown: the page writes it
  * after the frame of a step (www/element/links.js, scheduleHash), not in the
@@ -168,10 +167,11 @@ export async function openPage(env, { path: p = '', hash = '', viewport = { widt
 export async function addressWritten(page) {
   await page.waitForFunction(() => {
     const pg = document.querySelector('highwater-playground')?.playground;
-    return !pg || !pg.address || !pg.address.afterPaint;
+    return !pg || !pg.address || !pg.address.pending;
   });
 }
 
+/** A broker's figure as the page shows it (data-stat: leo, hw, ckpt, epoch). */
 export async function brokerStat(page, broker, stat) {
   return (await page.locator(`.broker-row[data-broker="${broker}"] [data-stat="${stat}"]`).textContent()).trim();
 }

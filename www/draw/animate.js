@@ -21,7 +21,7 @@ export function cancelAnimations(cluster) {
 }
 
 /** Resolves once the frame drawn now is painted (or after 100 ms, in a tab that paints no frames). */
-function afterPaint() {
+export function afterPaint() {
   return new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(resolve, 0));
     setTimeout(resolve, 100);

@@ -10,6 +10,7 @@ import { t, num } from '../words/i18n.js';
 import { scenarioFile, fileName, download } from '../draw/export.js';
 import { parseFragment, buildFragment, pageUrl } from './share.js';
 import { phrase } from '../words/event-text.js';
+import { afterPaint } from '../draw/animate.js';
 
 /**
  * Would the core's reader open this link text? It refuses one longer than
@@ -36,7 +37,7 @@ export class PageAddress {
     this.pg = pg;
     this.lastHash = '';
     this.timer = 0;
-    this.afterPaint = null; // the write to come after the next paint (scheduleHash)
+    this.pending = null; // the write to come after the next paint (scheduleHash)
     this.tooLong = false; // the run is too long for a link: the address bar does not carry it (said once)
   }
 
@@ -61,16 +62,14 @@ export class PageAddress {
     if (!player.playing && !player.clockRunning) {
       clearTimeout(this.timer);
       this.timer = 0;
-      if (this.afterPaint) return;
+      if (this.pending) return;
       const write = () => {
-        if (this.afterPaint !== write) return;
-        this.afterPaint = null;
+        if (this.pending !== write) return;
+        this.pending = null;
         this.writeHash();
       };
-      this.afterPaint = write;
-      // Once the frame is painted; or after 100 ms in a tab that paints none.
-      requestAnimationFrame(() => setTimeout(write, 0));
-      setTimeout(write, 100);
+      this.pending = write;
+      afterPaint().then(write);
       return;
     }
     if (this.timer) return;
@@ -84,18 +83,18 @@ export class PageAddress {
   cancel() {
     clearTimeout(this.timer);
     this.timer = 0;
-    this.afterPaint = null;
+    this.pending = null;
   }
 
   /** A write still to come is done now (before the address is read or pushed). */
   flush() {
-    if (this.afterPaint) this.writeHash();
+    if (this.pending) this.writeHash();
   }
 
   /** Writes the fragment now (a write still to come is done by this one). */
   writeHash() {
     const pg = this.pg;
-    this.afterPaint = null;
+    this.pending = null;
     if (!pg.sim || pg.closed) return;
     const r = pg.guarded(t('notice.could_not_link'), () => this.fragment());
     if (!r.ok) return;
