@@ -165,8 +165,8 @@ struct ExploreArgs {
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=64))]
     depth: u64,
     /// Stop after this many distinct states (bfs) or steps (random); at most
-    /// 10000000 (the search then takes about 300 MB: 8 bytes a state for its
-    /// move, 8 to 16 in the visited set, more while the set grows).
+    /// 12000000 (the search then takes about 250 MB: 8 bytes a state for its
+    /// move, 8 to 16 in the visited set).
     #[arg(long = "max-states", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=MAX_EXPLORER_STATES))]
     max_states: u64,
     /// Records the producer may write.

@@ -331,7 +331,7 @@ export const MARKUP = `
           <select name="acks"><option value="all">all</option><option value="1" data-i18n="explore.acks1">1 (acks=1 losses are allowed, not reported)</option></select>
         </label>
         <label><span data-i18n="explore.depth">Depth (steps)</span> <input type="number" name="depth" min="1" max="64" value="8" required></label>
-        <label><span data-i18n="explore.max_states">Max states</span> <input type="number" name="max_states" min="1000" max="10000000" value="500000" required></label>
+        <label><span data-i18n="explore.max_states">Max states</span> <input type="number" name="max_states" min="1000" max="12000000" value="500000" required></label>
         <label><span data-i18n="explore.strategy">Strategy</span>
           <select name="strategy"><option value="bfs" data-i18n="explore.bfs">shortest first (exhaustive)</option><option value="random" data-i18n="explore.random">random walks</option></select>
         </label>
