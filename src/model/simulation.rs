@@ -613,10 +613,35 @@ impl Simulation {
     }
 
     /// Due work that may change how the cluster answers a produce request:
-    /// everything but the producer's retries and the HW checkpoints (which
-    /// only write a HW to disk).
+    /// everything but the producer's retries, the HW checkpoints (which
+    /// only write a HW to disk) and the ISR checks that would find every
+    /// follower in sync (`next_isr_shrink_ms`).
     pub(crate) fn next_change_ms(&self) -> u64 {
-        self.next_event_ms().map_or(self.next_isr_check_ms, |t| t.min(self.next_isr_check_ms))
+        let shrink = self.next_isr_shrink_ms();
+        self.next_event_ms().map_or(shrink, |t| t.min(shrink))
+    }
+
+    /// The first ISR check, from the next one on, that would find a
+    /// follower out of sync if nothing else happened before it; `u64::MAX`
+    /// if none would. The checks before it are quiet (`timers_are_quiet`):
+    /// they move their timer and change nothing else.
+    fn next_isr_shrink_ms(&self) -> u64 {
+        let (lag, at_log_end) = (self.config.replica_lag_time_max_ms, self.rules.has(Rule::CaughtUpAtLogEnd));
+        let Some(out) = self
+            .partitions
+            .iter()
+            .flat_map(|p| &p.replicas)
+            .filter(|r| self.broker(r.id).alive && r.believes_leader() && r.may_propose_isr())
+            .filter_map(|r| r.out_of_sync_from_ms(lag, at_log_end))
+            .min()
+        else {
+            return u64::MAX;
+        };
+        let (next, interval) = (self.next_isr_check_ms, self.isr_check_interval_ms());
+        if out <= next {
+            return next;
+        }
+        next.saturating_add((out - next).div_ceil(interval).saturating_mul(interval))
     }
 
     /// Due work other than the producer's retries and the periodic timers:

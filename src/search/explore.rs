@@ -154,6 +154,43 @@ mod tests {
         }
     }
 
+    /// Refused retries are counted, not run one by one, up to the next
+    /// moment something may change (`skip_identical_retries`): the states
+    /// are those of running every retry, over random walks of the
+    /// explorer's moves under every version, with and without faults.
+    #[test]
+    fn skipped_retries_reach_the_states_of_retries_one_by_one() {
+        use crate::model::clients::producer::tests::ONE_BY_ONE;
+        fn state(s: &Simulation) -> impl PartialEq + '_ {
+            (s.now_ms, &s.producer, &s.partitions, &s.controller, &s.violations)
+        }
+        let mut rng = Rng::new(11);
+        let mut walks = 0;
+        for p in Protocol::ALL {
+            for (brokers, min_isr, faults) in [(3, 2, false), (3, 2, true), (2, 1, true)] {
+                let config = Config { brokers, min_insync_replicas: min_isr, ..Config::for_protocol(p) };
+                let search = Search { power_loss: faults, network_faults: faults, shutdowns: faults, max_produces: 3, ..Search::new(config.clone()) };
+                for _ in 0..300 {
+                    let (mut skipped, mut one_by_one) = (Simulation::new(config.clone()), Simulation::new(config.clone()));
+                    let mut moves = vec![];
+                    let mut steps = vec![];
+                    for _ in 0..16 {
+                        actions(&skipped, &search, &mut moves);
+                        let step = rng.pick(&moves).unwrap().clone();
+                        skipped.apply(&step);
+                        ONE_BY_ONE.set(true);
+                        one_by_one.apply(&step);
+                        ONE_BY_ONE.set(false);
+                        steps.push(step);
+                        assert!(state(&skipped) == state(&one_by_one), "{p:?}: {steps:?}\n{:?}\n{:?}", skipped.producer.requests, one_by_one.producer.requests);
+                    }
+                    walks += 1;
+                }
+            }
+        }
+        assert_eq!(walks, 300 * 3 * Protocol::ALL.len());
+    }
+
     /// With network faults the explorer cuts any live broker from the
     /// controller (KIP-841's fenced broker that still fetches), and heals it.
     #[test]

@@ -79,6 +79,10 @@ pub type RequestIds = SmallVec<[u64; 4]>;
 pub(crate) enum Retry {
     /// After `retry.backoff.ms`, traced.
     Next,
+    /// Refused by the cluster as it is now (`attempt_refusal`): traced, and
+    /// the retries after it, refused the same way until something changes,
+    /// are skipped as for `SkipIdentical`.
+    Refused { counted: bool },
     /// It was refused as the attempt before it: not traced, and the retries
     /// that would be refused the same way are skipped
     /// (`skip_identical_retries`). `counted`: the attempts reached a broker.

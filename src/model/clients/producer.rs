@@ -178,7 +178,8 @@ impl Simulation {
         }
         match refusal {
             Some(error) => {
-                let retry = if repeat { Retry::SkipIdentical { counted: unreachable.is_none() } } else { Retry::Next };
+                let counted = unreachable.is_none();
+                let retry = if repeat { Retry::SkipIdentical { counted } } else { Retry::Refused { counted } };
                 self.produce_failed(id, error, retry);
             }
             None => self.append_produced(id, p, to.expect("reachable")),
@@ -210,7 +211,11 @@ impl Simulation {
     /// time at or after that moment (or its last one before
     /// `delivery.timeout.ms`); this returns that time. The outcome is the
     /// same as retrying every `retry.backoff.ms`; the work is not.
-    fn skip_identical_retries(&mut self, id: u64, at_ms: u64, counted: bool) -> u64 {
+    fn skip_identical_retries(&mut self, id: u64, at_ms: u64, error: Errors, counted: bool) -> u64 {
+        #[cfg(test)]
+        if tests::ONE_BY_ONE.get() {
+            return at_ms;
+        }
         let backoff = self.config.retry_backoff_ms;
         let others = self
             .producer
@@ -231,7 +236,8 @@ impl Simulation {
         }
         let r = &self.producer.requests[id as usize];
         let deadline = r.created_ms + self.client_expiry_ms();
-        if self.rules.has(Rule::ExponentialRetryBackoff) && self.config.retry_backoff_max_ms > backoff {
+        // No leader known: each wait is `retry.backoff.ms`, as in `produce_failed`.
+        if error != Errors::LeaderNotAvailable && self.rules.has(Rule::ExponentialRetryBackoff) && self.config.retry_backoff_max_ms > backoff {
             return self.skip_identical_retries_exponential(id, at_ms, counted, horizon, deadline);
         }
         // Retry times are at_ms + k * backoff; the last one allowed is before the deadline.
@@ -330,21 +336,19 @@ impl Simulation {
         let in_time = next_ms < r.created_ms + self.client_expiry_ms();
         let (acks, attempts, idempotent, r_partition) = (r.acks, r.attempts, self.config.enable_idempotence, r.partition);
         if retries_left && in_time {
-            match retry {
-                // No leader: no request went out, so no answer is traced.
-                Retry::Next if error == Errors::LeaderNotAvailable => self.producer.retry_at(id, next_ms, error, idempotent),
-                Retry::Next => {
-                    self.producer.retry_at(id, next_ms, error, idempotent);
-                    let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
-                    self.emit_traced_in(r_partition, Touch::Nothing, |s| {
-                        let value = s.producer.requests[id as usize].value.clone();
-                        Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
-                    });
-                }
-                Retry::SkipIdentical { counted } => {
-                    let at_ms = self.skip_identical_retries(id, next_ms, counted);
-                    self.producer.retry_at(id, at_ms, error, idempotent);
-                }
+            let (traced, at_ms) = match retry {
+                Retry::Next => (true, next_ms),
+                Retry::Refused { counted } => (true, self.skip_identical_retries(id, next_ms, error, counted)),
+                Retry::SkipIdentical { counted } => (false, self.skip_identical_retries(id, next_ms, error, counted)),
+            };
+            self.producer.retry_at(id, at_ms, error, idempotent);
+            // No leader: no request went out, so no answer is traced.
+            if traced && error != Errors::LeaderNotAvailable {
+                let (retry_in_ms, result) = (Some(backoff_ms), ProduceResult::Error(error));
+                self.emit_traced_in(r_partition, Touch::Nothing, |s| {
+                    let value = s.producer.requests[id as usize].value.clone();
+                    Event::ProduceResponse { request: id, value, acks, offset: None, result, attempts, retry_in_ms, expired: None }
+                });
             }
             return;
         }
@@ -431,4 +435,15 @@ fn jittered_backoff_ms(seed: u64, initial: u64, max: u64, id: u64, failed: u32) 
     // of its own.
     // (`term` is at most `limits::MAX_DURATION_MS`: the product fits in 64 bits.)
     (term * (800 + draw) / 1000).clamp(1, max)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Every refused retry is run, one by one, instead of skipped
+        /// (`skip_identical_retries`): the tests compare the two.
+        pub(crate) static ONE_BY_ONE: Cell<bool> = const { Cell::new(false) };
+    }
 }

@@ -217,6 +217,23 @@ impl Replica {
             .collect()
     }
 
+    /// The first moment `out_of_sync_replicas` would name a follower if
+    /// nothing changed meanwhile (a follower falls out of sync once more
+    /// than the lag time has passed since it was last caught up); `None` if
+    /// it never would (every follower at the log end, or none).
+    pub fn out_of_sync_from_ms(&self, lag_time_max_ms: u64, exempt_at_log_end: bool) -> Option<u64> {
+        let leo = self.log_end_offset();
+        self.isr
+            .iter()
+            .filter(|&&f| f != self.id)
+            .filter_map(|&f| {
+                let r = self.remote(f);
+                let at_end = exempt_at_log_end && r.log_end_offset == Some(leo);
+                (!at_end).then(|| r.last_caught_up_ms.saturating_add(lag_time_max_ms).saturating_add(1))
+            })
+            .min()
+    }
+
     /// The HW the leader may move to: the smallest LEO over itself and its
     /// ISR (`Partition.maybeIncrementLeaderHW`). `None` while some ISR
     /// follower's LEO is unknown (a new leader waits for every ISR follower).
