@@ -129,16 +129,7 @@ mod tests {
                 let config = Config { brokers, min_insync_replicas: min_isr, unclean_leader_election: unclean, ..Config::for_protocol(p) };
                 let search = Search { power_loss: true, network_faults: true, shutdowns: true, consume: true, max_produces: 3, acks: if brokers == 2 { Acks::One } else { Acks::All }, ..Search::new(config.clone()) };
                 for _ in 0..30 {
-                    let mut sim = Simulation::new(config.clone());
-                    let mut steps = vec![];
-                    let mut moves = vec![];
-                    for _ in 0..12 {
-                        actions(&sim, &search, &mut moves);
-                        let step = rng.pick(&moves).unwrap().clone();
-                        sim.apply(&step);
-                        steps.push(step);
-                    }
-                    scenarios.push(Scenario { steps, ..Scenario::new(config.clone()) });
+                    scenarios.push(Scenario { steps: random_walk(&config, &search, &mut rng, 12), ..Scenario::new(config.clone()) });
                 }
             }
         }
@@ -165,30 +156,38 @@ mod tests {
             (s.now_ms, &s.producer, &s.partitions, &s.controller, &s.violations)
         }
         let mut rng = Rng::new(11);
-        let mut walks = 0;
         for p in Protocol::ALL {
             for (brokers, min_isr, faults) in [(3, 2, false), (3, 2, true), (2, 1, true)] {
                 let config = Config { brokers, min_insync_replicas: min_isr, ..Config::for_protocol(p) };
                 let search = Search { power_loss: faults, network_faults: faults, shutdowns: faults, max_produces: 3, ..Search::new(config.clone()) };
                 for _ in 0..300 {
+                    let steps = random_walk(&config, &search, &mut rng, 16);
                     let (mut skipped, mut one_by_one) = (Simulation::new(config.clone()), Simulation::new(config.clone()));
-                    let mut moves = vec![];
-                    let mut steps = vec![];
-                    for _ in 0..16 {
-                        actions(&skipped, &search, &mut moves);
-                        let step = rng.pick(&moves).unwrap().clone();
-                        skipped.apply(&step);
+                    for (i, step) in steps.iter().enumerate() {
+                        skipped.apply(step);
                         ONE_BY_ONE.set(true);
-                        one_by_one.apply(&step);
+                        one_by_one.apply(step);
                         ONE_BY_ONE.set(false);
-                        steps.push(step);
-                        assert!(state(&skipped) == state(&one_by_one), "{p:?}: {steps:?}\n{:?}\n{:?}", skipped.producer.requests, one_by_one.producer.requests);
+                        assert!(state(&skipped) == state(&one_by_one), "{p:?}: {:?}\n{:?}\n{:?}", &steps[..=i], skipped.producer.requests, one_by_one.producer.requests);
                     }
-                    walks += 1;
                 }
             }
         }
-        assert_eq!(walks, 300 * 3 * Protocol::ALL.len());
+    }
+
+    /// `len` steps picked at random from the explorer's moves, each from the
+    /// state the steps before reach.
+    fn random_walk(config: &Config, search: &Search, rng: &mut Rng, len: usize) -> Vec<Step> {
+        let mut sim = Simulation::new(config.clone());
+        let mut moves = vec![];
+        (0..len)
+            .map(|_| {
+                actions(&sim, search, &mut moves);
+                let step = rng.pick(&moves).unwrap().clone();
+                sim.apply(&step);
+                step
+            })
+            .collect()
     }
 
     /// With network faults the explorer cuts any live broker from the
