@@ -4,7 +4,7 @@
 //   scripts/fetch-raftscope.sh && node scripts/bench-first-load.mjs
 //     [--runs 7] [--profile fast|slow|both] [--json FILE] [--waterfall]
 //     [--tour NAME] [--scenario NAME [--step N]] [--without-poster]
-//     [--without-preload]
+//     [--without-preload] [--gzip]
 //
 // --tour opens the full page at that tour's first stop (index.html?tour=NAME);
 // --scenario and --step give the docs page's element a gallery scenario and
@@ -37,7 +37,7 @@
 // The times are taken in the page by a MutationObserver (addInitScript),
 // when the DOM holds the drawing, i.e. before that frame is painted.
 // Bytes: the sum of CDP Network.loadingFinished encodedDataLength (what came
-// over the wire, gzipped bodies plus response headers) of the responses that
+// over the wire, compressed bodies plus response headers) of the responses that
 // finished before the first drawn state, and of all responses once the
 // network has been idle for a second; requests: those finished before it.
 // The loads are interleaved (full, RaftScope, docs, full, RaftScope, …) so
@@ -53,9 +53,11 @@
 // DevTools' own presets differ a little (they scale throughput by 0.9, and
 // its Slow 4G adds 562.5 ms).
 // Both sites are served by scripts/serve.mjs from 127.0.0.1 over HTTP/1.1
-// (at most 6 connections per host in Chromium), gzipped (level 9), each from
-// its own server on its own port; each page is loaded once, unmeasured,
-// before the runs (it fills the server's gzip cache). Needs www/pkg (make
+// (at most 6 connections per host in Chromium), compressed as a CDN sends
+// them (brotli at quality 11; with --gzip, gzip at level 9 only, as a host
+// without brotli does), each from its own server on its own port; each page is
+// loaded once, unmeasured, before the runs (it fills the server's cache of
+// compressed files). Needs www/pkg (make
 // build), target/raftscope (scripts/fetch-raftscope.sh) and Chromium
 // (CHROMIUM, default /usr/bin/chromium).
 import fs from 'node:fs';
@@ -91,8 +93,10 @@ const { values } = parseArgs({
     step: { type: 'string' },
     'without-poster': { type: 'boolean', default: false },
     'without-preload': { type: 'boolean', default: false },
+    gzip: { type: 'boolean', default: false },
   },
 });
+const ENCODINGS = values.gzip ? ['gzip'] : ['br', 'gzip'];
 const NAME = /^[a-z0-9-]{1,64}$/;
 if (values.tour !== undefined && !NAME.test(values.tour)) fail(`--tour must be a tour's name, not ${values.tour}`);
 if (!NAME.test(values.scenario)) fail(`--scenario must be a gallery scenario's name, not ${values.scenario}`);
@@ -306,8 +310,8 @@ if (values['without-preload']) {
   fs.writeFileSync(path.join(site, 'index.js'), without);
 }
 const servers = {
-  highwater: await serve({ port: 0, root: site }),
-  raftscope: await serve({ port: 0, root: RAFTSCOPE }),
+  highwater: await serve({ port: 0, root: site, encodings: ENCODINGS }),
+  raftscope: await serve({ port: 0, root: RAFTSCOPE, encodings: ENCODINGS }),
 };
 const urlOf = (page) => `http://127.0.0.1:${servers[page.site].address().port}${page.path}`;
 const browser = await chromium.launch({
@@ -319,6 +323,7 @@ const results = {
   date: new Date().toISOString(),
   runs: RUNS,
   phone: { ...PHONE, cpuSlowdown: CPU_SLOWDOWN },
+  encodings: ENCODINGS,
   pages: {
     full: `${PAGES[0].path}${values['without-poster'] ? ' (its poster taken out)' : ''}${values['without-preload'] ? ' (index.js\'s preload of its core taken out)' : ''}`,
     docs: `scenario="${values.scenario}"${values.step === undefined ? '' : ` step="${values.step}"`}${POSTER ? ' holding its poster' : ''}${values['without-preload'] ? '' : ', its core preloaded'}`,
@@ -327,7 +332,7 @@ const results = {
   profiles: {},
 };
 try {
-  // Warm the servers' gzip caches (not measured, not throttled).
+  // Warm the servers' caches of compressed files (not measured, not throttled).
   for (const page of PAGES) {
     const w = await load(browser, urlOf(page), page, null);
     if (page.site === 'raftscope' && w.errors.length) console.error(`bench-first-load: RaftScope logs errors: ${w.errors.join('; ')}`);
@@ -380,9 +385,9 @@ const range = (f, fmt = ms) => (f ? `${fmt(f.median)} (${fmt(f.min)}–${fmt(f.m
 const kb = (x) => (x / 1024).toFixed(1);
 
 const lines = [];
-lines.push(`Phone: ${PHONE.viewport.width}x${PHONE.viewport.height} @${PHONE.deviceScaleFactor}, CPU ${CPU_SLOWDOWN}x slower; gzip, HTTP/1.1; ${RUNS} cold loads each, interleaved; ${results.chromium}.`);
+lines.push(`Phone: ${PHONE.viewport.width}x${PHONE.viewport.height} @${PHONE.deviceScaleFactor}, CPU ${CPU_SLOWDOWN}x slower; ${values.gzip ? 'gzip' : 'brotli'}, HTTP/1.1; ${RUNS} cold loads each, interleaved; ${results.chromium}.`);
 lines.push(`Full page ${results.pages.full}; docs page <highwater-playground ${results.pages.docs}>.`);
-lines.push('Medians, (min–max). Times in ms from navigation start; KB = 1024 bytes over the wire (gzipped bodies + headers); requests finished before the first draw.');
+lines.push(`Medians, (min–max). Times in ms from navigation start; KB = 1024 bytes over the wire (${values.gzip ? 'gzipped' : 'compressed'} bodies + headers); requests finished before the first draw.`);
 for (const key of profiles) {
   const p = results.profiles[key];
   const rs = p.pages.raftscope.firstDraw.median;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // What a reader of a docs page moves over the network for Highwater: bytes
-// transferred (gzip, as scripts/serve.mjs serves the built www/), requests,
+// transferred (gzip, as scripts/serve.mjs --gzip serves the built www/; with
+// --brotli, brotli as it serves by default), requests,
 // and the five largest files, for each of these pages:
 //
 //   one element         <highwater-playground scenario="kip101-loss-after-restart" step="8">
@@ -14,7 +15,7 @@
 // the wire (`request.sizes()`: headers and the encoded body), the workers'
 // requests included.
 //
-//   node scripts/weight.mjs [--json FILE]      after make build
+//   node scripts/weight.mjs [--json FILE] [--brotli]     after make build
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,8 +94,8 @@ async function measure(browser, url, c) {
   return { name: c.name, bytes, requests: files.length, largest: files.sort((a, b) => b.bytes - a.bytes).slice(0, 5) };
 }
 
-const { values } = parseArgs({ options: { json: { type: 'string' } } });
-const server = await serve({ port: 0, root: WWW });
+const { values } = parseArgs({ options: { json: { type: 'string' }, brotli: { type: 'boolean', default: false } } });
+const server = await serve({ port: 0, root: WWW, encodings: values.brotli ? ['br', 'gzip'] : ['gzip'] });
 const url = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
 const results = [];
@@ -106,7 +107,7 @@ try {
 }
 const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
 const exact = (n) => n.toLocaleString("en-US");
-console.log('| page | bytes (gzip, headers included) | requests | largest |');
+console.log(`| page | bytes (${values.brotli ? 'brotli' : 'gzip'}, headers included) | requests | largest |`);
 console.log('| --- | ---: | ---: | --- |');
 for (const r of results) console.log(`| ${r.name} | ${exact(r.bytes)} | ${r.requests} | ${r.largest.slice(0, 3).map((f) => `${f.path} ${kb(f.bytes)}`).join(', ')} |`);
 const q = results.find((r) => r.name === 'a tour, a question');

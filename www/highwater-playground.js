@@ -18,7 +18,7 @@
 // `data-ready` attribute once drawn. `sync-url` makes it the page: the address
 // bar carries its run, tour and language.
 
-import { ensureCore, coreLoaded, warmCore } from './core.js';
+import { ensureCore, coreLoaded, warmCore, core as loadedCore } from './core.js';
 import { setLanguage, loadLanguage, loadBundle, hasBundle, useLanguage, chooseLanguage, translateTree, missingKeys, LANGUAGES, isLanguage, has, fill } from './words/i18n.js';
 import { h, patch } from './draw/dom.js';
 import { markupFragment } from './element/template.js';
@@ -782,12 +782,16 @@ export class HighwaterPlayground extends ElementBase {
         if (!entry) throw new Error(t('embed.unknown_scenario', { id: excerpt(scenario, 40) }));
         pg.gallery = await loadGallery();
         await galleryWords(pg.lang).catch(() => {}); // its name in the head, in the page's language
+        // A run with controllers is made in the core with the quorum (./pkg
+        // refuses it), loaded first: the core here may be ./pkg, loaded for
+        // another element or before this one's first frame.
+        if (entry.scenario.config && entry.scenario.config.controllers && !loadedCore().quorum) await ensureCore({ quorum: true });
         if (pg.closed) return;
         pg.enter();
         // Without a step: the scenario's telling moment (played from the start with autoplay).
         pg.loadScenario(entry.scenario, { at: step ?? (this.hasAttribute('autoplay') ? 0 : entry.focus ?? 0) });
       }
-      if (step !== null && step > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at: step, count: pg.sim.length() }));
+      if (step !== null && pg.sim && step > pg.sim.length()) pg.notify('warn', t('notice.at_too_far', { at: step, count: pg.sim.length() }));
       if (partition !== null && partition >= pg.partitions) pg.notify('warn', t('map.no_such_partition', { partition, last: pg.partitions - 1 }));
       // A comparison: the run and its fork side by side (a change the core refuses is a message).
       const fork = this.getAttribute('fork');

@@ -276,3 +276,37 @@ test('two elements, one run with controllers: each draws its run, and the other 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an element with controllers added once the core without the quorum is there opens its run at its step, in the core with the quorum', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Later</title>
+<script type="module" src="./bundle/highwater-playground.js"></script></head><body>
+<highwater-playground id="a" scenario="two-fetch-rounds" step="3"></highwater-playground>
+</body></html>`;
+  const { page, wasm } = await openRecording('later-element.html', { html });
+  await page.waitForFunction(() => document.getElementById('a').dataset.ready === 'true');
+  assert.deepEqual(wasm, [PLAIN], 'the first element loads the core without the quorum');
+  // No first frame for b: the core is there already, so b's run is made at once, in the core it needs.
+  await page.evaluate(() => {
+    const b = document.createElement('highwater-playground');
+    b.id = 'b';
+    b.setAttribute('scenario', 'controller-failover-during-broker-failure');
+    b.setAttribute('step', '4');
+    document.body.prepend(b);
+  });
+  await page.waitForFunction(() => document.getElementById('b').dataset.ready === 'true');
+  await page.waitForFunction(() => document.getElementById('b').playground?.sim?.state().quorum !== undefined, null, { timeout: 10_000 }).catch(() => {});
+  const b = await page.evaluate(() => {
+    const el = document.getElementById('b');
+    const pg = el.playground;
+    return {
+      voters: pg.sim.state().quorum?.voters.length,
+      position: pg.position,
+      controllers: pg.config.controllers,
+      errors: [...el.shadowRoot.querySelectorAll('.notice-error')].map((n) => n.textContent),
+    };
+  });
+  assert.deepEqual(b, { voters: 3, position: 4, controllers: 3, errors: [] });
+  assert.deepEqual(wasm, [PLAIN, QUORUM]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
