@@ -305,8 +305,9 @@ if (values['without-poster']) {
 if (values['without-preload']) {
   // The page as it was before index.js asked for its core.
   const script = fs.readFileSync(path.join(site, 'index.js'), 'utf8');
-  const without = script.replace("preload('pkg/highwater_bg.wasm', 'low');", '');
-  if (without === script) fail("www/index.js has no preload('pkg/highwater_bg.wasm', 'low') to take out");
+  const call = "preload(viewsOpen ? 'pkg-quorum/highwater_bg.wasm' : 'pkg/highwater_bg.wasm', 'low');";
+  const without = script.replace(call, '');
+  if (without === script) fail(`www/index.js has no ${call} to take out`);
   fs.writeFileSync(path.join(site, 'index.js'), without);
 }
 const servers = {

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds the wasm packages with wasm-pack (run scripts/setup.sh wasm first):
 #   www/pkg       the page's core, optimised for size (it is on the first load),
-#                 without the controller quorum (the `quorum` feature off);
-#   www/pkg-quorum the same with the quorum, which the page loads instead
-#                 for a scenario with controllers;
+#                 without the controller quorum and without the views a
+#                 reader opens by choice (the `quorum` and `views` features
+#                 off: the fork, the space-time diagram, the operator's view);
+#   www/pkg-quorum the full core, the same with both, which the page loads
+#                 instead for a scenario with controllers or when one of
+#                 those views is first opened;
 #   www/pkg-fast  the same crate optimised for speed, for the Web Workers that
 #                 run long searches (the explorer, the what-if grid) and check
 #                 tours (with the `authoring` feature), loaded only when one
@@ -77,7 +80,8 @@ build() {
   class_check "$out/highwater.js"
 }
 
-# A method that takes a Simulation (`differencesWith`) is guarded by the
+# A method that takes a Simulation (`differencesWith`, in a core with the
+# views) is guarded by the
 # glue's class check, which throws a plain Error; every other argument the
 # JS API refuses is a TypeError (src/boundary/wasm.rs, `args`), and this one
 # is made one too, saying what it got.
@@ -87,6 +91,8 @@ class_check() {
   local to="throw new TypeError(\`expected an instance of \${klass.name}, got \${instance === null ? 'null' : Array.isArray(instance) ? 'an array' : typeof instance}\`);"
   if ! grep -qF "$from" "$js"; then
     grep -qF 'throw new TypeError(`expected an instance of' "$js" && return
+    # A core without the views (`differencesWith`) takes no Simulation.
+    grep -qF 'differencesWith' "$js" || return 0
     echo "build-wasm: $js has no class check to make a TypeError (a new wasm-bindgen?)" >&2
     exit 1
   fi
@@ -100,7 +106,9 @@ class_check() {
 # speed at opt-level 3 (docs/performance.md, "The page's wasm" and "wasm
 # speed against size").
 # The page's first core has no controller quorum: a scenario without
-# controllers (most) does not download its engine (src/model/quorum/slot.rs).
+# controllers (most) does not download its engine (src/model/quorum/slot.rs);
+# nor the fork, the space-time diagram and the operator's view (36 KB
+# gzipped), which load with the full core when first opened.
 build "$OUT_DIR" "${WASM_TARGET_DIR:-$CRATE_DIR/target/wasm}" "${WASM_OPT_LEVEL:-z}" \
   "${WASM_PAGE_RUSTFLAGS--C llvm-args=-inline-threshold=50}" --no-default-features
 if [ "$QUORUM_OUT_DIR" != - ]; then

@@ -239,9 +239,11 @@ export interface Simulation {
   eventsIn(from: number, to: number): Event[];
   stepEvents(step: number, last?: number): Event[];
   stepText(step: number): string;
-  operator(): unknown;
+  /** What Kafka's tools would show at the position. In the full core only (`Core.views`): absent from pkg. */
+  operator?(): unknown;
   /** The metrics over the whole run: at most `maxPoints` (2 to 2,000) samples, from the start to the last step. */
-  operatorSeries(maxPoints: number): { positions: number[]; time_ms: number[]; metrics: { name: string; aggregate: string; values: number[] }[] };
+  /** (In the full core only.) */
+  operatorSeries?(maxPoints: number): { positions: number[]; time_ms: number[]; metrics: { name: string; aggregate: string; values: number[] }[] };
   seek(position: number): void;
   position(): number;
   length(): number;
@@ -249,10 +251,12 @@ export interface Simulation {
   /** The scenario as link text ("v1.…"), as the page's `#s=` fragment carries it. */
   toLink(): string;
   /** Every difference between this run's state and `other`'s at their positions (this run is "left"; docs/fork.md). */
-  differencesWith(other: Simulation): Array<{ kind: string; [field: string]: unknown }>;
+  /** (In the full core only; both runs must be made in one instance of it.) */
+  differencesWith?(other: Simulation): Array<{ kind: string; [field: string]: unknown }>;
   /** The space-time diagram of steps from..to (1-based, inclusive, clamped), at most `maxArrows` arrows (docs/js-api.md). */
   /** `partition`: only what concerns it (a topic of several partitions). */
-  spaceTime(from: number, to: number, maxArrows?: number, partition?: number): { steps: object[]; lanes: Array<number | string>; arrows: object[]; marks: object[]; position: number; arrows_left_out: number; marks_left_out: number; max_arrows: number };
+  /** (In the full core only.) */
+  spaceTime?(from: number, to: number, maxArrows?: number, partition?: number): { steps: object[]; lanes: Array<number | string>; arrows: object[]; marks: object[]; position: number; arrows_left_out: number; marks_left_out: number; max_arrows: number };
   free(): void;
 }
 
@@ -326,16 +330,24 @@ export interface Core {
   withProtocol(config: Config, protocol: ProtocolInput): Required<Config>;
   whatifScenario(scenario: Scenario | string, protocol: string, acks: '1' | 'all', minInsyncReplicas: number, uncleanLeaderElection: boolean): Scenario;
   /** The scenario with one change (its text, docs/fork.md: `protocol=4.1`, `acks@8=1`, …): the fork and what changed. */
-  forkScenario(scenario: Scenario | string, change: string): { scenario: Scenario; change: { text: string; setting: string; step: number | null; from: unknown; to: unknown } };
+  /** In the full core only (`views`), as are `parseChange` and `changeText`. */
+  forkScenario?(scenario: Scenario | string, change: string): { scenario: Scenario; change: { text: string; setting: string; step: number | null; from: unknown; to: unknown } };
   /** A change's text read into its typed form, and back. */
-  parseChange(text: string): { change: string; [field: string]: unknown };
-  changeText(change: { change: string; [field: string]: unknown }): string;
+  parseChange?(text: string): { change: string; [field: string]: unknown };
+  changeText?(change: { change: string; [field: string]: unknown }): string;
   /** A whole run's most severe outcome (the what-if grid's words: `safe`, `acked_write_lost`, …) and its step. */
   runOutcome(scenario: Scenario | string): { outcome: string; step: number | null };
   /** 1 for the first instance, one more for each fresh instance (after a panic, or the quorum's core loaded). */
   generation: number;
   /** Whether this is the core with the KRaft controller quorum (pkg-quorum), which runs scenarios with `config.controllers`. */
   quorum: boolean;
+  /**
+   * Whether this core has the views a reader opens by choice: the fork
+   * (`forkScenario`, `parseChange`, `changeText`, `differencesWith`), the
+   * space-time diagram (`spaceTime`) and the operator's view (`operator`,
+   * `operatorSeries`). pkg has not; pkg-quorum, the full core, has.
+   */
+  views: boolean;
 }
 
 /** What the core without the quorum (pkg) says, in its error, of a scenario with controllers. */
@@ -347,17 +359,18 @@ export function needsQuorumCore(err: unknown): boolean;
 export function core(): Core;
 /**
  * Loads the core (fetches pkg/highwater_bg.wasm beside this module) or, after
- * a panic, a fresh instance of it. With `quorum` (or once the page has needed
- * it), the core with the controller quorum: pkg-quorum/highwater_bg.wasm.
+ * a panic, a fresh instance of it. With `quorum` or `views` (or once the page
+ * has needed either), the full core, with the controller quorum and the
+ * views: pkg-quorum/highwater_bg.wasm.
  */
-export function loadCore(options?: { quorum?: boolean }): Promise<Core>;
+export function loadCore(options?: { quorum?: boolean; views?: boolean }): Promise<Core>;
 /**
  * The core, loaded once for the page: every caller (every playground) shares
- * the instance. With `quorum`, the core with the controller quorum, which
- * then replaces the other for the page (a scenario with `config.controllers`
+ * the instance. With `quorum` or `views`, the full core, which
+ * then replaces the other for the page (runs made in the other are made again in it; a scenario with `config.controllers`
  * needs it; the other refuses such a scenario with `NO_QUORUM_IN_CORE`).
  */
-export function ensureCore(options?: { quorum?: boolean }): Promise<Core>;
+export function ensureCore(options?: { quorum?: boolean; views?: boolean }): Promise<Core>;
 /** True once the core is loaded (`core()` answers). */
 export function coreLoaded(): boolean;
 /** True when an error means the core instance is dead (a trap, or a panic the core recorded). */

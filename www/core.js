@@ -9,6 +9,10 @@
 // such run loads it (`ensureCore({ quorum: true })`, or a refusal that says
 // `NO_QUORUM_IN_CORE`), and the page stays on it: it runs every scenario,
 // and runs made in ./pkg are made again in it, step for step the same.
+// ./pkg has no views a reader opens by choice either (the `views` feature:
+// the fork, the space-time diagram, the operator's view): the first one
+// opened loads ./pkg-quorum, the full core, the same way
+// (`ensureCore({ views: true })`; `core().views` says whether they are there).
 
 import * as firstGlue from './pkg/highwater.js';
 
@@ -46,7 +50,7 @@ export function needsQuorumCore(err) {
   return Boolean(err && typeof err.message === 'string' && err.message.includes(NO_QUORUM_IN_CORE));
 }
 
-/** The loaded core: { Simulation, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation, quorum }. */
+/** The loaded core: { Simulation, lastPanic, limits, defaultConfig, versions, withProtocol, whatifScenario, forkScenario, parseChange, changeText, runOutcome, generation, quorum, views } (the fork's three functions only where `views`). */
 export function core() {
   if (!shared.current) throw new Error('the simulation core is not loaded yet');
   return shared.current;
@@ -58,8 +62,8 @@ export function coreLoaded() {
 }
 
 /** The core, loaded once for the page: every playground shares the instance. Call it early: the download starts at once. */
-export function ensureCore({ quorum = false } = {}) {
-  if (quorum) return ensureQuorumCore();
+export function ensureCore({ quorum = false, views = false } = {}) {
+  if (quorum || views) return ensureFullCore();
   if (shared.current) return Promise.resolve(shared.current);
   // The core with the quorum on its way serves every playground.
   if (shared.quorumLoad) return shared.quorumLoad;
@@ -71,11 +75,11 @@ export function ensureCore({ quorum = false } = {}) {
 }
 
 /**
- * The core with the controller quorum (./pkg-quorum), loaded once for the
- * page in place of ./pkg: its generation is new, so each playground makes
- * its run again in it (`Playground.draw`).
+ * The full core, with the controller quorum and the views (./pkg-quorum),
+ * loaded once for the page in place of ./pkg: its generation is new, so each
+ * playground makes its run again in it (`Playground.draw`).
  */
-function ensureQuorumCore() {
+function ensureFullCore() {
   if (shared.current && shared.current.quorum) return Promise.resolve(shared.current);
   shared.quorum = true;
   if (!shared.quorumLoad) {
@@ -110,10 +114,10 @@ function compile(which) {
 
 /**
  * Loads a fresh instance of the core (the first, or a new one after a
- * panic): ./pkg-quorum once a run has needed it (or with `quorum`), else ./pkg.
+ * panic): ./pkg-quorum once a run or a view has needed it (or with `quorum` or `views`), else ./pkg.
  */
-export async function loadCore({ quorum = false } = {}) {
-  if (quorum) shared.quorum = true;
+export async function loadCore({ quorum = false, views = false } = {}) {
+  if (quorum || views) shared.quorum = true;
   const which = shared.quorum ? 'quorum' : 'plain';
   const module = await compile(which);
   const generation = (shared.generation += 1);
@@ -135,6 +139,7 @@ export async function loadCore({ quorum = false } = {}) {
     runOutcome: mod.runOutcome,
     generation,
     quorum: which === 'quorum',
+    views: which === 'quorum',
   };
   if (generation === 1 && typeof performance !== 'undefined' && performance.mark) performance.mark('highwater:core-ready');
   return shared.current;

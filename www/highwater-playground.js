@@ -26,7 +26,7 @@ import { styleSheet, adopt } from './element/sheets.js';
 import { Playground } from './element/playground.js';
 import { parseFragment } from './element/share.js';
 import { wireControls, closeMenusOnEscape } from './element/controls.js';
-import { wireGroups } from './element/groups.js';
+import { wireGroups, opensViews } from './element/groups.js';
 import { wireToolbars } from './element/toolbar.js';
 import { wireSettings, wireRules } from './dialogs/settings-dialog.js';
 import { wireGallery } from './dialogs/gallery-dialog.js';
@@ -101,13 +101,16 @@ function wireOnFirstUse(pg, ids, ensure) {
   for (const b of buttons) b.addEventListener('click', first, true);
 }
 
-/** Loads the fork view into a playground (its style sheet too). */
-const forkView = (pg) => partOf(pg, 'fork', ([{ ForkView }, sheet]) => {
+/**
+ * Loads the fork view into a playground (its style sheet too), and the full
+ * core, where the fork's functions are (core.js), with the run made again in it.
+ */
+const forkView = (pg) => Promise.all([partOf(pg, 'fork', ([{ ForkView }, sheet]) => {
   adopt(pg.root, sheet);
   pg.forkView = new ForkView(pg);
   pg.forkView.wire();
   return pg.forkView;
-});
+}), pg.useViews()]).then(([view, live]) => (live ? view : null));
 
 /** Loads the space-time diagram's panel into a playground and draws it. */
 const diagram = (pg) => partOf(pg, 'diagram', ([{ DiagramPanel }, sheet]) => {
@@ -707,12 +710,15 @@ export class HighwaterPlayground extends ElementBase {
   }
 
   /**
-   * Whether the run it opens on needs the core with the controller quorum,
-   * as far as is known before it loads: a built-in tour that the tours'
+   * Whether the run it opens on needs the full core (the controller quorum,
+   * the views), as far as is known before it loads: the full size with the
+   * diagram or the operator's view left open, a built-in tour that the tours'
    * index marks (a link, a tour file or a setting that asks for controllers
    * loads that core when the other refuses it: `Playground.withQuorumCore`).
    */
   wantsQuorumCore() {
+    // The full size with the diagram or the operator's view left open draws it at once: the full core, not ./pkg and then it.
+    if (this.size() === 'full' && opensViews()) return Promise.resolve(true);
     const source = this.hasAttribute('sync-url') ? this.pageTourSource() : this.tourSource();
     if (typeof source !== 'string') return Promise.resolve(false);
     return quorumTours().then((ids) => ids.includes(source), () => false);

@@ -35,8 +35,19 @@ const preload = (href, priority = 'auto') => {
 };
 // The core (the largest file) too, now rather than once the bundle has run:
 // ./pkg, or ./pkg-quorum for a built-in tour with controllers (tours/index.json
-// says which). None for a tour file or a tour link in the fragment (`#t=`,
+// says which) or the views left open. None for a tour file or a tour link in the fragment (`#t=`,
 // element/share.js): which core they need is known only once they are read.
+// The page with the space-time diagram or the operator's view left open
+// (element/groups.js) draws it at once: the full core, ./pkg-quorum, which
+// has them, rather than ./pkg and then it.
+const viewsOpen = !embed && (() => {
+  try {
+    const open = JSON.parse(localStorage.getItem('highwater.open-groups') || '[]');
+    return Array.isArray(open) && (open.includes('diagram') || open.includes('operator'));
+  } catch {
+    return false;
+  }
+})();
 const fragment = new URLSearchParams(location.hash.slice(1));
 const tour = query.get('tour');
 if (tour !== null) {
@@ -44,11 +55,11 @@ if (tour !== null) {
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
     .then((index) => {
       if (!Array.isArray(index.tours) || !index.tours.includes(tour)) return;
-      preload(Array.isArray(index.quorum) && index.quorum.includes(tour) ? 'pkg-quorum/highwater_bg.wasm' : 'pkg/highwater_bg.wasm', 'low');
+      preload(viewsOpen || (Array.isArray(index.quorum) && index.quorum.includes(tour)) ? 'pkg-quorum/highwater_bg.wasm' : 'pkg/highwater_bg.wasm', 'low');
     })
     .catch(() => {}); // the element says what it cannot load
 } else if (!query.has('tour-src') && !fragment.has('t')) {
-  preload('pkg/highwater_bg.wasm', 'low');
+  preload(viewsOpen ? 'pkg-quorum/highwater_bg.wasm' : 'pkg/highwater_bg.wasm', 'low');
 }
 if (opensEmptyRun) preload('first-frames/default.json');
 if (!embed) {

@@ -155,6 +155,7 @@ pub struct Simulation {
     timeline: Timeline,
     /// The operator's metrics after each step, kept as the timeline grows
     /// (`operatorSeries`).
+    #[cfg(feature = "views")]
     series: Option<crate::view::operator::SeriesReplay>,
 }
 
@@ -178,7 +179,7 @@ impl Simulation {
     }
 
     fn run(scenario: &Scenario) -> Result<Simulation, JsError> {
-        Timeline::new(scenario).map(|timeline| Simulation { timeline, series: None }).map_err(|e| JsError::new(&e.0))
+        Timeline::new(scenario).map(|timeline| Simulation { timeline, #[cfg(feature = "views")] series: None }).map_err(|e| JsError::new(&e.0))
     }
 
     /// `fromScenario`, computed in slices (`SimulationBuild.run`), so that a
@@ -330,6 +331,7 @@ impl Simulation {
 
     /// What Kafka's tools would show at the current position: the
     /// `kafka-topics.sh --describe` line and the broker metrics (`operator.rs`).
+    #[cfg(feature = "views")]
     pub fn operator(&self) -> Result<JsValue, JsError> {
         to_js(&crate::view::operator::OperatorView::of_timeline(&self.timeline))
     }
@@ -338,6 +340,7 @@ impl Simulation {
     /// `maxPoints` samples (2 to 2,000), from the start to the last step
     /// (`OperatorSeries`). The first call replays the run; later ones only
     /// the steps added since (the whole run again if an earlier one changed).
+    #[cfg(feature = "views")]
     #[wasm_bindgen(js_name = operatorSeries)]
     pub fn operator_series(&mut self, #[wasm_bindgen(unchecked_param_type = "number")] max_points: JsValue) -> Result<JsValue, JsValue> {
         let max_points = args::whole(&max_points, "operatorSeries: maxPoints", 2000)?.max(2) as usize;
@@ -383,6 +386,7 @@ impl Simulation {
     /// `position`: after a seek, draw the same data with another current step.
     /// With `partition` (a topic of several), only the messages and marks
     /// that concern it, and the brokers' own (a crash, a fence, a cut).
+    #[cfg(feature = "views")]
     #[wasm_bindgen(js_name = spaceTime)]
     pub fn space_time(
         &self,
@@ -514,6 +518,7 @@ pub fn whatif_scenario(
 /// text, setting, step, from, to). Throws on text that is not a change and
 /// on a change the scenario cannot take (a step out of range, acks on a
 /// step that is not a produce, a value out of bounds).
+#[cfg(feature = "views")]
 #[wasm_bindgen(js_name = forkScenario)]
 pub fn fork_scenario(
     #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
@@ -529,6 +534,7 @@ pub fn fork_scenario(
 
 /// `forkScenario`'s answer (a struct, not `json!`: building a JSON value
 /// would compile the scenario's serialisation a second time).
+#[cfg(feature = "views")]
 #[derive(Serialize)]
 struct Forked<'a> {
     scenario: &'a Scenario,
@@ -536,6 +542,7 @@ struct Forked<'a> {
 }
 
 /// A change's text read into its typed form (`{ change: "acks", step: 5, acks: "all" }`); throws naming what is wrong.
+#[cfg(feature = "views")]
 #[wasm_bindgen(js_name = parseChange)]
 pub fn parse_change(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<JsValue, JsValue> {
     let text = args::text(&text, "parseChange: text", limits::MAX_LINK_CHARS)?;
@@ -543,6 +550,7 @@ pub fn parse_change(#[wasm_bindgen(unchecked_param_type = "string")] text: JsVal
 }
 
 /// A change's typed form (as `parseChange` returns it) written as text for a link.
+#[cfg(feature = "views")]
 #[wasm_bindgen(js_name = changeText)]
 pub fn change_text(#[wasm_bindgen(unchecked_param_type = "object")] change: JsValue) -> Result<String, JsValue> {
     let text = json_text(&change, "changeText: change")?;
@@ -560,6 +568,7 @@ pub fn run_outcome(#[wasm_bindgen(unchecked_param_type = "object | string")] sce
     Ok(to_js(&crate::search::whatif::run_outcome(&scenario))?)
 }
 
+#[cfg(feature = "views")]
 #[wasm_bindgen]
 impl Simulation {
     /// Every difference between this run's state and `other`'s, each at its
@@ -626,7 +635,7 @@ impl SimulationBuild {
             self.build = Some(build);
             return Err(JsError::new("finish: the run is not computed yet (run until it returns true)").into());
         }
-        Ok(Simulation { timeline: build.finish(), series: None })
+        Ok(Simulation { timeline: build.finish(), #[cfg(feature = "views")] series: None })
     }
 }
 

@@ -137,7 +137,8 @@ test('the rows\' buttons are the controller steps: crash, restart, isolate, reco
 });
 
 test('a scenario without controllers loads none of the quorum\'s code', async () => {
-  const page = await openPage(env, { path: '?lang=en' });
+  // A first visit: no panel open that needs the full core (the diagram, the operator's view).
+  const page = await openPage(env, { path: '?lang=en', groups: null });
   const asked = [];
   page.on('request', (r) => asked.push(r.url()));
   await loadFromGallery(page, 'acks=1 loss after failover', null);

@@ -18,6 +18,15 @@ function readOpen() {
   }
 }
 
+/**
+ * Whether the full page opens with a group that needs the full core
+ * (core.js): the space-time diagram or the operator's view, left open.
+ */
+export function opensViews() {
+  const open = readOpen();
+  return open.has('diagram') || open.has('operator');
+}
+
 function remember(name, open) {
   const names = readOpen();
   if (open) names.add(name);

@@ -1067,8 +1067,45 @@ export class Playground {
     this.loadClusterMap();
   }
 
+  /**
+   * Whether the views a reader opens by choice (the fork, the space-time
+   * diagram, the operator's view) can be computed now: they are in the full
+   * core only (core.js). When they cannot, the full core is asked for (once)
+   * and the run made again in it; this playground is then drawn again.
+   */
+  viewsReady() {
+    if (this.onFrame || core().views) return true;
+    if (!this.viewsLoading) {
+      this.viewsLoading = this.useViews().catch((err) => {
+        if (!this.closed) this.notify('error', t('notice.failed', { what: t('page.core_failed'), message: err && err.message ? err.message : String(err) }));
+      }).finally(() => { this.viewsLoading = null; });
+    }
+    return false;
+  }
+
+  /**
+   * The full core, loaded if it is not the one here, and the run made again
+   * in it (and drawn); resolves false when this playground was removed
+   * meanwhile. A fork's two runs must live in one instance of the core.
+   */
+  async useViews() {
+    if (!core().views) await ensureCore({ views: true });
+    if (this.closed) return false;
+    // Made again in the full core, and drawn (a view that waited for it draws now).
+    if (!this.onFrame && this.sim && this.generation !== core().generation) {
+      this.enter();
+      this.rebuild();
+    }
+    return true;
+  }
+
   /** The operator's view; its drawing code loads the first time the panel is shown. */
   drawOperator() {
+    if (!this.viewsReady()) {
+      // The full core on its way: said in the panel until the view comes.
+      patch(this.$('operator'), h('p', {}, t('page.loading')));
+      return;
+    }
     if (this.operatorView) {
       const view = this.atPosition('operator', () => this.sim.operator());
       patch(this.$('operator'), this.operatorView.renderOperator(view, this.operatorSeries(), this.position, this.describeOption));

@@ -67,6 +67,8 @@ export class DiagramPanel {
     const partition = pg.partitions > 1 ? pg.partition : undefined;
     const key = `${pg.timelineVersion}|${from}|${to}|${partition}`;
     if (!this.cache || this.cache.key !== key) {
+      // The diagram is in the full core: asked for, and drawn once it is here.
+      if (!pg.viewsReady()) return null;
       const r = pg.guarded(t('diagram.title'), () => pg.sim.spaceTime(from, to, undefined, partition));
       if (!r.ok) return null;
       this.cache = { key, data: r.value, layouts: new Map() };
@@ -95,7 +97,11 @@ export class DiagramPanel {
     if (pg.compact) return;
     const box = pg.$('diagram');
     const data = this.data();
-    if (!data) return;
+    if (!data) {
+      // The full core on its way (data() asked for it): said in the box until the diagram comes.
+      if (pg.viewsLoading && !box.childElementCount) box.textContent = t('page.loading');
+      return;
+    }
     if (!this.box.width) this.box.width = box.clientWidth; // before ResizeObserver's first report
     const width = Math.max(320, this.box.width - 2);
     const L = this.layout(width);

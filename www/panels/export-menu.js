@@ -15,13 +15,18 @@ export function wireExport(pg) {
     const state = pg.sim.state(undefined, undefined, several ? pg.partition : undefined);
     return momentSvg(state, undefined, { recordEpochs: pg.recordsCarryEpochs(state.protocol), partition: several ? pg.partition : null });
   };
+  // The diagram's data, from the full core (where the diagram is: core.js).
+  const diagramData = async () => {
+    await pg.useViews();
+    return (await pg.loadDiagram()).data();
+  };
   const files = {
     scenario: ({ scenarioFile, fileName }) => [fileName(pg.name, 'json'), new Blob([scenarioFile(pg.sim)], { type: 'application/json' })],
     trace: ({ traceFile, fileName }) => [fileName(pg.name, 'trace.txt'), new Blob([traceFile(pg.sim)], { type: 'text/plain' })],
     moment_svg: ({ momentSvg, fileName }) => [fileName(pg.name, `step-${pg.position}.svg`), new Blob([moment(momentSvg)], { type: 'image/svg+xml' })],
     moment_png: async ({ momentSvg, svgToPng, fileName }) => [fileName(pg.name, `step-${pg.position}.png`), await svgToPng(moment(momentSvg))],
-    diagram_svg: async ({ diagramSvg, fileName }) => [fileName(pg.name, 'diagram.svg'), new Blob([diagramSvg((await pg.loadDiagram()).data(), { title: title() })], { type: 'image/svg+xml' })],
-    diagram_png: async ({ diagramSvg, svgToPng, fileName }) => [fileName(pg.name, 'diagram.png'), await svgToPng(diagramSvg((await pg.loadDiagram()).data(), { title: title() }))],
+    diagram_svg: async ({ diagramSvg, fileName }) => [fileName(pg.name, 'diagram.svg'), new Blob([diagramSvg(await diagramData(), { title: title() })], { type: 'image/svg+xml' })],
+    diagram_png: async ({ diagramSvg, svgToPng, fileName }) => [fileName(pg.name, 'diagram.png'), await svgToPng(diagramSvg(await diagramData(), { title: title() }))],
   };
   menu.addEventListener('click', async (e) => {
     const b = e.target.closest('button[data-export]');
