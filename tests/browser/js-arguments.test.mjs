@@ -42,8 +42,10 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
     const core = cores[dir];
     for (const bad of [123, {}, null, undefined, [], true, () => 'v1.x', Symbol('x'), 12n]) {
       refused(core, TypeError, 'fromLink: text', () => core.Simulation.fromLink(bad));
-      refused(core, TypeError, 'parseChange: text', () => core.parseChange(bad));
-      refused(core, TypeError, 'forkScenario: changeText', () => core.forkScenario(SCENARIO, bad));
+      if (core.forkScenario) {
+        refused(core, TypeError, 'parseChange: text', () => core.parseChange(bad));
+        refused(core, TypeError, 'forkScenario: changeText', () => core.forkScenario(SCENARIO, bad));
+      }
       refused(core, TypeError, 'withProtocol: protocol', () => core.withProtocol({}, bad));
       refused(core, TypeError, 'whatifScenario: protocol', () => core.whatifScenario(SCENARIO, bad, 'all', 1, false));
     }
@@ -51,7 +53,8 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
     assert.equal(core.Simulation.fromLink(link).length(), 3, 'a good link still loads');
   });
 
-  test(`${dir}: differencesWith takes a Simulation: anything else is a TypeError saying what it got`, () => {
+  // The views (the fork's comparison among them) are in the full cores (the `views` test below).
+  if (dir !== 'pkg') test(`${dir}: differencesWith takes a Simulation: anything else is a TypeError saying what it got`, () => {
     const core = cores[dir];
     const sim = core.Simulation.fromScenario(SCENARIO);
     for (const [bad, got] of [[123, 'number'], [{}, 'object'], [null, 'null'], [undefined, 'undefined'], [[], 'an array'], ['v1.x', 'string']]) {
@@ -75,7 +78,7 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
         refused(core, TypeError, 'whatif: scenario', () => core.whatif(bad, () => true));
         refused(core, TypeError, 'explore: options', () => core.explore(bad, () => true));
       }
-      refused(core, TypeError, 'changeText: change', () => core.changeText(bad));
+      if (core.changeText) refused(core, TypeError, 'changeText: change', () => core.changeText(bad));
       const sim = core.Simulation.fromScenario(SCENARIO);
       refused(core, TypeError, 'apply: step', () => sim.apply(bad));
       sim.free();
@@ -119,10 +122,12 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
       refused(core, RangeError, 'state: logFrom', () => sim.state(bad));
       refused(core, RangeError, 'state: logCount', () => sim.state(0, bad));
       refused(core, RangeError, 'logEnd: partition', () => sim.logEnd(bad));
-      refused(core, RangeError, 'spaceTime: from', () => sim.spaceTime(bad, 3));
-      refused(core, RangeError, 'spaceTime: maxArrows', () => sim.spaceTime(1, 3, bad));
-      refused(core, RangeError, 'spaceTime: partition', () => sim.spaceTime(1, 3, undefined, bad));
-      refused(core, RangeError, 'operatorSeries: maxPoints', () => sim.operatorSeries(bad));
+      if (sim.spaceTime) {
+        refused(core, RangeError, 'spaceTime: from', () => sim.spaceTime(bad, 3));
+        refused(core, RangeError, 'spaceTime: maxArrows', () => sim.spaceTime(1, 3, bad));
+        refused(core, RangeError, 'spaceTime: partition', () => sim.spaceTime(1, 3, undefined, bad));
+        refused(core, RangeError, 'operatorSeries: maxPoints', () => sim.operatorSeries(bad));
+      }
       refused(core, RangeError, 'apply: last', () => sim.apply({ fetch: 2 }, bad));
     }
     for (const bad of ['1', null, {}]) {
@@ -150,11 +155,13 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
     assert.deepEqual([topic.logEnd(0), topic.logEnd(1)], [0, 2]);
     for (const p of [0, 1]) assert.equal(topic.logEnd(p), Math.max(...topic.state(0, 0, p).brokers.map((b) => b.log_end_offset)));
     topic.free();
-    assert.ok(sim.spaceTime(1, 3).arrows.length > 0);
-    // One partition: partition 0 is the whole diagram, 1 is not a partition of it.
-    assert.deepEqual(sim.spaceTime(1, 3, undefined, 0), sim.spaceTime(1, 3));
-    refused(core, RangeError, 'spaceTime: partition', () => sim.spaceTime(1, 3, undefined, 1));
-    assert.equal(sim.operatorSeries(2).positions.length, 2);
+    if (sim.spaceTime) {
+      assert.ok(sim.spaceTime(1, 3).arrows.length > 0);
+      // One partition: partition 0 is the whole diagram, 1 is not a partition of it.
+      assert.deepEqual(sim.spaceTime(1, 3, undefined, 0), sim.spaceTime(1, 3));
+      refused(core, RangeError, 'spaceTime: partition', () => sim.spaceTime(1, 3, undefined, 1));
+      assert.equal(sim.operatorSeries(2).positions.length, 2);
+    }
     assert.ok(sim.apply({ fetch: 2 }, undefined).length > 0);
     sim.free();
     refused(core, RangeError, 'whatifScenario: minInsyncReplicas', () => core.whatifScenario(SCENARIO, '3.7', 'all', 2 ** 32 + 1, false));
@@ -232,6 +239,18 @@ for (const dir of ['pkg', 'pkg-quorum', 'pkg-fast']) {
     build.free();
   });
 }
+
+// The views a reader opens by choice are in the full cores: the page's first core leaves them out.
+test('the fork, the space-time diagram and the operator\'s view are in www/pkg-quorum and www/pkg-fast, not www/pkg', () => {
+  const simulation = ['spaceTime', 'operator', 'operatorSeries', 'differencesWith'];
+  const module = ['forkScenario', 'parseChange', 'changeText'];
+  for (const name of simulation) assert.equal(name in cores.pkg.Simulation.prototype, false, `pkg: Simulation.${name}`);
+  for (const name of module) assert.equal(name in cores.pkg, false, `pkg: ${name}`);
+  for (const dir of ['pkg-quorum', 'pkg-fast']) {
+    for (const name of simulation) assert.equal(typeof cores[dir].Simulation.prototype[name], 'function', `${dir}: Simulation.${name}`);
+    for (const name of module) assert.equal(typeof cores[dir][name], 'function', `${dir}: ${name}`);
+  }
+});
 
 // The searches are the workers' (www/pkg-fast): the page's cores leave them out.
 test('explore and whatif are in www/pkg-fast alone', () => {
