@@ -59,3 +59,23 @@ test('forking the run loads the full core first: both runs live in it', async ()
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('when the full core cannot be loaded, the diagram says why once; the steps go on in the first core without asking again', async () => {
+  const { page, wasm } = await firstVisit();
+  await page.route('**/pkg-quorum/highwater_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.locator('[data-group-toggle="diagram"]').first().click();
+  const box = page.locator('#diagram');
+  await page.waitForFunction(() => /could not|404/i.test(document.querySelector('highwater-playground').shadowRoot.getElementById('diagram').textContent), null, { timeout: 15_000 });
+  assert.match(await box.textContent(), /404/);
+  const asked = wasm.length;
+  for (const at of [2, 4, 3]) await page.evaluate((n) => document.querySelector('highwater-playground').playground.seek(n), at);
+  await page.waitForTimeout(300);
+  const seen = await page.evaluate(() => {
+    const el = document.querySelector('highwater-playground');
+    return { position: el.playground.position, errors: el.shadowRoot.querySelectorAll('.notice-error').length };
+  });
+  assert.deepEqual(seen, { position: 3, errors: 1 });
+  assert.equal(wasm.length, asked, 'not asked for again at each step');
+  assert.match(await box.textContent(), /404/);
+  await page.context().close();
+});

@@ -91,6 +91,8 @@ export class Playground {
     this.building = null; // a token while a link's run is being computed (loadLink)
     this.awaitingQuorum = null; // a token while a run with controllers waits for the quorum's core (withQuorumCore)
     this.forkView = null; // What if…: the fork and the comparison (fork-view.js)
+    this.viewsLoading = null; // the full core asked for by a view (viewsReady)
+    this.viewsFailed = null; // why the full core could not be loaded for a view: said in the view, not asked again
     this.openGroups = new Set(); // the groups shown (groups.js): a closed panel is not drawn
     this.diagram = null; // the space-time diagram's panel (diagram-panel.js)
     this.timelineVersion = 0; // changes whenever the timeline does (a new run, a step applied)
@@ -1071,16 +1073,25 @@ export class Playground {
    * Whether the views a reader opens by choice (the fork, the space-time
    * diagram, the operator's view) can be computed now: they are in the full
    * core only (core.js). When they cannot, the full core is asked for (once)
-   * and the run made again in it; this playground is then drawn again.
+   * and the run made again in it; this playground is then drawn again. A
+   * load that failed is not tried again at every step: the view says why.
    */
   viewsReady() {
     if (this.onFrame || core().views) return true;
-    if (!this.viewsLoading) {
+    if (!this.viewsLoading && !this.viewsFailed) {
       this.viewsLoading = this.useViews().catch((err) => {
-        if (!this.closed) this.notify('error', t('notice.failed', { what: t('page.core_failed'), message: err && err.message ? err.message : String(err) }));
+        if (this.closed) return;
+        this.viewsFailed = t('notice.failed', { what: t('page.core_failed'), message: err && err.message ? err.message : String(err) });
+        this.notify('error', this.viewsFailed);
+        this.draw();
       }).finally(() => { this.viewsLoading = null; });
     }
     return false;
+  }
+
+  /** What a view shows while it cannot be computed: "Loading…", or why the full core did not come. */
+  viewsWaiting() {
+    return this.viewsFailed || t('page.loading');
   }
 
   /**
@@ -1102,8 +1113,8 @@ export class Playground {
   /** The operator's view; its drawing code loads the first time the panel is shown. */
   drawOperator() {
     if (!this.viewsReady()) {
-      // The full core on its way: said in the panel until the view comes.
-      patch(this.$('operator'), h('p', {}, t('page.loading')));
+      // The full core on its way (or not coming): said in the panel until the view comes.
+      patch(this.$('operator'), h('p', {}, this.viewsWaiting()));
       return;
     }
     if (this.operatorView) {

@@ -6,6 +6,7 @@
 
 import { h, patch } from '../draw/dom.js';
 import { t } from '../words/i18n.js';
+import { core } from '../core.js';
 import { renderDiagram, layoutDiagram, HEADER } from '../draw/diagram.js';
 
 export const WINDOW_STEPS = 40; // steps drawn at most: the window follows the current step
@@ -98,8 +99,8 @@ export class DiagramPanel {
     const box = pg.$('diagram');
     const data = this.data();
     if (!data) {
-      // The full core on its way (data() asked for it): said in the box until the diagram comes.
-      if (pg.viewsLoading && !box.childElementCount) box.textContent = t('page.loading');
+      // The full core on its way (data() asked for it), or not coming: said in the box until the diagram comes.
+      if (!pg.onFrame && !core().views && !box.childElementCount) box.textContent = pg.viewsWaiting();
       return;
     }
     if (!this.box.width) this.box.width = box.clientWidth; // before ResizeObserver's first report
