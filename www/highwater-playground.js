@@ -326,7 +326,7 @@ export class HighwaterPlayground extends ElementBase {
     // (build), so that the two do not share the network; but with a poster
     // the reader sees a board already, and the controls come sooner with the
     // core on its way at once.
-    if (coreLoaded() || !this.frameSource() || this.hasPoster()) this.wantsQuorumCore().then((quorum) => ensureCore({ quorum })).catch(() => {});
+    if (coreLoaded() || !this.frameSource() || this.hasPoster()) this.wantsFullCore().then((full) => ensureCore({ quorum: full })).catch(() => {});
     styleSheets().catch(() => {});
     loadLanguage(this.language()).catch(() => {});
     const scenario = (this.getAttribute('scenario') || '').trim();
@@ -551,7 +551,7 @@ export class HighwaterPlayground extends ElementBase {
     let coreReady = false;
     // A first frame of a run with controllers asks for the core with the quorum at once (www/pkg-quorum).
     const startCore = (quorum = false) => {
-      const p = this.wantsQuorumCore().then((tour) => ensureCore({ quorum: quorum || tour })).then(() => null, (err) => err);
+      const p = this.wantsFullCore().then((full) => ensureCore({ quorum: quorum || full })).then(() => null, (err) => err);
       p.then(() => { coreReady = true; });
       return p;
     };
@@ -716,7 +716,7 @@ export class HighwaterPlayground extends ElementBase {
    * index marks (a link, a tour file or a setting that asks for controllers
    * loads that core when the other refuses it: `Playground.withQuorumCore`).
    */
-  wantsQuorumCore() {
+  wantsFullCore() {
     // The full size with the diagram or the operator's view left open draws it at once: the full core, not ./pkg and then it.
     if (this.size() === 'full' && opensViews()) return Promise.resolve(true);
     const source = this.hasAttribute('sync-url') ? this.pageTourSource() : this.tourSource();

@@ -34,12 +34,11 @@ const preload = (href, priority = 'auto') => {
   document.head.append(link);
 };
 // The core (the largest file) too, now rather than once the bundle has run:
-// ./pkg, or ./pkg-quorum for a built-in tour with controllers (tours/index.json
-// says which) or the views left open. None for a tour file or a tour link in the fragment (`#t=`,
+// ./pkg, or the full core ./pkg-quorum for a built-in tour with controllers
+// (tours/index.json says which) or for a page with the space-time diagram or
+// the operator's view left open (element/groups.js), which draws it at once.
+// None for a tour file or a tour link in the fragment (`#t=`,
 // element/share.js): which core they need is known only once they are read.
-// The page with the space-time diagram or the operator's view left open
-// (element/groups.js) draws it at once: the full core, ./pkg-quorum, which
-// has them, rather than ./pkg and then it.
 const viewsOpen = !embed && (() => {
   try {
     const open = JSON.parse(localStorage.getItem('highwater.open-groups') || '[]');
