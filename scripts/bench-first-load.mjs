@@ -34,6 +34,10 @@
 //              takes the full page's, in index.js, out too): the same three moments;
 //   RaftScope  its index.html: first drawn state = the first `g.server` in
 //              its svg (script.js draws all five in one go).
+// And on every page its layout shift over the whole load: the sum of the
+// Layout Instability API's `layout-shift` entries without recent input, from
+// navigation start until the network is idle (the docs page has prose under
+// the element within the phone's first screen, where a shift counts).
 // The times are taken in the page by a MutationObserver (addInitScript),
 // when the DOM holds the drawing, i.e. before that frame is painted.
 // Bytes: the sum of CDP Network.loadingFinished encodedDataLength (what came
@@ -135,10 +139,13 @@ const DOCS_PAGE = `<!doctype html>
 <body>
   <h1>Truncation after a restart</h1>
   <p>Before KIP-101 a follower that restarted truncated its log to its high watermark, then fetched from the leader.</p>
-  <p>If the leader failed at that moment, the follower could become leader with fewer records than were acknowledged.</p>
-  <p>Step through the run below: the loss happens at step eight.</p>
   <highwater-playground scenario="${values.scenario}"${values.step === undefined ? '' : ` step="${values.step}"`}>${POSTER ? `<img src="/posters/${values.scenario}.svg" elementtiming="highwater-poster" alt="The board of this run">` : ''}</highwater-playground>
+  <p>If the leader failed at that moment, the follower could become leader with fewer records than were acknowledged.</p>
+  <p>Step through the run above: the loss happens at step eight.</p>
   <p>With leader epochs the follower asks the leader where its epoch ends, and truncates only what diverges.</p>
+  <p>The leader answers with the end offset of that epoch in its own log, and the follower keeps every record before it.</p>
+  <p>A record the leader acknowledged to a producer with acks=all is then on every replica in the ISR, and stays there.</p>
+  <p>Restart the follower at another step to see where the two rules part.</p>
 </body>
 </html>
 `;
@@ -177,6 +184,11 @@ function watchFirstDraw() {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.identifier === 'highwater-poster' && seen.poster === undefined) seen.poster = e.renderTime || e.loadTime;
   }).observe({ type: 'element', buffered: true });
+  // Layout shift over the whole load (CLS counts the shifts no input explains).
+  seen.shift = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) seen.shift += e.value;
+  }).observe({ type: 'layout-shift', buffered: true });
 }
 
 const PAGES = [
@@ -271,6 +283,7 @@ async function load(browser, url, page, profile) {
       firstDraw: round(firstDraw, 1),
       live: round(inPage.seen.ready ?? null, 1),
       coreReady: round(inPage.coreReady, 1),
+      shift: round(inPage.seen.shift ?? null, 4),
       bytesBefore: before.reduce((s, r) => s + r.bytes, 0),
       requestsBefore: before.length,
       bytesTotal: list.reduce((s, r) => s + r.bytes, 0),
@@ -369,6 +382,7 @@ function summarise(loads) {
     firstDraw: field('firstDraw'),
     live: field('live'),
     coreReady: field('coreReady'),
+    shift: field('shift'),
     bytesBefore: field('bytesBefore'),
     requestsBefore: field('requestsBefore'),
     bytesTotal: field('bytesTotal'),
@@ -384,6 +398,7 @@ function summarise(loads) {
 const ms = (x) => (x === null || x === undefined ? 'n/a' : `${Math.round(x)}`);
 const range = (f, fmt = ms) => (f ? `${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)})` : 'n/a');
 const kb = (x) => (x / 1024).toFixed(1);
+const shiftText = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(3));
 
 const lines = [];
 lines.push(`Phone: ${PHONE.viewport.width}x${PHONE.viewport.height} @${PHONE.deviceScaleFactor}, CPU ${CPU_SLOWDOWN}x slower; ${values.gzip ? 'gzip' : 'brotli'}, HTTP/1.1; ${RUNS} cold loads each, interleaved; ${results.chromium}.`);
@@ -393,12 +408,13 @@ for (const key of profiles) {
   const p = results.profiles[key];
   const rs = p.pages.raftscope.firstDraw.median;
   lines.push('', `**${p.name}** (${p.latency} ms, ${(p.downloadThroughput * 8) / 1e6} Mbit/s down, ${(p.uploadThroughput * 8) / 1e6} Mbit/s up)`, '');
-  lines.push('| page | first draw (ms) | × RaftScope | KB before first draw | requests before | live board (ms) | core ready (ms) | KB / requests, whole load |');
-  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  lines.push('| page | first draw (ms) | × RaftScope | KB before first draw | requests before | live board (ms) | × RaftScope | core ready (ms) | KB / requests, whole load | layout shift, whole load |');
+  lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const page of [PAGES[0], PAGES[2], PAGES[1]]) {
     const s = p.pages[page.id];
     const hw = page.site === 'highwater';
-    lines.push(`| ${page.label} | ${range(s.firstDraw)} | ${(s.firstDraw.median / rs).toFixed(2)} | ${range(s.bytesBefore, kb)} | ${range(s.requestsBefore)} | ${hw ? range(s.live) : '–'} | ${hw ? range(s.coreReady) : '–'} | ${kb(s.bytesTotal.median)} / ${ms(s.requestsTotal.median)} |`);
+    const liveRatio = hw && s.live ? (s.live.median / rs).toFixed(2) : '–';
+    lines.push(`| ${page.label} | ${range(s.firstDraw)} | ${(s.firstDraw.median / rs).toFixed(2)} | ${range(s.bytesBefore, kb)} | ${range(s.requestsBefore)} | ${hw ? range(s.live) : '–'} | ${liveRatio} | ${hw ? range(s.coreReady) : '–'} | ${kb(s.bytesTotal.median)} / ${ms(s.requestsTotal.median)} | ${range(s.shift, shiftText)} |`);
   }
   const errors = PAGES.flatMap((page) => p.pages[page.id].errors.map((e) => `${page.label}: ${e}`));
   if (errors.length) lines.push('', `Console errors: ${errors.join('; ')}`);

@@ -123,6 +123,8 @@ test('"Open in Highwater ↗" of a compact element opens the run in the package\
     await ready(page, 'a');
     await ready(page, 't');
     const full = `${server.url}${PREFIX}index.html`;
+    // Made after the frame that shows the run (links.js: wireOpenLink).
+    await page.waitForFunction(() => [['a', '#s='], ['t', 'tour=']].every(([id, part]) => document.getElementById(id).shadowRoot.getElementById('open-full').href.includes(part)));
     let href = await openHref(page, 'a');
     assert.ok(href.startsWith(`${full}#s=`), `the package's index.html with the run, not the host page: ${href}`);
     assert.match(href, /&at=8$/);
@@ -143,6 +145,16 @@ test('"Open in Highwater ↗" of a compact element opens the run in the package\
     assert.equal(opened.url(), href);
     await opened.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
     assert.equal(await opened.locator('#position').textContent(), '12 / 19');
+    // A step's link is made after the step's frame, not in its own task.
+    const step = await page.evaluate(() => {
+      const root = document.getElementById('a').shadowRoot;
+      const before = root.getElementById('open-full').href;
+      root.getElementById('btn-forward').click();
+      return { before, during: root.getElementById('open-full').href, position: root.getElementById('position').textContent };
+    });
+    assert.equal(step.position, '13 / 19', 'the step was taken');
+    assert.equal(step.during, step.before, 'the step\'s task leaves the link as it was');
+    await page.waitForFunction(() => document.getElementById('a').shadowRoot.getElementById('open-full').href.endsWith('&at=13'));
     assert.deepEqual(page.errors, []);
     assert.deepEqual(page.failed, []);
     assert.ok(!page.requests.some((u) => u.endsWith('/share-dialog.js')), 'the link needs no share dialog');

@@ -45,6 +45,7 @@ test('the embed view fits an 800x500 frame (and a smaller one) without horizonta
     assert.equal(await page.locator('#btn-gallery').isVisible(), false);
     assert.equal(await page.locator('#produce-form').isVisible(), false);
     assert.equal(await page.locator('#btn-play').isVisible(), true);
+    await page.locator('#open-full[href*="#s=v1."]').waitFor({ state: 'attached', timeout: 5000 }); // made after the frame
     assert.match(await page.locator('#open-full').getAttribute('href'), /#s=v1\./);
     // The player works in the embed.
     await page.click('#btn-start');

@@ -246,8 +246,8 @@ function fullPage() {
 /**
  * "Open in Highwater ↗" of a playground embedded in another page (a compact
  * element): the run in the full page beside this module (runUrl), not the
- * host page. Kept current as the run moves (at most every 400 ms while it
- * plays) and made again as it is pointed at, focused or clicked (a language,
+ * host page. Kept current as the run moves (after the step's frame; at most
+ * every 400 ms while it plays) and made again as it is pointed at, focused or clicked (a language,
  * a fork or a tour changed since). Until the run is in the core (a first
  * frame), and for a run too long for a link, the full page alone, in the
  * playground's language. The page itself (PageAddress) keeps its own.
@@ -265,14 +265,27 @@ export function wireOpenLink(pg) {
     if (pg.lang !== 'en') url.search = `?lang=${encodeURIComponent(pg.lang)}`;
     return url.href;
   };
+  let pending = null; // the update to come after the next paint
   const update = () => {
     clearTimeout(timer);
     timer = 0;
+    pending = null;
     if (!pg.closed) open.href = href();
   };
+  // After the frame that shows the step, not in its task: the run's link
+  // took about 14 ms of an element's first live draw at 4x CPU
+  // (docs/performance.md). Pointed at, touched or focused, it is made at once.
   const schedule = () => {
-    if (!pg.player.playing && !pg.player.clockRunning) update();
-    else if (!timer) timer = setTimeout(update, 400);
+    if (pg.player.playing || pg.player.clockRunning) {
+      if (!timer) timer = setTimeout(update, 400);
+      return;
+    }
+    if (pending) return;
+    const mine = () => {
+      if (pending === mine) update();
+    };
+    pending = mine;
+    afterPaint().then(mine);
   };
   for (const type of ['pointerenter', 'pointerdown', 'focus', 'click']) open.addEventListener(type, update);
   pg.host.addEventListener('highwater-position', schedule);
@@ -280,6 +293,7 @@ export function wireOpenLink(pg) {
   update();
   return () => {
     clearTimeout(timer);
+    pending = null;
     pg.host.removeEventListener('highwater-position', schedule);
     pg.host.removeEventListener('highwater-ready', schedule);
   };
