@@ -247,11 +247,11 @@ function fullPage() {
  * "Open in Highwater ↗" of a playground embedded in another page (a compact
  * element): the run in the full page beside this module (runUrl), not the
  * host page. Kept current as the run moves (after the step's frame; at most
- * every 400 ms while it plays) and made again as it is pointed at, focused or clicked (a language,
- * a fork or a tour changed since). Until the run is in the core (a first
- * frame), and for a run too long for a link, the full page alone, in the
- * playground's language. The page itself (PageAddress) keeps its own.
- * Returns what unwires it.
+ * every 400 ms while it plays) and made again as it is pointed at, focused
+ * or clicked (a language, a fork or a tour changed since). Until the run is
+ * in the core (a first frame), and for a run too long for a link, the full
+ * page alone, in the playground's language. The page itself (PageAddress)
+ * keeps its own. Returns what unwires it.
  */
 export function wireOpenLink(pg) {
   const open = pg.$('open-full');
