@@ -249,3 +249,33 @@ test("a tour's later part is computed in slices when Next reaches it; Stop keeps
     await context.close();
   }
 });
+
+// The views (the diagram, the fork, the operator's view) are in the full
+// core (core.js): one opened while a link is computed loads it, and the
+// link's run is computed again there, not given up for the board shown
+// meanwhile.
+test('a view opened while a long link is computed: the full core comes, and the link\'s run is the one shown, in it, with the view drawn', { timeout: 240_000 }, async () => {
+  const expected = core.Simulation.fromLink(LONG);
+  const length = expected.length();
+  const lastLine = expected.traceLines().at(-1);
+  expected.free();
+  const { page, context } = await openCounting(`#s=${LONG}`, { slow: 20 });
+  const root = (sel, opts) => page.locator('highwater-playground').locator(sel, opts);
+  await root('.notice-info', { hasText: 'Computing the run' }).waitFor({ timeout: 60_000 });
+  // Opened in a task of the page's own (at 20x the panel's toggle may move under a pointer).
+  await page.evaluate(() => document.querySelector('highwater-playground').shadowRoot.querySelector('[data-group-toggle="diagram"]').click());
+  const total = length.toLocaleString('en-US');
+  await page.waitForFunction((text) => document.querySelector('highwater-playground').shadowRoot.getElementById('position').textContent === text, `${total} / ${total}`, { timeout: 200_000, polling: 500 });
+  await root('.notice-info', { hasText: 'Computing the run' }).waitFor({ state: 'detached' });
+  const seen = await page.evaluate(() => {
+    const pg = document.querySelector('highwater-playground').pg;
+    return { last: pg.sim.traceLines().at(-1), views: typeof pg.sim.spaceTime === 'function' };
+  });
+  assert.equal(seen.last, lastLine, 'the link\'s run');
+  assert.equal(seen.views, true, 'in the full core');
+  await root('#diagram svg').first().waitFor({ timeout: 60_000 });
+  // The address is the run's.
+  await page.waitForFunction(() => location.hash.startsWith(`#s=${document.querySelector('highwater-playground').pg.sim.toLink()}`), null, { timeout: 10_000 });
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});

@@ -41,6 +41,15 @@ function nextSlice(slice, tookMs) {
   return Math.max(BUILD_SLICE_RANGE[0], Math.min(BUILD_SLICE_RANGE[1], slice * 2, scaled));
 }
 
+/** Frees a `SimulationBuild` (a core that trapped cannot: it is replaced, and the build with it). */
+function freeBuild(build) {
+  try {
+    build.free();
+  } catch {
+    // The instance it lived in is gone.
+  }
+}
+
 const BUILD_NOTICE_MS = 24 * 3600 * 1000; // the progress notice goes when the run is done
 const QUORUM_NOTICE_DELAY_MS = 300; // a run with controllers waiting for the quorum's core longer than this says so
 const SERIES_POINTS = 200; // samples of the operator's chart over the run (100 px wide: two per px)
@@ -324,8 +333,10 @@ export class Playground {
   rebuild() {
     const scenario = this.currentScenario();
     this.sim = null; // it lived in the dead instance
+    // A link still being computed goes on (computeRun moves it to this core): this is the board shown meanwhile.
+    const meanwhile = Boolean(this.building);
     try {
-      this.loadScenario(scenario, { at: Math.min(this.position ?? scenario.steps.length, scenario.steps.length) });
+      this.loadScenario(scenario, { at: Math.min(this.position ?? scenario.steps.length, scenario.steps.length), meanwhile });
     } catch (again) {
       this.notify('error', t('notice.rebuild_failed', { message: again.message }));
       this.loadScenario({ ...scenario, steps: [] });
@@ -527,7 +538,7 @@ export class Playground {
         slice = nextSlice(slice, now - callStart);
         if (now - start >= BUILD_SLICE_MS) {
           handedOn = true;
-          return this.computeRun(null, { build, slice });
+          return this.computeRun(makeBuild, { build, slice });
         }
       }
     } finally {
@@ -538,10 +549,12 @@ export class Playground {
   /**
    * Computes a run a slice at a time, as `loadLink` does, without adopting
    * it: `makeBuild(Simulation)` gives the `SimulationBuild` (`buildLink`,
-   * `buildScenario`), or `started` is one begun by `buildRun`. Resolves the
-   * finished Simulation (the caller adopts or frees it), or null when
+   * `buildScenario`), and `started` is one `buildRun` began with it. Resolves
+   * the finished Simulation (the caller adopts or frees it), or null when
    * stopped, removed or overtaken by another run; throws what the build
-   * throws for what it refuses.
+   * throws for what it refuses. Another core loaded meanwhile (the full core,
+   * for a view a reader opened; a core restarted after a failure) computes
+   * the run again from the start in it, where the board then lives.
    */
   async computeRun(makeBuild, started = null) {
     if (this.closed) {
@@ -555,6 +568,7 @@ export class Playground {
       return !this.closed && this.building === token;
     };
     let build = started ? started.build : null;
+    let generation = core().generation;
     if (!build) {
       // In a task of its own: reading a long link is work too.
       if (!(await goOn())) return null;
@@ -580,6 +594,7 @@ export class Playground {
           throw again;
         }
       }
+      generation = core().generation;
     }
     let note = null;
     let finished = false;
@@ -595,6 +610,15 @@ export class Playground {
         slice = nextSlice(slice, now - callStart);
         if (now - sliceStart < BUILD_SLICE_MS) continue;
         if (!(await goOn())) return null;
+        if (core().generation !== generation && makeBuild) {
+          // Another core came: the run is computed in it, from the start.
+          const old = build;
+          build = null;
+          freeBuild(old);
+          build = makeBuild(core().Simulation);
+          generation = core().generation;
+          slice = BUILD_SLICE;
+        }
         if (!this.sim) {
           // A board to show meanwhile (its first draw is a task of its own).
           this.loadScenario(this.defaultScenario(), { meanwhile: true });
@@ -614,11 +638,7 @@ export class Playground {
     } finally {
       const stopped = !finished && (this.building === token || this.building === null);
       if (this.building === token) this.building = null;
-      try {
-        build.free();
-      } catch {
-        // A core that trapped cannot free it: it is replaced (recover), and the build with it.
-      }
+      if (build) freeBuild(build);
       if (note) note.remove();
       // Stopped (or refused) with the board shown meanwhile: it is now the run, ready and in the address.
       if (stopped && !this.closed && this.sim && !this.firstDrawn) this.draw();
