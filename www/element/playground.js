@@ -618,6 +618,8 @@ export class Playground {
           build = makeBuild(core().Simulation);
           generation = core().generation;
           slice = BUILD_SLICE;
+          // Reading it again was this task's work.
+          if (!(await goOn())) return null;
         }
         if (!this.sim) {
           // A board to show meanwhile (its first draw is a task of its own).
